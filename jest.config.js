@@ -1,0 +1,27 @@
+// Tests run as native ES modules (Middy and jose are ESM-only, as are our Lambda bundles), with SWC
+// stripping TypeScript. `npm test` passes --experimental-vm-modules to Node.
+const swc = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+];
+
+const project = (name, extra = {}) => ({
+  displayName: name,
+  testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: 'node',
+  ...extra,
+});
+
+export default {
+  projects: [
+    project('unit'),
+    project('integration'),
+    project('e2e'),
+    project('infra'),
+  ],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 30000,
+};
