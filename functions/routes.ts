@@ -63,6 +63,10 @@ export const routes: readonly RouteDefinition[] = [
   },
 ];
 
+/** The routes a stage serves: sandbox operator routes only where the sandbox is enabled. */
+export const routesFor = (sandboxEnabled: boolean): readonly RouteDefinition[] =>
+  routes.filter((route) => !route.sandbox || sandboxEnabled);
+
 export const allScopes: readonly Scope[] = Object.values(SCOPES);
 
 /** Scopes a read-only client receives: every `.read` scope. */

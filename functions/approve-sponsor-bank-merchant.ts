@@ -1,0 +1,16 @@
+/** POST /sandbox/sponsor-bank/merchants: the sandbox's stand-in for the bank's manual approval. */
+import { systemClock } from '../shared/domain/clock';
+import { approveSponsorBankMerchant } from '../shared/domain/sponsor-bank';
+import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
+import { httpHandler } from '../shared/http/handler';
+import {
+  approveSponsorBankMerchantRequestSchema,
+  type ApproveSponsorBankMerchantRequest,
+} from '../shared/schemas/sponsor-bank';
+
+export const handler = httpHandler<ApproveSponsorBankMerchantRequest>({
+  name: 'approveSponsorBankMerchant',
+  body: approveSponsorBankMerchantRequestSchema,
+  status: 201,
+  handle: ({ body }) => approveSponsorBankMerchant(dynamoSponsorBank, body, systemClock.now()),
+});

@@ -1,0 +1,15 @@
+/** POST /v1/customers/business/link: link a merchant approved at the sponsor bank (spec 4.1). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { linkMerchant } from '../shared/domain/customers';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
+import { httpHandler } from '../shared/http/handler';
+import { linkMerchantRequestSchema, type LinkMerchantRequest } from '../shared/schemas/customers';
+
+const deps = { customers: dynamoCustomerStore, sponsorBank: dynamoSponsorBank, clock: systemClock, ids: uuidIds };
+
+export const handler = httpHandler<LinkMerchantRequest>({
+  name: 'linkMerchant',
+  body: linkMerchantRequestSchema,
+  handle: ({ auth, body }) => linkMerchant(deps, auth.tenant, body),
+});

@@ -1,0 +1,21 @@
+/**
+ * CDK entry point (cdk.json runs it with tsx). `cdk synth -c stage=prod` picks the stage; the default
+ * is dev. The stack is environment-agnostic (no account or region, no lookups), so synthesis works
+ * offline and the same template deploys to whichever account the credentials point at.
+ */
+import { App, Tags } from 'aws-cdk-lib';
+import { SERVICE_NAME } from './constructs/api-function';
+import { BrebApiStack } from './stack';
+import { stageSettings } from './stages';
+
+const app = new App();
+const settings = stageSettings(app.node.tryGetContext('stage'));
+
+const stack = new BrebApiStack(app, `BrebMerchantApi-${settings.name}`, {
+  settings,
+  description: `Bre-B merchant payments API (${settings.name})`,
+  // Production cannot be deleted by a stray `cdk destroy`.
+  terminationProtection: settings.retainData,
+});
+Tags.of(stack).add('service', SERVICE_NAME);
+Tags.of(stack).add('stage', settings.name);

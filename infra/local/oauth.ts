@@ -1,0 +1,128 @@
+/**
+ * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (design.md
+ * section 2). It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer
+ * does: signature by `kid` from the JWKS, `iss`, `aud` or `client_id` in the audience, `exp`, `nbf`.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
+import { allScopes, readScopes } from '../../functions/routes';
+
+export interface OAuthClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly scopes: readonly string[];
+}
+
+export const SANDBOX_CLIENTS: readonly OAuthClient[] = [
+  { clientId: 'sandbox-client-a', clientSecret: 'sandbox-secret-a', scopes: allScopes },
+  { clientId: 'sandbox-client-b', clientSecret: 'sandbox-secret-b', scopes: allScopes },
+  { clientId: 'sandbox-client-readonly', clientSecret: 'sandbox-secret-readonly', scopes: readScopes },
+];
+
+export const TOKEN_LIFETIME_SECONDS = 3600;
+const ALGORITHM = 'RS256';
+
+export interface VerifiedToken {
+  readonly claims: JWTPayload & Record<string, unknown>;
+  readonly scopes: readonly string[];
+}
+
+export class TokenRejected extends Error {}
+
+interface SigningKey {
+  readonly kid: string;
+  readonly privateKey: CryptoKey;
+  readonly publicJwk: JWK;
+}
+
+/** Keeps the signing key in the data folder, so tokens stay valid across restarts. */
+async function loadOrCreateKey(keyFile: string | undefined): Promise<SigningKey> {
+  if (keyFile && existsSync(keyFile)) {
+    const { kid, privateJwk, publicJwk } = JSON.parse(readFileSync(keyFile, 'utf8')) as {
+      kid: string;
+      privateJwk: JWK;
+      publicJwk: JWK;
+    };
+    return { kid, privateKey: (await importJWK(privateJwk, ALGORITHM)) as CryptoKey, publicJwk };
+  }
+  const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+  const kid = randomUUID();
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
+  if (keyFile) {
+    writeFileSync(keyFile, JSON.stringify({ kid, privateJwk: await exportJWK(privateKey), publicJwk }), { mode: 0o600 });
+  }
+  return { kid, privateKey, publicJwk };
+}
+
+const sameSecret = (a: string, b: string): boolean => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+export class LocalIssuer {
+  private readonly keySet: ReturnType<typeof createLocalJWKSet>;
+
+  private constructor(
+    readonly issuer: string,
+    readonly clients: readonly OAuthClient[],
+    private readonly key: SigningKey,
+  ) {
+    this.keySet = createLocalJWKSet(this.jwks());
+  }
+
+  static async create(options: { issuer: string; keyFile?: string; clients?: readonly OAuthClient[] }): Promise<LocalIssuer> {
+    return new LocalIssuer(options.issuer, options.clients ?? SANDBOX_CLIENTS, await loadOrCreateKey(options.keyFile));
+  }
+
+  /** The client ids the authorizer accepts (API Gateway's `audience`). */
+  get audience(): readonly string[] {
+    return this.clients.map((client) => client.clientId);
+  }
+
+  jwks(): JSONWebKeySet {
+    return { keys: [this.key.publicJwk] };
+  }
+
+  authenticate(clientId: string, clientSecret: string): OAuthClient | undefined {
+    const client = this.clients.find((c) => c.clientId === clientId);
+    return client && sameSecret(client.clientSecret, clientSecret) ? client : undefined;
+  }
+
+  /** Signs an access token with any claims: the token endpoint's work, and tests' expired tokens. */
+  async sign(claims: Record<string, unknown>, lifetimeSeconds = TOKEN_LIFETIME_SECONDS): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ iss: this.issuer, iat: now, exp: now + lifetimeSeconds, jti: randomUUID(), ...claims })
+      .setProtectedHeader({ alg: ALGORITHM, kid: this.key.kid, typ: 'JWT' })
+      .sign(this.key.privateKey);
+  }
+
+  async issueAccessToken(client: OAuthClient, scopes: readonly string[]): Promise<string> {
+    return this.sign({ sub: client.clientId, client_id: client.clientId, scope: scopes.join(' '), token_use: 'access' });
+  }
+
+  async verify(token: string): Promise<VerifiedToken> {
+    try {
+      const { payload } = await jwtVerify(token, this.keySet, { issuer: this.issuer, algorithms: [ALGORITHM] });
+      const audiences = [payload.aud ?? []].flat();
+      const accepted = [...audiences, payload['client_id']].some((value) => typeof value === 'string' && this.audience.includes(value));
+      if (!accepted) throw new TokenRejected('audience');
+      const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [];
+      return { claims: payload, scopes };
+    } catch (error) {
+      throw error instanceof TokenRejected ? error : new TokenRejected((error as Error).message);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/** Matches request paths against the route table, as API Gateway does with its route keys. */
+import type { HttpMethod, RouteDefinition } from '../../functions/routes';
+
+export interface MountedRoute {
+  readonly route: RouteDefinition;
+  readonly path: string;
+  readonly pattern: RegExp;
+  readonly parameterNames: readonly string[];
+}
+
+export type RouteMatch =
+  | { readonly kind: 'found'; readonly mounted: MountedRoute; readonly pathParameters: Record<string, string> }
+  | { readonly kind: 'wrong-method'; readonly allowed: readonly HttpMethod[] }
+  | { readonly kind: 'none' };
+
+const escape = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+export function mountRoutes(routes: readonly RouteDefinition[]): MountedRoute[] {
+  return routes.flatMap((route) =>
+    route.paths.map((path) => {
+      const parameterNames: string[] = [];
+      const source = path
+        .split('/')
+        .map((segment) => {
+          const parameter = /^\{(\w+)\}$/.exec(segment);
+          if (!parameter?.[1]) return escape(segment);
+          parameterNames.push(parameter[1]);
+          return '([^/]+)';
+        })
+        .join('/');
+      return { route, path, pattern: new RegExp(`^${source}$`), parameterNames };
+    }),
+  );
+}
+
+export function matchRoute(mounted: readonly MountedRoute[], method: string, path: string): RouteMatch {
+  const allowed: HttpMethod[] = [];
+  for (const entry of mounted) {
+    const match = entry.pattern.exec(path);
+    if (!match) continue;
+    if (entry.route.method !== method) {
+      allowed.push(entry.route.method);
+      continue;
+    }
+    const pathParameters = Object.fromEntries(
+      entry.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
+    );
+    return { kind: 'found', mounted: entry, pathParameters };
+  }
+  return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };
+}

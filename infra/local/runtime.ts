@@ -1,0 +1,91 @@
+/**
+ * The whole local runtime in one call: DynamoDB Local (or another endpoint), the table, the sandbox
+ * fixtures, the token issuer and the API server. `npm start` and the end-to-end tests both use it.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Server } from 'node:http';
+import { ENV } from '../../shared/config';
+import { createDynamoDbClient } from '../../shared/data/client';
+import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
+import { systemClock } from '../../shared/domain/clock';
+import { stages } from '../stages';
+import { ensureTable } from './create-table';
+import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { LocalIssuer } from './oauth';
+import { seedSandbox } from './sandbox-fixtures';
+import { createLocalApi, listen } from './server';
+
+export const IN_MEMORY = ':memory:';
+
+export interface LocalRuntimeOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /** Folder that keeps the data across restarts, or ':memory:' to keep nothing. */
+  readonly dataDir?: string;
+  readonly tableName?: string;
+  /** Use this DynamoDB (LocalStack, AWS, a running DynamoDB Local) instead of starting one. */
+  readonly dynamodbEndpoint?: string;
+  /** Token issuer (`iss`); defaults to the server's own URL. */
+  readonly issuer?: string;
+}
+
+export interface LocalRuntime {
+  readonly url: string;
+  readonly issuer: LocalIssuer;
+  readonly tableName: string;
+  readonly dynamodbEndpoint: string;
+  readonly server: Server;
+  stop(): Promise<void>;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  defaultAwsEnvironment();
+  const settings = stages.local;
+  const dataDir = options.dataDir && options.dataDir !== IN_MEMORY ? resolve(options.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+
+  let dynamoDbLocal: DynamoDbLocal | undefined;
+  const endpoint = options.dynamodbEndpoint ?? (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
+  const tableName = options.tableName ?? 'breb-local';
+
+  // The functions read their settings from the environment, as they do in Lambda.
+  Object.assign(process.env, {
+    [ENV.tableName]: tableName,
+    [ENV.dynamodbEndpoint]: endpoint,
+    [ENV.stage]: settings.name,
+    [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+    [ENV.participantName]: settings.participant.name,
+    [ENV.participantNit]: settings.participant.nit,
+  });
+
+  try {
+    const client = createDynamoDbClient(endpoint);
+    await ensureTable(client, tableName);
+    client.destroy();
+    if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, systemClock.now());
+
+    const { server, url } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+    const issuer = await LocalIssuer.create({
+      issuer: options.issuer ?? url,
+      ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
+    });
+    server.on('request', await createLocalApi({ issuer, sandboxEnabled: settings.sandboxEnabled }));
+
+    return {
+      url,
+      issuer,
+      tableName,
+      dynamodbEndpoint: endpoint,
+      server,
+      async stop() {
+        server.closeAllConnections();
+        await new Promise<void>((done) => server.close(() => done()));
+        await dynamoDbLocal?.stop();
+      },
+    };
+  } catch (error) {
+    await dynamoDbLocal?.stop();
+    throw error;
+  }
+}

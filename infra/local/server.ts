@@ -1,0 +1,226 @@
+/**
+ * The local API: an HTTP server that does what API Gateway does in front of our functions. It
+ * enforces JWTs like the JWT authorizer (plus the route's scopes), turns each request into an HTTP
+ * API payload 2.0 event for the route's real handler, and serves the local OAuth2 endpoints.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { routesFor, type RouteDefinition } from '../../functions/routes';
+import { AppError, type ErrorCode } from '../../shared/domain/errors';
+import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
+import type { HttpResponse } from '../../shared/http/responses';
+import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
+import { matchRoute, mountRoutes } from './router';
+import { answerTokenRequest } from './token-endpoint';
+
+/** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpResponse>;
+
+export interface LocalServerOptions {
+  readonly issuer: LocalIssuer;
+  readonly sandboxEnabled: boolean;
+  readonly routes?: readonly RouteDefinition[];
+}
+
+async function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
+  const module = (await import(`../../functions/${route.handler}.ts`)) as { handler: LambdaHandler };
+  return module.handler;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(response: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+function sendProblem(response: ServerResponse, requestId: string, code: ErrorCode, detail: string, headers: Record<string, string> = {}): void {
+  const problem = problemOf(new AppError(code, detail), requestId);
+  send(response, problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId, ...headers }, JSON.stringify(problem));
+}
+
+function bearerToken(authorization: string | undefined): string | undefined {
+  // API Gateway accepts the token with or without the Bearer prefix.
+  const token = authorization?.replace(/^Bearer\s+/i, '').trim();
+  return token ? token : undefined;
+}
+
+/** Text bodies go to the function as text, anything else Base64-encoded, like API Gateway. */
+function isTextual(contentType: string | undefined): boolean {
+  return !contentType || /^(text\/|application\/(.+\+)?(json|xml|x-www-form-urlencoded))/i.test(contentType);
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+  );
+}
+
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  route: RouteDefinition,
+  routePath: string,
+  pathParameters: Record<string, string>,
+  body: Buffer,
+  token: VerifiedToken,
+  requestId: string,
+): APIGatewayProxyEventV2WithJWTAuthorizer {
+  const headers = headersOf(request);
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const textual = isTextual(headers['content-type']);
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: `${route.method} ${routePath}`,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(url.search ? { queryStringParameters: query } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
+    ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !textual,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers['host'] ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: route.method,
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: `${route.method} ${routePath}`,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+      authorizer: {
+        principalId: '',
+        integrationLatency: 0,
+        jwt: {
+          claims: Object.fromEntries(Object.entries(token.claims).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)])),
+          scopes: [...token.scopes],
+        },
+      },
+    },
+  };
+}
+
+function lambdaContext(route: RouteDefinition, requestId: string): Context {
+  const deadline = Date.now() + 10_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: route.name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.name}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${route.name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** The request listener of the local API (attach it to a server once the issuer's URL is known). */
+export async function createLocalApi(options: LocalServerOptions): Promise<RequestListener> {
+  const routes = options.routes ?? routesFor(options.sandboxEnabled);
+  const mounted = mountRoutes(routes);
+  // Load every handler up front: a broken module fails the start, not a request.
+  const handlers = new Map(await Promise.all(routes.map(async (route) => [route.name, await loadHandler(route)] as const)));
+  const { issuer } = options;
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = request.method ?? 'GET';
+
+    let body: Buffer;
+    try {
+      body = await readBody(request);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return sendProblem(response, requestId, 'PAYLOAD_TOO_LARGE', 'The body is too large');
+      throw error;
+    }
+
+    if (url.pathname === '/oauth2/token' && method === 'POST') {
+      const answer = await answerTokenRequest(issuer, request.headers['content-type'], request.headers.authorization, body.toString('utf8'));
+      return send(response, answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(answer.body));
+    }
+    if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
+      return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
+    }
+
+    const match = matchRoute(mounted, method, url.pathname);
+    if (match.kind === 'none') return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    if (match.kind === 'wrong-method') {
+      return sendProblem(response, requestId, 'METHOD_NOT_ALLOWED', `${url.pathname} accepts ${match.allowed.join(', ')}`, {
+        allow: match.allowed.join(', '),
+      });
+    }
+    const { route, path: routePath } = match.mounted;
+
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return sendProblem(response, requestId, 'UNAUTHORIZED', 'Send an access token: Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
+    let verified: VerifiedToken;
+    try {
+      verified = await issuer.verify(token);
+    } catch (error) {
+      if (!(error instanceof TokenRejected)) throw error;
+      return sendProblem(response, requestId, 'UNAUTHORIZED', 'The access token is invalid or expired', { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    // As API Gateway: the token must carry at least one of the route's scopes.
+    if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
+      return sendProblem(response, requestId, 'INSUFFICIENT_SCOPE', `This operation needs the scope ${route.scopes.join(' or ')}`);
+    }
+
+    const handler = handlers.get(route.name);
+    if (!handler) throw new Error(`No handler loaded for ${route.name}`);
+    const event = toEvent(request, url, route, routePath, match.pathParameters, body, verified, requestId);
+    const result = await handler(event, lambdaContext(route, requestId));
+    const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+    send(response, result.statusCode, result.headers, resultBody);
+  }
+
+  return (request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      console.error('local server error', error);
+      if (!response.headersSent) sendProblem(response, randomUUID(), 'INTERNAL_ERROR', 'The local server failed');
+      else response.end();
+    });
+  };
+}
+
+/** Starts listening (port 0 picks a free one) and answers the base URL. */
+export async function listen(port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return { server, url: `http://${host}:${address.port}` };
+}

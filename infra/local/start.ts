@@ -1,0 +1,45 @@
+/**
+ * `npm start`: the API on http://127.0.0.1:3000 with DynamoDB Local, no AWS account, no network.
+ * Settings: PORT, DATA_DIR (default .data; ':memory:' keeps nothing), TABLE_NAME,
+ * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local).
+ */
+import { ENV } from '../../shared/config';
+import { SANDBOX_CLIENTS } from './oauth';
+import { SANDBOX_MERCHANT } from './sandbox-fixtures';
+import { startLocalRuntime } from './runtime';
+
+const env = process.env;
+const dynamodbEndpoint = env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint];
+const dataDir = env['DATA_DIR'] ?? '.data';
+
+const runtime = await startLocalRuntime({
+  port: Number(env['PORT'] ?? 3000),
+  dataDir,
+  ...(env[ENV.tableName] ? { tableName: env[ENV.tableName] } : {}),
+  ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
+});
+
+const client = SANDBOX_CLIENTS[0]!;
+console.log(`Bre-B merchant API listening on ${runtime.url}
+  DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
+  Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
+  Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
+  Get a token:
+    curl -s -u ${client.clientId}:${client.clientSecret} -d grant_type=client_credentials ${runtime.url}/oauth2/token
+Press Ctrl-C to stop.`);
+
+let stopping = false;
+const stop = (signal: string): void => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping the API and DynamoDB Local`);
+  runtime.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));

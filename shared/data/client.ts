@@ -1,0 +1,36 @@
+/**
+ * One DynamoDB document client per process, created on first use and reused by every invocation
+ * (keep-alive connections). The endpoint can point at DynamoDB Local or LocalStack.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { readRuntimeConfig, type RuntimeConfig } from '../config';
+
+let config: RuntimeConfig | undefined;
+let documentClient: DynamoDBDocumentClient | undefined;
+
+export function runtimeConfig(): RuntimeConfig {
+  config ??= readRuntimeConfig();
+  return config;
+}
+
+export function createDynamoDbClient(endpoint: string | undefined): DynamoDBClient {
+  return new DynamoDBClient({
+    ...(endpoint ? { endpoint } : {}),
+    // Bounded retries: a throttled or unreachable table answers 503 quickly instead of hanging.
+    maxAttempts: 3,
+  });
+}
+
+export function createDocumentClient(endpoint: string | undefined): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoDbClient(endpoint), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
+export function dynamo(): DynamoDBDocumentClient {
+  documentClient ??= createDocumentClient(runtimeConfig().dynamodbEndpoint);
+  return documentClient;
+}
+
+export const tableName = (): string => runtimeConfig().tableName;

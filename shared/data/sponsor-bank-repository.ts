@@ -1,0 +1,84 @@
+/** The sponsor bank's approved merchants and accounts (sandbox records), keyed by NIT. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
+import { dynamo, tableName } from './client';
+import { keys } from './keys';
+
+interface AccountItem {
+  readonly number: string;
+  readonly available_balance_cents: number;
+}
+
+export const dynamoSponsorBank: SponsorBankStore = {
+  async findMerchant(nit: string): Promise<ApprovedMerchant | undefined> {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.sponsorMerchant(nit) }));
+    if (!Item) return undefined;
+    return {
+      identificationType: Item['identification_type'],
+      identificationNumber: Item['identification_number'],
+      businessName: Item['business_name'],
+      approvedAt: Item['approved_at'],
+    };
+  },
+
+  async saveMerchant(merchant: ApprovedMerchant, accounts: readonly ApprovedAccount[]): Promise<ApprovedAccount[]> {
+    const TableName = tableName();
+    const nit = merchant.identificationNumber;
+    await dynamo().send(
+      new UpdateCommand({
+        TableName,
+        Key: keys.sponsorMerchant(nit),
+        UpdateExpression: 'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, approved_at = if_not_exists(approved_at, :now)',
+        ExpressionAttributeValues: {
+          ':entity': 'SPONSOR_MERCHANT',
+          ':type': merchant.identificationType,
+          ':nit': nit,
+          ':name': merchant.businessName,
+          ':now': merchant.approvedAt,
+        },
+      }),
+    );
+    // An account the bank already holds keeps its balance: approval only adds.
+    await Promise.all(
+      accounts.map((account) =>
+        dynamo()
+          .send(
+            new PutCommand({
+              TableName,
+              Item: {
+                ...keys.sponsorAccount(nit, account.number),
+                entity: 'SPONSOR_ACCOUNT',
+                number: account.number,
+                available_balance_cents: account.availableBalanceCents,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }),
+      ),
+    );
+    return listAccounts(nit);
+  },
+};
+
+async function listAccounts(nit: string): Promise<ApprovedAccount[]> {
+  const items: AccountItem[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.sponsorMerchant(nit).pk, ':prefix': keys.sponsorAccountPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as AccountItem[]));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items.map((item) => ({ number: item.number, availableBalanceCents: item.available_balance_cents }));
+}

@@ -1,0 +1,64 @@
+/**
+ * The error catalog: every `code` a client can receive, with the kind of failure it is. Domain rules
+ * throw `AppError` by code; the HTTP layer maps the kind to a status (shared/http/problem.ts).
+ * docs/errors.md documents each code; a unit test keeps the two in step.
+ */
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal'
+  | 'unavailable';
+
+export const ERROR_CATALOG = {
+  VALIDATION_FAILED: { kind: 'invalid', title: 'The request is not valid' },
+  MALFORMED_JSON: { kind: 'invalid', title: 'The body is not well-formed JSON' },
+  MERCHANT_NOT_APPROVED: { kind: 'invalid', title: 'The merchant is not approved at the sponsor bank' },
+  UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
+  INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
+  FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
+  NOT_FOUND: { kind: 'not_found', title: 'The resource does not exist' },
+  ROUTE_NOT_FOUND: { kind: 'not_found', title: 'No such route' },
+  METHOD_NOT_ALLOWED: { kind: 'method_not_allowed', title: 'The route does not accept this method' },
+  CUSTOMER_ALREADY_LINKED: { kind: 'conflict', title: 'This merchant is already linked' },
+  IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', title: 'The Idempotency-Key was used with another request' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: { kind: 'conflict', title: 'A request with this Idempotency-Key is still in progress' },
+  PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
+  UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
+  RATE_LIMITED: { kind: 'rate_limited', title: 'Too many requests' },
+  INTERNAL_ERROR: { kind: 'internal', title: 'Unexpected error' },
+  SERVICE_UNAVAILABLE: { kind: 'unavailable', title: 'The service is temporarily unavailable' },
+} as const satisfies Record<string, { kind: ErrorKind; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** Extra members of the problem body, e.g. `errors` for validation or `customer_id` on a conflict. */
+export type ErrorExtensions = { readonly errors?: readonly FieldError[] } & Record<string, unknown>;
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extensions: ErrorExtensions = {},
+  ) {
+    super(detail);
+    this.name = 'AppError';
+    this.kind = ERROR_CATALOG[code].kind;
+  }
+}
+
+export const invalidField = (field: string, message: string): AppError =>
+  new AppError('VALIDATION_FAILED', `${field} ${message}`, { errors: [{ field, message }] });

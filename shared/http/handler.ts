@@ -1,0 +1,87 @@
+/**
+ * `httpHandler` builds a route's Lambda handler: the shared Middy chain around a thin function that
+ * turns a validated request into a domain call. Order: answers and logs (outermost), auth context,
+ * body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
+ */
+import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { AppError } from '../domain/errors';
+import { dynamoIdempotencyStore } from '../data/idempotency-store';
+import { readIdempotencyKey, runIdempotently } from './idempotency';
+import {
+  authContext,
+  bodySizeLimit,
+  httpResponses,
+  requireBody,
+  type ApiContext,
+  type ApiEvent,
+  type AuthContext,
+} from './middlewares';
+import { errorResponse, jsonResponse, type HttpResponse } from './responses';
+import { bodyValidator, queryValidator, type JsonSchema } from './validation';
+
+export interface ApiRequest<Body, Query, Path> {
+  readonly body: Body;
+  readonly query: Query;
+  readonly path: Path;
+  readonly auth: AuthContext;
+  readonly requestId: string;
+}
+
+export interface RouteSpec<Body, Query, Path> {
+  /** Name for logs: the route table's `name`. */
+  readonly name: string;
+  /** JSON Schema of the body; routes without one take no body. */
+  readonly body?: JsonSchema;
+  /** JSON Schema of the query string; by default no parameter is accepted. */
+  readonly query?: JsonSchema;
+  /** Success status (the contract answers creates with 200). */
+  readonly status?: number;
+  readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
+}
+
+const NO_QUERY: JsonSchema = { type: 'object', additionalProperties: false, properties: {} };
+
+export function httpHandler<Body = undefined, Query = Record<string, never>, Path = Record<string, string>>(
+  spec: RouteSpec<Body, Query, Path>,
+) {
+  const validateBody = spec.body ? bodyValidator<Body>(spec.body) : undefined;
+  const validateQuery = queryValidator<Query>(spec.query ?? NO_QUERY);
+  const status = spec.status ?? 200;
+
+  const handleValidated = async (event: ApiEvent, context: ApiContext): Promise<HttpResponse> => {
+    const requestId = event.requestContext.requestId;
+    const request: ApiRequest<Body, Query, Path> = {
+      body: (validateBody ? validateBody(event.body) : undefined) as Body,
+      query: validateQuery({ ...event.queryStringParameters }),
+      path: (event.pathParameters ?? {}) as Path,
+      auth: context.auth,
+      requestId,
+    };
+    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors
+    // are failures that leave the key free for a retry.
+    const run = async (): Promise<HttpResponse> => {
+      try {
+        return jsonResponse(status, await spec.handle(request));
+      } catch (error) {
+        if (error instanceof AppError) return errorResponse(error, requestId);
+        throw error;
+      }
+    };
+    const key = event.requestContext.http.method === 'POST' ? readIdempotencyKey(event.headers ?? {}) : undefined;
+    if (!key) return run();
+    return runIdempotently(
+      dynamoIdempotencyStore,
+      { tenant: request.auth.tenant, key, method: event.requestContext.http.method, path: event.rawPath, body: request.body },
+      run,
+    );
+  };
+
+  const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(handleValidated)
+    .use(httpResponses(spec.name))
+    .use(authContext());
+  if (validateBody) {
+    chain.use(bodySizeLimit()).use(requireBody()).use(httpJsonBodyParser() as never);
+  }
+  return chain;
+}

@@ -1,0 +1,104 @@
+/** The Middy middlewares every function shares, in the order shared/http/handler.ts applies them. */
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { AppError } from '../domain/errors';
+import { logger } from './logger';
+import { errorResponse, type HttpResponse } from './responses';
+
+export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+
+export interface AuthContext {
+  /** The client (tenant) that owns everything this request creates or reads. */
+  readonly tenant: string;
+  readonly scopes: readonly string[];
+}
+
+export interface ApiContext extends Context {
+  auth: AuthContext;
+}
+
+type ApiMiddleware = MiddlewareObj<ApiEvent, HttpResponse, Error, ApiContext>;
+type ApiRequestState = Request<ApiEvent, HttpResponse, Error, ApiContext>;
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const requestIdOf = (request: ApiRequestState): string => request.event.requestContext?.requestId ?? request.context.awsRequestId;
+
+/**
+ * Outermost layer: every answer carries the request id, errors become problem+json, and one log
+ * line per request records what happened (never bodies, headers or personal data).
+ */
+export function httpResponses(functionName: string): ApiMiddleware {
+  const started = new WeakMap<object, number>();
+  const finish = (request: ApiRequestState, response: HttpResponse): void => {
+    const requestId = requestIdOf(request);
+    response.headers = { ...response.headers, 'x-request-id': requestId };
+    request.response = response;
+    const code = response.statusCode >= 400 ? (JSON.parse(response.body) as { code?: string }).code : undefined;
+    logger.info('request', {
+      function: functionName,
+      route: request.event.routeKey,
+      status: response.statusCode,
+      duration_ms: Date.now() - (started.get(request) ?? Date.now()),
+      request_id: requestId,
+      tenant: request.context.auth?.tenant,
+      ...(code ? { code } : {}),
+    });
+  };
+  return {
+    before: (request) => {
+      started.set(request, Date.now());
+    },
+    after: (request) => {
+      if (request.response) finish(request, request.response);
+    },
+    onError: (request) => {
+      finish(request, errorResponse(request.error, requestIdOf(request)));
+    },
+  };
+}
+
+/**
+ * The tenant and scopes from the JWT that API Gateway's authorizer (or the local server) verified.
+ * A missing claim means the function was invoked without the authorizer: refuse.
+ */
+export function authContext(): ApiMiddleware {
+  return {
+    before: (request) => {
+      const jwt = request.event.requestContext?.authorizer?.jwt;
+      const claims = jwt?.claims ?? {};
+      const tenant = claims['client_id'] ?? claims['sub'];
+      if (typeof tenant !== 'string' || tenant === '') {
+        throw new AppError('UNAUTHORIZED', 'The request carries no verified access token');
+      }
+      request.context.auth = { tenant, scopes: jwt?.scopes ?? String(claims['scope'] ?? '').split(' ').filter(Boolean) };
+    },
+  };
+}
+
+export function bodySizeLimit(maxBytes = MAX_BODY_BYTES): ApiMiddleware {
+  return {
+    before: ({ event }) => {
+      if (event.body === undefined) return;
+      const bytes = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8');
+      if (bytes > maxBytes) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `The body has ${bytes} bytes; the limit is ${maxBytes}`);
+      }
+    },
+  };
+}
+
+/** A POST or PATCH that declares a body must send one: an absent body is malformed JSON. */
+export function requireBody(): ApiMiddleware {
+  return {
+    before: ({ event }) => {
+      if (event.body === undefined || event.body === '') {
+        const contentType = event.headers?.['content-type'];
+        if (!contentType || !/^application\/(.+\+)?json($|;)/.test(contentType)) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+        }
+        throw new AppError('MALFORMED_JSON', 'The request needs a JSON body');
+      }
+    },
+  };
+}

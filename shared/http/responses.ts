@@ -1,0 +1,62 @@
+/** HTTP answers of the Lambda functions (API Gateway HTTP API, payload format 2.0). */
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { AppError } from '../domain/errors';
+import { logger } from './logger';
+import { PROBLEM_CONTENT_TYPE, problemOf } from './problem';
+
+export type HttpResponse = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+};
+
+export const jsonResponse = (statusCode: number, body: unknown): HttpResponse => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** Names of AWS SDK errors that mean "DynamoDB is not answering now", not "the request is wrong". */
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  return UNAVAILABLE.has(error.name) || (code !== undefined && NETWORK_CODES.has(code));
+}
+
+/** Middy's HTTP errors (thrown by @middy/http-json-body-parser) carry a status code. */
+function fromMiddyError(error: unknown): AppError | undefined {
+  const status = (error as { statusCode?: number; expose?: boolean })?.statusCode;
+  if (status !== 415) return undefined;
+  return (error as Error).message === 'Unsupported Media Type'
+    ? new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json')
+    : new AppError('MALFORMED_JSON', 'The body could not be parsed as JSON');
+}
+
+/** Turns any error into a problem+json answer; unexpected ones are logged, never shown. */
+export function errorResponse(error: unknown, requestId: string): HttpResponse {
+  let known = error instanceof AppError ? error : fromMiddyError(error);
+  const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
+  if (!known) {
+    if (isUnavailable(error)) {
+      logger.warn('dependency unavailable', { error_name: (error as Error).name });
+      known = new AppError('SERVICE_UNAVAILABLE', 'The data store did not answer in time; retry the request');
+      headers['retry-after'] = '1';
+    } else {
+      logger.error('unexpected error', error as Error);
+      known = new AppError('INTERNAL_ERROR', `An unexpected error occurred; quote request id ${requestId}`);
+    }
+  }
+  const problem = problemOf(known, requestId);
+  if (problem.status === 401) headers['www-authenticate'] = 'Bearer';
+  return { statusCode: problem.status, headers, body: JSON.stringify(problem) };
+}

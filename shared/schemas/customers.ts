@@ -1,0 +1,85 @@
+/** Customer (business merchant) schemas: spec 2.1 and 4.1. */
+import type { FromSchema } from 'json-schema-to-ts';
+import { digits, NIT, text, TIMESTAMP, UUID } from './common';
+
+export const addressSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['line_1', 'city', 'state', 'post_code', 'country'],
+  properties: {
+    line_1: text(100),
+    line_2: text(100),
+    line_3: text(100),
+    city: text(60),
+    state: text(60),
+    // Colombian postal codes have six digits.
+    post_code: digits(6),
+    country: { type: 'string', const: 'CO' },
+  },
+} as const;
+
+export const linkMerchantRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'type',
+    'business_name',
+    'email',
+    'mobile_phone_number',
+    'identification_type',
+    'identification_number',
+    'address',
+    'merchant_category_code',
+  ],
+  properties: {
+    type: { type: 'string', enum: ['BUSINESS'] },
+    business_name: text(140),
+    email: { type: 'string', minLength: 1, maxLength: 35, format: 'email' },
+    // E.164 with at most 15 digits, with or without the leading +; normalised by the domain.
+    mobile_phone_number: { type: 'string', pattern: '^\\+?[0-9]{7,15}$' },
+    identification_type: { type: 'string', enum: ['NIT'] },
+    identification_number: NIT,
+    address: addressSchema,
+    merchant_category_code: digits(4),
+  },
+} as const;
+
+export type LinkMerchantRequest = FromSchema<typeof linkMerchantRequestSchema>;
+export type Address = FromSchema<typeof addressSchema>;
+
+export const customerSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'status',
+    'type',
+    'business_name',
+    'email',
+    'mobile_phone_number',
+    'identification_type',
+    'identification_number',
+    'address',
+    'merchant_category_code',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    id: UUID,
+    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
+    ...linkMerchantRequestSchema.properties,
+    mobile_phone_number: { type: 'string', pattern: '^\\+[0-9]{7,15}$' },
+    created_at: TIMESTAMP,
+    updated_at: TIMESTAMP,
+  },
+} as const;
+
+export type Customer = FromSchema<typeof customerSchema>;
+export type CustomerStatus = Customer['status'];
+
+export const customerIdPathSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: { id: { type: 'string' } },
+} as const;
