@@ -24,7 +24,10 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     name: 'local',
     sandboxEnabled: true,
     participant,
-    auth: { issuer: 'http://127.0.0.1:3000', audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'] },
+    auth: {
+      issuer: 'http://127.0.0.1:3000',
+      audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
+    },
     logLevel: 'DEBUG',
     retainData: false,
   },

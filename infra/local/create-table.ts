@@ -16,7 +16,11 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
-  const attributes = new Set([partitionKey, sortKey, ...globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]);
+  const attributes = new Set([
+    partitionKey,
+    sortKey,
+    ...globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ]);
   await client.send(
     new CreateTableCommand({
       TableName: tableName,

@@ -42,7 +42,8 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess, output:
       client.destroy();
       return;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${(error as Error).message}\n${output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`DynamoDB Local did not answer within 60 s: ${(error as Error).message}\n${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -63,7 +64,9 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'ENOENT'
-          ? new Error('Java was not found: DynamoDB Local needs a Java 17+ runtime (Debian: apt-get install default-jre-headless)')
+          ? new Error(
+              'Java was not found: DynamoDB Local needs a Java 17+ runtime (Debian: apt-get install default-jre-headless)',
+            )
           : error,
       ),
     ),

@@ -61,7 +61,9 @@ async function loadOrCreateKey(keyFile: string | undefined): Promise<SigningKey>
   const kid = randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
   if (keyFile) {
-    writeFileSync(keyFile, JSON.stringify({ kid, privateJwk: await exportJWK(privateKey), publicJwk }), { mode: 0o600 });
+    writeFileSync(keyFile, JSON.stringify({ kid, privateJwk: await exportJWK(privateKey), publicJwk }), {
+      mode: 0o600,
+    });
   }
   return { kid, privateKey, publicJwk };
 }
@@ -83,7 +85,11 @@ export class LocalIssuer {
     this.keySet = createLocalJWKSet(this.jwks());
   }
 
-  static async create(options: { issuer: string; keyFile?: string; clients?: readonly OAuthClient[] }): Promise<LocalIssuer> {
+  static async create(options: {
+    issuer: string;
+    keyFile?: string;
+    clients?: readonly OAuthClient[];
+  }): Promise<LocalIssuer> {
     return new LocalIssuer(options.issuer, options.clients ?? SANDBOX_CLIENTS, await loadOrCreateKey(options.keyFile));
   }
 
@@ -110,14 +116,21 @@ export class LocalIssuer {
   }
 
   async issueAccessToken(client: OAuthClient, scopes: readonly string[]): Promise<string> {
-    return this.sign({ sub: client.clientId, client_id: client.clientId, scope: scopes.join(' '), token_use: 'access' });
+    return this.sign({
+      sub: client.clientId,
+      client_id: client.clientId,
+      scope: scopes.join(' '),
+      token_use: 'access',
+    });
   }
 
   async verify(token: string): Promise<VerifiedToken> {
     try {
       const { payload } = await jwtVerify(token, this.keySet, { issuer: this.issuer, algorithms: [ALGORITHM] });
       const audiences = [payload.aud ?? []].flat();
-      const accepted = [...audiences, payload['client_id']].some((value) => typeof value === 'string' && this.audience.includes(value));
+      const accepted = [...audiences, payload['client_id']].some(
+        (value) => typeof value === 'string' && this.audience.includes(value),
+      );
       if (!accepted) throw new TokenRejected('audience');
       const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [];
       return { claims: payload, scopes };

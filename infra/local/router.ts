@@ -33,6 +33,14 @@ export function mountRoutes(routes: readonly RouteDefinition[]): MountedRoute[] 
   );
 }
 
+function decodeParameters(names: readonly string[], match: RegExpExecArray): Record<string, string> | undefined {
+  try {
+    return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+  } catch {
+    return undefined;
+  }
+}
+
 export function matchRoute(mounted: readonly MountedRoute[], method: string, path: string): RouteMatch {
   const allowed: HttpMethod[] = [];
   for (const entry of mounted) {
@@ -42,9 +50,9 @@ export function matchRoute(mounted: readonly MountedRoute[], method: string, pat
       allowed.push(entry.route.method);
       continue;
     }
-    const pathParameters = Object.fromEntries(
-      entry.parameterNames.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]),
-    );
+    const pathParameters = decodeParameters(entry.parameterNames, match);
+    // A parameter that is not valid percent-encoding names nothing that could exist.
+    if (!pathParameters) return { kind: 'none' };
     return { kind: 'found', mounted: entry, pathParameters };
   }
   return allowed.length > 0 ? { kind: 'wrong-method', allowed } : { kind: 'none' };

@@ -46,7 +46,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
   let dynamoDbLocal: DynamoDbLocal | undefined;
-  const endpoint = options.dynamodbEndpoint ?? (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
+  const endpoint =
+    options.dynamodbEndpoint ??
+    (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
   const tableName = options.tableName ?? 'breb-local';
 
   // The functions read their settings from the environment, as they do in Lambda.
@@ -59,6 +61,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     [ENV.participantNit]: settings.participant.nit,
   });
 
+  let started: Server | undefined;
   try {
     const client = createDynamoDbClient(endpoint);
     await ensureTable(client, tableName);
@@ -66,6 +69,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, systemClock.now());
 
     const { server, url } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+    started = server;
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
@@ -85,6 +89,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       },
     };
   } catch (error) {
+    started?.close();
     await dynamoDbLocal?.stop();
     throw error;
   }

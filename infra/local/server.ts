@@ -49,9 +49,20 @@ function send(response: ServerResponse, status: number, headers: Record<string, 
   response.end(body);
 }
 
-function sendProblem(response: ServerResponse, requestId: string, code: ErrorCode, detail: string, headers: Record<string, string> = {}): void {
+function sendProblem(
+  response: ServerResponse,
+  requestId: string,
+  code: ErrorCode,
+  detail: string,
+  headers: Record<string, string> = {},
+): void {
   const problem = problemOf(new AppError(code, detail), requestId);
-  send(response, problem.status, { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId, ...headers }, JSON.stringify(problem));
+  send(
+    response,
+    problem.status,
+    { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId, ...headers },
+    JSON.stringify(problem),
+  );
 }
 
 function bearerToken(authorization: string | undefined): string | undefined {
@@ -67,7 +78,10 @@ function isTextual(contentType: string | undefined): boolean {
 
 function headersOf(request: IncomingMessage): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+    Object.entries(request.headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(',') : (value ?? ''),
+    ]),
   );
 }
 
@@ -117,7 +131,12 @@ function toEvent(
         principalId: '',
         integrationLatency: 0,
         jwt: {
-          claims: Object.fromEntries(Object.entries(token.claims).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)])),
+          claims: Object.fromEntries(
+            Object.entries(token.claims).map(([k, v]) => [
+              k,
+              typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean),
+            ]),
+          ),
           scopes: [...token.scopes],
         },
       },
@@ -149,8 +168,10 @@ export type RequestListener = (request: IncomingMessage, response: ServerRespons
 export async function createLocalApi(options: LocalServerOptions): Promise<RequestListener> {
   const routes = options.routes ?? routesFor(options.sandboxEnabled);
   const mounted = mountRoutes(routes);
-  // Load every handler up front: a broken module fails the start, not a request.
-  const handlers = new Map(await Promise.all(routes.map(async (route) => [route.name, await loadHandler(route)] as const)));
+  // Load every handler up front, so a broken module fails the start rather than a request. One at a
+  // time: jest's ES module loader fails on concurrent imports of a shared module.
+  const handlers = new Map<string, LambdaHandler>();
+  for (const route of routes) handlers.set(route.name, await loadHandler(route));
   const { issuer } = options;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -162,39 +183,67 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     try {
       body = await readBody(request);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return sendProblem(response, requestId, 'PAYLOAD_TOO_LARGE', 'The body is too large');
+      if (error instanceof BodyTooLarge)
+        return sendProblem(response, requestId, 'PAYLOAD_TOO_LARGE', 'The body is too large');
       throw error;
     }
 
     if (url.pathname === '/oauth2/token' && method === 'POST') {
-      const answer = await answerTokenRequest(issuer, request.headers['content-type'], request.headers.authorization, body.toString('utf8'));
-      return send(response, answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(answer.body));
+      const answer = await answerTokenRequest(
+        issuer,
+        request.headers['content-type'],
+        request.headers.authorization,
+        body.toString('utf8'),
+      );
+      return send(
+        response,
+        answer.status,
+        { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        JSON.stringify(answer.body),
+      );
     }
     if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
       return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
     }
 
     const match = matchRoute(mounted, method, url.pathname);
-    if (match.kind === 'none') return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    if (match.kind === 'none')
+      return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
     if (match.kind === 'wrong-method') {
-      return sendProblem(response, requestId, 'METHOD_NOT_ALLOWED', `${url.pathname} accepts ${match.allowed.join(', ')}`, {
-        allow: match.allowed.join(', '),
-      });
+      return sendProblem(
+        response,
+        requestId,
+        'METHOD_NOT_ALLOWED',
+        `${url.pathname} accepts ${match.allowed.join(', ')}`,
+        {
+          allow: match.allowed.join(', '),
+        },
+      );
     }
     const { route, path: routePath } = match.mounted;
 
     const token = bearerToken(request.headers.authorization);
-    if (!token) return sendProblem(response, requestId, 'UNAUTHORIZED', 'Send an access token: Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
+    if (!token)
+      return sendProblem(response, requestId, 'UNAUTHORIZED', 'Send an access token: Authorization: Bearer <token>', {
+        'www-authenticate': 'Bearer',
+      });
     let verified: VerifiedToken;
     try {
       verified = await issuer.verify(token);
     } catch (error) {
       if (!(error instanceof TokenRejected)) throw error;
-      return sendProblem(response, requestId, 'UNAUTHORIZED', 'The access token is invalid or expired', { 'www-authenticate': 'Bearer error="invalid_token"' });
+      return sendProblem(response, requestId, 'UNAUTHORIZED', 'The access token is invalid or expired', {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      });
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
     if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
-      return sendProblem(response, requestId, 'INSUFFICIENT_SCOPE', `This operation needs the scope ${route.scopes.join(' or ')}`);
+      return sendProblem(
+        response,
+        requestId,
+        'INSUFFICIENT_SCOPE',
+        `This operation needs the scope ${route.scopes.join(' or ')}`,
+      );
     }
 
     const handler = handlers.get(route.name);

@@ -1,9 +1,9 @@
 /** Customers in DynamoDB: the item, and a NIT guard per client written in the same transaction. */
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
 import { dynamo, tableName } from './client';
 import { collectionKeys, keys, withoutStorageAttributes } from './keys';
-import { failedConditions } from './transactions';
+import { failedConditions, transactWrite } from './transactions';
 
 export const CUSTOMERS_COLLECTION = 'CUSTOMER';
 
@@ -12,36 +12,40 @@ export const dynamoCustomerStore: CustomerStore = {
     const TableName = tableName();
     const notYetThere = 'attribute_not_exists(pk)';
     try {
-      await dynamo().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName,
-                Item: {
-                  ...keys.nitGuard(customer.tenant, customer.identification_number),
-                  entity: 'NIT_GUARD',
-                  customer_id: customer.id,
-                },
-                ConditionExpression: notYetThere,
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      await transactWrite({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.nitGuard(customer.tenant, customer.identification_number),
+                entity: 'NIT_GUARD',
+                customer_id: customer.id,
               },
+              ConditionExpression: notYetThere,
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
-            {
-              Put: {
-                TableName,
-                Item: {
-                  ...keys.customer(customer.id),
-                  ...collectionKeys(customer.tenant, CUSTOMERS_COLLECTION, customer.id, customer.created_at, customer.updated_at),
-                  entity: 'CUSTOMER',
-                  ...customer,
-                },
-                ConditionExpression: notYetThere,
+          },
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.customer(customer.id),
+                ...collectionKeys(
+                  customer.tenant,
+                  CUSTOMERS_COLLECTION,
+                  customer.id,
+                  customer.created_at,
+                  customer.updated_at,
+                ),
+                entity: 'CUSTOMER',
+                ...customer,
               },
+              ConditionExpression: notYetThere,
             },
-          ],
-        }),
-      );
+          },
+        ],
+      });
       return { inserted: true };
     } catch (error) {
       const failed = failedConditions(error);

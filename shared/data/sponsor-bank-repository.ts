@@ -29,7 +29,8 @@ export const dynamoSponsorBank: SponsorBankStore = {
       new UpdateCommand({
         TableName,
         Key: keys.sponsorMerchant(nit),
-        UpdateExpression: 'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, approved_at = if_not_exists(approved_at, :now)',
+        UpdateExpression:
+          'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, approved_at = if_not_exists(approved_at, :now)',
         ExpressionAttributeValues: {
           ':entity': 'SPONSOR_MERCHANT',
           ':type': merchant.identificationType,

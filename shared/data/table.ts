@@ -36,10 +36,4 @@ export const tableDefinition: TableDefinition = {
  * each item action inside TransactWriteItems / TransactGetItems.
  */
 export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'ConditionCheckItem';
+  'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';

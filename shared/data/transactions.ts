@@ -1,6 +1,32 @@
 /** Reading why a DynamoDB transaction was cancelled, so a lost race becomes a clean 409. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { dynamo } from './client';
+
+const CONFLICT_RETRIES = 3;
+
+const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof TransactionCanceledException &&
+  (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
+
+/**
+ * Runs a write transaction. DynamoDB cancels one of two transactions touching the same item at the
+ * same moment with `TransactionConflict` (the SDK does not retry it): retried briefly, the loser then
+ * meets the winner's item and fails its condition, which the caller turns into a clean 409.
+ */
+export async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await dynamo().send(new TransactWriteCommand(input));
+      return;
+    } catch (error) {
+      if (attempt >= CONFLICT_RETRIES || !isTransactionConflict(error)) throw error;
+      await sleep(10 * attempt + Math.floor(Math.random() * 20));
+    }
+  }
+}
 
 /**
  * The items whose condition failed, by position in the transaction (their old image when the

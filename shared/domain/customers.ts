@@ -10,7 +10,8 @@ export interface StoredCustomer extends Customer {
   readonly tenant: string;
 }
 
-export type InsertCustomerResult = { readonly inserted: true } | { readonly inserted: false; readonly existingId: string };
+export type InsertCustomerResult =
+  { readonly inserted: true } | { readonly inserted: false; readonly existingId: string };
 
 export interface CustomerStore {
   /** Inserts unless the tenant already linked this NIT; atomic against concurrent inserts. */
@@ -29,7 +30,11 @@ export function publicCustomer({ tenant: _tenant, ...customer }: StoredCustomer)
   return customer;
 }
 
-export async function linkMerchant(deps: LinkMerchantDeps, tenant: string, request: LinkMerchantRequest): Promise<Customer> {
+export async function linkMerchant(
+  deps: LinkMerchantDeps,
+  tenant: string,
+  request: LinkMerchantRequest,
+): Promise<Customer> {
   const mobilePhone = normaliseMobilePhone(request.mobile_phone_number);
   const approved = await deps.sponsorBank.findMerchant(request.identification_number);
   if (!approved || approved.identificationType !== request.identification_type) {
@@ -64,7 +69,11 @@ export async function linkMerchant(deps: LinkMerchantDeps, tenant: string, reque
 }
 
 /** Reads one of the tenant's customers: 404 when unknown, 403 when another client's. */
-export async function getOwnCustomer(customers: Pick<CustomerStore, 'get'>, tenant: string, id: string): Promise<StoredCustomer> {
+export async function getOwnCustomer(
+  customers: Pick<CustomerStore, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<StoredCustomer> {
   const customer = await customers.get(id);
   if (!customer) throw new AppError('NOT_FOUND', `Customer ${id} does not exist`);
   if (customer.tenant !== tenant) throw new AppError('FORBIDDEN', `Customer ${id} belongs to another client`);

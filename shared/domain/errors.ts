@@ -28,7 +28,10 @@ export const ERROR_CATALOG = {
   METHOD_NOT_ALLOWED: { kind: 'method_not_allowed', title: 'The route does not accept this method' },
   CUSTOMER_ALREADY_LINKED: { kind: 'conflict', title: 'This merchant is already linked' },
   IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', title: 'The Idempotency-Key was used with another request' },
-  IDEMPOTENCY_REQUEST_IN_PROGRESS: { kind: 'conflict', title: 'A request with this Idempotency-Key is still in progress' },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: {
+    kind: 'conflict',
+    title: 'A request with this Idempotency-Key is still in progress',
+  },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
   RATE_LIMITED: { kind: 'rate_limited', title: 'Too many requests' },

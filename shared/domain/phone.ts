@@ -19,5 +19,8 @@ export function normaliseMobilePhone(raw: string, field = 'mobile_phone_number')
   }
   if (digits.length === NATIONAL_DIGITS) return `+${COLOMBIA}${digits}`;
   if (digits.length === COLOMBIA.length + NATIONAL_DIGITS && digits.startsWith(COLOMBIA)) return `+${digits}`;
-  throw invalidField(field, 'must be a 10-digit Colombian number, optionally prefixed by +57, or a full E.164 number with +');
+  throw invalidField(
+    field,
+    'must be a 10-digit Colombian number, optionally prefixed by +57, or a full E.164 number with +',
+  );
 }

@@ -35,7 +35,9 @@ function accountsOf(request: ApproveSponsorBankMerchantRequest): ApprovedAccount
         : {
             number: entry.number,
             availableBalanceCents:
-              entry.available_balance === undefined ? DEFAULT_SANDBOX_BALANCE_CENTS : parseCents(entry.available_balance),
+              entry.available_balance === undefined
+                ? DEFAULT_SANDBOX_BALANCE_CENTS
+                : parseCents(entry.available_balance),
           };
     byNumber.set(account.number, account);
   }

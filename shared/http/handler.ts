@@ -72,7 +72,13 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     if (!key) return run();
     return runIdempotently(
       dynamoIdempotencyStore,
-      { tenant: request.auth.tenant, key, method: event.requestContext.http.method, path: event.rawPath, body: request.body },
+      {
+        tenant: request.auth.tenant,
+        key,
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        body: request.body,
+      },
       run,
     );
   };
@@ -81,7 +87,10 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     .use(httpResponses(spec.name))
     .use(authContext());
   if (validateBody) {
-    chain.use(bodySizeLimit()).use(requireBody()).use(httpJsonBodyParser() as never);
+    chain
+      .use(bodySizeLimit())
+      .use(requireBody())
+      .use(httpJsonBodyParser() as never);
   }
   return chain;
 }

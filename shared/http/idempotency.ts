@@ -51,12 +51,15 @@ function canonicalJson(value: unknown): string {
 }
 
 export const requestHash = (request: Pick<IdempotentRequest, 'method' | 'path' | 'body'>): string =>
-  createHash('sha256').update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`).digest('hex');
+  createHash('sha256')
+    .update(`${request.method} ${request.path}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 
 export function readIdempotencyKey(headers: Record<string, string | undefined>): string | undefined {
   const key = headers[IDEMPOTENCY_HEADER];
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7E]{1,255}$/.test(key)) throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+  if (!/^[\x21-\x7E]{1,255}$/.test(key))
+    throw invalidField('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   return key;
 }
 
@@ -89,7 +92,10 @@ export async function runIdempotently(
       const settled = answerFor(record, hash);
       if (settled) return settled;
     }
-    throw new AppError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'A request with this Idempotency-Key is still running; retry shortly');
+    throw new AppError(
+      'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+      'A request with this Idempotency-Key is still running; retry shortly',
+    );
   }
 
   let response: HttpResponse;

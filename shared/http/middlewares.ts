@@ -22,7 +22,8 @@ type ApiRequestState = Request<ApiEvent, HttpResponse, Error, ApiContext>;
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-const requestIdOf = (request: ApiRequestState): string => request.event.requestContext?.requestId ?? request.context.awsRequestId;
+const requestIdOf = (request: ApiRequestState): string =>
+  request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
 /**
  * Outermost layer: every answer carries the request id, errors become problem+json, and one log
@@ -71,7 +72,14 @@ export function authContext(): ApiMiddleware {
       if (typeof tenant !== 'string' || tenant === '') {
         throw new AppError('UNAUTHORIZED', 'The request carries no verified access token');
       }
-      request.context.auth = { tenant, scopes: jwt?.scopes ?? String(claims['scope'] ?? '').split(' ').filter(Boolean) };
+      request.context.auth = {
+        tenant,
+        scopes:
+          jwt?.scopes ??
+          String(claims['scope'] ?? '')
+            .split(' ')
+            .filter(Boolean),
+      };
     },
   };
 }
@@ -80,7 +88,9 @@ export function bodySizeLimit(maxBytes = MAX_BODY_BYTES): ApiMiddleware {
   return {
     before: ({ event }) => {
       if (event.body === undefined) return;
-      const bytes = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body, 'utf8');
+      const bytes = event.isBase64Encoded
+        ? Buffer.byteLength(event.body, 'base64')
+        : Buffer.byteLength(event.body, 'utf8');
       if (bytes > maxBytes) {
         throw new AppError('PAYLOAD_TOO_LARGE', `The body has ${bytes} bytes; the limit is ${maxBytes}`);
       }

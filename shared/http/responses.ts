@@ -28,9 +28,9 @@ const UNAVAILABLE = new Set([
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 
 function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  return UNAVAILABLE.has(error.name) || (code !== undefined && NETWORK_CODES.has(code));
+  // Shape, not instanceof: errors raised by Node's own sockets may come from another realm.
+  const { name, code } = (error ?? {}) as { name?: string; code?: string };
+  return (name !== undefined && UNAVAILABLE.has(name)) || (code !== undefined && NETWORK_CODES.has(code));
 }
 
 /** Middy's HTTP errors (thrown by @middy/http-json-body-parser) carry a status code. */
@@ -48,7 +48,10 @@ export function errorResponse(error: unknown, requestId: string): HttpResponse {
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
   if (!known) {
     if (isUnavailable(error)) {
-      logger.warn('dependency unavailable', { error_name: (error as Error).name });
+      logger.warn('dependency unavailable', {
+        error_name: (error as Error).name,
+        error_code: (error as { code?: string }).code,
+      });
       known = new AppError('SERVICE_UNAVAILABLE', 'The data store did not answer in time; retry the request');
       headers['retry-after'] = '1';
     } else {

@@ -14,7 +14,11 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormat
 
 const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: true }), ['email', 'date-time', 'date', 'uuid']);
 // Query strings arrive as strings: numbers and booleans are coerced before the checks.
-const queryAjv = addFormats(new Ajv({ allErrors: true, strict: true, coerceTypes: true }), ['date-time', 'date', 'uuid']);
+const queryAjv = addFormats(new Ajv({ allErrors: true, strict: true, coerceTypes: true }), [
+  'date-time',
+  'date',
+  'uuid',
+]);
 
 const dotted = (pointer: string): string =>
   pointer
@@ -33,7 +37,10 @@ export function toFieldError(error: ErrorObject): FieldError {
     case 'additionalProperties':
       return { field: join(at, String(error.params['additionalProperty'])), message: 'is not allowed' };
     case 'enum':
-      return { field: at || '(body)', message: `must be one of ${(error.params['allowedValues'] as unknown[]).join(', ')}` };
+      return {
+        field: at || '(body)',
+        message: `must be one of ${(error.params['allowedValues'] as unknown[]).join(', ')}`,
+      };
     case 'const':
       return { field: at || '(body)', message: `must be ${String(error.params['allowedValue'])}` };
     default:
@@ -49,13 +56,14 @@ function validatorOf<T>(validate: ValidateFunction, what: string): Validator<T> 
   return (value: unknown): T => {
     if (validate(value)) return value as T;
     const errors = (validate.errors ?? []).map(toFieldError);
-    const unique = errors.filter((e, i) => errors.findIndex((o) => o.field === e.field && o.message === e.message) === i);
+    const unique = errors.filter(
+      (e, i) => errors.findIndex((o) => o.field === e.field && o.message === e.message) === i,
+    );
     throw new AppError('VALIDATION_FAILED', `The ${what} has ${unique.length} invalid field(s)`, { errors: unique });
   };
 }
 
-export const bodyValidator = <T>(schema: JsonSchema): Validator<T> =>
-  validatorOf<T>(bodyAjv.compile(schema), 'body');
+export const bodyValidator = <T>(schema: JsonSchema): Validator<T> => validatorOf<T>(bodyAjv.compile(schema), 'body');
 
 export const queryValidator = <T>(schema: JsonSchema): Validator<T> =>
   validatorOf<T>(queryAjv.compile(schema), 'query string');

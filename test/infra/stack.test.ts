@@ -21,7 +21,9 @@ import { stages, stageSettings, type StageName } from '../../infra/stages';
 type Json = any;
 
 /** The feature flags of cdk.json, so the tests see the same template as `cdk synth`. */
-const cdkContext: Record<string, unknown> = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context;
+const cdkContext: Record<string, unknown> = JSON.parse(
+  fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'),
+).context;
 
 /** X-Ray tracing adds these to every function's role; nothing else beyond the route's table actions. */
 const TRACING_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
@@ -194,7 +196,9 @@ describe.each(stageNames)('stage %s', (stage) => {
           { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
           { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
         ],
-        AttributeDefinitions: Match.arrayWith(attributeNames.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+        AttributeDefinitions: Match.arrayWith(
+          attributeNames.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        ),
         GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
           IndexName: index.indexName,
           KeySchema: [
@@ -224,7 +228,9 @@ describe.each(stageNames)('stage %s', (stage) => {
       expect(undeclaredActions(statements, route)).toEqual([]);
 
       // Each declared action is granted, on the table and its indexes only.
-      const tableStatements = statements.filter((s) => asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')));
+      const tableStatements = statements.filter((s) =>
+        asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')),
+      );
       const granted = tableStatements.flatMap((s) => asArray<string>(s.Action)).sort();
       expect(granted).toEqual(route.tableActions.map((a) => `dynamodb:${a}`).sort());
       for (const statement of tableStatements) {
@@ -248,7 +254,9 @@ describe.each(stageNames)('stage %s', (stage) => {
 
 test('prod exposes no sandbox route', () => {
   const { template } = synth('prod');
-  const keys = (Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).map((r) => r.Properties.RouteKey);
+  const keys = (Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).map(
+    (r) => r.Properties.RouteKey,
+  );
   expect(keys.length).toBeGreaterThan(0);
   expect(keys.filter((key: string) => key.includes('/sandbox/'))).toEqual([]);
 });

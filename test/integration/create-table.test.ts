@@ -1,0 +1,84 @@
+/** The local table is created from the one table definition the CDK stack deploys. */
+import {
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DeleteTableCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { ensureTable } from '../../infra/local/create-table';
+import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
+import { createDynamoDbClient } from '../../shared/data/client';
+import { tableDefinition } from '../../shared/data/table';
+import { testDynamoDbEndpoint, uniqueTableName } from '../support/dynamo-table';
+
+const tableName = uniqueTableName('create-table');
+let client: DynamoDBClient;
+let firstAnswer: string;
+
+beforeAll(async () => {
+  defaultAwsEnvironment();
+  client = createDynamoDbClient(testDynamoDbEndpoint());
+  firstAnswer = await ensureTable(client, tableName);
+});
+afterAll(async () => {
+  await client.send(new DeleteTableCommand({ TableName: tableName }));
+  client.destroy();
+});
+
+const describeTable = async () => (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table!;
+
+test("the first call creates the table, the second answers 'existing'", async () => {
+  expect(firstAnswer).toBe('created');
+  await expect(ensureTable(client, tableName)).resolves.toBe('existing');
+});
+
+test('the key schema is the shared definition: pk (HASH) and sk (RANGE), strings', async () => {
+  const table = await describeTable();
+  expect(table.TableStatus).toBe('ACTIVE');
+  expect(table.KeySchema).toEqual([
+    { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+    { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+  ]);
+  expect(tableDefinition.partitionKey).toBe('pk');
+  expect(tableDefinition.sortKey).toBe('sk');
+});
+
+test('every key attribute of the table and its indexes is declared as a string, and nothing else', async () => {
+  const table = await describeTable();
+  const expected = new Set([
+    tableDefinition.partitionKey,
+    tableDefinition.sortKey,
+    ...tableDefinition.globalSecondaryIndexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+  ]);
+  expect(
+    [...(table.AttributeDefinitions ?? [])].sort((a, b) => a.AttributeName!.localeCompare(b.AttributeName!)),
+  ).toEqual([...expected].sort().map((AttributeName) => ({ AttributeName, AttributeType: 'S' })));
+});
+
+test('both global secondary indexes exist with their keys and project every attribute', async () => {
+  const table = await describeTable();
+  const indexes = [...(table.GlobalSecondaryIndexes ?? [])].sort((a, b) => a.IndexName!.localeCompare(b.IndexName!));
+  expect(tableDefinition.globalSecondaryIndexes.map((i) => i.indexName)).toEqual(['gsi1', 'gsi2']);
+  expect(indexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
+  tableDefinition.globalSecondaryIndexes.forEach((definition, position) => {
+    expect(indexes[position]).toMatchObject({
+      IndexName: definition.indexName,
+      KeySchema: [
+        { AttributeName: definition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: definition.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    });
+  });
+});
+
+test('billing is on demand', async () => {
+  const table = await describeTable();
+  expect(table.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
+});
+
+test('TTL is enabled on expires_at', async () => {
+  const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  expect(TimeToLiveDescription).toEqual({ TimeToLiveStatus: 'ENABLED', AttributeName: tableDefinition.ttlAttribute });
+  expect(tableDefinition.ttlAttribute).toBe('expires_at');
+});

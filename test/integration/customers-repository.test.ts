@@ -1,0 +1,116 @@
+/** Customers in DynamoDB Local: round trip, and one NIT per client even under concurrent inserts. */
+import { randomUUID } from 'node:crypto';
+import type { StoredCustomer } from '../../shared/domain/customers';
+import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
+
+let table: TestTable;
+let store: typeof import('../../shared/data/customers-repository').dynamoCustomerStore;
+
+beforeAll(async () => {
+  table = await createTestTable('customers');
+  ({ dynamoCustomerStore: store } = await import('../../shared/data/customers-repository'));
+});
+afterAll(() => table.drop());
+
+let nitCounter = 0;
+const uniqueNit = (): string =>
+  `7${String(process.pid % 10_000).padStart(4, '0')}${String(++nitCounter).padStart(4, '0')}`;
+const uniqueTenant = (): string => `tenant-${randomUUID()}`;
+
+function customer(tenant: string, nit: string): StoredCustomer {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    status: 'ACTIVE',
+    type: 'BUSINESS',
+    business_name: 'Tienda La Esperanza SAS',
+    email: 'pagos@esperanza.co',
+    mobile_phone_number: '+573001234567',
+    identification_type: 'NIT',
+    identification_number: nit,
+    address: { line_1: 'Calle 10 # 5-20', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
+    merchant_category_code: '5411',
+    created_at: now,
+    updated_at: now,
+    tenant,
+  };
+}
+
+/** The customer items (and NIT guards) a tenant holds for a NIT, read straight from the table. */
+const customerItems = (tenant: string, nit: string) =>
+  table.scan(
+    (item: Item) => item['entity'] === 'CUSTOMER' && item['tenant'] === tenant && item['identification_number'] === nit,
+  );
+const guardItems = (tenant: string, nit: string) =>
+  table.scan((item: Item) => item['entity'] === 'NIT_GUARD' && String(item['pk']).endsWith(`#${tenant}#${nit}`));
+
+test('insert then get: the customer comes back as inserted, without storage attributes', async () => {
+  const linked = customer(uniqueTenant(), uniqueNit());
+  await expect(store.insert(linked)).resolves.toEqual({ inserted: true });
+  const read = await store.get(linked.id);
+  expect(read).toEqual(linked);
+  for (const attribute of ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'expires_at']) {
+    expect(read).not.toHaveProperty(attribute);
+  }
+});
+
+test('the stored item is listed in the tenant collection indexes', async () => {
+  const linked = customer(uniqueTenant(), uniqueNit());
+  await store.insert(linked);
+  const [item] = await customerItems(linked.tenant, linked.identification_number);
+  expect(item).toMatchObject({
+    gsi1pk: `${linked.tenant}#CUSTOMER`,
+    gsi1sk: `${linked.created_at}#${linked.id}`,
+    gsi2pk: `${linked.tenant}#CUSTOMER`,
+    gsi2sk: `${linked.updated_at}#${linked.id}`,
+  });
+});
+
+test('get of an unknown id is undefined', async () => {
+  await expect(store.get(randomUUID())).resolves.toBeUndefined();
+});
+
+test('a second insert of the same tenant and NIT answers the first id and writes nothing', async () => {
+  const tenant = uniqueTenant();
+  const nit = uniqueNit();
+  const first = customer(tenant, nit);
+  const second = { ...customer(tenant, nit), business_name: 'Otra Razón Social SAS' };
+  await store.insert(first);
+
+  await expect(store.insert(second)).resolves.toEqual({ inserted: false, existingId: first.id });
+
+  const items = await customerItems(tenant, nit);
+  expect(items.map((i) => i['id'])).toEqual([first.id]);
+  expect(items[0]?.['business_name']).toBe(first.business_name);
+  expect(await guardItems(tenant, nit)).toEqual([expect.objectContaining({ customer_id: first.id })]);
+  await expect(store.get(second.id)).resolves.toBeUndefined();
+});
+
+test('the same NIT linked by another tenant is inserted', async () => {
+  const nit = uniqueNit();
+  const ofA = customer(uniqueTenant(), nit);
+  const ofB = customer(uniqueTenant(), nit);
+  await expect(store.insert(ofA)).resolves.toEqual({ inserted: true });
+  await expect(store.insert(ofB)).resolves.toEqual({ inserted: true });
+  await expect(store.get(ofB.id)).resolves.toEqual(ofB);
+  expect(await customerItems(ofA.tenant, nit)).toHaveLength(1);
+  expect(await customerItems(ofB.tenant, nit)).toHaveLength(1);
+});
+
+test('20 concurrent inserts of one tenant and NIT: one wins, all others get its id', async () => {
+  const tenant = uniqueTenant();
+  const nit = uniqueNit();
+  const candidates = Array.from({ length: 20 }, () => customer(tenant, nit));
+
+  const results = await Promise.all(candidates.map((c) => store.insert(c)));
+
+  const winners = candidates.filter((_, i) => results[i]?.inserted);
+  expect(winners).toHaveLength(1);
+  const winnerId = winners[0]!.id;
+  for (const result of results.filter((r) => !r.inserted)) {
+    expect(result).toEqual({ inserted: false, existingId: winnerId });
+  }
+  const items = await customerItems(tenant, nit);
+  expect(items.map((i) => i['id'])).toEqual([winnerId]);
+  expect(await guardItems(tenant, nit)).toHaveLength(1);
+});

@@ -1,0 +1,74 @@
+/**
+ * A table of the test file's own in the test run's DynamoDB Local, with the environment the
+ * repositories read on first use (TABLE_NAME, DYNAMODB_ENDPOINT). Create it before importing the
+ * repositories dynamically; drop it in afterAll.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable } from '../../infra/local/create-table';
+import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
+import { ENV } from '../../shared/config';
+import { createDynamoDbClient } from '../../shared/data/client';
+
+export type Item = Record<string, any>;
+
+export interface TestTable {
+  readonly tableName: string;
+  readonly endpoint: string;
+  readonly client: DynamoDBClient;
+  /** A document client of the test's own, to write or read items behind the repositories' back. */
+  readonly documents: DynamoDBDocumentClient;
+  /** Every item of the table (consistent read), optionally only those `keep` selects. */
+  scan(keep?: (item: Item) => boolean): Promise<Item[]>;
+  /** Drops the table and closes the test's clients and the repositories' shared one. */
+  drop(): Promise<void>;
+}
+
+/** The endpoint the global setup exported for this run. */
+export function testDynamoDbEndpoint(): string {
+  const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
+  return endpoint;
+}
+
+/** A unique table name for one test file: letters, digits and dashes, as DynamoDB allows. */
+export const uniqueTableName = (label: string): string => `test-${label}-${randomUUID()}`;
+
+export async function createTestTable(label: string): Promise<TestTable> {
+  defaultAwsEnvironment();
+  const endpoint = testDynamoDbEndpoint();
+  const tableName = uniqueTableName(label);
+  process.env[ENV.tableName] = tableName;
+  process.env[ENV.dynamodbEndpoint] = endpoint;
+
+  const client = createDynamoDbClient(endpoint);
+  await ensureTable(client, tableName);
+  const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+
+  return {
+    tableName,
+    endpoint,
+    client,
+    documents,
+    async scan(keep = () => true) {
+      const items: Item[] = [];
+      let ExclusiveStartKey: Item | undefined;
+      do {
+        const page = await documents.send(
+          new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey }),
+        );
+        items.push(...(page.Items ?? []));
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      return items.filter(keep);
+    },
+    async drop() {
+      await client.send(new DeleteTableCommand({ TableName: tableName }));
+      client.destroy();
+      // The repositories' process-wide client (created lazily from the same environment).
+      const { dynamo } = await import('../../shared/data/client');
+      dynamo().destroy();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/** Every error code maps to one HTTP status, renders as problem+json, and is documented. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError, ERROR_CATALOG, invalidField, type ErrorCode } from '../../shared/domain/errors';
+import { problemOf, statusOf } from '../../shared/http/problem';
+import { REPO_ROOT } from '../../infra/paths';
+
+const EXPECTED_STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  MERCHANT_NOT_APPROVED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CUSTOMER_ALREADY_LINKED: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+describe('statusOf', () => {
+  test('the expectations below cover exactly the catalog', () => {
+    expect(Object.keys(EXPECTED_STATUS).sort()).toEqual([...codes].sort());
+  });
+
+  test.each(codes.map((code) => [code, EXPECTED_STATUS[code]] as const))('%s answers %d', (code, status) => {
+    expect(statusOf(code)).toBe(status);
+  });
+
+  test.each(codes)('%s is UPPER_SNAKE and has a title', (code) => {
+    expect(code).toMatch(/^[A-Z]+(_[A-Z]+)*$/);
+    expect(ERROR_CATALOG[code].title.length).toBeGreaterThan(0);
+  });
+});
+
+describe('problemOf', () => {
+  test('renders the RFC 9457 members, the code and the request id', () => {
+    const problem = problemOf(new AppError('NOT_FOUND', 'Customer 42 does not exist'), 'req-1');
+    expect(problem).toEqual({
+      type: 'urn:breb:problem:not_found',
+      title: ERROR_CATALOG.NOT_FOUND.title,
+      status: 404,
+      detail: 'Customer 42 does not exist',
+      code: 'NOT_FOUND',
+      request_id: 'req-1',
+    });
+  });
+
+  test('adds the extensions: the customer id of a conflict', () => {
+    const problem = problemOf(
+      new AppError('CUSTOMER_ALREADY_LINKED', 'Already linked', { customer_id: 'c-1' }),
+      'req-2',
+    );
+    expect(problem).toMatchObject({
+      status: 409,
+      code: 'CUSTOMER_ALREADY_LINKED',
+      customer_id: 'c-1',
+      request_id: 'req-2',
+    });
+    expect(problem.type).toBe('urn:breb:problem:customer_already_linked');
+  });
+
+  test('adds the field errors of a validation failure', () => {
+    const problem = problemOf(invalidField('address.city', 'is required'), 'req-3');
+    expect(problem).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      detail: 'address.city is required',
+      errors: [{ field: 'address.city', message: 'is required' }],
+    });
+  });
+
+  test('an extension cannot replace the request id', () => {
+    const problem = problemOf(new AppError('INTERNAL_ERROR', 'x', { request_id: 'forged' }), 'req-4');
+    expect(problem.request_id).toBe('req-4');
+  });
+
+  test.each(codes)('%s: the problem status is the code status', (code) => {
+    expect(problemOf(new AppError(code, 'detail'), 'r').status).toBe(EXPECTED_STATUS[code]);
+  });
+});
+
+describe('AppError', () => {
+  test('carries the kind of its code', () => {
+    const error = new AppError('IDEMPOTENCY_KEY_REUSED', 'reused');
+    expect(error).toBeInstanceOf(Error);
+    expect(error.kind).toBe('conflict');
+    expect(error.message).toBe('reused');
+    expect(error.extensions).toEqual({});
+  });
+});
+
+describe('docs/errors.md', () => {
+  const file = join(REPO_ROOT, 'docs', 'errors.md');
+
+  test('exists', () => {
+    expect(existsSync(file)).toBe(true);
+  });
+
+  test('documents every code of the catalog', () => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    // Whole codes only: NOT_FOUND inside ROUTE_NOT_FOUND does not count.
+    const undocumented = codes.filter((code) => !new RegExp(`(?<![A-Z_])${code}(?![A-Z_])`).test(text));
+    expect(undocumented).toEqual([]);
+  });
+});
