@@ -1,0 +1,179 @@
+/**
+ * The local server checks tokens the way API Gateway's JWT authorizer does, and routes like it.
+ * Each case below is a token a real client could send.
+ */
+import { LocalIssuer } from '../../infra/local/oauth';
+import { SCOPES } from '../../functions/routes';
+import { startTestApi, type TestApi } from '../support/local-api';
+
+let api: TestApi;
+const CUSTOMER = '/v1/customers/7d7c5a1e-0000-4000-8000-000000000000';
+
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.stop());
+
+const claimsOf = (clientId: string, scope: string = SCOPES.customersRead) => ({
+  sub: clientId,
+  client_id: clientId,
+  scope,
+  token_use: 'access',
+});
+
+const base64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('tokens (401)', () => {
+  const rejected: [string, () => Promise<Record<string, string>>][] = [
+    ['no Authorization header', async () => ({})],
+    ['an empty bearer', async () => ({ authorization: 'Bearer ' })],
+    ['a token that is not a JWT', async () => ({ authorization: 'Bearer not.a.jwt' })],
+    [
+      'a token signed by another key',
+      async () => {
+        const impostor = await LocalIssuer.create({ issuer: api.runtime.issuer.issuer });
+        return { authorization: `Bearer ${await impostor.sign(claimsOf('sandbox-client-a'))}` };
+      },
+    ],
+    [
+      'an expired token',
+      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsOf('sandbox-client-a'), -60)}` }),
+    ],
+    [
+      'a token not valid yet',
+      async () => ({
+        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsOf('sandbox-client-a'), nbf: Math.floor(Date.now() / 1000) + 600 })}`,
+      }),
+    ],
+    [
+      'a token of another issuer',
+      async () => ({
+        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsOf('sandbox-client-a'), iss: 'https://issuer.example.com' })}`,
+      }),
+    ],
+    [
+      'a token for a client outside the audience',
+      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsOf('unknown-client'))}` }),
+    ],
+    [
+      'an unsigned token (alg none)',
+      async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const payload = { ...claimsOf('sandbox-client-a'), iss: api.runtime.issuer.issuer, iat: now, exp: now + 600 };
+        return { authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.` };
+      },
+    ],
+    [
+      'a valid token whose payload was altered',
+      async () => {
+        const [header, , signature] = (await api.token('sandbox-client-readonly')).split('.');
+        const forged = base64url({
+          ...claimsOf('sandbox-client-a', SCOPES.customersWrite),
+          iss: api.runtime.issuer.issuer,
+        });
+        return { authorization: `Bearer ${header}.${forged}.${signature}` };
+      },
+    ],
+  ];
+
+  it.each(rejected)('rejects %s', async (_, headers) => {
+    const answer = await api.request('GET', CUSTOMER, { headers: await headers() });
+    expect(answer.status).toBe(401);
+    expect(answer.body.code).toBe('UNAUTHORIZED');
+    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('accepts a valid token with or without the word Bearer, as API Gateway does', async () => {
+    const token = await api.token('sandbox-client-a');
+    expect((await api.request('GET', CUSTOMER, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    expect((await api.request('GET', CUSTOMER, { headers: { authorization: token } })).status).toBe(404);
+  });
+});
+
+describe('scopes (403)', () => {
+  it('refuses a POST to the read-only client', async () => {
+    const answer = await api.request('POST', '/v1/customers/business/link', {
+      token: await api.token('sandbox-client-readonly'),
+      body: {},
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.code).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('lets the read-only client read', async () => {
+    const answer = await api.request('GET', CUSTOMER, { token: await api.token('sandbox-client-readonly') });
+    expect(answer.status).toBe(404);
+  });
+
+  it('honours a token asked for with fewer scopes', async () => {
+    const readOnly = await api.token('sandbox-client-a', SCOPES.customersRead);
+    const answer = await api.request('POST', '/v1/customers/business/link', { token: readOnly, body: {} });
+    expect(answer.status).toBe(403);
+  });
+
+  it('admits any valid token to the sandbox operator routes', async () => {
+    const answer = await api.request('POST', '/sandbox/sponsor-bank/merchants', {
+      token: await api.token('sandbox-client-readonly'),
+      body: { identification_type: 'NIT', identification_number: '812345678', business_name: 'Operador' },
+    });
+    expect(answer.status).toBe(201);
+  });
+});
+
+describe('token endpoint', () => {
+  const tokenRequest = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
+
+  it('issues a Cognito-shaped access token for form credentials', async () => {
+    const answer = await tokenRequest(
+      'grant_type=client_credentials&client_id=sandbox-client-b&client_secret=sandbox-secret-b',
+    );
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as Record<string, unknown>;
+    expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600 });
+    const [header, payload] = String(body['access_token'])
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
+    expect(header).toMatchObject({ alg: 'RS256', kid: jwks.keys[0]!.kid });
+    expect(payload).toMatchObject({
+      iss: api.url,
+      sub: 'sandbox-client-b',
+      client_id: 'sandbox-client-b',
+      token_use: 'access',
+      jti: expect.any(String),
+    });
+    expect(payload.exp - payload.iat).toBe(3600);
+  });
+
+  it('refuses a wrong secret with invalid_client', async () => {
+    const answer = await tokenRequest('grant_type=client_credentials', {
+      authorization: `Basic ${Buffer.from('sandbox-client-a:wrong').toString('base64')}`,
+    });
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ error: 'invalid_client' });
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 ROUTE_NOT_FOUND for an unknown path', async () => {
+    const answer = await api.request('GET', '/v1/unknown', { token: await api.token('sandbox-client-a') });
+    expect(answer.status).toBe(404);
+    expect(answer.body.code).toBe('ROUTE_NOT_FOUND');
+  });
+
+  it('answers 405 with Allow for a known path and another method', async () => {
+    const answer = await api.request('DELETE', '/v1/customers/business/link', {
+      token: await api.token('sandbox-client-a'),
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.body.code).toBe('METHOD_NOT_ALLOWED');
+    expect(answer.headers.get('allow')).toBe('POST');
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * `npm start` as a user runs it: a child process serving the API, keeping its data in DATA_DIR across
+ * restarts, stopping DynamoDB Local with itself on SIGTERM, and logging no personal data in clear.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../infra/local/dynamodb-local';
+import { linkMerchantBody, SANDBOX_NIT } from '../support/fixtures';
+
+const TIMEOUT_MS = 120_000;
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly dynamodbUrl: string;
+  output(): string;
+}
+
+async function startServer(env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 90_000;
+  while (!/listening on (\S+)/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    url: /listening on (\S+)/.exec(output)![1]!,
+    dynamodbUrl: /DynamoDB: (\S+)/.exec(output)![1]!,
+    output: () => output,
+  };
+}
+
+async function stopServer(started: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => started.child.once('exit', (code) => resolve(code)));
+  started.child.kill('SIGTERM');
+  return exited;
+}
+
+async function token(url: string): Promise<string> {
+  const answer = await fetch(`${url}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from('sandbox-client-a:sandbox-secret-a').toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+const answers = async (url: string): Promise<boolean> =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    () => true,
+    () => false,
+  );
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'breb-data-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it(
+    'keeps data and tokens across a restart, stops DynamoDB Local with itself, logs no personal data',
+    async () => {
+      const port = String(await freePort());
+      const first = await startServer({ PORT: port, DATA_DIR: dataDir });
+      const accessToken = await token(first.url);
+      const linked = await fetch(`${first.url}/v1/customers/business/link`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(linkMerchantBody()),
+      });
+      expect(linked.status).toBe(200);
+      const customer = (await linked.json()) as { id: string };
+      const logs = first.output();
+
+      expect(await stopServer(first)).toBe(0);
+      expect(await answers(first.dynamodbUrl)).toBe(false);
+
+      const second = await startServer({ PORT: port, DATA_DIR: dataDir });
+      try {
+        // The signing key lives in DATA_DIR: a token of the first run is still good.
+        const read = await fetch(`${second.url}/v1/customers/${customer.id}`, {
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+        expect(read.status).toBe(200);
+        expect(await read.json()).toEqual(customer);
+      } finally {
+        expect(await stopServer(second)).toBe(0);
+      }
+
+      // Every structured log line of the run (the banner names the sandbox fixtures on purpose): none
+      // holds the NIT, email, phone or token in clear.
+      const logLines = logs.split('\n').filter((line) => line.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const secret of [SANDBOX_NIT, 'pagos@esperanza.co', '3001234567', accessToken.split('.')[2]!]) {
+        expect(logLines.join('\n')).not.toContain(secret);
+      }
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'keeps nothing with DATA_DIR=:memory:',
+    async () => {
+      const port = String(await freePort());
+      const run = async () => {
+        const started = await startServer({ PORT: port, DATA_DIR: ':memory:' });
+        const accessToken = await token(started.url);
+        const answer = await fetch(`${started.url}/v1/customers/business/link`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(linkMerchantBody()),
+        });
+        await stopServer(started);
+        return answer.status;
+      };
+      // Linking the same NIT twice is a 409 only if the first link survived.
+      expect(await run()).toBe(200);
+      expect(await run()).toBe(200);
+    },
+    TIMEOUT_MS,
+  );
+});
