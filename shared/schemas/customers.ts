@@ -50,20 +50,7 @@ export type Address = FromSchema<typeof addressSchema>;
 export const customerSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'id',
-    'status',
-    'type',
-    'business_name',
-    'email',
-    'mobile_phone_number',
-    'identification_type',
-    'identification_number',
-    'address',
-    'merchant_category_code',
-    'created_at',
-    'updated_at',
-  ],
+  required: ['id', 'status', ...linkMerchantRequestSchema.required, 'created_at', 'updated_at'],
   properties: {
     id: UUID,
     status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
@@ -76,10 +63,3 @@ export const customerSchema = {
 
 export type Customer = FromSchema<typeof customerSchema>;
 export type CustomerStatus = Customer['status'];
-
-export const customerIdPathSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id'],
-  properties: { id: { type: 'string' } },
-} as const;

@@ -20,7 +20,7 @@ interface Started {
 
 async function startServer(env: Record<string, string>): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

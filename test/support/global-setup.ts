@@ -13,4 +13,6 @@ export default async function globalSetup(): Promise<void> {
   globalThis.dynamoDbLocalForTests = dynamoDbLocal;
   // Workers inherit the environment of the process that runs the global setup.
   process.env['TEST_DYNAMODB_ENDPOINT'] = dynamoDbLocal.endpoint;
+  // One log line per request would bury the test report; tests that read logs ask for them.
+  process.env['POWERTOOLS_LOG_LEVEL'] ??= 'WARN';
 }
