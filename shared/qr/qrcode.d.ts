@@ -1,0 +1,45 @@
+/**
+ * Types for the parts of `qrcode` (CommonJS, no bundled types) this folder uses. `import QRCode from
+ * 'qrcode'` is ESM-safe: Node, tsx, jest's ESM mode and esbuild all hand a CommonJS module's
+ * `module.exports` over as the default export. Delete this file if @types/qrcode is ever installed.
+ */
+declare module 'qrcode' {
+  export type ErrorCorrectionLevel = 'L' | 'M' | 'Q' | 'H';
+
+  export interface QRCodeCreateOptions {
+    readonly errorCorrectionLevel?: ErrorCorrectionLevel;
+    readonly version?: number;
+    readonly maskPattern?: number;
+  }
+
+  export interface BitMatrix {
+    /** Modules per side. */
+    readonly size: number;
+    /** size * size entries, row by row: 1 dark, 0 light. */
+    readonly data: Uint8Array;
+    get(row: number, col: number): number;
+  }
+
+  export interface QRCodeSymbol {
+    readonly modules: BitMatrix;
+    readonly version: number;
+    readonly maskPattern: number;
+  }
+
+  export interface QRCodeRenderOptions extends QRCodeCreateOptions {
+    readonly margin?: number;
+    readonly scale?: number;
+    readonly width?: number;
+  }
+
+  export function create(text: string, options?: QRCodeCreateOptions): QRCodeSymbol;
+  export function toBuffer(text: string, options?: QRCodeRenderOptions): Promise<Buffer>;
+  export function toDataURL(text: string, options?: QRCodeRenderOptions): Promise<string>;
+
+  const QRCode: {
+    create: typeof create;
+    toBuffer: typeof toBuffer;
+    toDataURL: typeof toDataURL;
+  };
+  export default QRCode;
+}
