@@ -1,43 +1,93 @@
-/** Creates the table from the shared definition (the same one the CDK stack deploys), if missing. */
+/**
+ * Creates the table from the shared definition (the same one the CDK stack deploys), if missing. A
+ * table kept from an older version (`.data/`) gets the indexes added since, one at a time as
+ * DynamoDB requires.
+ */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
+  type AttributeDefinition,
   type DynamoDBClient,
+  type GlobalSecondaryIndex,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { tableDefinition } from '../../shared/data/table';
+import { tableDefinition, type IndexDefinition } from '../../shared/data/table';
 
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<'created' | 'existing'> {
+const attributeDefinitions = (names: readonly string[]): AttributeDefinition[] =>
+  [...new Set(names)].map((AttributeName) => ({ AttributeName, AttributeType: 'S' }));
+
+const globalSecondaryIndex = (index: IndexDefinition): GlobalSecondaryIndex => ({
+  IndexName: index.indexName,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: index.projection },
+});
+
+async function describe(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return 'existing';
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
   }
+}
+
+async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const table = await describe(client, tableName);
+    const busy =
+      table?.TableStatus !== 'ACTIVE' || (table.GlobalSecondaryIndexes ?? []).some((i) => i.IndexStatus !== 'ACTIVE');
+    if (!busy) return;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Adds the indexes of the definition that an existing table lacks; answers how many. */
+async function addMissingIndexes(client: DynamoDBClient, tableName: string, table: TableDescription): Promise<number> {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  const missing = tableDefinition.globalSecondaryIndexes.filter((i) => !present.has(i.indexName));
+  for (const index of missing) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributeDefinitions([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: globalSecondaryIndex(index) }],
+      }),
+    );
+    await waitUntilActive(client, tableName);
+  }
+  return missing.length;
+}
+
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<'created' | 'existing' | 'updated'> {
+  const existing = await describe(client, tableName);
+  if (existing) return (await addMissingIndexes(client, tableName, existing)) > 0 ? 'updated' : 'existing';
+
   const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
-  const attributes = new Set([
-    partitionKey,
-    sortKey,
-    ...globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
-  ]);
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      AttributeDefinitions: attributeDefinitions([
+        partitionKey,
+        sortKey,
+        ...globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+      ]),
       KeySchema: [
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: globalSecondaryIndexes.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: globalSecondaryIndexes.map(globalSecondaryIndex),
     }),
   );
   await client.send(

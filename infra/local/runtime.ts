@@ -57,6 +57,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     [ENV.dynamodbEndpoint]: endpoint,
     [ENV.stage]: settings.name,
     [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+    [ENV.acquirerId]: settings.acquirerId,
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
   });

@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { readRuntimeConfig, type RuntimeConfig } from '../config';
+import { tracer } from '../telemetry';
 
 let config: RuntimeConfig | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -15,11 +16,13 @@ export function runtimeConfig(): RuntimeConfig {
 }
 
 export function createDynamoDbClient(endpoint: string | undefined): DynamoDBClient {
-  return new DynamoDBClient({
+  const client = new DynamoDBClient({
     ...(endpoint ? { endpoint } : {}),
     // Bounded retries: a throttled or unreachable table answers 503 quickly instead of hanging.
     maxAttempts: 3,
   });
+  // In Lambda each DynamoDB call becomes an X-Ray subsegment; elsewhere the client stays untouched.
+  return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
 }
 
 export function createDocumentClient(endpoint: string | undefined): DynamoDBDocumentClient {

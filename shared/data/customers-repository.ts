@@ -1,16 +1,35 @@
-/** Customers in DynamoDB: the item, and a NIT guard per client written in the same transaction. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
+/**
+ * Customers in DynamoDB: the item (listed in the tenant's collection, and in a scope per NIT so the
+ * identification_number filter reads one partition), a NIT guard per client, and the list counters,
+ * all written in one transaction.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CustomerListFilters, CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
+import type { PageRequest, PageResult } from '../domain/lists';
+import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
-import { collectionKeys, keys, withoutStorageAttributes } from './keys';
+import {
+  collectionKeys,
+  collectionPartition,
+  keys,
+  scopePartition,
+  updatedAtKeys,
+  withoutStorageAttributes,
+} from './keys';
+import { counterIncrements, listPage, type FilterClause } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
 
 export const CUSTOMERS_COLLECTION = 'CUSTOMER';
+
+/** The scope of a customer in its collection: one partition per NIT. */
+export const nitScope = (nit: string): string => `NIT#${nit}`;
 
 export const dynamoCustomerStore: CustomerStore = {
   async insert(customer: StoredCustomer): Promise<InsertCustomerResult> {
     const TableName = tableName();
     const notYetThere = 'attribute_not_exists(pk)';
+    const scope = nitScope(customer.identification_number);
     try {
       await transactWrite({
         TransactItems: [
@@ -37,6 +56,7 @@ export const dynamoCustomerStore: CustomerStore = {
                   customer.id,
                   customer.created_at,
                   customer.updated_at,
+                  scope,
                 ),
                 entity: 'CUSTOMER',
                 ...customer,
@@ -44,6 +64,13 @@ export const dynamoCustomerStore: CustomerStore = {
               ConditionExpression: notYetThere,
             },
           },
+          ...counterIncrements(
+            [
+              collectionPartition(customer.tenant, CUSTOMERS_COLLECTION),
+              scopePartition(customer.tenant, CUSTOMERS_COLLECTION, scope),
+            ],
+            customer.id,
+          ),
         ],
       });
       return { inserted: true };
@@ -58,6 +85,52 @@ export const dynamoCustomerStore: CustomerStore = {
   async get(id: string): Promise<StoredCustomer | undefined> {
     const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.customer(id) }));
     return Item ? withoutStorageAttributes<StoredCustomer>(Item) : undefined;
+  },
+
+  async updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined> {
+    // updated_at moves the customer in the updated_at orderings (gsi2, and gsi4 of its NIT scope).
+    const moved = updatedAtKeys(seen.id, now, true);
+    try {
+      const { Attributes } = await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.customer(seen.id),
+          UpdateExpression:
+            'SET #status = :status, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk ADD status_version :one',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :seen',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': status,
+            ':now': now,
+            ':gsi2sk': moved.gsi2sk,
+            ':gsi4sk': moved.gsi4sk,
+            ':one': 1,
+            ':seen': seen.status,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? withoutStorageAttributes<StoredCustomer>(Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
+  },
+
+  async list(tenant: string, filters: CustomerListFilters, request: PageRequest): Promise<PageResult<StoredCustomer>> {
+    const clauses: FilterClause[] = [];
+    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
+    if (filters.mobile) clauses.push({ kind: 'equals', attribute: 'mobile_phone_number', value: filters.mobile });
+    const page = await listPage({
+      source: {
+        tenant,
+        collection: CUSTOMERS_COLLECTION,
+        ...(filters.identificationNumber ? { scope: nitScope(filters.identificationNumber) } : {}),
+      },
+      filters: clauses,
+      request,
+    });
+    return { items: page.items.map((item) => withoutStorageAttributes<StoredCustomer>(item)), total: page.total };
   },
 };
 

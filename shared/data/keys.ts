@@ -1,34 +1,90 @@
 /**
- * Key design of the single table. Every item carries `entity`; entity items are keyed by their id,
- * uniqueness guards by the value they protect (written in the same transaction as the entity).
+ * Key design of the single table (docs/data-model.md). Every item carries `entity`; entity items are
+ * keyed by their id, uniqueness guards by the value they protect (written in the same transaction as
+ * the entity), counters and page cursors by the list partition they describe.
  */
 export interface ItemKey {
   readonly pk: string;
   readonly sk: string;
 }
 
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
 export const keys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
   nitGuard: (tenant: string, nit: string): ItemKey => ({ pk: `GUARD#NIT#${tenant}#${nit}`, sk: 'GUARD' }),
+  account: (id: string): ItemKey => ({ pk: `ACCOUNT#${id}`, sk: 'ACCOUNT' }),
+  /**
+   * One account number per customer. The guard lives in the customer's item collection, so that the
+   * customer's accounts can be found (strongly consistent) with one Query.
+   */
+  accountNumberGuard: (customerId: string, number: string): ItemKey => ({
+    pk: `CUSTOMER#${customerId}`,
+    sk: `ACCOUNT_NUMBER#${number}`,
+  }),
+  accountNumberGuardPrefix: 'ACCOUNT_NUMBER#',
   sponsorMerchant: (nit: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: 'MERCHANT' }),
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
+  /** One shard of the item counter of a list partition (a collection or a scope of it). */
+  counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
+  counterPartition: (partition: string): string => `COUNT#${partition}`,
+  /** The cached boundaries of page `page` of one walk of a list (shared/data/pagination.ts). */
+  walkPage: (walk: string, page: number): ItemKey => ({ pk: `WALK#${walk}`, sk: `PAGE#${pad(page, 10)}` }),
+  walkPageNumber: (sk: string): number => Number(sk.slice('PAGE#'.length)),
 } as const;
 
-/** Index keys that list a tenant's collection by creation and by update time. */
-export function collectionKeys(tenant: string, collection: string, id: string, createdAt: string, updatedAt: string) {
-  const partition = `${tenant}#${collection}`;
+/** The list partition of a tenant's collection (gsi1/gsi2), and of a scope inside it (gsi3/gsi4). */
+export const collectionPartition = (tenant: string, collection: string): string => `${tenant}#${collection}`;
+export const scopePartition = (tenant: string, collection: string, scope: string): string =>
+  `${tenant}#${collection}#${scope}`;
+
+/**
+ * Index keys that list a tenant's collection by creation and by update time, and, when the item
+ * belongs to a scope (e.g. `CUSTOMER#<id>` for accounts), that scope of the collection too.
+ */
+export function collectionKeys(
+  tenant: string,
+  collection: string,
+  id: string,
+  createdAt: string,
+  updatedAt: string,
+  scope?: string,
+) {
+  const partition = collectionPartition(tenant, collection);
+  const scoped = scope === undefined ? undefined : scopePartition(tenant, collection, scope);
   return {
     gsi1pk: partition,
     gsi1sk: `${createdAt}#${id}`,
     gsi2pk: partition,
     gsi2sk: `${updatedAt}#${id}`,
+    ...(scoped === undefined
+      ? {}
+      : { gsi3pk: scoped, gsi3sk: `${createdAt}#${id}`, gsi4pk: scoped, gsi4sk: `${updatedAt}#${id}` }),
   };
 }
 
-const STORAGE_ATTRIBUTES = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'expires_at']);
+/** The sort keys that move when an item's updated_at changes. */
+export function updatedAtKeys(id: string, updatedAt: string, scoped: boolean) {
+  return { gsi2sk: `${updatedAt}#${id}`, ...(scoped ? { gsi4sk: `${updatedAt}#${id}` } : {}) };
+}
+
+const STORAGE_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'gsi4pk',
+  'gsi4sk',
+  'entity',
+  'expires_at',
+]);
 
 /** The stored record without the attributes that only exist for the table's sake. */
 export function withoutStorageAttributes<T>(item: Record<string, unknown>): T {

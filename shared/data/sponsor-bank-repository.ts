@@ -22,6 +22,15 @@ export const dynamoSponsorBank: SponsorBankStore = {
     };
   },
 
+  async findAccount(nit: string, number: string): Promise<ApprovedAccount | undefined> {
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: keys.sponsorAccount(nit, number) }),
+    );
+    if (!Item) return undefined;
+    const account = Item as AccountItem;
+    return { number: account.number, availableBalanceCents: account.available_balance_cents };
+  },
+
   async saveMerchant(merchant: ApprovedMerchant, accounts: readonly ApprovedAccount[]): Promise<ApprovedAccount[]> {
     const TableName = tableName();
     const nit = merchant.identificationNumber;

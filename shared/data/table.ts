@@ -1,6 +1,6 @@
 /**
  * The one definition of the single DynamoDB table. The CDK stack deploys it and the local runtime
- * creates it from the same object, so the two cannot drift apart.
+ * creates it from the same object, so the two cannot drift apart. docs/data-model.md explains it.
  */
 export const TTL_ATTRIBUTE = 'expires_at';
 
@@ -9,8 +9,12 @@ export interface KeySchema {
   readonly sortKey: string;
 }
 
+/** ALL copies whole items into the index; KEYS_ONLY keeps only the table's and the index's keys. */
+export type IndexProjection = 'ALL' | 'KEYS_ONLY';
+
 export interface IndexDefinition extends KeySchema {
   readonly indexName: string;
+  readonly projection: IndexProjection;
 }
 
 export interface TableDefinition extends KeySchema {
@@ -18,15 +22,34 @@ export interface TableDefinition extends KeySchema {
   readonly ttlAttribute: string;
 }
 
-/** Every key attribute is a string. */
+const index = (indexName: string, n: number, projection: IndexProjection): IndexDefinition => ({
+  indexName,
+  partitionKey: `gsi${n}pk`,
+  sortKey: `gsi${n}sk`,
+  projection,
+});
+
+/**
+ * Every key attribute is a string. Lists read gsi1..gsi4 (whole items); their KEYS_ONLY twins on the
+ * same attributes let pagination count and skip through a list at a fraction of the read cost.
+ */
 export const tableDefinition: TableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   globalSecondaryIndexes: [
-    // Collections ordered by creation time: gsi1pk = <tenant>#<collection>, gsi1sk = <created_at>#<id>
-    { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    // The same collections ordered by last update: gsi2sk = <updated_at>#<id>
-    { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    // A tenant's collection by creation time: gsi1pk = <tenant>#<collection>, gsi1sk = <created_at>#<id>
+    index('gsi1', 1, 'ALL'),
+    // The same collection by last update: gsi2sk = <updated_at>#<id>
+    index('gsi2', 2, 'ALL'),
+    // A scope inside a collection (a customer's accounts): gsi3pk = <tenant>#<collection>#<scope>,
+    // gsi3sk = <created_at>#<id>
+    index('gsi3', 3, 'ALL'),
+    // The same scope by last update: gsi4sk = <updated_at>#<id>
+    index('gsi4', 4, 'ALL'),
+    index('gsi1keys', 1, 'KEYS_ONLY'),
+    index('gsi2keys', 2, 'KEYS_ONLY'),
+    index('gsi3keys', 3, 'KEYS_ONLY'),
+    index('gsi4keys', 4, 'KEYS_ONLY'),
   ],
   ttlAttribute: TTL_ATTRIBUTE,
 };
@@ -36,4 +59,11 @@ export const tableDefinition: TableDefinition = {
  * each item action inside TransactWriteItems / TransactGetItems.
  */
 export type TableAction =
-  'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'ConditionCheckItem';
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'BatchWriteItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'ConditionCheckItem';

@@ -5,7 +5,8 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo } from './client';
 
-const CONFLICT_RETRIES = 3;
+/** Attempts of a transaction that DynamoDB cancels for a conflict (list counters are shared items). */
+const CONFLICT_ATTEMPTS = 6;
 
 const isTransactionConflict = (error: unknown): boolean =>
   error instanceof TransactionCanceledException &&
@@ -14,7 +15,8 @@ const isTransactionConflict = (error: unknown): boolean =>
 /**
  * Runs a write transaction. DynamoDB cancels one of two transactions touching the same item at the
  * same moment with `TransactionConflict` (the SDK does not retry it): retried briefly, the loser then
- * meets the winner's item and fails its condition, which the caller turns into a clean 409.
+ * meets the winner's item and fails its condition, which the caller turns into a clean 409, or (when
+ * the shared item was only a list counter) simply succeeds.
  */
 export async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
@@ -22,8 +24,9 @@ export async function transactWrite(input: TransactWriteCommandInput): Promise<v
       await dynamo().send(new TransactWriteCommand(input));
       return;
     } catch (error) {
-      if (attempt >= CONFLICT_RETRIES || !isTransactionConflict(error)) throw error;
-      await sleep(10 * attempt + Math.floor(Math.random() * 20));
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+      // Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... 0-320 ms.
+      await sleep(Math.floor(Math.random() * 10 * 2 ** attempt));
     }
   }
 }

@@ -1,22 +1,45 @@
-/** Linking business customers (merchants): spec 2.1 and 4.1. */
-import type { Customer, LinkMerchantRequest } from '../schemas/customers';
+/** Business customers (merchants): linking (spec 2.1 and 4.1), reading, listing, activation. */
+import type { Customer, CustomerListQuery, CustomerStatus, LinkMerchantRequest } from '../schemas/customers';
 import type { Clock, IdGenerator } from './clock';
 import { AppError } from './errors';
+import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 import { normaliseMobilePhone } from './phone';
 import type { SponsorBankStore } from './sponsor-bank';
 
 /** A customer as stored: the public object plus the client (tenant) that linked it. */
 export interface StoredCustomer extends Customer {
   readonly tenant: string;
+  /**
+   * Incremented by every status change, and copied with the status onto the customer's accounts, so
+   * that a late copy of an older status never overwrites a newer one. Absent on a new customer (0).
+   */
+  readonly status_version?: number;
 }
 
 export type InsertCustomerResult =
   { readonly inserted: true } | { readonly inserted: false; readonly existingId: string };
 
+export interface CustomerListFilters {
+  readonly status?: CustomerStatus;
+  readonly mobile?: string;
+  readonly identificationNumber?: string;
+}
+
 export interface CustomerStore {
   /** Inserts unless the tenant already linked this NIT; atomic against concurrent inserts. */
   insert(customer: StoredCustomer): Promise<InsertCustomerResult>;
   get(id: string): Promise<StoredCustomer | undefined>;
+  /**
+   * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
+   * customer as stored afterwards, or undefined when another change came first.
+   */
+  updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined>;
+  list(tenant: string, filters: CustomerListFilters, request: PageRequest): Promise<PageResult<StoredCustomer>>;
+}
+
+/** What a customer's status change must reach besides the customer: its accounts' copies. */
+export interface CustomerStatusFollowers {
+  propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
 }
 
 export interface LinkMerchantDeps {
@@ -26,7 +49,7 @@ export interface LinkMerchantDeps {
   readonly ids: IdGenerator;
 }
 
-export function publicCustomer({ tenant: _tenant, ...customer }: StoredCustomer): Customer {
+export function publicCustomer({ tenant: _tenant, status_version: _version, ...customer }: StoredCustomer): Customer {
   return customer;
 }
 
@@ -78,4 +101,74 @@ export async function getOwnCustomer(
   if (!customer) throw new AppError('NOT_FOUND', `Customer ${id} does not exist`);
   if (customer.tenant !== tenant) throw new AppError('FORBIDDEN', `Customer ${id} belongs to another client`);
   return customer;
+}
+
+export interface SetCustomerStatusDeps {
+  readonly customers: Pick<CustomerStore, 'get' | 'updateStatus'>;
+  readonly followers: CustomerStatusFollowers;
+  readonly clock: Clock;
+}
+
+const STATUS_CHANGE_ATTEMPTS = 3;
+
+/**
+ * PATCH /v1/customers/{id}: activates or deactivates a customer. Setting the status it already has
+ * changes nothing (updated_at stays). Either way the status is copied onto the customer's accounts
+ * before answering, so account lists filtered by customer_status agree with the customer (and a
+ * retry repairs a copy an earlier attempt left unfinished).
+ */
+export async function setCustomerStatus(
+  deps: SetCustomerStatusDeps,
+  tenant: string,
+  id: string,
+  status: CustomerStatus,
+): Promise<Customer> {
+  let customer = await getOwnCustomer(deps.customers, tenant, id);
+  for (let attempt = 1; customer.status !== status; attempt += 1) {
+    const updated = await deps.customers.updateStatus(customer, status, deps.clock.now());
+    if (updated) {
+      customer = updated;
+      break;
+    }
+    if (attempt >= STATUS_CHANGE_ATTEMPTS) {
+      throw new AppError('CONCURRENT_UPDATE', 'The customer is being changed by another request; retry');
+    }
+    customer = await getOwnCustomer(deps.customers, tenant, id);
+  }
+  await deps.followers.propagateCustomerStatus(customer.id, customer.status, customer.status_version ?? 0);
+  return publicCustomer(customer);
+}
+
+/** Filter values as a list query sends them, in the one form the store compares. */
+export const customerStatusFilter = (value: string | undefined): CustomerStatus | undefined =>
+  value === undefined ? undefined : (value.toUpperCase() as CustomerStatus);
+
+export const mobileFilter = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : normaliseMobilePhone(value.replace(/^ /, '+'), 'mobile');
+
+export interface CustomerList {
+  readonly customers: Customer[];
+  readonly pagination_info: PaginationInfo;
+}
+
+/** GET /v1/customers: the tenant's customers, a page at a time (design.md section 4). */
+export async function listCustomers(
+  customers: Pick<CustomerStore, 'list'>,
+  tenant: string,
+  query: CustomerListQuery,
+  now: string,
+): Promise<CustomerList> {
+  const request = parsePageRequest(query, now);
+  const status = customerStatusFilter(query.customer_status);
+  const mobile = mobileFilter(query.mobile);
+  const page = await customers.list(
+    tenant,
+    {
+      ...(status ? { status } : {}),
+      ...(mobile ? { mobile } : {}),
+      ...(query.identification_number ? { identificationNumber: query.identification_number } : {}),
+    },
+    request,
+  );
+  return { customers: page.items.map(publicCustomer), pagination_info: paginationInfo(request, page.total) };
 }

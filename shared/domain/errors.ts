@@ -20,6 +20,11 @@ export const ERROR_CATALOG = {
   VALIDATION_FAILED: { kind: 'invalid', title: 'The request is not valid' },
   MALFORMED_JSON: { kind: 'invalid', title: 'The body is not well-formed JSON' },
   MERCHANT_NOT_APPROVED: { kind: 'invalid', title: 'The merchant is not approved at the sponsor bank' },
+  ACCOUNT_NOT_APPROVED: {
+    kind: 'invalid',
+    title: "The account is not approved at the sponsor bank for this customer's NIT",
+  },
+  CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
@@ -27,6 +32,8 @@ export const ERROR_CATALOG = {
   ROUTE_NOT_FOUND: { kind: 'not_found', title: 'No such route' },
   METHOD_NOT_ALLOWED: { kind: 'method_not_allowed', title: 'The route does not accept this method' },
   CUSTOMER_ALREADY_LINKED: { kind: 'conflict', title: 'This merchant is already linked' },
+  ACCOUNT_ALREADY_LINKED: { kind: 'conflict', title: 'This account is already linked to the customer' },
+  CONCURRENT_UPDATE: { kind: 'conflict', title: 'The resource was changed by another request at the same time' },
   IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', title: 'The Idempotency-Key was used with another request' },
   IDEMPOTENCY_REQUEST_IN_PROGRESS: {
     kind: 'conflict',

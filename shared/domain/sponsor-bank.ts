@@ -22,6 +22,8 @@ export interface ApprovedMerchant {
 
 export interface SponsorBankStore {
   findMerchant(nit: string): Promise<ApprovedMerchant | undefined>;
+  /** An account the bank approved for the merchant with this NIT, with its balance. */
+  findAccount(nit: string, number: string): Promise<ApprovedAccount | undefined>;
   /** Records the merchant; adds accounts not yet known, leaving existing ones (and balances) alone. */
   saveMerchant(merchant: ApprovedMerchant, accounts: readonly ApprovedAccount[]): Promise<ApprovedAccount[]>;
 }

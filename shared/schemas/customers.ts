@@ -1,6 +1,7 @@
 /** Customer (business merchant) schemas: spec 2.1 and 4.1. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { digits, NIT, text, TIMESTAMP, UUID } from './common';
+import { CUSTOMER_STATUS_FILTER, MOBILE_FILTER, pageQueryProperties, paginationInfoSchema } from './lists';
 
 export const addressSchema = {
   type: 'object',
@@ -63,3 +64,33 @@ export const customerSchema = {
 
 export type Customer = FromSchema<typeof customerSchema>;
 export type CustomerStatus = Customer['status'];
+
+/** PATCH /v1/customers/{id}: the status is the one field a client changes. */
+export const updateCustomerRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: customerSchema.properties.status },
+} as const;
+
+export type UpdateCustomerRequest = FromSchema<typeof updateCustomerRequestSchema>;
+
+export const customerListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...pageQueryProperties,
+    customer_status: CUSTOMER_STATUS_FILTER,
+    mobile: MOBILE_FILTER,
+    identification_number: NIT,
+  },
+} as const;
+
+export type CustomerListQuery = FromSchema<typeof customerListQuerySchema>;
+
+export const customerListSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['customers', 'pagination_info'],
+  properties: { customers: { type: 'array', items: customerSchema }, pagination_info: paginationInfoSchema },
+} as const;

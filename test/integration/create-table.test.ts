@@ -1,5 +1,6 @@
 /** The local table is created from the one table definition the CDK stack deploys. */
 import {
+  CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
   DeleteTableCommand,
@@ -55,21 +56,68 @@ test('every key attribute of the table and its indexes is declared as a string, 
   ).toEqual([...expected].sort().map((AttributeName) => ({ AttributeName, AttributeType: 'S' })));
 });
 
-test('both global secondary indexes exist with their keys and project every attribute', async () => {
+test('the list indexes and their keys-only twins exist with their keys and projections', async () => {
   const table = await describeTable();
-  const indexes = [...(table.GlobalSecondaryIndexes ?? [])].sort((a, b) => a.IndexName!.localeCompare(b.IndexName!));
-  expect(tableDefinition.globalSecondaryIndexes.map((i) => i.indexName)).toEqual(['gsi1', 'gsi2']);
-  expect(indexes).toHaveLength(tableDefinition.globalSecondaryIndexes.length);
-  tableDefinition.globalSecondaryIndexes.forEach((definition, position) => {
-    expect(indexes[position]).toMatchObject({
+  const byName = new Map((table.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
+  expect(tableDefinition.globalSecondaryIndexes.map((i) => `${i.indexName}:${i.projection}`)).toEqual([
+    'gsi1:ALL',
+    'gsi2:ALL',
+    'gsi3:ALL',
+    'gsi4:ALL',
+    'gsi1keys:KEYS_ONLY',
+    'gsi2keys:KEYS_ONLY',
+    'gsi3keys:KEYS_ONLY',
+    'gsi4keys:KEYS_ONLY',
+  ]);
+  expect(byName.size).toBe(tableDefinition.globalSecondaryIndexes.length);
+  for (const definition of tableDefinition.globalSecondaryIndexes) {
+    expect(byName.get(definition.indexName)).toMatchObject({
       IndexName: definition.indexName,
       KeySchema: [
         { AttributeName: definition.partitionKey, KeyType: 'HASH' },
         { AttributeName: definition.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection: { ProjectionType: definition.projection },
     });
-  });
+  }
+});
+
+test('a table kept from a version with fewer indexes gets the missing ones added', async () => {
+  const olderTable = uniqueTableName('create-table-older');
+  await client.send(
+    new CreateTableCommand({
+      TableName: olderTable,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((AttributeName) => ({
+        AttributeName,
+        AttributeType: 'S',
+      })),
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'gsi1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  try {
+    await expect(ensureTable(client, olderTable)).resolves.toBe('updated');
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: olderTable }));
+    expect((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName).sort()).toEqual(
+      tableDefinition.globalSecondaryIndexes.map((i) => i.indexName).sort(),
+    );
+    await expect(ensureTable(client, olderTable)).resolves.toBe('existing');
+  } finally {
+    await client.send(new DeleteTableCommand({ TableName: olderTable }));
+  }
 });
 
 test('billing is on demand', async () => {

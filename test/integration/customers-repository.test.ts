@@ -114,3 +114,54 @@ test('20 concurrent inserts of one tenant and NIT: one wins, all others get its 
   expect(items.map((i) => i['id'])).toEqual([winnerId]);
   expect(await guardItems(tenant, nit)).toHaveLength(1);
 });
+
+describe('status changes and lists', () => {
+  const page = async (overrides: Record<string, unknown> = {}) =>
+    (await import('../../shared/domain/lists')).parsePageRequest(
+      { page_size: 100, ...overrides },
+      new Date().toISOString(),
+    );
+
+  test('updateStatus sets status and updated_at, moves the customer in updated_at order, counts versions', async () => {
+    const linked = customer(uniqueTenant(), uniqueNit());
+    await store.insert(linked);
+    const later = new Date(Date.parse(linked.updated_at) + 5000).toISOString();
+    const updated = await store.updateStatus(linked, 'INACTIVE', later);
+    expect(updated).toEqual({ ...linked, status: 'INACTIVE', updated_at: later, status_version: 1 });
+    const [item] = await customerItems(linked.tenant, linked.identification_number);
+    expect(item).toMatchObject({
+      gsi1sk: `${linked.created_at}#${linked.id}`,
+      gsi2sk: `${later}#${linked.id}`,
+      gsi4sk: `${later}#${linked.id}`,
+    });
+    await expect(store.updateStatus(updated!, 'ACTIVE', later)).resolves.toMatchObject({ status_version: 2 });
+  });
+
+  test('updateStatus from a stale read changes nothing and answers undefined', async () => {
+    const linked = customer(uniqueTenant(), uniqueNit());
+    await store.insert(linked);
+    await store.updateStatus(linked, 'INACTIVE', new Date().toISOString());
+    await expect(store.updateStatus(linked, 'INACTIVE', new Date().toISOString())).resolves.toBeUndefined();
+    await expect(
+      store.updateStatus({ ...linked, id: randomUUID() }, 'INACTIVE', linked.created_at),
+    ).resolves.toBeUndefined();
+  });
+
+  test('the list counts per tenant, filters by status, mobile and NIT (its own partition)', async () => {
+    const tenant = uniqueTenant();
+    const [a, b, c] = [customer(tenant, uniqueNit()), customer(tenant, uniqueNit()), customer(tenant, uniqueNit())];
+    for (const x of [a, b, { ...c, mobile_phone_number: '+14155552671' }]) await store.insert(x);
+    await store.updateStatus(b, 'INACTIVE', new Date().toISOString());
+
+    const all = await store.list(tenant, {}, await page());
+    expect(all.total).toBe(3);
+    // Creation order; customers created in the same millisecond sort by id.
+    const byCreation = [a, b, c].sort((x, y) => (`${x.created_at}#${x.id}` < `${y.created_at}#${y.id}` ? -1 : 1));
+    expect(all.items.map((x) => x.id)).toEqual(byCreation.map((x) => x.id));
+    expect((await store.list(tenant, { status: 'INACTIVE' }, await page())).items.map((x) => x.id)).toEqual([b.id]);
+    expect((await store.list(tenant, { mobile: '+14155552671' }, await page())).items.map((x) => x.id)).toEqual([c.id]);
+    const byNit = await store.list(tenant, { identificationNumber: a.identification_number }, await page());
+    expect([byNit.total, byNit.items.map((x) => x.id)]).toEqual([1, [a.id]]);
+    expect((await store.list(uniqueTenant(), {}, await page())).total).toBe(0);
+  });
+});

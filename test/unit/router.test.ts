@@ -44,6 +44,22 @@ describe('found', () => {
     });
   });
 
+  test('the account routes: both link paths, both list paths, one read path', () => {
+    expect(foundRoute(matchRoute(mounted, 'POST', '/accounts')).name).toBe('linkAccount');
+    expect(foundRoute(matchRoute(mounted, 'POST', '/v1/accounts')).name).toBe('linkAccount');
+    expect(foundRoute(matchRoute(mounted, 'GET', '/v1/accounts')).name).toBe('listAccounts');
+    expect(foundRoute(matchRoute(mounted, 'GET', '/accounts')).name).toBe('listAccounts');
+    expect(foundRoute(matchRoute(mounted, 'GET', '/v1/accounts/abc'))).toEqual({
+      name: 'getAccount',
+      pathParameters: { id: 'abc' },
+    });
+  });
+
+  test('the customer list and the status change', () => {
+    expect(foundRoute(matchRoute(mounted, 'GET', '/v1/customers')).name).toBe('listCustomers');
+    expect(foundRoute(matchRoute(mounted, 'PATCH', '/v1/customers/abc')).name).toBe('updateCustomer');
+  });
+
   test('the sandbox operator route is in the table', () => {
     expect(foundRoute(matchRoute(mounted, 'POST', '/sandbox/sponsor-bank/merchants')).name).toBe(
       'approveSponsorBankMerchant',
@@ -53,7 +69,12 @@ describe('found', () => {
 
 describe('wrong method', () => {
   test('a known path with another method lists the methods it allows', () => {
-    expect(matchRoute(mounted, 'DELETE', '/v1/customers/abc')).toEqual({ kind: 'wrong-method', allowed: ['GET'] });
+    expect(matchRoute(mounted, 'DELETE', '/v1/customers/abc')).toEqual({
+      kind: 'wrong-method',
+      allowed: ['GET', 'PATCH'],
+    });
+    expect(matchRoute(mounted, 'DELETE', '/v1/accounts')).toEqual({ kind: 'wrong-method', allowed: ['POST', 'GET'] });
+    expect(matchRoute(mounted, 'PUT', '/accounts')).toEqual({ kind: 'wrong-method', allowed: ['POST', 'GET'] });
     expect(matchRoute(mounted, 'GET', '/v1/customers/business/link')).toEqual({
       kind: 'wrong-method',
       allowed: ['POST'],
@@ -65,7 +86,10 @@ describe('wrong method', () => {
   });
 
   test('a POST to a customer id is the wrong method, not the link route', () => {
-    expect(matchRoute(mounted, 'POST', '/v1/customers/abc')).toEqual({ kind: 'wrong-method', allowed: ['GET'] });
+    expect(matchRoute(mounted, 'POST', '/v1/customers/abc')).toEqual({
+      kind: 'wrong-method',
+      allowed: ['GET', 'PATCH'],
+    });
   });
 
   test('every method a path serves is listed', () => {
@@ -86,8 +110,11 @@ describe('no route', () => {
     '/v1/unknown',
     '/',
     '',
-    '/v1/customers',
+    '/v1/customer',
     '/v1/customers/',
+    '/v1/accounts/',
+    '/v1/accounts/x/y',
+    '/accounts/abc',
     '/v1/customers/x/y',
     '/v1/customers/abc/',
     '/v1/customers/business/link/extra',

@@ -1,0 +1,22 @@
+/** POST /accounts and POST /v1/accounts: link an account approved at the sponsor bank (spec 4.2). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { linkAccount } from '../shared/domain/accounts';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
+import { httpHandler } from '../shared/http/handler';
+import { linkAccountRequestSchema, type LinkAccountRequest } from '../shared/schemas/accounts';
+
+const deps = {
+  customers: dynamoCustomerStore,
+  accounts: dynamoAccountStore,
+  sponsorBank: dynamoSponsorBank,
+  clock: systemClock,
+  ids: uuidIds,
+};
+
+export const handler = httpHandler<LinkAccountRequest>({
+  name: 'linkAccount',
+  body: linkAccountRequestSchema,
+  handle: ({ auth, body }) => linkAccount(deps, auth.tenant, body),
+});

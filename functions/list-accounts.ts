@@ -1,0 +1,19 @@
+/** GET /v1/accounts and GET /accounts: the client's accounts, a page at a time (spec 4.3). */
+import { listAccounts } from '../shared/domain/accounts';
+import { systemClock } from '../shared/domain/clock';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { runtimeConfig } from '../shared/data/client';
+import { httpHandler } from '../shared/http/handler';
+import { accountListQuerySchema, type AccountListQuery } from '../shared/schemas/accounts';
+
+export const handler = httpHandler<undefined, AccountListQuery>({
+  name: 'listAccounts',
+  query: accountListQuerySchema,
+  handle: ({ auth, query }) =>
+    listAccounts(
+      { accounts: dynamoAccountStore, bankName: runtimeConfig().participant.name },
+      auth.tenant,
+      query,
+      systemClock.now(),
+    ),
+});

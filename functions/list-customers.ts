@@ -1,0 +1,12 @@
+/** GET /v1/customers: the client's customers, a page at a time (design.md section 4). */
+import { systemClock } from '../shared/domain/clock';
+import { listCustomers } from '../shared/domain/customers';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { httpHandler } from '../shared/http/handler';
+import { customerListQuerySchema, type CustomerListQuery } from '../shared/schemas/customers';
+
+export const handler = httpHandler<undefined, CustomerListQuery>({
+  name: 'listCustomers',
+  query: customerListQuerySchema,
+  handle: ({ auth, query }) => listCustomers(dynamoCustomerStore, auth.tenant, query, systemClock.now()),
+});

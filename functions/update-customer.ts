@@ -1,0 +1,15 @@
+/** PATCH /v1/customers/{id}: activate or deactivate one of the client's customers. */
+import { systemClock } from '../shared/domain/clock';
+import { setCustomerStatus } from '../shared/domain/customers';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { httpHandler } from '../shared/http/handler';
+import { updateCustomerRequestSchema, type UpdateCustomerRequest } from '../shared/schemas/customers';
+
+const deps = { customers: dynamoCustomerStore, followers: dynamoAccountStore, clock: systemClock };
+
+export const handler = httpHandler<UpdateCustomerRequest, Record<string, never>, { id: string }>({
+  name: 'updateCustomer',
+  body: updateCustomerRequestSchema,
+  handle: ({ auth, body, path }) => setCustomerStatus(deps, auth.tenant, path.id, body.status),
+});

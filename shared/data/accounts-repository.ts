@@ -1,0 +1,177 @@
+/**
+ * Accounts in DynamoDB (docs/data-model.md). One transaction writes the account (listed in the
+ * tenant's collection and in its customer's scope), the guard of its number in the customer's item
+ * collection, a check that the customer is still ACTIVE, and the counters of both lists.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AccountListFilters, AccountStore, InsertAccountResult, StoredAccount } from '../domain/accounts';
+import type { PageRequest, PageResult } from '../domain/lists';
+import type { CustomerStatus } from '../schemas/customers';
+import { dynamo, tableName } from './client';
+import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
+import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { failedConditions, transactWrite } from './transactions';
+
+export const ACCOUNTS_COLLECTION = 'ACCOUNT';
+
+/** The scope of an account in its collection: its customer (the customer_id filter reads only it). */
+export const customerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+
+/** How many accounts of one customer get their status copy updated at once. */
+const PROPAGATION_CONCURRENCY = 8;
+
+export const dynamoAccountStore: AccountStore = {
+  async insert(account: StoredAccount): Promise<InsertAccountResult> {
+    const TableName = tableName();
+    const scope = customerScope(account.customer_id);
+    try {
+      await transactWrite({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.accountNumberGuard(account.customer_id, account.number),
+                entity: 'ACCOUNT_NUMBER_GUARD',
+                account_id: account.id,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          {
+            // The status copied onto the account must be the customer's: a concurrent deactivation
+            // either comes first (and this fails) or finds this account when it copies the status.
+            ConditionCheck: {
+              TableName,
+              Key: keys.customer(account.customer_id),
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'ACTIVE' },
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.account(account.id),
+                ...collectionKeys(
+                  account.tenant,
+                  ACCOUNTS_COLLECTION,
+                  account.id,
+                  account.created_at,
+                  account.updated_at,
+                  scope,
+                ),
+                entity: 'ACCOUNT',
+                ...account,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...counterIncrements(
+            [
+              collectionPartition(account.tenant, ACCOUNTS_COLLECTION),
+              scopePartition(account.tenant, ACCOUNTS_COLLECTION, scope),
+            ],
+            account.id,
+          ),
+        ],
+      });
+      return { inserted: true };
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.has(0)) {
+        const existingId = failed.get(0)?.['account_id'] ?? (await readGuard(account));
+        return { inserted: false, reason: 'number_taken', existingId: String(existingId) };
+      }
+      if (failed?.has(1)) return { inserted: false, reason: 'customer_inactive' };
+      throw error;
+    }
+  },
+
+  async get(id: string): Promise<StoredAccount | undefined> {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.account(id) }));
+    return Item ? withoutStorageAttributes<StoredAccount>(Item) : undefined;
+  },
+
+  async list(tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> {
+    const clauses: FilterClause[] = [];
+    if (filters.customerStatus) {
+      clauses.push({ kind: 'equals', attribute: 'customer_status', value: filters.customerStatus });
+    }
+    if (filters.mobile) clauses.push({ kind: 'equals', attribute: 'customer_mobile', value: filters.mobile });
+    const page = await listPage({
+      source: {
+        tenant,
+        collection: ACCOUNTS_COLLECTION,
+        ...(filters.customerId ? { scope: customerScope(filters.customerId) } : {}),
+      },
+      filters: clauses,
+      request,
+    });
+    return { items: page.items.map((item) => withoutStorageAttributes<StoredAccount>(item)), total: page.total };
+  },
+
+  /**
+   * The customer's status copy is not part of the account's representation, so updated_at stays:
+   * account walks in updated_at order do not reorder when a customer is (de)activated.
+   */
+  async propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void> {
+    const accountIds = await customerAccountIds(customerId);
+    for (let i = 0; i < accountIds.length; i += PROPAGATION_CONCURRENCY) {
+      await Promise.all(
+        accountIds.slice(i, i + PROPAGATION_CONCURRENCY).map(async (id) => {
+          try {
+            await dynamo().send(
+              new UpdateCommand({
+                TableName: tableName(),
+                Key: keys.account(id),
+                UpdateExpression: 'SET customer_status = :status, customer_status_version = :version',
+                ConditionExpression:
+                  'attribute_exists(pk) AND (attribute_not_exists(customer_status_version) OR customer_status_version <= :version)',
+                ExpressionAttributeValues: { ':status': status, ':version': version },
+              }),
+            );
+          } catch (error) {
+            // A newer status is already there: it wins.
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }
+        }),
+      );
+    }
+  },
+};
+
+/** Every account of a customer, from the number guards in its item collection (strongly consistent). */
+async function customerAccountIds(customerId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.customer(customerId).pk, ':prefix': keys.accountNumberGuardPrefix },
+        ProjectionExpression: 'account_id',
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    ids.push(...(page.Items ?? []).map((item) => String(item['account_id'])));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return ids;
+}
+
+async function readGuard(account: StoredAccount): Promise<unknown> {
+  const { Item } = await dynamo().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: keys.accountNumberGuard(account.customer_id, account.number),
+      ConsistentRead: true,
+    }),
+  );
+  return Item?.['account_id'];
+}

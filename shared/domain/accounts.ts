@@ -1,0 +1,193 @@
+/** Bank accounts of business customers: linking (spec 2.2 and 4.2), reading and listing (4.3). */
+import type { Account, AccountListItem, AccountListQuery, LinkAccountRequest } from '../schemas/accounts';
+import type { CustomerStatus } from '../schemas/customers';
+import type { Clock, IdGenerator } from './clock';
+import { customerStatusFilter, getOwnCustomer, mobileFilter, type CustomerStore } from './customers';
+import { AppError } from './errors';
+import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { cop } from './money';
+import type { SponsorBankStore } from './sponsor-bank';
+
+/** An account as stored: the public fields, the tenant, and copies of the owner's data lists filter by. */
+export interface StoredAccount {
+  readonly id: string;
+  readonly tenant: string;
+  readonly customer_id: string;
+  readonly number: string;
+  readonly type: 'ORDINARY';
+  readonly account_status: 'ACTIVE';
+  /** The owning customer's business name (the list's account_name). */
+  readonly account_name: string;
+  readonly available_balance_cents: number;
+  readonly pending_balance_cents: number;
+  /** The owning customer's status, kept in step by PATCH /v1/customers/{id}. */
+  readonly customer_status: CustomerStatus;
+  /** The customer's status_version the copy above comes from. */
+  readonly customer_status_version: number;
+  /** The owning customer's mobile phone (E.164). */
+  readonly customer_mobile: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export type InsertAccountResult =
+  | { readonly inserted: true }
+  | { readonly inserted: false; readonly reason: 'number_taken'; readonly existingId: string }
+  | { readonly inserted: false; readonly reason: 'customer_inactive' };
+
+export interface AccountListFilters {
+  readonly customerId?: string;
+  readonly customerStatus?: CustomerStatus;
+  readonly mobile?: string;
+}
+
+export interface AccountStore {
+  /**
+   * Inserts unless the customer already has this account number, and only while the customer is
+   * ACTIVE; atomic against concurrent inserts and status changes.
+   */
+  insert(account: StoredAccount): Promise<InsertAccountResult>;
+  get(id: string): Promise<StoredAccount | undefined>;
+  list(tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>>;
+  /** Copies a customer's status onto its accounts; a copy of a newer version already there wins. */
+  propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
+}
+
+export interface LinkAccountDeps {
+  readonly customers: Pick<CustomerStore, 'get'>;
+  readonly accounts: Pick<AccountStore, 'insert'>;
+  readonly sponsorBank: Pick<SponsorBankStore, 'findAccount'>;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** The account object of spec 2.2: the answer of the link call and of GET /v1/accounts/{id}. */
+export function publicAccount(account: StoredAccount): Account {
+  return {
+    id: account.id,
+    customer_id: account.customer_id,
+    number: account.number,
+    type: account.type,
+    available_balance: cop(account.available_balance_cents),
+    pending_balance: cop(account.pending_balance_cents),
+    created_at: account.created_at,
+    updated_at: account.updated_at,
+  };
+}
+
+/**
+ * An item of the account list (spec 2.2). account_type repeats the account's type: ORDINARY is the
+ * only type the contract supports (docs/data-model.md explains why not the example's LOW_VALUE).
+ */
+export function accountListItem(account: StoredAccount, bankName: string): AccountListItem {
+  return {
+    id: account.id,
+    customer_id: account.customer_id,
+    account_number: account.number,
+    account_name: account.account_name,
+    bank_name: bankName,
+    account_status: account.account_status,
+    account_type: account.type,
+    available_balance: cop(account.available_balance_cents),
+    pending_balance: cop(account.pending_balance_cents),
+    created_at: account.created_at,
+    updated_at: account.updated_at,
+  };
+}
+
+const inactive = (customerId: string) =>
+  new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: activate it before linking accounts`);
+
+/**
+ * POST /accounts: links an account the sponsor bank approved for the customer's NIT. Unknown customer
+ * 404, another client's 403, inactive 400, unapproved number 400, number already linked 409.
+ */
+export async function linkAccount(
+  deps: LinkAccountDeps,
+  tenant: string,
+  request: LinkAccountRequest,
+): Promise<Account> {
+  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id.toLowerCase());
+  if (customer.status !== 'ACTIVE') throw inactive(customer.id);
+  const approved = await deps.sponsorBank.findAccount(customer.identification_number, request.number);
+  if (!approved) {
+    throw new AppError(
+      'ACCOUNT_NOT_APPROVED',
+      "No account with this number is approved at the sponsor bank for the customer's NIT",
+    );
+  }
+  const now = deps.clock.now();
+  const account: StoredAccount = {
+    id: deps.ids.newId(),
+    tenant,
+    customer_id: customer.id,
+    number: request.number,
+    type: request.type,
+    account_status: 'ACTIVE',
+    account_name: customer.business_name,
+    // Sandbox balances come from the sponsor bank's record; nothing is pending on a new link.
+    available_balance_cents: approved.availableBalanceCents,
+    pending_balance_cents: 0,
+    customer_status: customer.status,
+    customer_status_version: customer.status_version ?? 0,
+    customer_mobile: customer.mobile_phone_number,
+    created_at: now,
+    updated_at: now,
+  };
+  const result = await deps.accounts.insert(account);
+  if (!result.inserted) {
+    if (result.reason === 'customer_inactive') throw inactive(customer.id);
+    throw new AppError('ACCOUNT_ALREADY_LINKED', 'This customer already linked an account with this number', {
+      account_id: result.existingId,
+    });
+  }
+  return publicAccount(account);
+}
+
+/** Reads one of the tenant's accounts: 404 when unknown, 403 when another client's. */
+export async function getOwnAccount(
+  accounts: Pick<AccountStore, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<StoredAccount> {
+  const account = await accounts.get(id);
+  if (!account) throw new AppError('NOT_FOUND', `Account ${id} does not exist`);
+  if (account.tenant !== tenant) throw new AppError('FORBIDDEN', `Account ${id} belongs to another client`);
+  return account;
+}
+
+export interface AccountList {
+  readonly accounts: AccountListItem[];
+  readonly pagination_info: PaginationInfo;
+}
+
+export interface ListAccountsDeps {
+  readonly accounts: Pick<AccountStore, 'list'>;
+  /** The sponsor bank that holds the accounts (the participant): the list's bank_name. */
+  readonly bankName: string;
+}
+
+/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, design.md section 4). */
+export async function listAccounts(
+  deps: ListAccountsDeps,
+  tenant: string,
+  query: AccountListQuery,
+  now: string,
+): Promise<AccountList> {
+  const request = parsePageRequest(query, now);
+  const customerStatus = customerStatusFilter(query.customer_status);
+  const mobile = mobileFilter(query.mobile);
+  const page = await deps.accounts.list(
+    tenant,
+    {
+      ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),
+      ...(customerStatus ? { customerStatus } : {}),
+      ...(mobile ? { mobile } : {}),
+    },
+    request,
+  );
+  return {
+    accounts: page.items.map((account) => accountListItem(account, deps.bankName)),
+    pagination_info: paginationInfo(request, page.total),
+  };
+}

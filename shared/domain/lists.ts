@@ -1,0 +1,275 @@
+/**
+ * The conventions every list shares (design.md section 4, docs/pagination.md): page parameters,
+ * date filters, the snapshot a walk is pinned to, pagination_info, and the choice of where to start
+ * reading a page. Pure: no AWS types, so the rules are unit-tested on their own.
+ */
+import { AppError, type FieldError } from './errors';
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_NUMBER = 1_000_000_000;
+/** A snapshot a little ahead of our clock is another host's clock, not the future. */
+export const SNAPSHOT_CLOCK_SKEW_MS = 60_000;
+
+export type OrderKey = 'created_at' | 'updated_at';
+export type OrderDirection = 'asc' | 'desc';
+
+/** Inclusive bounds, as ISO 8601 UTC timestamps with milliseconds. */
+export interface TimeRange {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+/** The list parameters every GET list accepts (after schema validation and coercion). */
+export interface PageQuery {
+  readonly page_size?: number;
+  readonly page_number?: number;
+  readonly order_key?: OrderKey;
+  readonly order_direction?: string;
+  readonly first_request_timestamp?: string;
+  readonly created_at?: string;
+  readonly created_from?: string;
+  readonly created_to?: string;
+  readonly updated_at?: string;
+  readonly updated_from?: string;
+  readonly updated_to?: string;
+}
+
+export interface PageRequest {
+  readonly pageSize: number;
+  readonly pageNumber: number;
+  readonly orderKey: OrderKey;
+  readonly direction: OrderDirection;
+  /** The instant the walk is pinned to: items created (for updated_at order: updated) after it are out. */
+  readonly snapshot: string;
+  /** True when the client sent first_request_timestamp back, so cached page boundaries may exist. */
+  readonly pinned: boolean;
+  readonly created: TimeRange;
+  readonly updated: TimeRange;
+}
+
+export interface PaginationInfo {
+  readonly total_elements: number;
+  readonly total_pages: number;
+  readonly current_page: number;
+  readonly first_request_timestamp: string;
+}
+
+export interface PageResult<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+}
+
+/** Collects every invalid parameter, so a client fixes a request in one round trip. */
+export class FieldErrors {
+  private readonly errors: FieldError[] = [];
+
+  add(field: string, message: string): void {
+    this.errors.push({ field, message });
+  }
+
+  throwIfAny(): void {
+    if (this.errors.length === 0) return;
+    throw new AppError('VALIDATION_FAILED', `The query string has ${this.errors.length} invalid field(s)`, {
+      errors: [...this.errors],
+    });
+  }
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
+
+const isInstant = (iso: string): boolean => {
+  const time = Date.parse(iso);
+  return !Number.isNaN(time) && new Date(time).toISOString() === iso;
+};
+
+/**
+ * The span of time a filter value names, as inclusive ISO bounds with milliseconds: a whole UTC day
+ * for `YYYY-MM-DD`, a whole second for `YYYY-MM-DDTHH:MM:SSZ`, one millisecond when the value has
+ * them (the API's own timestamps). Undefined when the value is not one of these or not a real date.
+ */
+export function timeSpan(value: string): { readonly start: string; readonly end: string } | undefined {
+  let start: string;
+  let end: string;
+  if (DATE.test(value)) {
+    start = `${value}T00:00:00.000Z`;
+    end = `${value}T23:59:59.999Z`;
+  } else {
+    const match = DATE_TIME.exec(value);
+    if (!match) return undefined;
+    const base = `${match[1]}T${match[2]}:${match[3]}:${match[4]}`;
+    const millis = match[5];
+    start = `${base}.${millis === undefined ? '000' : millis.padEnd(3, '0')}Z`;
+    end = millis === undefined ? `${base}.999Z` : start;
+  }
+  return isInstant(start) && isInstant(end) ? { start, end } : undefined;
+}
+
+const DATE_FORMATS = 'must be a date YYYY-MM-DD or a UTC timestamp YYYY-MM-DDTHH:MM:SSZ';
+
+function spanOf(errors: FieldErrors, field: string, value: string | undefined) {
+  if (value === undefined) return undefined;
+  const span = timeSpan(value);
+  if (!span) errors.add(field, DATE_FORMATS);
+  return span;
+}
+
+const latest = (...values: (string | undefined)[]): string | undefined =>
+  values.reduce<string | undefined>((a, b) => (a === undefined || (b !== undefined && b > a) ? b : a), undefined);
+const earliest = (...values: (string | undefined)[]): string | undefined =>
+  values.reduce<string | undefined>((a, b) => (a === undefined || (b !== undefined && b < a) ? b : a), undefined);
+
+/** `<prefix>_at` (exact day or second), `<prefix>_from` and `<prefix>_to` (inclusive), intersected. */
+function timeRange(
+  errors: FieldErrors,
+  prefix: 'created' | 'updated',
+  exact: string | undefined,
+  from: string | undefined,
+  to: string | undefined,
+): TimeRange {
+  const exactSpan = spanOf(errors, `${prefix}_at`, exact);
+  const fromSpan = spanOf(errors, `${prefix}_from`, from);
+  const toSpan = spanOf(errors, `${prefix}_to`, to);
+  if (fromSpan && toSpan && fromSpan.start > toSpan.end) {
+    errors.add(`${prefix}_from`, `must not be after ${prefix}_to`);
+  }
+  const lower = latest(exactSpan?.start, fromSpan?.start);
+  const upper = earliest(exactSpan?.end, toSpan?.end);
+  return { ...(lower === undefined ? {} : { from: lower }), ...(upper === undefined ? {} : { to: upper }) };
+}
+
+/**
+ * The page a request asks for, with every default applied and every value checked (the schema
+ * already checked shapes; this checks meaning: real dates, ordered bounds, no future snapshot).
+ */
+export function parsePageRequest(query: PageQuery, now: string): PageRequest {
+  const errors = new FieldErrors();
+  const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+    errors.add('page_size', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  const pageNumber = query.page_number ?? 1;
+  if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > MAX_PAGE_NUMBER) {
+    errors.add('page_number', 'must be an integer of at least 1');
+  }
+  const orderKey = query.order_key ?? 'created_at';
+  if (orderKey !== 'created_at' && orderKey !== 'updated_at') {
+    errors.add('order_key', 'must be one of created_at, updated_at');
+  }
+  const direction = (query.order_direction ?? 'asc').toLowerCase();
+  if (direction !== 'asc' && direction !== 'desc') errors.add('order_direction', 'must be asc or desc');
+
+  let snapshot = now;
+  const pinned = query.first_request_timestamp !== undefined;
+  if (query.first_request_timestamp !== undefined) {
+    const span = DATE_TIME.test(query.first_request_timestamp) ? timeSpan(query.first_request_timestamp) : undefined;
+    if (!span) {
+      errors.add('first_request_timestamp', 'must be a UTC timestamp YYYY-MM-DDTHH:MM:SS.sssZ');
+    } else if (Date.parse(span.start) > Date.parse(now) + SNAPSHOT_CLOCK_SKEW_MS) {
+      errors.add('first_request_timestamp', 'must not be in the future');
+    } else {
+      snapshot = span.start;
+    }
+  }
+  const created = timeRange(errors, 'created', query.created_at, query.created_from, query.created_to);
+  const updated = timeRange(errors, 'updated', query.updated_at, query.updated_from, query.updated_to);
+  errors.throwIfAny();
+  return {
+    pageSize,
+    pageNumber,
+    orderKey,
+    direction: direction as OrderDirection,
+    snapshot,
+    pinned,
+    created,
+    updated,
+  };
+}
+
+export const lastPageOf = (total: number, pageSize: number): number => Math.ceil(total / pageSize);
+
+export function paginationInfo(request: PageRequest, total: number): PaginationInfo {
+  return {
+    total_elements: total,
+    total_pages: lastPageOf(total, request.pageSize),
+    current_page: request.pageNumber,
+    first_request_timestamp: request.snapshot,
+  };
+}
+
+/** Where the read of a page starts. Page numbers name pages of the same walk whose bounds are cached. */
+export type PageAnchor =
+  /** The page itself is cached: read between its first and last keys. */
+  | { readonly kind: 'page'; readonly page: number }
+  /** From the first item of the walk. */
+  | { readonly kind: 'start' }
+  /** Forward, after the last item of an earlier cached page. */
+  | { readonly kind: 'after'; readonly page: number }
+  /** Backward, before the first item of a later cached page. */
+  | { readonly kind: 'before'; readonly page: number }
+  /** Backward from the last item of the walk (its position is known from the total). */
+  | { readonly kind: 'end' };
+
+export interface PageRoute {
+  readonly anchor: PageAnchor;
+  /** Items passed over before the page's items, in the direction of the read. */
+  readonly skip: number;
+  /** Items on the page: the page size, or what is left on the last page. */
+  readonly take: number;
+  /** True when the read goes against the walk's order (from a later page or from the end). */
+  readonly backward: boolean;
+  /** Position in the walk (0-based) of the first item the read meets. */
+  readonly firstOffset: number;
+}
+
+export interface RouteInput {
+  readonly page: number;
+  readonly pageSize: number;
+  readonly total: number;
+  /** The nearest cached page at or before `page` (0: only the total is cached). */
+  readonly below?: number;
+  /** The nearest cached page after `page`. */
+  readonly above?: number;
+}
+
+/**
+ * The cheapest way to a page: from whichever known position (the walk's two ends, the nearest cached
+ * page on either side) the fewest items lie between. Undefined for a page past the end.
+ */
+export function routeToPage({ page, pageSize, total, below, above }: RouteInput): PageRoute | undefined {
+  if (page < 1 || page > lastPageOf(total, pageSize)) return undefined;
+  const firstOfPage = (page - 1) * pageSize;
+  const take = Math.min(pageSize, total - firstOfPage);
+  if (below === page)
+    return { anchor: { kind: 'page', page }, skip: 0, take, backward: false, firstOffset: firstOfPage };
+
+  const from = below !== undefined && below > 0 && below < page ? below : 0;
+  const routes: PageRoute[] = [
+    {
+      anchor: from === 0 ? { kind: 'start' } : { kind: 'after', page: from },
+      skip: firstOfPage - from * pageSize,
+      take,
+      backward: false,
+      firstOffset: from * pageSize,
+    },
+  ];
+  if (above !== undefined && above > page) {
+    routes.push({
+      anchor: { kind: 'before', page: above },
+      skip: (above - 1) * pageSize - (firstOfPage + take),
+      take,
+      backward: true,
+      firstOffset: (above - 1) * pageSize - 1,
+    });
+  }
+  routes.push({
+    anchor: { kind: 'end' },
+    skip: total - (firstOfPage + take),
+    take,
+    backward: true,
+    firstOffset: total - 1,
+  });
+  // The first of the cheapest: forward reads win ties.
+  return routes.reduce((best, route) => (route.skip < best.skip ? route : best));
+}

@@ -1,0 +1,431 @@
+/**
+ * The shared pagination module against DynamoDB Local, on a collection of test items with chosen
+ * timestamps: totals, walks in both directions and both orders, cached boundaries, cold jumps,
+ * filters, snapshots and the cost of each page (from DynamoDB's ConsumedCapacity).
+ */
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest } from '../../shared/domain/lists';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+let table: TestTable;
+let pagination: typeof import('../../shared/data/pagination');
+let keys: typeof import('../../shared/data/keys');
+let transactions: typeof import('../../shared/data/transactions');
+
+beforeAll(async () => {
+  table = await createTestTable('pagination');
+  pagination = await import('../../shared/data/pagination');
+  keys = await import('../../shared/data/keys');
+  transactions = await import('../../shared/data/transactions');
+});
+afterAll(() => table.drop());
+
+const COLLECTION = 'WIDGET';
+const BASE = Date.parse('2025-03-01T00:00:00.000Z');
+const at = (second: number): string => new Date(BASE + second * 1000).toISOString();
+
+interface Widget {
+  readonly id: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly color: string;
+  readonly scope?: string;
+}
+
+/** Inserts widgets the way repositories insert entities: the item and its counters in one transaction. */
+async function insert(tenant: string, widgets: readonly Widget[]): Promise<void> {
+  for (let i = 0; i < widgets.length; i += 10)
+    await Promise.all(widgets.slice(i, i + 10).map((w) => insertOne(tenant, w)));
+}
+
+async function insertOne(tenant: string, widget: Widget): Promise<void> {
+  {
+    const partitions = [keys.collectionPartition(tenant, COLLECTION)];
+    if (widget.scope) partitions.push(keys.scopePartition(tenant, COLLECTION, widget.scope));
+    await transactions.transactWrite({
+      TransactItems: [
+        {
+          Put: {
+            TableName: table.tableName,
+            Item: {
+              pk: `WIDGET#${widget.id}`,
+              sk: 'WIDGET',
+              ...keys.collectionKeys(tenant, COLLECTION, widget.id, widget.created_at, widget.updated_at, widget.scope),
+              entity: 'WIDGET',
+              id: widget.id,
+              created_at: widget.created_at,
+              updated_at: widget.updated_at,
+              color: widget.color,
+            },
+          },
+        },
+        ...pagination.counterIncrements(partitions, widget.id),
+      ],
+    });
+  }
+}
+
+/** `count` widgets created one second apart from `fromSecond`, colored red, green, blue in turn. */
+function widgets(count: number, fromSecond = 0, extra: Partial<Widget> = {}): Widget[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    created_at: at(fromSecond + i),
+    updated_at: at(fromSecond + i),
+    color: ['red', 'green', 'blue'][i % 3]!,
+    ...extra,
+  }));
+}
+
+async function touch(tenant: string, widget: Widget, updatedAt: string): Promise<void> {
+  await table.documents.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: { pk: `WIDGET#${widget.id}`, sk: 'WIDGET' },
+      UpdateExpression: 'SET updated_at = :u, gsi2sk = :s',
+      ExpressionAttributeValues: { ':u': updatedAt, ':s': `${updatedAt}#${widget.id}` },
+    }),
+  );
+}
+
+const request = (overrides: Partial<PageRequest> = {}): PageRequest => ({
+  pageSize: 10,
+  pageNumber: 1,
+  orderKey: 'created_at',
+  direction: 'asc',
+  snapshot: new Date().toISOString(),
+  pinned: false,
+  created: {},
+  updated: {},
+  ...overrides,
+});
+
+const ids = (items: readonly Record<string, unknown>[]): string[] => items.map((item) => String(item['id']));
+const sortKey = (w: Widget, key: 'created_at' | 'updated_at') => `${w[key]}#${w.id}`;
+const ordered = (list: readonly Widget[], key: 'created_at' | 'updated_at' = 'created_at', desc = false) => {
+  const sorted = [...list].sort((a, b) => (sortKey(a, key) < sortKey(b, key) ? -1 : 1)).map((w) => w.id);
+  return desc ? sorted.reverse() : sorted;
+};
+
+type Source = import('../../shared/data/pagination').ListSource;
+type Filter = import('../../shared/data/pagination').FilterClause;
+
+/** Every page of a walk, pages in the order given; answers the pages and what each cost. */
+async function walk(source: Source, base: PageRequest, pages: readonly number[], filters: readonly Filter[] = []) {
+  const answers = [];
+  for (const [i, pageNumber] of pages.entries()) {
+    answers.push(
+      await pagination.listPage({ source, filters, request: { ...base, pageNumber, pinned: base.pinned || i > 0 } }),
+    );
+  }
+  return answers;
+}
+
+const range = (from: number, to: number): number[] =>
+  from <= to ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : range(to, from).reverse();
+
+describe('totals', () => {
+  test('come from the counters, less the items created after the snapshot: two calls whatever the size', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(25);
+    await insert(tenant, all);
+    const page = await pagination.listPage({
+      source: { tenant, collection: COLLECTION },
+      filters: [],
+      request: request({ snapshot: all[9]!.created_at }),
+    });
+    expect(page.total).toBe(10);
+    expect(page.totalFrom).toBe('counter');
+    expect(ids(page.items)).toEqual(ordered(all.slice(0, 10)));
+    // Counter shards, the items after the snapshot, the page.
+    expect(page.cost.readCalls).toBe(3);
+    expect(page.cost.writeCalls).toBe(1);
+  });
+
+  test('of a scope come from its own counter', async () => {
+    const tenant = `t-${randomUUID()}`;
+    await insert(tenant, [...widgets(7, 0, { scope: 'OWNER#a' }), ...widgets(5, 100, { scope: 'OWNER#b' })]);
+    const page = await pagination.listPage({
+      source: { tenant, collection: COLLECTION, scope: 'OWNER#b' },
+      filters: [],
+      request: request(),
+    });
+    expect([page.total, page.totalFrom, page.items.length]).toEqual([5, 'counter', 5]);
+  });
+
+  test('of a date range on the order key are a keys-only count', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(30);
+    await insert(tenant, all);
+    const page = await pagination.listPage({
+      source: { tenant, collection: COLLECTION },
+      filters: [],
+      request: request({ created: { from: at(5), to: at(16) } }),
+    });
+    expect([page.total, page.totalFrom]).toEqual([12, 'keys-count']);
+    expect(ids(page.items)).toEqual(ordered(all.slice(5, 15)));
+  });
+
+  test('with a filter are one filtered count per walk, then cached', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(30);
+    await insert(tenant, all);
+    const filters: Filter[] = [{ kind: 'equals', attribute: 'color', value: 'green' }];
+    const [first, second] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 4 }), [1, 2], filters);
+    expect([first!.total, first!.totalFrom]).toEqual([10, 'filtered-count']);
+    expect([second!.total, second!.totalFrom]).toEqual([10, 'cache']);
+    const greens = all.filter((w) => w.color === 'green');
+    expect(ids([...first!.items, ...second!.items])).toEqual(ordered(greens.slice(0, 8)));
+  });
+
+  test('an empty date range (from after to) reads nothing', async () => {
+    const page = await pagination.listPage({
+      source: { tenant: `t-${randomUUID()}`, collection: COLLECTION },
+      filters: [],
+      request: request({ created: { from: at(10), to: at(5) } }),
+    });
+    expect(page).toMatchObject({ items: [], total: 0, totalFrom: 'empty-range' });
+    expect(page.cost.readCalls).toBe(0);
+  });
+});
+
+describe('walks', () => {
+  let tenant: string;
+  let all: Widget[];
+  beforeAll(async () => {
+    tenant = `t-${randomUUID()}`;
+    // 53 widgets: the last page of 10 holds 3. Updated in another order than created.
+    all = widgets(53).map((w, i) => ({ ...w, updated_at: at(1000 + ((i * 17) % 53)) }));
+    await insert(tenant, all);
+  });
+
+  test.each([
+    ['created_at', 'asc'],
+    ['created_at', 'desc'],
+    ['updated_at', 'asc'],
+    ['updated_at', 'desc'],
+  ] as const)(
+    'ordered by %s %s, pages 1 to 6 hold every item once, each from the page before it',
+    async (orderKey, direction) => {
+      const answers = await walk({ tenant, collection: COLLECTION }, request({ orderKey, direction }), range(1, 6));
+      expect(answers.map((a) => a.items.length)).toEqual([10, 10, 10, 10, 10, 3]);
+      expect(answers.flatMap((a) => ids(a.items))).toEqual(ordered(all, orderKey, direction === 'desc'));
+      for (const answer of answers.slice(1)) {
+        expect(answer.route?.anchor.kind).toBe('after');
+        expect(answer.route?.skip).toBe(0);
+        // The cached boundary, then the page: never the pages before it.
+        expect(answer.cost.readCalls).toBe(2);
+        expect(answer.totalFrom).toBe('cache');
+      }
+    },
+  );
+
+  test('walked backwards from the last page, pages hold every item once, each from the page after it', async () => {
+    const answers = await walk({ tenant, collection: COLLECTION }, request({ direction: 'desc' }), range(6, 1));
+    expect(answers[0]!.route).toMatchObject({ anchor: { kind: 'end' }, skip: 0, take: 3 });
+    // Pages 5 to 2 from the page after them; page 1 is as near the start (forward reads win ties).
+    for (const answer of answers.slice(1, -1)) {
+      expect(answer.route).toMatchObject({ anchor: { kind: 'before' }, skip: 0 });
+    }
+    expect(answers.at(-1)!.route).toMatchObject({ anchor: { kind: 'start' }, skip: 0 });
+    expect(answers.reverse().flatMap((a) => ids(a.items))).toEqual(ordered(all, 'created_at', true));
+  });
+
+  test('a page asked again is read between its cached bounds', async () => {
+    const base = request();
+    const [, second, again] = await walk({ tenant, collection: COLLECTION }, base, [1, 2, 2]);
+    expect(again!.route?.anchor).toEqual({ kind: 'page', page: 2 });
+    expect(ids(again!.items)).toEqual(ids(second!.items));
+  });
+
+  test('a page past the end is empty with the true total; the total is kept for the walk', async () => {
+    const [past, again] = await walk({ tenant, collection: COLLECTION }, request(), [9, 12]);
+    expect([past!.items, past!.total, past!.route]).toEqual([[], 53, undefined]);
+    expect([again!.total, again!.totalFrom]).toEqual([53, 'cache']);
+  });
+
+  test('page sizes of 1 and 100 walk the same items', async () => {
+    const ones = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 1 }), range(1, 53));
+    expect(ones.flatMap((a) => ids(a.items))).toEqual(ordered(all));
+    const [hundred] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 100 }), [1]);
+    expect(ids(hundred!.items)).toEqual(ordered(all));
+  });
+});
+
+describe('jumps', () => {
+  let tenant: string;
+  let all: Widget[];
+  beforeAll(async () => {
+    tenant = `t-${randomUUID()}`;
+    all = widgets(300);
+    await insert(tenant, all);
+  });
+
+  test('a cold jump steps over the pages before it on the keys-only index, from the nearer end', async () => {
+    const base = request({ pageSize: 5 });
+    const [middle] = await walk({ tenant, collection: COLLECTION }, base, [27]);
+    expect(middle!.route).toMatchObject({ anchor: { kind: 'start' }, skip: 130, take: 5 });
+    expect(ids(middle!.items)).toEqual(ordered(all).slice(130, 135));
+
+    const [nearEnd] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 5 }), [55]);
+    expect(nearEnd!.route).toMatchObject({ anchor: { kind: 'end' }, skip: 25, backward: true });
+    expect(ids(nearEnd!.items)).toEqual(ordered(all).slice(270, 275));
+  });
+
+  test('a cold jump costs a fraction of reading the items it steps over', async () => {
+    const [jump] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 10 }), [15]);
+    const [first] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 10 }), [1]);
+    // 140 items stepped over: reading them whole would cost 14 pages.
+    expect(jump!.cost.readCapacity).toBeLessThan(first!.cost.readCapacity * 7);
+  });
+
+  test('a jump caches the bounds of every tenth page it steps over, so later jumps start near them', async () => {
+    const base = request({ pageSize: 5 });
+    const [jump, near, backwards] = await walk({ tenant, collection: COLLECTION }, base, [25, 22, 19]);
+    expect(jump!.cost.writeCalls).toBe(1);
+    // Pages 10 and 20 were cached by the jump to 25: page 22 starts after 20, page 19 before 20.
+    expect(near!.route).toMatchObject({ anchor: { kind: 'after', page: 20 }, skip: 5 });
+    expect(backwards!.route).toMatchObject({ anchor: { kind: 'before', page: 20 }, skip: 0 });
+    expect(ids(near!.items)).toEqual(ordered(all).slice(105, 110));
+    expect(ids(backwards!.items)).toEqual(ordered(all).slice(90, 95));
+  });
+
+  test('a jump farther than the step limit from every known position is refused; nearer jumps get there', async () => {
+    const source = { tenant, collection: COLLECTION };
+    const base = request({ pageSize: 5 });
+    await expect(
+      pagination.listPage({ source, filters: [], request: { ...base, pageNumber: 20 }, maxStep: 50 }),
+    ).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      extensions: { errors: [expect.objectContaining({ field: 'page_number' })] },
+    });
+    const closer = await pagination.listPage({
+      source,
+      filters: [],
+      request: { ...base, pageNumber: 10 },
+      maxStep: 50,
+    });
+    expect(closer.route?.skip).toBe(45);
+    const there = await pagination.listPage({
+      source,
+      filters: [],
+      request: { ...base, pageNumber: 20, pinned: true },
+      maxStep: 50,
+    });
+    expect(there.route).toMatchObject({ anchor: { kind: 'after', page: 10 }, skip: 45 });
+    expect(ids(there.items)).toEqual(ordered(all).slice(95, 100));
+  });
+
+  test('cached bounds expire: a walk later than their TTL counts and steps again', async () => {
+    const base = request({ pageSize: 5 });
+    await walk({ tenant, collection: COLLECTION }, base, [3]);
+    const later = Date.now() + (pagination.WALK_TTL_SECONDS + 60) * 1000;
+    const page = await pagination.listPage({
+      source: { tenant, collection: COLLECTION },
+      filters: [],
+      request: { ...base, pageNumber: 4, pinned: true },
+      nowMs: later,
+    });
+    expect(page.totalFrom).toBe('counter');
+    expect(page.route?.anchor.kind).toBe('start');
+    expect(ids(page.items)).toEqual(ordered(all).slice(15, 20));
+  });
+});
+
+describe('snapshots', () => {
+  test('items created during a walk are not in it and do not move its pages', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const before = widgets(24);
+    await insert(tenant, before);
+    const snapshot = at(100);
+    const base = request({ pageSize: 5, snapshot });
+    const seen: string[] = [];
+    for (const pageNumber of range(1, 5)) {
+      // Created after the snapshot, but sorting anywhere: with the snapshot's time and later.
+      await insert(tenant, widgets(2, 100 + pageNumber * 10));
+      const page = await pagination.listPage({
+        source: { tenant, collection: COLLECTION },
+        filters: [],
+        request: { ...base, pageNumber, pinned: pageNumber > 1 },
+      });
+      expect(page.total).toBe(24);
+      seen.push(...ids(page.items));
+    }
+    expect(seen).toEqual(ordered(before));
+    // A new walk sees them.
+    const fresh = await pagination.listPage({
+      source: { tenant, collection: COLLECTION },
+      filters: [],
+      request: request(),
+    });
+    expect(fresh.total).toBe(34);
+  });
+
+  test('in updated_at order, an item updated after the snapshot leaves the walk and is never repeated', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(20);
+    await insert(tenant, all);
+    const base = request({ orderKey: 'updated_at', pageSize: 5, snapshot: at(50) });
+    const [first, second] = await walk({ tenant, collection: COLLECTION }, base, [1, 2]);
+    // The first item of page 1 and one item of page 4 change after the snapshot.
+    await touch(tenant, all[0]!, at(60));
+    await touch(tenant, all[17]!, at(61));
+    const rest = await walk({ tenant, collection: COLLECTION }, { ...base, pinned: true }, [3, 4]);
+    const seen = [first!, second!, ...rest].flatMap((a) => ids(a.items));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(ordered(all).filter((id) => id !== all[17]!.id));
+  });
+});
+
+describe('filters', () => {
+  test('pages stay full when most items do not match: the read goes on until enough match', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(40).map((w, i) => ({ ...w, color: i % 10 === 3 ? 'gold' : 'grey' }));
+    await insert(tenant, all);
+    const filters: Filter[] = [{ kind: 'equals', attribute: 'color', value: 'gold' }];
+    const answers = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 3 }), [1, 2], filters);
+    expect(answers.map((a) => a.items.length)).toEqual([3, 1]);
+    expect(answers.flatMap((a) => ids(a.items))).toEqual(ordered(all.filter((w) => w.color === 'gold')));
+  });
+
+  test('a date range on the other timestamp is a filter; combined with others it narrows further', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(30).map((w, i) => ({ ...w, updated_at: at(500 + i) }));
+    await insert(tenant, all);
+    const filters: Filter[] = [{ kind: 'equals', attribute: 'color', value: 'red' }];
+    const answers = await walk(
+      { tenant, collection: COLLECTION },
+      request({ updated: { from: at(506), to: at(520) }, created: { to: at(17) } }),
+      [1, 2],
+      filters,
+    );
+    const expected = all.filter(
+      (w) => w.color === 'red' && w.updated_at >= at(506) && w.updated_at <= at(520) && w.created_at <= at(17),
+    );
+    expect(answers[0]!.total).toBe(expected.length);
+    expect(answers.flatMap((a) => ids(a.items))).toEqual(ordered(expected));
+  });
+
+  test('a cold jump with a filter steps over matching items only', async () => {
+    const tenant = `t-${randomUUID()}`;
+    const all = widgets(60);
+    await insert(tenant, all);
+    const filters: Filter[] = [{ kind: 'equals', attribute: 'color', value: 'blue' }];
+    const [page3] = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 4 }), [3], filters);
+    const blues = ordered(all.filter((w) => w.color === 'blue'));
+    expect(page3!.total).toBe(20);
+    expect(ids(page3!.items)).toEqual(blues.slice(8, 12));
+  });
+
+  test('tenants never see each other’s items', async () => {
+    const [a, b] = [`t-${randomUUID()}`, `t-${randomUUID()}`];
+    await insert(a, widgets(3));
+    await insert(b, widgets(4));
+    const page = await pagination.listPage({
+      source: { tenant: b, collection: COLLECTION },
+      filters: [],
+      request: request(),
+    });
+    expect([page.total, page.items.length]).toEqual([4, 4]);
+  });
+});
