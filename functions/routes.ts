@@ -3,6 +3,7 @@
  * function per entry (with exactly these table actions and these authorizer scopes) and the local
  * server mounts the same entries. Nothing here imports handler code, so the stack can read it cheaply.
  */
+import type { SecretName } from '../shared/config';
 import type { TableAction } from '../shared/data/table';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
@@ -11,6 +12,8 @@ export const SCOPE_PREFIX = 'breb';
 export const SCOPES = {
   customersRead: `${SCOPE_PREFIX}/customers.read`,
   customersWrite: `${SCOPE_PREFIX}/customers.write`,
+  accountsRead: `${SCOPE_PREFIX}/accounts.read`,
+  accountsWrite: `${SCOPE_PREFIX}/accounts.write`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -28,12 +31,20 @@ export interface RouteDefinition {
   readonly scopes: readonly Scope[];
   /** The only DynamoDB actions the function is granted on the table. */
   readonly tableActions: readonly TableAction[];
+  /** Secrets the function may read (Secrets Manager GetSecretValue); their ARNs arrive in SECRET_ENV. */
+  readonly secrets?: readonly SecretName[];
   /** Operator tools for the sandbox; mounted only on stages that enable the sandbox. */
   readonly sandbox?: boolean;
 }
 
 /** Every POST records its answer under the client's Idempotency-Key (shared/http/idempotency). */
 const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
+
+/**
+ * A list answers a page from the index and caches the walk's page boundaries (PutItem, or
+ * BatchWriteItem when a long jump caches several; shared/data/pagination.ts).
+ */
+const LIST_ACTIONS: readonly TableAction[] = ['Query', 'PutItem', 'BatchWriteItem'];
 
 export const routes: readonly RouteDefinition[] = [
   {
@@ -50,6 +61,49 @@ export const routes: readonly RouteDefinition[] = [
     paths: ['/v1/customers/{id}'],
     handler: 'get-customer',
     scopes: [SCOPES.customersRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'listCustomers',
+    method: 'GET',
+    paths: ['/v1/customers'],
+    handler: 'list-customers',
+    scopes: [SCOPES.customersRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'updateCustomer',
+    method: 'PATCH',
+    paths: ['/v1/customers/{id}'],
+    handler: 'update-customer',
+    scopes: [SCOPES.customersWrite],
+    // Reads and updates the customer, then finds its accounts (Query) and updates their status copies.
+    tableActions: ['GetItem', 'UpdateItem', 'Query'],
+  },
+  {
+    name: 'linkAccount',
+    method: 'POST',
+    // The spec documents the link call without the version prefix; both paths serve it.
+    paths: ['/accounts', '/v1/accounts'],
+    handler: 'link-account',
+    scopes: [SCOPES.accountsWrite],
+    // The transaction puts the account and its guard, checks the customer, and updates the counters.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+  },
+  {
+    name: 'listAccounts',
+    method: 'GET',
+    paths: ['/v1/accounts', '/accounts'],
+    handler: 'list-accounts',
+    scopes: [SCOPES.accountsRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'getAccount',
+    method: 'GET',
+    paths: ['/v1/accounts/{id}'],
+    handler: 'get-account',
+    scopes: [SCOPES.accountsRead],
     tableActions: ['GetItem'],
   },
   {

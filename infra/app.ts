@@ -3,7 +3,8 @@
  * is dev. The stack is environment-agnostic (no account or region, no lookups), so synthesis works
  * offline and the same template deploys to whichever account the credentials point at.
  */
-import { App, Tags } from 'aws-cdk-lib';
+import { App, Aspects, Tags } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { SERVICE_NAME } from './constructs/api-function';
 import { BrebApiStack } from './stack';
 import { stageSettings } from './stages';
@@ -19,3 +20,8 @@ const stack = new BrebApiStack(app, `BrebMerchantApi-${settings.name}`, {
 });
 Tags.of(stack).add('service', SERVICE_NAME);
 Tags.of(stack).add('stage', settings.name);
+
+// cdk-nag's AwsSolutions rules run on every synthesis: an open finding is an error annotation, which
+// fails `cdk synth` and `cdk deploy`. Accepted findings are suppressed, with their reason, next to
+// the resource they concern.
+Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

@@ -2,58 +2,141 @@
  * Stage settings in one typed place. `cdk deploy -c stage=<name>` picks one; `local` targets
  * LocalStack. Every difference between environments lives here, nowhere else.
  */
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
+
+/** An OAuth2 client-credentials app client. Its client id is the tenant of what it creates. */
+export interface AppClientSettings {
+  /** Name of the client in Cognito, e.g. the platform it is issued to. */
+  readonly name: string;
+  /** `full`: every scope of the route table; `read`: only the `.read` scopes. */
+  readonly access: 'full' | 'read';
+}
+
+/** Tokens come from this stack's own Cognito user pool (client-credentials flow). */
+export interface CognitoIdentitySettings {
+  readonly kind: 'cognito';
+  /**
+   * Prefix of the hosted domain that serves the token endpoint,
+   * https://<prefix>.auth.<region>.amazoncognito.com/oauth2/token. Unique per region across AWS.
+   */
+  readonly domainPrefix: string;
+  readonly clients: readonly AppClientSettings[];
+}
+
+/** Tokens come from an identity provider outside the stack. */
+export interface ExternalIdentitySettings {
+  readonly kind: 'external';
+  /** The tokens' `iss`; API Gateway reads its OIDC discovery document and JWKS. */
+  readonly issuer: string;
+  /** Accepted `aud` (or, for Cognito-style access tokens, `client_id`) values. */
+  readonly audience: readonly string[];
+}
+
+export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySettings;
 
 export interface StageSettings {
   readonly name: StageName;
-  /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
-  readonly sandboxEnabled: boolean;
+  /** The acquirer network merchants' payments go through (ACQUIRER_ID of the functions). */
+  readonly acquirerId: string;
   /** The sponsor bank: the participant that holds our merchants' accounts. */
   readonly participant: { readonly name: string; readonly nit: string };
-  /** JWT authorizer: who issues tokens and which client ids / audiences are accepted. */
-  readonly auth: { readonly issuer: string; readonly audience: readonly string[] };
+  /** Who issues the access tokens that the JWT authorizer accepts. */
+  readonly identity: IdentitySettings;
+  /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
+  readonly sandboxEnabled: boolean;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /** Production data survives stack deletion and mistakes. */
+  /** Requests per second (steady rate) and burst for the whole API stage. */
+  readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
+  /** How long function, access and alarm logs are kept. */
+  readonly logRetention: RetentionDays;
+  /**
+   * Production data (table, user pool, QR secret, logs) survives stack deletion and mistakes;
+   * elsewhere `cdk destroy` removes everything.
+   */
   readonly retainData: boolean;
+  readonly alarms: {
+    /** Subscribed to the alarm topic when set (the address must confirm the subscription). */
+    readonly email?: string;
+    /** API answers slower than this at p99 over 5 minutes raise an alarm. */
+    readonly latencyP99Ms: number;
+    /** More than this share (%) of 5xx answers over 5 minutes raises an alarm. */
+    readonly serverErrorRatePercent: number;
+  };
 }
 
 const participant = { name: 'Banco Patrocinador S.A.', nit: '860000001' };
 
+/** One client with every scope and one that can only read, as the local sandbox offers. */
+const defaultClients: readonly AppClientSettings[] = [
+  { name: 'full-access', access: 'full' },
+  { name: 'read-only', access: 'read' },
+];
+
+const cognito = (stage: StageName): CognitoIdentitySettings => ({
+  kind: 'cognito',
+  domainPrefix: `breb-merchant-api-${stage}`,
+  clients: defaultClients,
+});
+
 export const stages: Readonly<Record<StageName, StageSettings>> = {
   local: {
     name: 'local',
-    sandboxEnabled: true,
+    acquirerId: 'RBM',
     participant,
-    auth: {
+    // LocalStack's community edition has no Cognito: tokens come from the local issuer of
+    // `npm start`, with its sandbox clients.
+    identity: {
+      kind: 'external',
       issuer: 'http://127.0.0.1:3000',
       audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
     },
+    sandboxEnabled: true,
     logLevel: 'DEBUG',
+    throttling: { rateLimit: 50, burstLimit: 100 },
+    logRetention: RetentionDays.ONE_WEEK,
     retainData: false,
+    alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
   },
   dev: {
     name: 'dev',
-    sandboxEnabled: true,
+    acquirerId: 'RBM',
     participant,
-    auth: { issuer: 'https://issuer.dev.example.com', audience: ['breb-dev'] },
+    identity: cognito('dev'),
+    sandboxEnabled: true,
     logLevel: 'DEBUG',
+    throttling: { rateLimit: 50, burstLimit: 100 },
+    logRetention: RetentionDays.TWO_WEEKS,
     retainData: false,
+    alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
   },
   staging: {
     name: 'staging',
-    sandboxEnabled: true,
+    acquirerId: 'RBM',
     participant,
-    auth: { issuer: 'https://issuer.staging.example.com', audience: ['breb-staging'] },
+    identity: cognito('staging'),
+    sandboxEnabled: true,
     logLevel: 'INFO',
+    throttling: { rateLimit: 100, burstLimit: 200 },
+    logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
+    alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
   },
   prod: {
     name: 'prod',
-    sandboxEnabled: false,
+    acquirerId: 'RBM',
     participant,
-    auth: { issuer: 'https://issuer.example.com', audience: ['breb-prod'] },
+    identity: cognito('prod'),
+    // Sandbox operator tools would let any client invent approved merchants and balances.
+    sandboxEnabled: false,
     logLevel: 'INFO',
+    throttling: { rateLimit: 500, burstLimit: 1000 },
+    // Payment records are audited: a year of request logs.
+    logRetention: RetentionDays.ONE_YEAR,
     retainData: true,
+    alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
   },
 };
 
@@ -62,3 +145,7 @@ export function stageSettings(name: string | undefined): StageSettings {
   if (!stage) throw new Error(`Unknown stage "${name}": use one of ${Object.keys(stages).join(', ')}`);
   return stage;
 }
+
+/** RETAIN for stages that keep their data, DESTROY elsewhere. */
+export const removalPolicyOf = (settings: StageSettings): RemovalPolicy =>
+  settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;

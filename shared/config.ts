@@ -6,36 +6,63 @@ export const ENV = {
   tableName: 'TABLE_NAME',
   stage: 'STAGE',
   sandboxEnabled: 'SANDBOX_ENABLED',
+  /** The acquirer network the merchants' payments are routed through (e.g. 'RBM'). */
+  acquirerId: 'ACQUIRER_ID',
   participantName: 'PARTICIPANT_NAME',
   participantNit: 'PARTICIPANT_NIT',
+  /** Secrets Manager ARN of the QR signing key; set only on the functions of routes that use it. */
+  qrSigningSecretArn: 'QR_SIGNING_SECRET_ARN',
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',
 } as const;
 
+/**
+ * The secrets a route may ask for in the route table (`secrets: ['qrSigning']`), each with the
+ * variable that carries its ARN. The stack grants read access only to the routes that name it.
+ */
+export const SECRET_ENV = {
+  qrSigning: ENV.qrSigningSecretArn,
+} as const;
+
+export type SecretName = keyof typeof SECRET_ENV;
+
+export const DEFAULT_ACQUIRER_ID = 'RBM';
+
+/** The `service` of every log line, metric and trace (POWERTOOLS_SERVICE_NAME in Lambda). */
+export const SERVICE_NAME = 'breb-merchant-api';
+
+/** CloudWatch namespace of the functions' own metrics (POWERTOOLS_METRICS_NAMESPACE in Lambda). */
+export const METRICS_NAMESPACE = 'BrebMerchantApi';
+
 export interface RuntimeConfig {
   readonly tableName: string;
   readonly stage: string;
   readonly sandboxEnabled: boolean;
+  readonly acquirerId: string;
   readonly participant: { readonly name: string; readonly nit: string };
+  /** Undefined on functions whose route does not declare the `qrSigning` secret. */
+  readonly qrSigningSecretArn: string | undefined;
   readonly dynamodbEndpoint: string | undefined;
 }
 
-function required(name: string): string {
-  const value = process.env[name];
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set`);
   return value;
 }
 
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
-    tableName: required(ENV.tableName),
+    tableName: required(env, ENV.tableName),
     stage: env[ENV.stage] ?? 'local',
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
+    acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
     participant: {
       name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',
       nit: env[ENV.participantNit] ?? '860000001',
     },
+    qrSigningSecretArn: env[ENV.qrSigningSecretArn] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
   };
 }

@@ -1,25 +1,32 @@
 /**
  * One Lambda function serving one route of the route table. This is the only place that sets a
- * function's runtime, bundling, logging and table access, so every route gets the same settings and
- * no route can quietly receive more rights than it declares.
+ * function's runtime, bundling, logging and rights, so every route gets the same settings and no
+ * route can quietly receive more rights than it declares: the execution role starts empty (no
+ * managed policy) and receives its own log group, X-Ray, the route's table actions and the
+ * route's secrets, nothing else.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../functions/routes';
-import { ENV } from '../../shared/config';
+import { ENV, METRICS_NAMESPACE, SECRET_ENV, SERVICE_NAME, type SecretName } from '../../shared/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
-import type { StageSettings } from '../stages';
+import { removalPolicyOf, type StageSettings } from '../stages';
 
-export const SERVICE_NAME = 'breb-merchant-api';
+export { SERVICE_NAME };
+
+/** The stage's secrets, by the names routes use in their `secrets` field. */
+export type StageSecretMap = Readonly<Record<SecretName, ISecret>>;
 
 /**
  * esbuild emits ESM, where `require` does not exist; CommonJS dependencies bundled into the output
- * still call it, so the banner recreates it from the module's own URL.
+ * (the X-Ray SDK under the Powertools tracer, for one) still call it, so the banner recreates it.
  */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
@@ -27,18 +34,23 @@ export interface ApiFunctionProps {
   readonly route: RouteDefinition;
   readonly settings: StageSettings;
   readonly table: ITable;
+  readonly secrets: StageSecretMap;
 }
 
-/** The variables shared/config.ts reads, plus the Powertools logger settings. */
+/** The variables shared/config.ts reads, plus the Powertools settings. */
 export function functionEnvironment(settings: StageSettings, tableName: string): Record<string, string> {
   return {
     [ENV.tableName]: tableName,
     [ENV.stage]: settings.name,
     [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+    [ENV.acquirerId]: settings.acquirerId,
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
+    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    // Responses carry customers' data: traces keep timings and errors only (also set in code).
+    POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
     // Stack traces point at the TypeScript sources through the bundled source maps.
     NODE_OPTIONS: '--enable-source-maps',
   };
@@ -55,31 +67,55 @@ export function tableAccessStatement(table: ITable, route: RouteDefinition): Pol
   });
 }
 
+/** Reading a secret's value, and nothing else (no DescribeSecret, no other secret). */
+export function secretReadStatement(secret: ISecret): PolicyStatement {
+  return new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+}
+
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
     const { route, settings, table } = props;
-    const removalPolicy = settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     // An explicit log group, so that retention and removal follow the stage instead of "forever".
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy });
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: settings.logRetention,
+      removalPolicy: removalPolicyOf(settings),
+    });
+
+    // Our own role instead of the default one with AWSLambdaBasicExecutionRole, whose logs:* rights
+    // reach every log group of the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${route.name} (${route.method} ${route.paths.join(' ')})`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const secretEnvironment = Object.fromEntries(
+      (route.secrets ?? []).map((name) => [SECRET_ENV[name], props.secrets[name].secretArn]),
+    );
 
     this.function = new NodejsFunction(this, 'Function', {
       description: `${route.method} ${route.paths.join(' ')}`,
       entry: handlerEntry(route.handler),
       handler: 'handler',
+      role: this.role,
       // Explicit, so that synthesis does not depend on the directory it is started from.
       projectRoot: REPO_ROOT,
       depsLockFilePath: LOCK_FILE,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
+      // 512 MB buys enough CPU for JSON Schema compilation and TLS on a cold start.
       memorySize: 512,
+      // Three DynamoDB attempts with back-off fit well inside; API Gateway gives up at 30 s anyway.
       timeout: Duration.seconds(10),
       tracing: Tracing.ACTIVE,
-      logGroup,
-      environment: functionEnvironment(settings, table.tableName),
+      logGroup: this.logGroup,
+      environment: { ...functionEnvironment(settings, table.tableName), ...secretEnvironment },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -99,5 +135,42 @@ export class ApiFunction extends Construct {
     });
 
     if (route.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, route));
+    for (const name of route.secrets ?? []) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
+
+    suppressExpectedFindings(this, table);
   }
+}
+
+/** cdk-nag findings that are the design, each with the reason it is accepted. */
+function suppressExpectedFindings(fn: ApiFunction, table: ITable): void {
+  const tableArn = Stack.of(fn).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string] };
+  const tableLogicalId = tableArn['Fn::GetAtt']?.[0] ?? 'Table';
+  NagSuppressions.addResourceSuppressions(
+    fn.role,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "The route's declared table actions apply to the table's own indexes too: a list picks its index " +
+          'at run time, and index ARNs exist only under the table ARN.',
+        appliesTo: [`Resource::<${tableLogicalId}.Arn>/index/*`],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: ' +
+          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE).',
+        appliesTo: ['Resource::*'],
+      },
+    ],
+    true,
+  );
+  NagSuppressions.addResourceSuppressions(fn.function, [
+    {
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime this service is built, bundled (target node22) and tested for; moving to a ' +
+        'newer runtime is a deliberate upgrade, not a drift.',
+    },
+  ]);
 }

@@ -1,6 +1,7 @@
 /**
  * `httpHandler` builds a route's Lambda handler: the shared Middy chain around a thin function that
- * turns a validated request into a domain call. Order: answers and logs (outermost), auth context,
+ * turns a validated request into a domain call. Order: Powertools (logger context, tracer, metrics;
+ * outermost), answers and logs, auth context,
  * body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
@@ -8,6 +9,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
+import { observability } from './observability';
 import {
   authContext,
   bodySizeLimit,
@@ -84,6 +86,8 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
   };
 
   const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(handleValidated)
+    // Logger context, tracing and metrics (shared/http/observability.ts) wrap everything else.
+    .use(observability(spec.name))
     .use(httpResponses(spec.name))
     .use(authContext());
   if (validateBody) {

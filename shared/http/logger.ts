@@ -3,5 +3,6 @@
  * client id, error code, timings): bodies, headers and identifiers of people never reach a log line.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import { SERVICE_NAME } from '../config';
 
-export const logger = new Logger({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'breb-merchant-api' });
+export const logger = new Logger({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME });

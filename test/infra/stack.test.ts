@@ -1,83 +1,19 @@
 /**
  * Assertions on the synthesized CloudFormation of every stage: one function per route, the
- * authorizer and scopes of every route, the table settings, and least-privilege IAM. Bundling is
- * skipped (context `aws:cdk:bundling-stacks` = []) so these run in seconds; one test at the end
- * bundles for real.
+ * authorizer and scopes of every route, the table settings, and least-privilege IAM. Identity, the
+ * API stage, secrets, monitoring and cdk-nag have test files of their own beside this one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
+import { Match } from 'aws-cdk-lib/assertions';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
-import { routes, routesFor, type RouteDefinition } from '../../functions/routes';
+import { routes, routesFor } from '../../functions/routes';
 import { tableDefinition } from '../../shared/data/table';
-import { REPO_ROOT } from '../../infra/paths';
-import { BrebApiStack } from '../../infra/stack';
 import { stages, stageSettings, type StageName } from '../../infra/stages';
-
-/** CloudFormation resources are untyped JSON. */
-type Json = any;
-
-/** The feature flags of cdk.json, so the tests see the same template as `cdk synth`. */
-const cdkContext: Record<string, unknown> = JSON.parse(
-  fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'),
-).context;
-
-/** X-Ray tracing adds these to every function's role; nothing else beyond the route's table actions. */
-const TRACING_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
-
-interface SynthOptions {
-  /** Really run esbuild, writing the assets (and their metadata) into `outdir`. */
-  readonly bundle?: { readonly outdir: string };
-  /** Changes the stack before synthesis (an app synthesizes only once). */
-  readonly modify?: (stack: BrebApiStack) => void;
-}
-
-function synth(stage: StageName, options: SynthOptions = {}) {
-  const context = {
-    ...cdkContext,
-    stage,
-    ...(options.bundle ? { 'aws:cdk:enable-asset-metadata': true } : { 'aws:cdk:bundling-stacks': [] }),
-  };
-  const app = new App({ context, ...(options.bundle ? { outdir: options.bundle.outdir } : {}) });
-  const stack = new BrebApiStack(app, `BrebMerchantApi-${stage}`, { settings: stageSettings(stage) });
-  options.modify?.(stack);
-  return { app, stack, template: Template.fromStack(stack) };
-}
-
-type Synth = ReturnType<typeof synth>;
-
-function functionLogicalId({ stack }: Synth, route: RouteDefinition): string {
-  const fn = stack.functions.get(route.name);
-  if (!fn) throw new Error(`No function for route ${route.name}`);
-  return stack.getLogicalId(fn.function.node.defaultChild as CfnFunction);
-}
-
-function asArray<T>(value: T | T[] | undefined): T[] {
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
-
-/** Every IAM statement attached to the execution role of a route's function. */
-function roleStatements(synthed: Synth, route: RouteDefinition): Json[] {
-  const resources = synthed.template.toJSON().Resources as Record<string, Json>;
-  const roleArn = resources[functionLogicalId(synthed, route)].Properties.Role;
-  const roleId: string = roleArn['Fn::GetAtt'][0];
-  return Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy')
-    .filter((r) => asArray(r.Properties.Roles).some((role: Json) => role.Ref === roleId))
-    .flatMap((r) => asArray(r.Properties.PolicyDocument.Statement));
-}
-
-/** The actions a route's role may use that the route did not declare. */
-function undeclaredActions(statements: Json[], route: RouteDefinition): string[] {
-  const allowed = new Set([...route.tableActions.map((action) => `dynamodb:${action}`), ...TRACING_ACTIONS]);
-  return statements
-    .filter((s) => s.Effect === 'Allow')
-    .flatMap((s) => [...asArray<string>(s.Action), ...asArray<string>(s.NotAction).map((a) => `NotAction:${a}`)])
-    .filter((action) => action.includes('*') || !allowed.has(action));
-}
+import { grantedTableActions, managedPolicies, permissionProblems } from './privileges';
+import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth, type SynthOptions } from './synth';
 
 const stageNames = Object.keys(stages) as StageName[];
 
@@ -89,10 +25,10 @@ describe.each(stageNames)('stage %s', (stage) => {
 
   beforeAll(() => {
     synthed = synth(stage);
-    resources = synthed.template.toJSON().Resources;
+    resources = resourcesOf(synthed);
   });
 
-  const tableId = () => synthed.stack.getLogicalId(synthed.stack.table.node.defaultChild as CfnTable);
+  const tableId = () => logicalIdOf(synthed, synthed.stack.table);
 
   describe('functions', () => {
     test('exactly one function per deployed route, sandbox routes only where enabled', () => {
@@ -105,10 +41,11 @@ describe.each(stageNames)('stage %s', (stage) => {
 
     test.each(routes.map((r) => [r.name, r] as const))('%s: runtime settings and environment', (_name, route) => {
       if (!expectedRoutes.includes(route)) return;
-      const id = functionLogicalId(synthed, route);
+      const id = functionLogicalId(synthed, route.name);
       // Logical ids derive from the route name, so they are stable and readable in CloudFormation.
       expect(id.startsWith(route.name)).toBe(true);
-      expect(resources[id].Properties).toMatchObject({
+      const properties = resources[id].Properties;
+      expect(properties).toMatchObject({
         Handler: 'index.handler',
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -116,38 +53,45 @@ describe.each(stageNames)('stage %s', (stage) => {
         Timeout: 10,
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
-        Environment: {
-          Variables: {
-            TABLE_NAME: { Ref: tableId() },
-            STAGE: stage,
-            SANDBOX_ENABLED: String(settings.sandboxEnabled),
-            PARTICIPANT_NAME: settings.participant.name,
-            PARTICIPANT_NIT: settings.participant.nit,
-            POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
-            POWERTOOLS_LOG_LEVEL: settings.logLevel,
-            NODE_OPTIONS: '--enable-source-maps',
-          },
-        },
+      });
+      expect(properties.Environment.Variables).toEqual({
+        TABLE_NAME: { Ref: tableId() },
+        STAGE: stage,
+        SANDBOX_ENABLED: String(settings.sandboxEnabled),
+        ACQUIRER_ID: settings.acquirerId,
+        PARTICIPANT_NAME: settings.participant.name,
+        PARTICIPANT_NIT: settings.participant.nit,
+        POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
+        POWERTOOLS_LOG_LEVEL: settings.logLevel,
+        POWERTOOLS_METRICS_NAMESPACE: 'BrebMerchantApi',
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        NODE_OPTIONS: '--enable-source-maps',
       });
     });
 
-    test('log groups keep a month of logs and follow the stage removal policy', () => {
-      const logGroups = synthed.template.findResources('AWS::Logs::LogGroup');
-      expect(Object.keys(logGroups)).toHaveLength(expectedRoutes.length);
-      for (const logGroup of Object.values(logGroups) as Json[]) {
-        expect(logGroup.Properties.RetentionInDays).toBe(30);
+    test('each function logs to its own log group, kept as the stage says', () => {
+      const accessLogsId = logicalIdOf(synthed, synthed.stack.apiStage.accessLogs);
+      const logGroups = Object.entries(synthed.template.findResources('AWS::Logs::LogGroup')) as [string, Json][];
+      // One per function, plus the API's access logs.
+      expect(logGroups).toHaveLength(expectedRoutes.length + 1);
+      for (const [id, logGroup] of logGroups) {
+        expect(logGroup.Properties.RetentionInDays).toBe(settings.logRetention);
         expect(logGroup.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');
+        if (id === accessLogsId) continue;
+        const users = Object.values(resources).filter(
+          (r: Json) => r.Type === 'AWS::Lambda::Function' && r.Properties.LoggingConfig.LogGroup.Ref === id,
+        );
+        expect(users).toHaveLength(1);
       }
     });
   });
 
   describe('HTTP API', () => {
-    test('the JWT authorizer trusts the stage issuer and audiences', () => {
+    test('one JWT authorizer, on the Authorization header', () => {
       synthed.template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
       synthed.template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
         AuthorizerType: 'JWT',
         IdentitySource: ['$request.header.Authorization'],
-        JwtConfiguration: { Issuer: settings.auth.issuer, Audience: [...settings.auth.audience] },
       });
     });
 
@@ -165,7 +109,7 @@ describe.each(stageNames)('stage %s', (stage) => {
     test.each(routes.map((r) => [r.name, r] as const))('%s: scopes and integration', (_name, route) => {
       if (!expectedRoutes.includes(route)) return;
       const integrations = synthed.template.findResources('AWS::ApiGatewayV2::Integration', {
-        Properties: { IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(synthed, route), 'Arn'] } },
+        Properties: { IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(synthed, route.name), 'Arn'] } },
       });
       expect(Object.keys(integrations)).toHaveLength(1);
       for (const path of route.paths) {
@@ -177,19 +121,23 @@ describe.each(stageNames)('stage %s', (stage) => {
       }
     });
 
-    test('outputs the API URL and the table name', () => {
+    test('outputs the API URL, the table name and the QR secret', () => {
       synthed.template.hasOutput('ApiUrl', {});
       synthed.template.hasOutput('TableName', { Value: { Ref: tableId() } });
+      synthed.template.hasOutput('QrSigningSecretArn', {});
     });
   });
 
   describe('table', () => {
     test('keys, indexes, TTL and billing come from the shared table definition', () => {
       synthed.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      // A keys-only twin shares the key attributes of its index: each is declared once.
       const attributeNames = [
-        tableDefinition.partitionKey,
-        tableDefinition.sortKey,
-        ...tableDefinition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+        ...new Set([
+          tableDefinition.partitionKey,
+          tableDefinition.sortKey,
+          ...tableDefinition.globalSecondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+        ]),
       ];
       synthed.template.hasResourceProperties('AWS::DynamoDB::Table', {
         KeySchema: [
@@ -205,7 +153,7 @@ describe.each(stageNames)('stage %s', (stage) => {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection },
         })),
         TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
         BillingMode: 'PAY_PER_REQUEST',
@@ -222,31 +170,22 @@ describe.each(stageNames)('stage %s', (stage) => {
   });
 
   describe('least privilege', () => {
-    test.each(routes.map((r) => [r.name, r] as const))('%s may use only its declared table actions', (_name, route) => {
+    test.each(routes.map((r) => [r.name, r] as const))('%s may use only what its route declares', (_name, route) => {
       if (!expectedRoutes.includes(route)) return;
-      const statements = roleStatements(synthed, route);
-      expect(undeclaredActions(statements, route)).toEqual([]);
-
-      // Each declared action is granted, on the table and its indexes only.
-      const tableStatements = statements.filter((s) =>
-        asArray<string>(s.Action).some((a) => a.startsWith('dynamodb:')),
-      );
-      const granted = tableStatements.flatMap((s) => asArray<string>(s.Action)).sort();
-      expect(granted).toEqual(route.tableActions.map((a) => `dynamodb:${a}`).sort());
-      for (const statement of tableStatements) {
-        expect(statement.Resource).toEqual([
-          { 'Fn::GetAtt': [tableId(), 'Arn'] },
-          { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId(), 'Arn'] }, '/index/*']] },
-        ]);
-      }
+      expect(permissionProblems(synthed, route)).toEqual([]);
+      // Each declared table action is granted (on the table and its indexes, checked above).
+      expect(grantedTableActions(synthed, route)).toEqual(route.tableActions.map((a) => `dynamodb:${a}`).sort());
     });
 
-    test('execution roles carry only the basic logging managed policy', () => {
-      for (const route of expectedRoutes) {
-        const roleId: string = resources[functionLogicalId(synthed, route)].Properties.Role['Fn::GetAtt'][0];
-        const managed = asArray(resources[roleId].Properties.ManagedPolicyArns);
-        expect(managed).toHaveLength(1);
-        expect(JSON.stringify(managed[0])).toContain(':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole');
+    test('execution roles carry no managed policy (AWSLambdaBasicExecutionRole reaches every log group)', () => {
+      for (const route of expectedRoutes) expect(managedPolicies(synthed, route)).toEqual([]);
+    });
+
+    test('no route reads a secret it does not name', () => {
+      for (const route of expectedRoutes.filter((r) => !r.secrets?.length)) {
+        const fn = resources[functionLogicalId(synthed, route.name)];
+        expect(fn.Properties.Environment.Variables.QR_SIGNING_SECRET_ARN).toBeUndefined();
+        expect(JSON.stringify(permissionProblems(synthed, route))).not.toContain('secretsmanager');
       }
     });
   });
@@ -261,15 +200,42 @@ test('prod exposes no sandbox route', () => {
   expect(keys.filter((key: string) => key.includes('/sandbox/'))).toEqual([]);
 });
 
-test('the least-privilege check catches a broad grant', () => {
-  // Guards the guard: a convenience grant such as grantReadData adds Scan, DescribeTable, ...
+describe('the least-privilege check catches', () => {
+  // Guards the guard: each of these broadens one role in a way a convenience call would.
   const route = routes[0]!;
-  const broadened = synth('dev', {
-    modify: (stack) => stack.table.grantReadData(stack.functions.get(route.name)!.function),
+  const problemsAfter = (modify: NonNullable<SynthOptions['modify']>) =>
+    permissionProblems(synth('dev', { modify }), route);
+
+  test('a convenience grant such as grantReadData (Scan, DescribeTable, ...)', () => {
+    const problems = problemsAfter((stack) => stack.table.grantReadData(stack.functions.get(route.name)!.function));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('dynamodb:Scan'),
+        expect.stringContaining('dynamodb:DescribeTable'),
+      ]),
+    );
   });
-  expect(undeclaredActions(roleStatements(broadened, route), route)).toEqual(
-    expect.arrayContaining(['dynamodb:Scan', 'dynamodb:DescribeTable']),
-  );
+
+  test('a secret the route does not name', () => {
+    const problems = problemsAfter((stack) =>
+      stack.secrets.qrSigning.grantRead(stack.functions.get(route.name)!.function),
+    );
+    expect(problems).toEqual(expect.arrayContaining([expect.stringContaining('secretsmanager:GetSecretValue')]));
+  });
+
+  test('a wildcard action, and a declared action on another resource', () => {
+    const problems = problemsAfter((stack) => {
+      const fn = stack.functions.get(route.name)!.function;
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['logs:*'], resources: ['*'] }));
+      fn.addToRolePolicy(new PolicyStatement({ actions: [`dynamodb:${route.tableActions[0]}`], resources: ['*'] }));
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('logs:*: wildcard action'),
+        expect.stringContaining(`dynamodb:${route.tableActions[0]} on ["*"]`),
+      ]),
+    );
+  });
 });
 
 test('bundles every handler locally as source-mapped ESM', () => {

@@ -1,0 +1,110 @@
+/**
+ * Who issues tokens: a Cognito user pool (domain, resource server with the route table's scopes,
+ * client-credentials app clients) on the AWS stages, the stage's external issuer elsewhere, and
+ * the JWT authorizer trusting exactly that issuer and those clients.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import { allScopes, readScopes, SCOPE_PREFIX } from '../../functions/routes';
+import { scopeName } from '../../infra/constructs/identity';
+import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { stages, type CognitoIdentitySettings, type StageName } from '../../infra/stages';
+import { logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
+
+const cognitoStages = (Object.keys(stages) as StageName[]).filter((s) => stages[s].identity.kind === 'cognito');
+
+const authorizerOf = ({ template }: Synth): Json =>
+  (Object.values(template.findResources('AWS::ApiGatewayV2::Authorizer')) as Json[])[0].Properties;
+
+describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
+  const identity = stages[stage].identity as CognitoIdentitySettings;
+  let synthed: Synth;
+  let poolId: string;
+  beforeAll(() => {
+    synthed = synth(stage);
+    poolId = logicalIdOf(synthed, synthed.stack.identity.userPool!);
+  });
+
+  test('a user pool for machine clients only, kept as the stage says', () => {
+    synthed.template.resourceCountIs('AWS::Cognito::UserPool', 1);
+    const [pool] = Object.values(synthed.template.findResources('AWS::Cognito::UserPool')) as Json[];
+    expect(pool.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      MfaConfiguration: 'ON',
+      UserPoolTier: 'ESSENTIALS',
+      DeletionProtection: stages[stage].retainData ? 'ACTIVE' : 'INACTIVE',
+    });
+    expect(pool.DeletionPolicy).toBe(stages[stage].retainData ? 'Retain' : 'Delete');
+  });
+
+  test('a Cognito domain serves the token endpoint', () => {
+    synthed.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', {
+      Domain: identity.domainPrefix,
+      UserPoolId: { Ref: poolId },
+    });
+    synthed.template.hasOutput('TokenUrl', {});
+    synthed.template.hasOutput('UserPoolId', { Value: { Ref: poolId } });
+    // One client id output per app client (ClientIdFullAccess, ClientIdReadOnly, ...).
+    const outputs = Object.keys(synthed.template.findOutputs('*')).filter((id) => id.startsWith('ClientId'));
+    expect(outputs).toHaveLength(identity.clients.length);
+  });
+
+  test("the resource server's scopes are the route table's scopes", () => {
+    synthed.template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+      Identifier: SCOPE_PREFIX,
+      UserPoolId: { Ref: poolId },
+      Scopes: allScopes.map((scope) => ({
+        ScopeName: scopeName(scope),
+        ScopeDescription: Match.stringLikeRegexp('^(read|write) '),
+      })),
+    });
+  });
+
+  test.each(identity.clients.map((c) => [c.name, c] as const))(
+    'app client %s: client credentials with a secret',
+    (name, client) => {
+      const serverId = Object.keys(synthed.template.findResources('AWS::Cognito::UserPoolResourceServer'))[0];
+      const granted = client.access === 'full' ? allScopes : readScopes;
+      synthed.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+        ClientName: name,
+        UserPoolId: { Ref: poolId },
+        GenerateSecret: true,
+        AllowedOAuthFlows: ['client_credentials'],
+        AllowedOAuthFlowsUserPoolClient: true,
+        AllowedOAuthScopes: granted.map((scope) => ({
+          'Fn::Join': ['', [{ Ref: serverId }, `/${scopeName(scope)}`]],
+        })),
+        AccessTokenValidity: 60,
+      });
+    },
+  );
+
+  test("the authorizer trusts the pool's issuer and its app clients, nothing else", () => {
+    synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length);
+    const clientIds = Object.keys(synthed.template.findResources('AWS::Cognito::UserPoolClient'));
+    expect(authorizerOf(synthed).JwtConfiguration).toEqual({
+      Issuer: {
+        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
+      },
+      Audience: clientIds.map((id) => ({ Ref: id })),
+    });
+  });
+});
+
+test('the local stage trusts the local issuer and its sandbox clients, without Cognito', () => {
+  const synthed = synth('local');
+  const identity = stages.local.identity;
+  expect(identity.kind).toBe('external');
+  synthed.template.resourceCountIs('AWS::Cognito::UserPool', 0);
+  expect(authorizerOf(synthed).JwtConfiguration).toEqual({
+    Issuer: identity.kind === 'external' ? identity.issuer : undefined,
+    // The clients of the local token endpoint (npm start), so its tokens pass.
+    Audience: SANDBOX_CLIENTS.map((client) => client.clientId),
+  });
+});
+
+test('any stage can trust an external issuer instead, by setting', () => {
+  const external = { kind: 'external', issuer: 'https://login.example.com/', audience: ['breb-api'] } as const;
+  const synthed = synth('prod', { settings: (s) => ({ ...s, identity: external }) });
+  expect(Object.values(resourcesOf(synthed)).filter((r: Json) => r.Type.startsWith('AWS::Cognito::'))).toEqual([]);
+  expect(authorizerOf(synthed).JwtConfiguration).toEqual({ Issuer: external.issuer, Audience: external.audience });
+});

@@ -1,0 +1,128 @@
+/**
+ * Alarms (API 5xx rate and p99 latency, each function's errors and throttles, table throttles),
+ * all notifying one encrypted, SSL-only SNS topic, and one dashboard per stage.
+ */
+import { stages, type StageName } from '../../infra/stages';
+import { logicalIdOf, synth, type Json, type Synth } from './synth';
+
+const alarmsOf = ({ template }: Synth): Record<string, Json> => template.findResources('AWS::CloudWatch::Alarm');
+
+describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+  const settings = stages[stage];
+  let synthed: Synth;
+  let topicId: string;
+  let alarms: Json[];
+  beforeAll(() => {
+    synthed = synth(stage);
+    topicId = logicalIdOf(synthed, synthed.stack.monitoring.topic);
+    alarms = Object.values(alarmsOf(synthed)).map((a: Json) => a.Properties);
+  });
+  const named = (suffix: string): Json => {
+    const alarm = alarms.find((a) => a.AlarmName === `BrebMerchantApi-${stage}-${suffix}`);
+    if (!alarm) throw new Error(`No alarm ${suffix}`);
+    return alarm;
+  };
+
+  test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
+    // API 5xx rate, API latency, two per function, table throttles.
+    expect(alarms).toHaveLength(2 + 2 * synthed.stack.functions.size + 1);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+  });
+
+  test('API 5xx rate, in percent of requests', () => {
+    const alarm = named('Api5xxRate');
+    expect(alarm.Threshold).toBe(settings.alarms.serverErrorRatePercent);
+    const expression = alarm.Metrics.find((m: Json) => m.Expression);
+    expect(expression.Expression).toBe('IF(requests > 0, 100 * FILL(errors, 0) / requests, 0)');
+    const metricNames = alarm.Metrics.filter((m: Json) => m.MetricStat).map(
+      (m: Json) => m.MetricStat.Metric.MetricName,
+    );
+    expect(metricNames.sort()).toEqual(['5xx', 'Count']);
+  });
+
+  test('API p99 latency', () => {
+    expect(named('ApiLatencyP99')).toMatchObject({
+      MetricName: 'Latency',
+      Namespace: 'AWS/ApiGateway',
+      ExtendedStatistic: 'p99',
+      Threshold: settings.alarms.latencyP99Ms,
+    });
+  });
+
+  test("each function's errors and throttles", () => {
+    for (const [name, fn] of synthed.stack.functions) {
+      const dimensions = [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(synthed, fn.function) } }];
+      expect(named(`${name}-Errors`)).toMatchObject({ MetricName: 'Errors', Dimensions: dimensions, Threshold: 1 });
+      expect(named(`${name}-Throttles`)).toMatchObject({
+        MetricName: 'Throttles',
+        Dimensions: dimensions,
+        Threshold: 1,
+      });
+    }
+  });
+
+  test("the table's throttled requests, summed over the operations the routes use", () => {
+    const alarm = named('TableThrottles');
+    const metrics = alarm.Metrics.filter((m: Json) => m.MetricStat).map((m: Json) => m.MetricStat.Metric);
+    expect(metrics.length).toBeGreaterThanOrEqual(5);
+    for (const metric of metrics) {
+      expect(metric.MetricName).toBe('ThrottledRequests');
+      expect(metric.Dimensions).toEqual(
+        expect.arrayContaining([{ Name: 'TableName', Value: { Ref: logicalIdOf(synthed, synthed.stack.table) } }]),
+      );
+    }
+  });
+
+  test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {
+    const resources = synthed.template.toJSON().Resources;
+    const keyArn = resources[topicId].Properties.KmsMasterKeyId;
+    const key = resources[keyArn['Fn::GetAtt'][0]];
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(JSON.stringify(key.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
+    const [topicPolicy] = Object.values(synthed.template.findResources('AWS::SNS::TopicPolicy')) as Json[];
+    expect(topicPolicy.Properties.Topics).toEqual([{ Ref: topicId }]);
+    expect(topicPolicy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    // No address in the settings, no subscription.
+    synthed.template.resourceCountIs('AWS::SNS::Subscription', settings.alarms.email ? 1 : 0);
+  });
+
+  test('one dashboard: API, every function, the table, the alarms', () => {
+    synthed.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const [dashboard] = Object.values(synthed.template.findResources('AWS::CloudWatch::Dashboard')) as Json[];
+    expect(dashboard.Properties.DashboardName).toBe(`BrebMerchantApi-${stage}`);
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const title of [
+      'API requests',
+      'API latency (ms)',
+      'API errors',
+      'Function errors',
+      'Function duration p99 (ms)',
+      'DynamoDB consumed capacity',
+      'DynamoDB throttled requests',
+      'Alarms',
+    ]) {
+      expect(body).toContain(`\\"title\\":\\"${title}\\"`);
+    }
+    for (const fn of synthed.stack.functions.values()) {
+      expect(body).toContain(`{"Ref":"${logicalIdOf(synthed, fn.function)}"}`);
+    }
+    synthed.template.hasOutput('DashboardUrl', {});
+  });
+});
+
+test('an alarm e-mail in the stage settings subscribes to the topic', () => {
+  const synthed = synth('prod', {
+    settings: (s) => ({ ...s, alarms: { ...s.alarms, email: 'oncall@example.com' } }),
+  });
+  synthed.template.hasResourceProperties('AWS::SNS::Subscription', {
+    Protocol: 'email',
+    Endpoint: 'oncall@example.com',
+    TopicArn: { Ref: logicalIdOf(synthed, synthed.stack.monitoring.topic) },
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The stage settings themselves (infra/stages.ts), and the LocalStack target: the `local` stage
+ * cannot be deployed here (LocalStack does not run on these machines), so its settings and the
+ * deploy script are checked; every other test file synthesizes `local` like any other stage.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { REPO_ROOT } from '../../infra/paths';
+import { removalPolicyOf, stages, stageSettings, type StageName } from '../../infra/stages';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+
+describe.each(Object.keys(stages) as StageName[])('stage %s', (name) => {
+  const settings = stages[name];
+
+  test('is complete and consistent', () => {
+    expect(settings.name).toBe(name);
+    expect(settings.acquirerId).toMatch(/^[A-Z0-9]{2,}$/);
+    expect(settings.participant.nit).toMatch(/^\d{9}$/);
+    expect(settings.throttling.rateLimit).toBeGreaterThan(0);
+    expect(settings.throttling.burstLimit).toBeGreaterThanOrEqual(settings.throttling.rateLimit);
+    expect(settings.alarms.latencyP99Ms).toBeGreaterThan(0);
+    expect(settings.alarms.serverErrorRatePercent).toBeGreaterThan(0);
+    expect(removalPolicyOf(settings)).toBe(settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+  });
+
+  test('a Cognito domain prefix that Cognito accepts', () => {
+    if (settings.identity.kind !== 'cognito') return;
+    // Lowercase letters, digits and hyphens, and none of the reserved words.
+    expect(settings.identity.domainPrefix).toMatch(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/);
+    expect(settings.identity.domainPrefix).not.toMatch(/aws|amazon|cognito/);
+    expect(settings.identity.clients.map((c) => c.access).sort()).toEqual(['full', 'read']);
+  });
+});
+
+test('production: no sandbox, data kept, a year of logs, tokens from Cognito', () => {
+  const prod = stages.prod;
+  expect(prod.sandboxEnabled).toBe(false);
+  expect(prod.retainData).toBe(true);
+  expect(prod.logLevel).not.toBe('DEBUG');
+  expect(prod.logRetention).toBeGreaterThanOrEqual(365);
+  expect(prod.identity.kind).toBe('cognito');
+});
+
+test('dev can be destroyed with its data', () => {
+  expect(stages.dev.retainData).toBe(false);
+});
+
+test('`-c stage=...` picks a stage; dev by default; an unknown one is an error', () => {
+  expect(stageSettings(undefined)).toBe(stages.dev);
+  expect(stageSettings('prod')).toBe(stages.prod);
+  expect(() => stageSettings('production')).toThrow('Unknown stage "production"');
+});
+
+describe('LocalStack (stage local)', () => {
+  test('trusts the local token endpoint of `npm start` and its sandbox clients', () => {
+    const { identity } = stages.local;
+    expect(identity).toEqual({
+      kind: 'external',
+      issuer: 'http://127.0.0.1:3000',
+      audience: SANDBOX_CLIENTS.map((client) => client.clientId),
+    });
+  });
+
+  test('is disposable: sandbox on, nothing retained', () => {
+    expect(stages.local.sandboxEnabled).toBe(true);
+    expect(stages.local.retainData).toBe(false);
+  });
+
+  test('`npm run deploy:local` deploys it with cdklocal, which the project installs', () => {
+    expect(pkg.scripts['deploy:local']).toBe('cdklocal deploy -c stage=local');
+    expect(pkg.scripts['bootstrap:local']).toBe('cdklocal bootstrap -c stage=local');
+    expect(pkg.devDependencies['aws-cdk-local']).toBeDefined();
+    expect(fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'cdklocal'))).toBe(true);
+  });
+
+  test('`npm run synth:all` synthesizes it with the other stages', () => {
+    expect(pkg.scripts['synth:all']).toBe('tsx infra/synth-all.ts');
+    expect(Object.keys(stages)).toEqual(['local', 'dev', 'staging', 'prod']);
+  });
+});

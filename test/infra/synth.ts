@@ -1,0 +1,81 @@
+/**
+ * Synthesis for the CDK tests: the stack of one stage, with cdk.json's feature flags so the tests
+ * see the template `cdk synth` produces. Bundling is skipped (context `aws:cdk:bundling-stacks` =
+ * []) unless a test asks for it, so most tests run in seconds.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { App, Aspects } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { AwsSolutionsChecks, type NagPackProps } from 'cdk-nag';
+import type { RouteDefinition } from '../../functions/routes';
+import { REPO_ROOT } from '../../infra/paths';
+import { BrebApiStack } from '../../infra/stack';
+import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
+
+/** CloudFormation resources are untyped JSON. */
+export type Json = any;
+
+/** The feature flags of cdk.json, so the tests see the same template as `cdk synth`. */
+const cdkContext: Record<string, unknown> = JSON.parse(
+  fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8'),
+).context;
+
+export interface SynthOptions {
+  /** Really run esbuild, writing the assets (and their metadata) into `outdir`. */
+  readonly bundle?: { readonly outdir: string };
+  /** Changes the stack before synthesis (an app synthesizes only once). */
+  readonly modify?: (stack: BrebApiStack) => void;
+  /** Routes instead of the route table (synthetic routes for features no route uses yet). */
+  readonly routes?: readonly RouteDefinition[];
+  /** Changes the stage settings (e.g. an alarm e-mail). */
+  readonly settings?: (settings: StageSettings) => StageSettings;
+  /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
+  readonly nag?: NagPackProps;
+}
+
+export function synth(stage: StageName, options: SynthOptions = {}) {
+  const context = {
+    ...cdkContext,
+    stage,
+    ...(options.bundle ? { 'aws:cdk:enable-asset-metadata': true } : { 'aws:cdk:bundling-stacks': [] }),
+  };
+  const app = new App({ context, ...(options.bundle ? { outdir: options.bundle.outdir } : {}) });
+  const base = stageSettings(stage);
+  const settings = options.settings ? options.settings(base) : base;
+  const stack = new BrebApiStack(app, `BrebMerchantApi-${stage}`, {
+    settings,
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
+  options.modify?.(stack);
+  if (options.nag) Aspects.of(app).add(new AwsSolutionsChecks(options.nag));
+  return { app, stack, settings, template: Template.fromStack(stack) };
+}
+
+export type Synth = ReturnType<typeof synth>;
+
+export function asArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+export const resourcesOf = ({ template }: Synth): Record<string, Json> => template.toJSON().Resources;
+
+export const logicalIdOf = ({ stack }: Synth, construct: { node: { defaultChild?: unknown } }): string =>
+  stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+
+export function functionLogicalId(synthed: Synth, routeName: string): string {
+  const fn = synthed.stack.functions.get(routeName);
+  if (!fn) throw new Error(`No function for route ${routeName}`);
+  return logicalIdOf(synthed, fn.function);
+}
+
+/** Every IAM statement attached to the execution role of a route's function. */
+export function roleStatements(synthed: Synth, routeName: string): Json[] {
+  const resources = resourcesOf(synthed);
+  const roleId: string = resources[functionLogicalId(synthed, routeName)].Properties.Role['Fn::GetAtt'][0];
+  return Object.values(resources)
+    .filter((r) => r.Type === 'AWS::IAM::Policy')
+    .filter((r) => asArray(r.Properties.Roles).some((role: Json) => role.Ref === roleId))
+    .flatMap((r) => asArray(r.Properties.PolicyDocument.Statement));
+}

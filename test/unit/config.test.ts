@@ -1,0 +1,40 @@
+/** The functions' runtime settings, read from the variables the CDK stack sets (shared/config.ts). */
+import { DEFAULT_ACQUIRER_ID, ENV, readRuntimeConfig, SECRET_ENV } from '../../shared/config';
+
+const base = { [ENV.tableName]: 'breb-test' };
+
+test('reads every setting the stack passes', () => {
+  const config = readRuntimeConfig({
+    ...base,
+    [ENV.stage]: 'prod',
+    [ENV.sandboxEnabled]: 'false',
+    [ENV.acquirerId]: 'ACH',
+    [ENV.participantName]: 'Banco X',
+    [ENV.participantNit]: '900000001',
+    [ENV.qrSigningSecretArn]: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
+  });
+  expect(config).toEqual({
+    tableName: 'breb-test',
+    stage: 'prod',
+    sandboxEnabled: false,
+    acquirerId: 'ACH',
+    participant: { name: 'Banco X', nit: '900000001' },
+    qrSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
+    dynamodbEndpoint: undefined,
+  });
+});
+
+test('defaults: the RBM acquirer network, no QR secret (only QR routes get one)', () => {
+  const config = readRuntimeConfig(base);
+  expect(config.acquirerId).toBe(DEFAULT_ACQUIRER_ID);
+  expect(DEFAULT_ACQUIRER_ID).toBe('RBM');
+  expect(config.qrSigningSecretArn).toBeUndefined();
+});
+
+test('the table name is required, from the environment given', () => {
+  expect(() => readRuntimeConfig({})).toThrow('TABLE_NAME');
+});
+
+test('each secret a route can name has the variable that carries its ARN', () => {
+  expect(SECRET_ENV).toEqual({ qrSigning: 'QR_SIGNING_SECRET_ARN' });
+});
