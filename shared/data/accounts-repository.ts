@@ -4,11 +4,12 @@
  * collection, a check that the customer is still ACTIVE, and the counters of both lists.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountListFilters, AccountStore, InsertAccountResult, StoredAccount } from '../domain/accounts';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
+import { queryItemCollection } from './item-collection';
 import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
 import { counterIncrements, listPage, type FilterClause } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
@@ -146,23 +147,8 @@ export const dynamoAccountStore: AccountStore = {
 
 /** Every account of a customer, from the number guards in its item collection (strongly consistent). */
 async function customerAccountIds(customerId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.customer(customerId).pk, ':prefix': keys.accountNumberGuardPrefix },
-        ProjectionExpression: 'account_id',
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    ids.push(...(page.Items ?? []).map((item) => String(item['account_id'])));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return ids;
+  const guards = await queryItemCollection(keys.customer(customerId).pk, keys.accountNumberGuardPrefix, 'account_id');
+  return guards.map((guard) => String(guard['account_id']));
 }
 
 async function readGuard(account: StoredAccount): Promise<unknown> {

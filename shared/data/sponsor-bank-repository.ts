@@ -1,8 +1,9 @@
 /** The sponsor bank's approved merchants and accounts (sandbox records), keyed by NIT. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
 import { dynamo, tableName } from './client';
+import { queryItemCollection } from './item-collection';
 import { keys } from './keys';
 
 interface AccountItem {
@@ -75,20 +76,9 @@ export const dynamoSponsorBank: SponsorBankStore = {
 };
 
 async function listAccounts(nit: string): Promise<ApprovedAccount[]> {
-  const items: AccountItem[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.sponsorMerchant(nit).pk, ':prefix': keys.sponsorAccountPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as AccountItem[]));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = (await queryItemCollection(
+    keys.sponsorMerchant(nit).pk,
+    keys.sponsorAccountPrefix,
+  )) as unknown as AccountItem[];
   return items.map((item) => ({ number: item.number, availableBalanceCents: item.available_balance_cents }));
 }
