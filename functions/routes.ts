@@ -14,6 +14,8 @@ export const SCOPES = {
   customersWrite: `${SCOPE_PREFIX}/customers.write`,
   accountsRead: `${SCOPE_PREFIX}/accounts.read`,
   accountsWrite: `${SCOPE_PREFIX}/accounts.write`,
+  keysRead: `${SCOPE_PREFIX}/keys.read`,
+  keysWrite: `${SCOPE_PREFIX}/keys.write`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -107,12 +109,91 @@ export const routes: readonly RouteDefinition[] = [
     tableActions: ['GetItem'],
   },
   {
+    name: 'registerKey',
+    method: 'POST',
+    paths: ['/v1/keys'],
+    handler: 'register-key',
+    scopes: [SCOPES.keysWrite],
+    // Reads the account and its customer; the transaction puts the key and its directory entry,
+    // checks the customer and the account, and updates the counters.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+  },
+  {
+    name: 'listKeys',
+    method: 'GET',
+    paths: ['/v1/keys'],
+    handler: 'list-keys',
+    scopes: [SCOPES.keysRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'getKey',
+    method: 'GET',
+    paths: ['/v1/keys/{id}'],
+    handler: 'get-key',
+    scopes: [SCOPES.keysRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'deleteKey',
+    method: 'DELETE',
+    paths: ['/v1/keys/{id}'],
+    handler: 'delete-key',
+    scopes: [SCOPES.keysWrite],
+    // Reads the key; the transaction updates it and deletes its directory entry.
+    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+  },
+  {
+    name: 'suspendKey',
+    method: 'PATCH',
+    paths: ['/v1/keys/{id}/suspend'],
+    handler: 'suspend-key',
+    scopes: [SCOPES.keysWrite],
+    // Reads the key; the transaction updates it and its directory entry.
+    tableActions: ['GetItem', 'UpdateItem'],
+  },
+  {
+    name: 'activateKey',
+    method: 'PATCH',
+    paths: ['/v1/keys/{id}/activate'],
+    handler: 'activate-key',
+    scopes: [SCOPES.keysWrite],
+    // As suspendKey, and checks that the customer is still ACTIVE.
+    tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
+  },
+  {
+    name: 'resolveKey',
+    method: 'POST',
+    paths: ['/v1/resolve-key'],
+    handler: 'resolve-key',
+    // Resolving reads the directory: a read scope (docs/keys.md); it stores the resolution it answers.
+    scopes: [SCOPES.keysRead],
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
+    name: 'getResolution',
+    method: 'GET',
+    paths: ['/v1/resolutions/{id}'],
+    handler: 'get-resolution',
+    scopes: [SCOPES.keysRead],
+    tableActions: ['GetItem'],
+  },
+  {
     name: 'approveSponsorBankMerchant',
     method: 'POST',
     paths: ['/sandbox/sponsor-bank/merchants'],
     handler: 'approve-sponsor-bank-merchant',
     scopes: [],
     tableActions: [...IDEMPOTENCY_ACTIONS, 'Query'],
+    sandbox: true,
+  },
+  {
+    name: 'addSandboxDirectoryKey',
+    method: 'POST',
+    paths: ['/sandbox/directory/keys'],
+    handler: 'add-sandbox-directory-key',
+    scopes: [],
+    tableActions: IDEMPOTENCY_ACTIONS,
     sandbox: true,
   },
 ];

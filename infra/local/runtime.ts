@@ -14,6 +14,7 @@ import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { LocalIssuer } from './oauth';
 import { seedSandbox } from './sandbox-fixtures';
+import { dynamoDirectory } from '../../shared/data/directory-repository';
 import { createLocalApi, listen } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -67,7 +68,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const client = createDynamoDbClient(endpoint);
     await ensureTable(client, tableName);
     client.destroy();
-    if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, systemClock.now());
+    if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
 
     const { server, url } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
     started = server;

@@ -1,7 +1,9 @@
 /**
  * The sandbox's out-of-band data (design.md section 2): the merchant approved at the sponsor bank
- * and its accounts. Seeding is idempotent: existing accounts keep their balances.
+ * and its accounts, and keys of the Bre-B directory registered at another participant. Seeding is
+ * idempotent: existing accounts keep their balances, existing directory entries stay as they are.
  */
+import type { DirectoryEntry, DirectoryStore } from '../../shared/domain/directory';
 import { approveSponsorBankMerchant, type SponsorBankStore } from '../../shared/domain/sponsor-bank';
 
 export const SANDBOX_MERCHANT = {
@@ -11,6 +13,67 @@ export const SANDBOX_MERCHANT = {
   accounts: ['000100200301', '000100200302', '000100200303'],
 } as const;
 
-export async function seedSandbox(sponsorBank: SponsorBankStore, now: string): Promise<void> {
+/** Another participant of the network, where the sandbox's directory keys are held. */
+export const SANDBOX_PARTICIPANT = { name: 'Banco Ejemplo', identification_number: '860000002' } as const;
+
+const ANA = {
+  identification_type: 'CC',
+  identification_number: '1020304050',
+  type: 'PERSON',
+  first_name: 'Ana',
+  second_name: 'María',
+  first_last_name: 'Gómez',
+  second_last_name: 'Pérez',
+} as const;
+const ANA_ACCOUNT = { account_number: '4001002003', account_type: 'SAVINGS' } as const;
+
+/** The directory keys of design.md section 2: a person's four keys and a business's BCODE. */
+export const SANDBOX_DIRECTORY_KEYS: readonly Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account'>[] = [
+  {
+    key: { key_type: 'PHONE', key_value: '3001234567' },
+    owner: ANA,
+    participant: SANDBOX_PARTICIPANT,
+    account: ANA_ACCOUNT,
+  },
+  {
+    key: { key_type: 'EMAIL', key_value: 'ana.gomez@example.com' },
+    owner: ANA,
+    participant: SANDBOX_PARTICIPANT,
+    account: ANA_ACCOUNT,
+  },
+  {
+    key: { key_type: 'ALPHA', key_value: '@anagomez1' },
+    owner: ANA,
+    participant: SANDBOX_PARTICIPANT,
+    account: ANA_ACCOUNT,
+  },
+  {
+    key: { key_type: 'ID', key_value: '1020304050' },
+    owner: ANA,
+    participant: SANDBOX_PARTICIPANT,
+    account: ANA_ACCOUNT,
+  },
+  {
+    key: { key_type: 'BCODE', key_value: '0012345678' },
+    owner: {
+      identification_type: 'NIT',
+      identification_number: '900555111',
+      type: 'BUSINESS',
+      business_name: 'Panadería El Trigal SAS',
+    },
+    participant: SANDBOX_PARTICIPANT,
+    account: { account_number: '5005006007', account_type: 'CHECKING' },
+  },
+];
+
+export async function seedSandbox(
+  sponsorBank: SponsorBankStore,
+  directory: Pick<DirectoryStore, 'insertSandbox'>,
+  now: string,
+): Promise<void> {
   await approveSponsorBankMerchant(sponsorBank, { ...SANDBOX_MERCHANT, accounts: [...SANDBOX_MERCHANT.accounts] }, now);
+  // insertSandbox leaves a taken value alone, which makes the seed idempotent.
+  for (const entry of SANDBOX_DIRECTORY_KEYS) {
+    await directory.insertSandbox({ ...entry, source: 'SANDBOX', status: 'ACTIVE', created_at: now, updated_at: now });
+  }
 }

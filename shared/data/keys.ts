@@ -24,6 +24,17 @@ export const keys = {
     sk: `ACCOUNT_NUMBER#${number}`,
   }),
   accountNumberGuardPrefix: 'ACCOUNT_NUMBER#',
+  /** A Bre-B key of a client's merchant. */
+  brebKey: (id: string): ItemKey => ({ pk: `KEY#${id}`, sk: 'KEY' }),
+  /**
+   * The directory entry of a normalised (type, value): our keys' and the sandbox's share this item,
+   * which is also the guard that a value is registered once (written with the key, deleted with it).
+   */
+  directoryEntry: (keyType: string, keyValue: string): ItemKey => ({
+    pk: `DIRECTORY#${keyType}#${keyValue}`,
+    sk: 'DIRECTORY',
+  }),
+  resolution: (id: string): ItemKey => ({ pk: `RESOLUTION#${id}`, sk: 'RESOLUTION' }),
   sponsorMerchant: (nit: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: 'MERCHANT' }),
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',

@@ -5,6 +5,7 @@
  * VALIDATION_FAILED naming the member, so nothing malformed can reach a printed code.
  */
 import { invalidField } from '../domain/errors';
+import { KEY_PATTERNS, KEY_TYPES } from '../domain/key-formats';
 import { hasNonAscii } from './ascii';
 import { assertSecret, type SigningSecret } from './signature';
 import {
@@ -95,14 +96,8 @@ export interface EmvSettings {
   readonly signingSecret: SigningSecret;
 }
 
-/** Bre-B key formats (shared/qr-payload.md), on the normalised value. */
-export const KEY_PATTERNS: Readonly<Record<KeyType, RegExp>> = {
-  ID: /^[A-Za-z0-9]{1,18}$/,
-  PHONE: /^3[0-9]{9}$/,
-  EMAIL: /^[^\s@]{1,30}@[A-Za-z0-9.-]{1,61}$/,
-  ALPHA: /^@[A-Za-z0-9]{5,20}$/,
-  BCODE: /^00[0-9]{8}$/,
-};
+/** Bre-B key formats: one definition, in shared/domain/key-formats.ts. */
+export { KEY_PATTERNS };
 
 export const REFERENCE_PATTERN = /^[A-OQ-Za-oq-z0-9]{1,17}$/;
 export const ACQUIRER_PATTERN = /^[A-Z0-9]{1,4}$/;
@@ -115,7 +110,6 @@ const NIT = /^[0-9]{1,15}$/;
 const POST_CODE = /^[\x20-\x7E]{1,10}$/;
 const CHANNEL_PRESENTATION = /^[0-7][0-3][0-3]$/;
 const ADDITIONAL_TEXT = /^[\x20-\x7E]{1,25}$/;
-const KEY_TYPES = new Set<string>(['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE']);
 const TAX_TYPES = new Set<string>(['WALLET', 'FIXED', 'PERCENTAGE']);
 const TIP_TYPES = new Set<string>(['REQUEST', 'FIXED', 'PERCENTAGE']);
 
@@ -168,7 +162,8 @@ export function validateEmvInput(input: EmvPayloadInput): void {
   if (input.type !== 'STATIC' && input.type !== 'DYNAMIC') throw invalidField('type', 'must be STATIC or DYNAMIC');
 
   const { keyType, keyValue } = input.key;
-  if (!KEY_TYPES.has(keyType)) throw invalidField('key.keyType', 'must be ID, PHONE, EMAIL, ALPHA or BCODE');
+  if (!(KEY_TYPES as readonly string[]).includes(keyType))
+    throw invalidField('key.keyType', 'must be ID, PHONE, EMAIL, ALPHA or BCODE');
   if (!KEY_PATTERNS[keyType].test(keyValue) || hasNonAscii(keyValue)) {
     throw invalidField('key.keyValue', `is not a valid ${keyType} key`);
   }

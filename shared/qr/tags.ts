@@ -3,6 +3,8 @@
  * templates (`CO.COM.<ACQ>.<SUFFIX>`) and the codes written under them. The encoder and the decoder
  * read their vocabulary from here.
  */
+import type { KeyType } from '../domain/key-formats';
+
 export const TAG = {
   payloadFormat: '00',
   initiationMethod: '01',
@@ -41,7 +43,7 @@ export const REFERENCE_MARK = 'P';
 export type InitiationMethod = 'STATIC' | 'DYNAMIC';
 export const INITIATION_CODE: Readonly<Record<InitiationMethod, string>> = { STATIC: '11', DYNAMIC: '12' };
 
-export type KeyType = 'ID' | 'PHONE' | 'EMAIL' | 'ALPHA' | 'BCODE';
+export type { KeyType };
 /** Tag 26: the key value sits under the sub-tag of its type. */
 export const KEY_SUBTAG: Readonly<Record<KeyType, string>> = {
   ID: '01',

@@ -243,7 +243,7 @@ describe('answerTokenRequest', () => {
       basic(readonlyClient.clientId, readonlyClient.clientSecret),
       grant,
     );
-    expect(await tokenScopes(answer)).toEqual([SCOPES.customersRead, SCOPES.accountsRead]);
+    expect(await tokenScopes(answer)).toEqual([SCOPES.customersRead, SCOPES.accountsRead, SCOPES.keysRead]);
   });
 
   test('a scope beyond the client’s (read-only client asking to write) is 400 invalid_scope', async () => {

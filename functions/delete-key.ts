@@ -1,0 +1,11 @@
+/** DELETE /v1/keys/{id}: the key becomes DELETED and its value free again (docs/keys.md). */
+import { systemClock } from '../shared/domain/clock';
+import { changeKeyStatus } from '../shared/domain/keys';
+import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
+  name: 'deleteKey',
+  handle: ({ auth, path }) =>
+    changeKeyStatus({ keys: dynamoKeyStore, clock: systemClock }, auth.tenant, path.id, 'delete'),
+});

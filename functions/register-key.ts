@@ -1,0 +1,27 @@
+/** POST /v1/keys: register a Bre-B key for one of the client's accounts (docs/keys.md). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { registerKey } from '../shared/domain/keys';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { runtimeConfig } from '../shared/data/client';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { httpHandler } from '../shared/http/handler';
+import { registerKeyRequestSchema, type RegisterKeyRequest } from '../shared/schemas/keys';
+
+export const handler = httpHandler<RegisterKeyRequest>({
+  name: 'registerKey',
+  body: registerKeyRequestSchema,
+  handle: ({ auth, body }) =>
+    registerKey(
+      {
+        customers: dynamoCustomerStore,
+        accounts: dynamoAccountStore,
+        keys: dynamoKeyStore,
+        participant: runtimeConfig().participant,
+        clock: systemClock,
+        ids: uuidIds,
+      },
+      auth.tenant,
+      body,
+    ),
+});

@@ -1,0 +1,21 @@
+/** POST /v1/resolve-key: resolve a Bre-B key to its owner, participant and account (spec 2.3, 4.4). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { resolveKey } from '../shared/domain/directory';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
+import { httpHandler } from '../shared/http/handler';
+import { resolveKeyRequestSchema, type ResolveKeyRequest } from '../shared/schemas/keys';
+
+const deps = {
+  customers: dynamoCustomerStore,
+  directory: dynamoDirectory,
+  resolutions: dynamoResolutionStore,
+  clock: systemClock,
+  ids: uuidIds,
+};
+
+export const handler = httpHandler<ResolveKeyRequest>({
+  name: 'resolveKey',
+  body: resolveKeyRequestSchema,
+  handle: ({ auth, body }) => resolveKey(deps, auth.tenant, body),
+});

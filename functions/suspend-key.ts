@@ -1,0 +1,11 @@
+/** PATCH /v1/keys/{id}/suspend: the key stops resolving and serving new QR codes (docs/keys.md). */
+import { systemClock } from '../shared/domain/clock';
+import { changeKeyStatus } from '../shared/domain/keys';
+import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
+  name: 'suspendKey',
+  handle: ({ auth, path }) =>
+    changeKeyStatus({ keys: dynamoKeyStore, clock: systemClock }, auth.tenant, path.id, 'suspend'),
+});

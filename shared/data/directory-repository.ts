@@ -1,0 +1,59 @@
+/**
+ * The Bre-B directory and stored resolutions in DynamoDB. A directory entry is keyed by its
+ * normalised (type, value) whoever registered it, so resolving a key is one GetItem; sandbox entries
+ * are put only where no entry is (the same guard our keys' registration meets).
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type {
+  DirectoryEntry,
+  DirectoryKey,
+  DirectoryStore,
+  ResolutionStore,
+  StoredResolution,
+} from '../domain/directory';
+import { dynamo, tableName } from './client';
+import { keys, withoutStorageAttributes } from './keys';
+import { directoryItem } from './keys-repository';
+
+export const dynamoDirectory: DirectoryStore = {
+  async get(key: DirectoryKey): Promise<DirectoryEntry | undefined> {
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: keys.directoryEntry(key.key_type, key.key_value) }),
+    );
+    return Item ? withoutStorageAttributes<DirectoryEntry>(Item) : undefined;
+  },
+
+  async insertSandbox(entry: DirectoryEntry): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: directoryItem(entry),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  },
+};
+
+export const dynamoResolutionStore: ResolutionStore = {
+  async insert(resolution: StoredResolution): Promise<void> {
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.resolution(resolution.id), entity: 'RESOLUTION', ...resolution },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  },
+
+  async get(id: string): Promise<StoredResolution | undefined> {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.resolution(id) }));
+    return Item ? withoutStorageAttributes<StoredResolution>(Item) : undefined;
+  },
+};

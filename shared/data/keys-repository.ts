@@ -1,0 +1,173 @@
+/**
+ * Bre-B keys in DynamoDB (docs/data-model.md, docs/keys.md). One transaction writes the key (listed
+ * in the tenant's collection and in its customer's scope), its directory entry (the uniqueness guard
+ * of the normalised type and value, shared with the sandbox's keys), checks that the customer and the
+ * account are ACTIVE, and updates the counters of both lists. Status changes move the key and its
+ * entry together; deleting removes the entry, so the value is free again.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { DirectoryEntry } from '../domain/directory';
+import type { InsertKeyResult, KeyListFilters, KeyStore, StoredKey, TransitionResult } from '../domain/keys';
+import type { PageRequest, PageResult } from '../domain/lists';
+import type { KeyStatus } from '../schemas/keys';
+import { dynamo, tableName } from './client';
+import {
+  collectionKeys,
+  collectionPartition,
+  keys,
+  scopePartition,
+  updatedAtKeys,
+  withoutStorageAttributes,
+} from './keys';
+import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { failedConditions, transactWrite } from './transactions';
+
+export const KEYS_COLLECTION = 'KEY';
+
+/** The scope of a key in its collection: its customer (the customer_id filter reads only it). */
+export const keyCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+
+export const directoryItem = (entry: DirectoryEntry) => ({
+  ...keys.directoryEntry(entry.key.key_type, entry.key.key_value),
+  entity: 'DIRECTORY_ENTRY',
+  ...entry,
+});
+
+export const dynamoKeyStore: KeyStore = {
+  async insert(key: StoredKey, entry: DirectoryEntry): Promise<InsertKeyResult> {
+    const TableName = tableName();
+    const scope = keyCustomerScope(key.customer_id);
+    try {
+      await transactWrite({
+        TransactItems: [
+          { Put: { TableName, Item: directoryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            ConditionCheck: {
+              TableName,
+              Key: keys.customer(key.customer_id),
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'ACTIVE' },
+            },
+          },
+          {
+            ConditionCheck: {
+              TableName,
+              Key: keys.account(key.account_id),
+              ConditionExpression: 'account_status = :active',
+              ExpressionAttributeValues: { ':active': 'ACTIVE' },
+            },
+          },
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.brebKey(key.id),
+                ...collectionKeys(key.tenant, KEYS_COLLECTION, key.id, key.created_at, key.updated_at, scope),
+                entity: 'KEY',
+                ...key,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...counterIncrements(
+            [collectionPartition(key.tenant, KEYS_COLLECTION), scopePartition(key.tenant, KEYS_COLLECTION, scope)],
+            key.id,
+          ),
+        ],
+      });
+      return { inserted: true };
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.has(0)) return { inserted: false, reason: 'value_taken' };
+      if (failed?.has(1)) return { inserted: false, reason: 'customer_inactive' };
+      if (failed?.has(2)) return { inserted: false, reason: 'account_inactive' };
+      throw error;
+    }
+  },
+
+  async get(id: string): Promise<StoredKey | undefined> {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.brebKey(id) }));
+    return Item ? withoutStorageAttributes<StoredKey>(Item) : undefined;
+  },
+
+  async list(tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>> {
+    const clauses: FilterClause[] = [];
+    if (filters.accountId) clauses.push({ kind: 'equals', attribute: 'account_id', value: filters.accountId });
+    if (filters.keyType) clauses.push({ kind: 'equals', attribute: 'key_type', value: filters.keyType });
+    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
+    const page = await listPage({
+      source: {
+        tenant,
+        collection: KEYS_COLLECTION,
+        ...(filters.customerId ? { scope: keyCustomerScope(filters.customerId) } : {}),
+      },
+      filters: clauses,
+      request,
+    });
+    return { items: page.items.map((item) => withoutStorageAttributes<StoredKey>(item)), total: page.total };
+  },
+
+  async transition(key: StoredKey, to: KeyStatus, now: string): Promise<TransitionResult> {
+    const TableName = tableName();
+    const entryKey = keys.directoryEntry(key.key_type, key.key_value);
+    const sameKey = { ConditionExpression: 'key_id = :id', ExpressionAttributeValues: { ':id': key.id } };
+    const entryChange =
+      to === 'DELETED'
+        ? { Delete: { TableName, Key: entryKey, ...sameKey } }
+        : {
+            Update: {
+              TableName,
+              Key: entryKey,
+              UpdateExpression: 'SET #status = :to, updated_at = :now',
+              ConditionExpression: sameKey.ConditionExpression,
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':id': key.id, ':to': to, ':now': now },
+            },
+          };
+    const moved = updatedAtKeys(key.id, now, true);
+    try {
+      await transactWrite({
+        TransactItems: [
+          {
+            Update: {
+              TableName,
+              Key: keys.brebKey(key.id),
+              UpdateExpression: 'SET #status = :to, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
+              ConditionExpression: '#status = :from',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':to': to,
+                ':from': key.status,
+                ':now': now,
+                ':gsi2sk': moved.gsi2sk,
+                ':gsi4sk': moved.gsi4sk,
+              },
+            },
+          },
+          entryChange,
+          // A key comes back into the directory only while its customer is ACTIVE.
+          ...(to === 'ACTIVE'
+            ? [
+                {
+                  ConditionCheck: {
+                    TableName,
+                    Key: keys.customer(key.customer_id),
+                    ConditionExpression: '#status = :active',
+                    ExpressionAttributeNames: { '#status': 'status' },
+                    ExpressionAttributeValues: { ':active': 'ACTIVE' },
+                  },
+                },
+              ]
+            : []),
+        ],
+      });
+      return 'changed';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.has(0) || failed?.has(1)) return 'conflict';
+      if (failed?.has(2)) return 'customer_inactive';
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,191 @@
+/**
+ * The Bre-B directory and key resolution (spec 2.3 and 4.4). One entry per normalised (type, value),
+ * whoever registered it: our merchants' keys (source API, written with the key, shared/domain/keys.ts)
+ * and the sandbox's keys of people and businesses at other participants (source SANDBOX). Resolving
+ * a key is one read of its entry; the resolution is stored, with its payee, for the payment that
+ * will name it as resolution_id.
+ */
+import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest } from '../schemas/keys';
+import type { Clock, IdGenerator } from './clock';
+import { getOwnCustomer, type CustomerStore } from './customers';
+import { AppError } from './errors';
+import { normaliseKeyValue, parseKey, type KeyType } from './key-formats';
+
+export interface DirectoryKey {
+  readonly key_type: KeyType;
+  readonly key_value: string;
+}
+
+export interface DirectoryEntry {
+  readonly key: DirectoryKey;
+  readonly owner: KeyOwner;
+  readonly participant: { readonly name: string; readonly identification_number: string };
+  readonly account: { readonly account_number: string; readonly account_type: string };
+  /** API: a key of one of our clients' merchants; SANDBOX: a key at another participant. */
+  readonly source: 'API' | 'SANDBOX';
+  /** Only ACTIVE entries resolve (a SUSPENDED key keeps its value but does not resolve). */
+  readonly status: 'ACTIVE' | 'SUSPENDED';
+  /** The key behind an API entry, and its client. */
+  readonly key_id?: string;
+  readonly tenant?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface DirectoryStore {
+  get(key: DirectoryKey): Promise<DirectoryEntry | undefined>;
+  /** Adds a sandbox entry; false when the (type, value) is already in the directory. */
+  insertSandbox(entry: DirectoryEntry): Promise<boolean>;
+}
+
+/** The resolution object of spec 2.3. */
+export interface Resolution {
+  readonly id: string;
+  readonly customer_id: string;
+  readonly resolved_at: string;
+  readonly key: DirectoryKey;
+  readonly owner: KeyOwner;
+  readonly participant: DirectoryEntry['participant'];
+  readonly account: DirectoryEntry['account'];
+}
+
+/** A resolution as stored: its client and the whole directory entry it resolved to (the payee). */
+export interface StoredResolution extends Resolution {
+  readonly tenant: string;
+  readonly payee: DirectoryEntry;
+}
+
+export interface ResolutionStore {
+  insert(resolution: StoredResolution): Promise<void>;
+  get(id: string): Promise<StoredResolution | undefined>;
+}
+
+export interface ResolveKeyDeps {
+  readonly customers: Pick<CustomerStore, 'get'>;
+  readonly directory: Pick<DirectoryStore, 'get'>;
+  readonly resolutions: Pick<ResolutionStore, 'insert'>;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+const OWNER_FIELDS = [
+  'identification_type',
+  'identification_number',
+  'type',
+  'business_name',
+  'first_name',
+  'second_name',
+  'first_last_name',
+  'second_last_name',
+] as const;
+
+/** The owner in the spec's field order, with its absent names left out. */
+const ownerOf = (owner: KeyOwner): KeyOwner =>
+  Object.fromEntries(
+    OWNER_FIELDS.filter((field) => owner[field] !== undefined && owner[field] !== null).map((field) => [
+      field,
+      owner[field],
+    ]),
+  ) as KeyOwner;
+
+export function publicResolution(resolution: StoredResolution): Resolution {
+  return {
+    id: resolution.id,
+    customer_id: resolution.customer_id,
+    resolved_at: resolution.resolved_at,
+    key: resolution.key,
+    owner: ownerOf(resolution.owner),
+    participant: resolution.participant,
+    account: resolution.account,
+  };
+}
+
+/**
+ * POST /v1/resolve-key: the directory entry of a key, as a stored resolution. Bad or uninferable
+ * format 400, unknown customer 404, another client's 403, no ACTIVE entry 404 KEY_NOT_FOUND.
+ */
+export async function resolveKey(
+  deps: ResolveKeyDeps,
+  tenant: string,
+  request: ResolveKeyRequest,
+): Promise<Resolution> {
+  const key = parseKey(request.key);
+  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id.toLowerCase());
+  const entry = await deps.directory.get(key);
+  if (!entry || entry.status !== 'ACTIVE') {
+    throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
+  }
+  const resolution: StoredResolution = {
+    id: deps.ids.newId(),
+    customer_id: customer.id,
+    resolved_at: deps.clock.now(),
+    key: entry.key,
+    owner: ownerOf(entry.owner),
+    participant: entry.participant,
+    account: entry.account,
+    tenant,
+    payee: entry,
+  };
+  await deps.resolutions.insert(resolution);
+  return publicResolution(resolution);
+}
+
+/** GET /v1/resolutions/{id}: 404 when unknown, 403 when another client's. */
+export async function getOwnResolution(
+  resolutions: Pick<ResolutionStore, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<Resolution> {
+  const resolution = await resolutions.get(id.toLowerCase());
+  if (!resolution) throw new AppError('NOT_FOUND', `Resolution ${id} does not exist`);
+  if (resolution.tenant !== tenant) throw new AppError('FORBIDDEN', `Resolution ${id} belongs to another client`);
+  return publicResolution(resolution);
+}
+
+/** The answer of POST /sandbox/directory/keys. */
+export type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account' | 'created_at'>;
+
+/**
+ * POST /sandbox/directory/keys (design.md section 2): a key of someone at another participant. A
+ * business owner needs business_name; a person first_name and first_last_name. Taken value 409.
+ */
+export async function addSandboxDirectoryKey(
+  directory: Pick<DirectoryStore, 'insertSandbox'>,
+  request: SandboxDirectoryKeyRequest,
+  now: string,
+): Promise<SandboxDirectoryKey> {
+  const { owner } = request;
+  if (owner.type === 'BUSINESS' && !owner.business_name) {
+    throw new AppError('VALIDATION_FAILED', 'A BUSINESS owner needs a business_name', {
+      errors: [{ field: 'owner.business_name', message: 'is required for a BUSINESS owner' }],
+    });
+  }
+  if (owner.type === 'PERSON' && (!owner.first_name || !owner.first_last_name)) {
+    throw new AppError('VALIDATION_FAILED', 'A PERSON owner needs first_name and first_last_name', {
+      errors: [{ field: 'owner.first_name', message: 'and owner.first_last_name are required for a PERSON owner' }],
+    });
+  }
+  const entry: DirectoryEntry = {
+    key: { key_type: request.key.key_type, key_value: normaliseKeyValue(request.key.key_type, request.key.key_value) },
+    owner: ownerOf(owner),
+    participant: request.participant,
+    account: request.account,
+    source: 'SANDBOX',
+    status: 'ACTIVE',
+    created_at: now,
+    updated_at: now,
+  };
+  if (!(await directory.insertSandbox(entry))) {
+    throw new AppError(
+      'KEY_ALREADY_REGISTERED',
+      `This ${entry.key.key_type} key is already registered in the Bre-B directory`,
+    );
+  }
+  return {
+    key: entry.key,
+    owner: entry.owner,
+    participant: entry.participant,
+    account: entry.account,
+    created_at: now,
+  };
+}

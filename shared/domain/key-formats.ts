@@ -1,0 +1,78 @@
+/**
+ * Bre-B key formats (shared/qr-payload.md, "Bre-B key formats"): the one place that knows what a
+ * PHONE, ID, EMAIL, ALPHA or BCODE key looks like, how a value is normalised for storage and
+ * comparison, and how a type is inferred from a bare value. Key registration, key resolution and the
+ * QR encoder all use these rules.
+ */
+import { invalidField } from './errors';
+
+export type KeyType = 'ID' | 'PHONE' | 'EMAIL' | 'ALPHA' | 'BCODE';
+
+export const KEY_TYPES: readonly KeyType[] = ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'];
+
+/** The formats, on the normalised value. */
+export const KEY_PATTERNS: Readonly<Record<KeyType, RegExp>> = {
+  ID: /^[A-Za-z0-9]{1,18}$/,
+  PHONE: /^3[0-9]{9}$/,
+  EMAIL: /^[^\s@]{1,30}@[A-Za-z0-9.-]{1,61}$/,
+  ALPHA: /^@[A-Za-z0-9]{5,20}$/,
+  BCODE: /^00[0-9]{8}$/,
+};
+
+const FORMAT_RULES: Readonly<Record<KeyType, string>> = {
+  ID: 'must be 1 to 18 letters or digits, without separators',
+  PHONE: 'must be a Colombian mobile number: 10 digits starting with 3, optionally prefixed by +57 or 57',
+  EMAIL: 'must be an email with a local part of 1 to 30 characters and a domain of 1 to 61',
+  ALPHA: "must be '@' followed by 5 to 20 letters or digits",
+  BCODE: "must be 10 digits starting with '00'",
+};
+
+/** The order in which a type is inferred from a value sent without one. */
+export const INFERENCE_ORDER: readonly KeyType[] = ['ALPHA', 'EMAIL', 'BCODE', 'PHONE', 'ID'];
+
+const isAscii = (value: string): boolean => /^[\x20-\x7E]*$/.test(value);
+
+/** A phone number without its +57 / 57 prefix (only a 12-digit value starting with 57 has one). */
+const withoutCountryCode = (raw: string): string => {
+  if (raw.startsWith('+57')) return raw.slice(3);
+  if (/^57[0-9]{10}$/.test(raw)) return raw.slice(2);
+  return raw;
+};
+
+/**
+ * The stored, compared form of a key value, or undefined when it is not of its type's format:
+ * PHONE loses its +57 / 57 prefix, EMAIL is lower-cased; other types are kept as sent.
+ */
+export function normalisedKeyValue(type: KeyType, raw: string): string | undefined {
+  if (!isAscii(raw)) return undefined;
+  const value = type === 'PHONE' ? withoutCountryCode(raw) : type === 'EMAIL' ? raw.toLowerCase() : raw;
+  return KEY_PATTERNS[type].test(value) ? value : undefined;
+}
+
+/** Like normalisedKeyValue, but a value of another format is a 400 naming `field`. */
+export function normaliseKeyValue(type: KeyType, raw: string, field = 'key.key_value'): string {
+  const value = normalisedKeyValue(type, raw);
+  if (value === undefined) throw invalidField(field, `is not a valid ${type} key: ${FORMAT_RULES[type]}`);
+  return value;
+}
+
+/**
+ * The type of a value sent without one: ALPHA (starts with @), EMAIL (contains @), BCODE, PHONE,
+ * ID, the first whose format the value fits. A value that fits none is a 400.
+ */
+export function inferKeyType(raw: string, field = 'key.key_value'): KeyType {
+  if (raw.startsWith('@')) return 'ALPHA';
+  if (raw.includes('@')) return 'EMAIL';
+  const type = INFERENCE_ORDER.find((candidate) => normalisedKeyValue(candidate, raw) !== undefined);
+  if (!type) throw invalidField(field, 'fits no Bre-B key format (PHONE, ID, EMAIL, ALPHA or BCODE)');
+  return type;
+}
+
+/** The type (sent or inferred) and the normalised value of a key. */
+export function parseKey(
+  key: { readonly key_type?: KeyType | undefined; readonly key_value: string },
+  field = 'key',
+): { readonly key_type: KeyType; readonly key_value: string } {
+  const type = key.key_type ?? inferKeyType(key.key_value, `${field}.key_value`);
+  return { key_type: type, key_value: normaliseKeyValue(type, key.key_value, `${field}.key_value`) };
+}

@@ -1,0 +1,298 @@
+/**
+ * Bre-B keys and the directory in DynamoDB Local: the key and its directory entry in one transaction,
+ * one value per directory under concurrent inserts (ours and the sandbox's), the customer and account
+ * checks, counters and list filters, status changes moving the entry, stored resolutions.
+ */
+import { randomUUID } from 'node:crypto';
+import type { StoredAccount } from '../../shared/domain/accounts';
+import type { StoredCustomer } from '../../shared/domain/customers';
+import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
+import type { StoredKey } from '../../shared/domain/keys';
+import type { KeyType } from '../../shared/domain/key-formats';
+import { parsePageRequest } from '../../shared/domain/lists';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+let table: TestTable;
+let keyStore: typeof import('../../shared/data/keys-repository').dynamoKeyStore;
+let directory: typeof import('../../shared/data/directory-repository').dynamoDirectory;
+let resolutions: typeof import('../../shared/data/directory-repository').dynamoResolutionStore;
+let accounts: typeof import('../../shared/data/accounts-repository').dynamoAccountStore;
+let customers: typeof import('../../shared/data/customers-repository').dynamoCustomerStore;
+
+beforeAll(async () => {
+  table = await createTestTable('keys');
+  ({ dynamoKeyStore: keyStore } = await import('../../shared/data/keys-repository'));
+  ({ dynamoDirectory: directory, dynamoResolutionStore: resolutions } =
+    await import('../../shared/data/directory-repository'));
+  ({ dynamoAccountStore: accounts } = await import('../../shared/data/accounts-repository'));
+  ({ dynamoCustomerStore: customers } = await import('../../shared/data/customers-repository'));
+});
+afterAll(() => table.drop());
+
+let counter = 0;
+const now = (): string => new Date().toISOString();
+const page = (overrides: Record<string, unknown> = {}) => parsePageRequest({ page_size: 100, ...overrides }, now());
+
+interface Owner {
+  readonly customer: StoredCustomer;
+  readonly account: StoredAccount;
+}
+
+async function owner(tenant = `tenant-${randomUUID()}`): Promise<Owner> {
+  const at = now();
+  const customer: StoredCustomer = {
+    id: randomUUID(),
+    status: 'ACTIVE',
+    type: 'BUSINESS',
+    business_name: 'Tienda La Esperanza SAS',
+    email: 'pagos@esperanza.co',
+    mobile_phone_number: '+573001234567',
+    identification_type: 'NIT',
+    identification_number: String(700_000_000 + ++counter),
+    address: { line_1: 'Calle 10 # 5-20', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
+    merchant_category_code: '5411',
+    created_at: at,
+    updated_at: at,
+    tenant,
+  };
+  await customers.insert(customer);
+  const account: StoredAccount = {
+    id: randomUUID(),
+    tenant,
+    customer_id: customer.id,
+    number: String(100_000_000_000 + ++counter),
+    type: 'ORDINARY',
+    account_status: 'ACTIVE',
+    account_name: customer.business_name,
+    available_balance_cents: 0,
+    pending_balance_cents: 0,
+    customer_status: 'ACTIVE',
+    customer_status_version: 0,
+    customer_mobile: customer.mobile_phone_number,
+    created_at: at,
+    updated_at: at,
+  };
+  await accounts.insert(account);
+  return { customer, account };
+}
+
+function key(o: Owner, keyType: KeyType = 'ALPHA', keyValue = `@value${++counter}`): [StoredKey, DirectoryEntry] {
+  const at = now();
+  const stored: StoredKey = {
+    id: randomUUID(),
+    tenant: o.customer.tenant,
+    customer_id: o.customer.id,
+    account_id: o.account.id,
+    key_type: keyType,
+    key_value: keyValue,
+    display_name: o.customer.business_name,
+    status: 'ACTIVE',
+    created_at: at,
+    updated_at: at,
+  };
+  const entry: DirectoryEntry = {
+    key: { key_type: keyType, key_value: keyValue },
+    owner: {
+      identification_type: 'NIT',
+      identification_number: o.customer.identification_number,
+      type: 'BUSINESS',
+      business_name: o.customer.business_name,
+    },
+    participant: { name: 'Banco Patrocinador S.A.', identification_number: '860000001' },
+    account: { account_number: o.account.number, account_type: 'ORDINARY' },
+    source: 'API',
+    status: 'ACTIVE',
+    key_id: stored.id,
+    tenant: stored.tenant,
+    created_at: at,
+    updated_at: at,
+  };
+  return [stored, entry];
+}
+
+const sandboxEntry = (keyType: KeyType, keyValue: string): DirectoryEntry => ({
+  key: { key_type: keyType, key_value: keyValue },
+  owner: {
+    identification_type: 'CC',
+    identification_number: '1',
+    type: 'PERSON',
+    first_name: 'A',
+    first_last_name: 'B',
+  },
+  participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+  account: { account_number: '4001', account_type: 'SAVINGS' },
+  source: 'SANDBOX',
+  status: 'ACTIVE',
+  created_at: now(),
+  updated_at: now(),
+});
+
+test('insert writes the key and its directory entry; both read back without storage attributes', async () => {
+  const o = await owner();
+  const [stored, entry] = key(o);
+  await expect(keyStore.insert(stored, entry)).resolves.toEqual({ inserted: true });
+  expect(await keyStore.get(stored.id)).toEqual(stored);
+  expect(await directory.get(entry.key)).toEqual(entry);
+  const items = await table.scan((item) => item['pk'] === `DIRECTORY#ALPHA#${entry.key.key_value}`);
+  expect(items).toHaveLength(1);
+  expect(items[0]).toMatchObject({ sk: 'DIRECTORY', entity: 'DIRECTORY_ENTRY', key_id: stored.id });
+  await expect(keyStore.get(randomUUID())).resolves.toBeUndefined();
+  await expect(directory.get({ key_type: 'ALPHA', key_value: '@nobody00' })).resolves.toBeUndefined();
+});
+
+test('10 concurrent inserts of one value (several clients): one wins, one key and one entry, counted once', async () => {
+  const owners = await Promise.all(Array.from({ length: 10 }, () => owner()));
+  const value = `@race${++counter}`;
+  const candidates = owners.map((o) => key(o, 'ALPHA', value));
+  const results = await Promise.all(candidates.map(([k, e]) => keyStore.insert(k, e)));
+  expect(results.filter((r) => r.inserted)).toHaveLength(1);
+  expect(results.filter((r) => !r.inserted)).toEqual(Array(9).fill({ inserted: false, reason: 'value_taken' }));
+  const winner = candidates[results.findIndex((r) => r.inserted)]![0];
+  expect((await directory.get({ key_type: 'ALPHA', key_value: value }))?.key_id).toBe(winner.id);
+  const keyItems = await table.scan((item) => item['entity'] === 'KEY' && item['key_value'] === value);
+  expect(keyItems.map((item) => item['id'])).toEqual([winner.id]);
+  for (const o of owners) {
+    const expected = o.customer.tenant === winner.tenant ? 1 : 0;
+    expect((await keyStore.list(o.customer.tenant, {}, page())).total).toBe(expected);
+  }
+});
+
+test('a sandbox entry takes the value from our keys, and the reverse', async () => {
+  const o = await owner();
+  const value = `@sand${++counter}`;
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value))).resolves.toBe(true);
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value))).resolves.toBe(false);
+  const [stored, entry] = key(o, 'ALPHA', value);
+  await expect(keyStore.insert(stored, entry)).resolves.toEqual({ inserted: false, reason: 'value_taken' });
+
+  const [ours, ourEntry] = key(o);
+  await keyStore.insert(ours, ourEntry);
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', ours.key_value))).resolves.toBe(false);
+  // The type is part of the directory key.
+  await expect(directory.insertSandbox(sandboxEntry('ID', 'value1'))).resolves.toBe(true);
+});
+
+test('an inactive customer gets no key, and nothing is written', async () => {
+  const o = await owner();
+  await customers.updateStatus(o.customer, 'INACTIVE', now());
+  const [stored, entry] = key(o);
+  await expect(keyStore.insert(stored, entry)).resolves.toEqual({ inserted: false, reason: 'customer_inactive' });
+  await expect(keyStore.get(stored.id)).resolves.toBeUndefined();
+  await expect(directory.get(entry.key)).resolves.toBeUndefined();
+});
+
+test('an unknown account gets no key', async () => {
+  const o = await owner();
+  const [stored, entry] = key({ ...o, account: { ...o.account, id: randomUUID() } });
+  await expect(keyStore.insert(stored, entry)).resolves.toEqual({ inserted: false, reason: 'account_inactive' });
+});
+
+test('suspend and activate move the entry status; delete removes the entry and frees the value', async () => {
+  const o = await owner();
+  const [stored, entry] = key(o);
+  await keyStore.insert(stored, entry);
+  const later = new Date(Date.now() + 1000).toISOString();
+
+  await expect(keyStore.transition(stored, 'SUSPENDED', later)).resolves.toBe('changed');
+  expect(await keyStore.get(stored.id)).toEqual({ ...stored, status: 'SUSPENDED', updated_at: later });
+  expect(await directory.get(entry.key)).toMatchObject({ status: 'SUSPENDED', updated_at: later });
+  const [item] = await table.scan((i) => i['pk'] === `KEY#${stored.id}`);
+  expect(item).toMatchObject({ gsi2sk: `${later}#${stored.id}`, gsi4sk: `${later}#${stored.id}` });
+
+  // A stale read (the key still seen ACTIVE) loses.
+  await expect(keyStore.transition(stored, 'DELETED', later)).resolves.toBe('conflict');
+
+  const suspended = (await keyStore.get(stored.id))!;
+  await expect(keyStore.transition(suspended, 'ACTIVE', later)).resolves.toBe('changed');
+  expect((await directory.get(entry.key))?.status).toBe('ACTIVE');
+
+  const active = (await keyStore.get(stored.id))!;
+  await expect(keyStore.transition(active, 'DELETED', later)).resolves.toBe('changed');
+  expect((await keyStore.get(stored.id))?.status).toBe('DELETED');
+  await expect(directory.get(entry.key)).resolves.toBeUndefined();
+
+  const [again, againEntry] = key(await owner(), 'ALPHA', stored.key_value);
+  await expect(keyStore.insert(again, againEntry)).resolves.toEqual({ inserted: true });
+  // The deleted key cannot take its entry back or touch the new one.
+  await expect(keyStore.transition({ ...stored, status: 'DELETED' }, 'ACTIVE', later)).resolves.toBe('conflict');
+  expect((await directory.get(entry.key))?.key_id).toBe(again.id);
+});
+
+test('activation needs an ACTIVE customer', async () => {
+  const o = await owner();
+  const [stored, entry] = key(o);
+  await keyStore.insert(stored, entry);
+  await keyStore.transition(stored, 'SUSPENDED', now());
+  await customers.updateStatus(o.customer, 'INACTIVE', now());
+  await expect(keyStore.transition({ ...stored, status: 'SUSPENDED' }, 'ACTIVE', now())).resolves.toBe(
+    'customer_inactive',
+  );
+  expect((await directory.get(entry.key))?.status).toBe('SUSPENDED');
+});
+
+test('lists filter by customer, account, type and status, with counted totals', async () => {
+  const tenant = `tenant-${randomUUID()}`;
+  const first = await owner(tenant);
+  const second = await owner(tenant);
+  const inserted: StoredKey[] = [];
+  for (const [o, type, value] of [
+    [first, 'ALPHA', `@list${++counter}`],
+    [first, 'PHONE', `31000${String(++counter).padStart(5, '0')}`],
+    [second, 'ALPHA', `@list${++counter}`],
+  ] as const) {
+    const [k, e] = key(o, type, value);
+    await keyStore.insert(k, e);
+    inserted.push(k);
+  }
+  await keyStore.transition(inserted[0]!, 'SUSPENDED', now());
+  const ids = async (filters: Parameters<typeof keyStore.list>[1]) =>
+    (await keyStore.list(tenant, filters, page())).items.map((k) => k.id).sort();
+
+  expect((await keyStore.list(tenant, {}, page())).total).toBe(3);
+  expect((await keyStore.list(tenant, { customerId: first.customer.id }, page())).total).toBe(2);
+  expect(await ids({ accountId: second.account.id })).toEqual([inserted[2]!.id]);
+  expect(await ids({ keyType: 'ALPHA' })).toEqual([inserted[0]!.id, inserted[2]!.id].sort());
+  expect(await ids({ status: 'SUSPENDED' })).toEqual([inserted[0]!.id]);
+  expect(await ids({ customerId: first.customer.id, status: 'ACTIVE' })).toEqual([inserted[1]!.id]);
+});
+
+test('resolutions round-trip with their payee', async () => {
+  const entry = sandboxEntry('PHONE', '3111111111');
+  const resolution: StoredResolution = {
+    id: randomUUID(),
+    tenant: 'tenant-r',
+    customer_id: randomUUID(),
+    resolved_at: now(),
+    key: entry.key,
+    owner: entry.owner,
+    participant: entry.participant,
+    account: entry.account,
+    payee: entry,
+  };
+  await resolutions.insert(resolution);
+  await expect(resolutions.get(resolution.id)).resolves.toEqual(resolution);
+  await expect(resolutions.get(randomUUID())).resolves.toBeUndefined();
+});
+
+test('the sandbox seed writes the directory fixtures once, and a second seed changes nothing', async () => {
+  const { seedSandbox, SANDBOX_DIRECTORY_KEYS } = await import('../../infra/local/sandbox-fixtures');
+  const { dynamoSponsorBank } = await import('../../shared/data/sponsor-bank-repository');
+  await seedSandbox(dynamoSponsorBank, directory, '2026-01-01T00:00:00.000Z');
+  await seedSandbox(dynamoSponsorBank, directory, '2026-06-01T00:00:00.000Z');
+  expect(SANDBOX_DIRECTORY_KEYS.map((entry) => `${entry.key.key_type} ${entry.key.key_value}`)).toEqual([
+    'PHONE 3001234567',
+    'EMAIL ana.gomez@example.com',
+    'ALPHA @anagomez1',
+    'ID 1020304050',
+    'BCODE 0012345678',
+  ]);
+  for (const fixture of SANDBOX_DIRECTORY_KEYS) {
+    expect(await directory.get(fixture.key)).toEqual({
+      ...fixture,
+      source: 'SANDBOX',
+      status: 'ACTIVE',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    });
+  }
+});
