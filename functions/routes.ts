@@ -16,6 +16,8 @@ export const SCOPES = {
   accountsWrite: `${SCOPE_PREFIX}/accounts.write`,
   keysRead: `${SCOPE_PREFIX}/keys.read`,
   keysWrite: `${SCOPE_PREFIX}/keys.write`,
+  qrCodesRead: `${SCOPE_PREFIX}/qrcodes.read`,
+  qrCodesWrite: `${SCOPE_PREFIX}/qrcodes.write`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -177,6 +179,52 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'get-resolution',
     scopes: [SCOPES.keysRead],
     tableActions: ['GetItem'],
+  },
+  {
+    name: 'createQrCode',
+    method: 'POST',
+    paths: ['/v1/qrcodes'],
+    handler: 'create-qr-code',
+    scopes: [SCOPES.qrCodesWrite],
+    // Reads the customer and the key; the transaction puts the code and its reference guard,
+    // checks the customer, the key and its account, and updates the counters. Signs with the key.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+    secrets: ['qrSigning'],
+  },
+  {
+    name: 'getQrCode',
+    method: 'GET',
+    paths: ['/v1/qrcodes/{id}'],
+    handler: 'get-qr-code',
+    scopes: [SCOPES.qrCodesRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'listQrCodes',
+    method: 'GET',
+    paths: ['/v1/qrcodes'],
+    handler: 'list-qr-codes',
+    scopes: [SCOPES.qrCodesRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'deleteQrCode',
+    method: 'DELETE',
+    paths: ['/v1/qrcodes/{id}'],
+    handler: 'delete-qr-code',
+    scopes: [SCOPES.qrCodesWrite],
+    tableActions: ['GetItem', 'UpdateItem'],
+  },
+  {
+    name: 'decodeQrCode',
+    method: 'POST',
+    paths: ['/v1/qrcodes/decode'],
+    handler: 'decode-qr-code',
+    // Decoding changes nothing: a read scope. It verifies signatures with the signing keys; the
+    // table actions are only those of an Idempotency-Key a client may send with any POST.
+    scopes: [SCOPES.qrCodesRead],
+    tableActions: IDEMPOTENCY_ACTIONS,
+    secrets: ['qrSigning'],
   },
   {
     name: 'approveSponsorBankMerchant',

@@ -12,6 +12,11 @@ export const ENV = {
   participantNit: 'PARTICIPANT_NIT',
   /** Secrets Manager ARN of the QR signing key; set only on the functions of routes that use it. */
   qrSigningSecretArn: 'QR_SIGNING_SECRET_ARN',
+  /**
+   * The QR signing keys themselves, as the secret's JSON: set by the local runtime only (it has no
+   * Secrets Manager), never by the stack.
+   */
+  qrSigningSecret: 'QR_SIGNING_SECRET',
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',

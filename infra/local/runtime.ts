@@ -13,6 +13,7 @@ import { stages } from '../stages';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { LocalIssuer } from './oauth';
+import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
 import { createLocalApi, listen } from './server';
@@ -62,6 +63,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
   });
+  // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
+  if (!process.env[ENV.qrSigningSecretArn]) {
+    process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
+  }
 
   let started: Server | undefined;
   try {

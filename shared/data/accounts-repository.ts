@@ -12,7 +12,7 @@ import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
 import { counterIncrements, listPage, type FilterClause } from './pagination';
-import { failedConditions, transactWrite } from './transactions';
+import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const ACCOUNTS_COLLECTION = 'ACCOUNT';
 
@@ -41,17 +41,9 @@ export const dynamoAccountStore: AccountStore = {
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
-          {
-            // The status copied onto the account must be the customer's: a concurrent deactivation
-            // either comes first (and this fails) or finds this account when it copies the status.
-            ConditionCheck: {
-              TableName,
-              Key: keys.customer(account.customer_id),
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':active': 'ACTIVE' },
-            },
-          },
+          // The status copied onto the account must be the customer's: a concurrent deactivation
+          // either comes first (and this fails) or finds this account when it copies the status.
+          whileActive(keys.customer(account.customer_id)),
           {
             Put: {
               TableName,

@@ -20,7 +20,7 @@ import {
   withoutStorageAttributes,
 } from './keys';
 import { counterIncrements, listPage, type FilterClause } from './pagination';
-import { failedConditions, transactWrite } from './transactions';
+import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const KEYS_COLLECTION = 'KEY';
 
@@ -41,23 +41,8 @@ export const dynamoKeyStore: KeyStore = {
       await transactWrite({
         TransactItems: [
           { Put: { TableName, Item: directoryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
-          {
-            ConditionCheck: {
-              TableName,
-              Key: keys.customer(key.customer_id),
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':active': 'ACTIVE' },
-            },
-          },
-          {
-            ConditionCheck: {
-              TableName,
-              Key: keys.account(key.account_id),
-              ConditionExpression: 'account_status = :active',
-              ExpressionAttributeValues: { ':active': 'ACTIVE' },
-            },
-          },
+          whileActive(keys.customer(key.customer_id)),
+          whileActive(keys.account(key.account_id), 'account_status'),
           {
             Put: {
               TableName,
@@ -147,19 +132,7 @@ export const dynamoKeyStore: KeyStore = {
           },
           entryChange,
           // A key comes back into the directory only while its customer is ACTIVE.
-          ...(to === 'ACTIVE'
-            ? [
-                {
-                  ConditionCheck: {
-                    TableName,
-                    Key: keys.customer(key.customer_id),
-                    ConditionExpression: '#status = :active',
-                    ExpressionAttributeNames: { '#status': 'status' },
-                    ExpressionAttributeValues: { ':active': 'ACTIVE' },
-                  },
-                },
-              ]
-            : []),
+          ...(to === 'ACTIVE' ? [whileActive(keys.customer(key.customer_id))] : []),
         ],
       });
       return 'changed';

@@ -35,6 +35,15 @@ export const keys = {
     sk: 'DIRECTORY',
   }),
   resolution: (id: string): ItemKey => ({ pk: `RESOLUTION#${id}`, sk: 'RESOLUTION' }),
+  qrCode: (id: string): ItemKey => ({ pk: `QRCODE#${id}`, sk: 'QRCODE' }),
+  /**
+   * One qr_code_reference per merchant, whatever its case (payments carry the reference, and a
+   * reconciliation must find one code by it). Kept when the code is deleted: its payments stay.
+   */
+  qrReferenceGuard: (customerId: string, reference: string): ItemKey => ({
+    pk: `GUARD#QRREF#${customerId}#${reference.toUpperCase()}`,
+    sk: 'GUARD',
+  }),
   sponsorMerchant: (nit: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: 'MERCHANT' }),
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',

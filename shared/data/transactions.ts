@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { dynamo } from './client';
+import { dynamo, tableName } from './client';
+import type { ItemKey } from './keys';
 
 /** Attempts of a transaction that DynamoDB cancels for a conflict (list counters are shared items). */
 const CONFLICT_ATTEMPTS = 6;
@@ -46,3 +47,17 @@ export function failedConditions(error: unknown): Map<number, Record<string, unk
   const onlyConditions = reasons.every((r) => !r.Code || r.Code === 'None' || r.Code === 'ConditionalCheckFailed');
   return failed.size > 0 && onlyConditions ? failed : undefined;
 }
+
+/**
+ * A transaction item that holds only while the item's status is ACTIVE (`status` on customers and
+ * keys, `account_status` on accounts): a check made in the same transaction as the write it guards.
+ */
+export const whileActive = (Key: ItemKey, statusAttribute = 'status') => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key,
+    ConditionExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': statusAttribute },
+    ExpressionAttributeValues: { ':active': 'ACTIVE' },
+  },
+});

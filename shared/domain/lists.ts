@@ -64,13 +64,16 @@ export interface PageResult<T> {
 export class FieldErrors {
   private readonly errors: FieldError[] = [];
 
+  /** `subject` opens the error's detail: "The query string has 2 invalid field(s)". */
+  constructor(private readonly subject = 'The query string') {}
+
   add(field: string, message: string): void {
     this.errors.push({ field, message });
   }
 
   throwIfAny(): void {
     if (this.errors.length === 0) return;
-    throw new AppError('VALIDATION_FAILED', `The query string has ${this.errors.length} invalid field(s)`, {
+    throw new AppError('VALIDATION_FAILED', `${this.subject} has ${this.errors.length} invalid field(s)`, {
       errors: [...this.errors],
     });
   }

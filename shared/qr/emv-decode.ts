@@ -33,8 +33,11 @@ export const MAX_PAYLOAD_LENGTH = 2953;
 export interface DecodeOptions {
   /** Ours: when given, `acquirer_matches` says whether the payload names this acquirer. */
   readonly acquirerId?: string;
-  /** When given and tag 91 is present, `signature_valid` is computed. */
-  readonly signingSecret?: SigningSecret;
+  /**
+   * When given and tag 91 is present, `signature_valid` is computed: true when any of the secrets
+   * verifies it (the current key, then the previous one while a rotation is under way).
+   */
+  readonly signingSecret?: SigningSecret | readonly SigningSecret[];
 }
 
 export interface DecodedTag {
@@ -320,12 +323,18 @@ export function decodeEmvPayload(payload: string, options: DecodeOptions = {}): 
 }
 
 /** Tag 91 must be the second to last field, 63 the last, and the HMAC of all before 91 match. */
-function signatureValid(top: readonly TlvField[], signature: string | null, secret: SigningSecret): boolean {
+function signatureValid(
+  top: readonly TlvField[],
+  signature: string | null,
+  secret: SigningSecret | readonly SigningSecret[],
+): boolean {
   if (signature === null || top.length < 2) return false;
   const securityIndex = top.length - 2;
   if (top[securityIndex]!.id !== TAG.security || top[securityIndex + 1]!.id !== TAG.crc) return false;
   if (top.findIndex((field) => field.id === TAG.security) !== securityIndex) return false;
-  return verifySignature(serializeTlv(top.slice(0, securityIndex)), signature, secret);
+  const signed = serializeTlv(top.slice(0, securityIndex));
+  const secrets: readonly SigningSecret[] = Array.isArray(secret) ? secret : [secret];
+  return secrets.some((candidate) => verifySignature(signed, signature, candidate));
 }
 
 function taxType(code: string | undefined): TaxType | null {

@@ -64,8 +64,11 @@ describe.each(stageNames)('stage %s', (stage) => {
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: 'BrebMerchantApi',
-        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         NODE_OPTIONS: '--enable-source-maps',
+        // Only the routes that name the signing key learn where it is.
+        ...(route.secrets?.includes('qrSigning')
+          ? { QR_SIGNING_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.qrSigning) } }
+          : {}),
       });
     });
 

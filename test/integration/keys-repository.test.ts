@@ -4,13 +4,12 @@
  * checks, counters and list filters, status changes moving the entry, stored resolutions.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredAccount } from '../../shared/domain/accounts';
-import type { StoredCustomer } from '../../shared/domain/customers';
 import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
 import type { StoredKey } from '../../shared/domain/keys';
 import type { KeyType } from '../../shared/domain/key-formats';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { insertOwner, keyOf, type Owner } from '../support/stored-entities';
 
 let table: TestTable;
 let keyStore: typeof import('../../shared/data/keys-repository').dynamoKeyStore;
@@ -33,82 +32,8 @@ let counter = 0;
 const now = (): string => new Date().toISOString();
 const page = (overrides: Record<string, unknown> = {}) => parsePageRequest({ page_size: 100, ...overrides }, now());
 
-interface Owner {
-  readonly customer: StoredCustomer;
-  readonly account: StoredAccount;
-}
-
-async function owner(tenant = `tenant-${randomUUID()}`): Promise<Owner> {
-  const at = now();
-  const customer: StoredCustomer = {
-    id: randomUUID(),
-    status: 'ACTIVE',
-    type: 'BUSINESS',
-    business_name: 'Tienda La Esperanza SAS',
-    email: 'pagos@esperanza.co',
-    mobile_phone_number: '+573001234567',
-    identification_type: 'NIT',
-    identification_number: String(700_000_000 + ++counter),
-    address: { line_1: 'Calle 10 # 5-20', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
-    merchant_category_code: '5411',
-    created_at: at,
-    updated_at: at,
-    tenant,
-  };
-  await customers.insert(customer);
-  const account: StoredAccount = {
-    id: randomUUID(),
-    tenant,
-    customer_id: customer.id,
-    number: String(100_000_000_000 + ++counter),
-    type: 'ORDINARY',
-    account_status: 'ACTIVE',
-    account_name: customer.business_name,
-    available_balance_cents: 0,
-    pending_balance_cents: 0,
-    customer_status: 'ACTIVE',
-    customer_status_version: 0,
-    customer_mobile: customer.mobile_phone_number,
-    created_at: at,
-    updated_at: at,
-  };
-  await accounts.insert(account);
-  return { customer, account };
-}
-
-function key(o: Owner, keyType: KeyType = 'ALPHA', keyValue = `@value${++counter}`): [StoredKey, DirectoryEntry] {
-  const at = now();
-  const stored: StoredKey = {
-    id: randomUUID(),
-    tenant: o.customer.tenant,
-    customer_id: o.customer.id,
-    account_id: o.account.id,
-    key_type: keyType,
-    key_value: keyValue,
-    display_name: o.customer.business_name,
-    status: 'ACTIVE',
-    created_at: at,
-    updated_at: at,
-  };
-  const entry: DirectoryEntry = {
-    key: { key_type: keyType, key_value: keyValue },
-    owner: {
-      identification_type: 'NIT',
-      identification_number: o.customer.identification_number,
-      type: 'BUSINESS',
-      business_name: o.customer.business_name,
-    },
-    participant: { name: 'Banco Patrocinador S.A.', identification_number: '860000001' },
-    account: { account_number: o.account.number, account_type: 'ORDINARY' },
-    source: 'API',
-    status: 'ACTIVE',
-    key_id: stored.id,
-    tenant: stored.tenant,
-    created_at: at,
-    updated_at: at,
-  };
-  return [stored, entry];
-}
+const owner = (tenant?: string): Promise<Owner> => insertOwner({ customers, accounts }, tenant);
+const key = keyOf;
 
 const sandboxEntry = (keyType: KeyType, keyValue: string): DirectoryEntry => ({
   key: { key_type: keyType, key_value: keyValue },

@@ -1,0 +1,27 @@
+/** POST /v1/qrcodes: a static, hybrid or dynamic payment QR code for a merchant's key (docs/qrcodes.md). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { createQrCode } from '../shared/domain/qrcodes';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { emvSettings } from '../shared/data/qr-signing-keys';
+import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
+import { httpHandler } from '../shared/http/handler';
+import { createQrCodeRequestSchema, type CreateQrCodeRequest } from '../shared/schemas/qrcodes';
+
+export const handler = httpHandler<CreateQrCodeRequest>({
+  name: 'createQrCode',
+  body: createQrCodeRequestSchema,
+  handle: ({ auth, body }) =>
+    createQrCode(
+      {
+        customers: dynamoCustomerStore,
+        keys: dynamoKeyStore,
+        qrCodes: dynamoQrCodeStore,
+        emvSettings,
+        clock: systemClock,
+        ids: uuidIds,
+      },
+      auth.tenant,
+      body,
+    ),
+});

@@ -1,0 +1,85 @@
+/**
+ * The QR signing keys (README: rotating the QR signing key): the stage's Secrets Manager secret
+ * `{"current": "...", "previous": "..."}`. New codes are signed with `current`; a signature verifies
+ * with `current` or `previous`. Read once per five minutes at most, so a rotation reaches every
+ * function within five minutes without a redeploy. The local runtime, which has no Secrets Manager,
+ * passes the same JSON in QR_SIGNING_SECRET; with an endpoint override (LocalStack) the ARN works
+ * as in AWS.
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { ENV } from '../config';
+import type { DecodeSettings } from '../domain/qrcodes';
+import type { EmvSettings } from '../qr/emv-input';
+import { runtimeConfig } from './client';
+
+export interface QrSigningKeys {
+  readonly current: string;
+  readonly previous?: string;
+}
+
+export const SIGNING_KEYS_TTL_MS = 5 * 60_000;
+
+/** Keys shorter than this are refused: HMAC-SHA256 keys should carry at least 128 bits. */
+export const MIN_SIGNING_KEY_LENGTH = 16;
+
+export function parseSigningKeys(json: string): QrSigningKeys {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Error('The QR signing secret is not JSON: expected {"current": "...", "previous"?: "..."}');
+  }
+  const { current, previous } = (parsed ?? {}) as Record<string, unknown>;
+  const usable = (value: unknown): value is string =>
+    typeof value === 'string' && value.length >= MIN_SIGNING_KEY_LENGTH;
+  if (!usable(current)) {
+    throw new Error(`The QR signing secret needs "current": a string of at least ${MIN_SIGNING_KEY_LENGTH} characters`);
+  }
+  if (previous !== undefined && !usable(previous)) {
+    throw new Error(
+      `The QR signing secret's "previous" must be a string of at least ${MIN_SIGNING_KEY_LENGTH} characters`,
+    );
+  }
+  return previous === undefined ? { current } : { current, previous };
+}
+
+/** Every key a signature may verify with, current first. */
+export const verificationKeys = (keys: QrSigningKeys): readonly string[] =>
+  keys.previous === undefined ? [keys.current] : [keys.current, keys.previous];
+
+let secretsManager: SecretsManagerClient | undefined;
+let cached: { readonly keys: QrSigningKeys; readonly until: number; readonly source: string } | undefined;
+
+async function readSecretString(arn: string | undefined): Promise<string> {
+  if (!arn) {
+    throw new Error(
+      `Neither ${ENV.qrSigningSecretArn} nor ${ENV.qrSigningSecret} is set: this route has no QR signing key`,
+    );
+  }
+  // The endpoint comes from AWS_ENDPOINT_URL when set (LocalStack), as for every SDK client.
+  secretsManager ??= new SecretsManagerClient({ maxAttempts: 3 });
+  const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!SecretString) throw new Error(`The secret ${arn} has no string value`);
+  return SecretString;
+}
+
+/** The keys, from the cache while it is fresh and its source unchanged. */
+export async function qrSigningKeys(env: NodeJS.ProcessEnv = process.env, now = Date.now()): Promise<QrSigningKeys> {
+  const literal = env[ENV.qrSigningSecret];
+  const arn = env[ENV.qrSigningSecretArn];
+  const source = literal ? `env:${literal}` : `arn:${arn ?? ''}`;
+  if (cached?.source === source && now < cached.until) return cached.keys;
+  const keys = parseSigningKeys(literal || (await readSecretString(arn)));
+  cached = { keys, until: now + SIGNING_KEYS_TTL_MS, source };
+  return keys;
+}
+
+/** What the encoder needs to create a code: the stage's acquirer and the current signing key. */
+export async function emvSettings(): Promise<EmvSettings> {
+  return { acquirerId: runtimeConfig().acquirerId, signingSecret: (await qrSigningKeys()).current };
+}
+
+/** What the decoder needs to check our signatures: the acquirer and every key still valid. */
+export async function decodeSettings(): Promise<DecodeSettings> {
+  return { acquirerId: runtimeConfig().acquirerId, verificationKeys: verificationKeys(await qrSigningKeys()) };
+}

@@ -1,0 +1,132 @@
+/**
+ * QR codes in DynamoDB (docs/data-model.md, docs/qrcodes.md). One transaction writes the code
+ * (listed in the tenant's collection and in its customer's scope) and its reference guard, checks
+ * that the customer, the key and the key's account are ACTIVE, and updates the counters of both
+ * lists: a key suspended or a customer deactivated a moment before can never get a new code.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { PageRequest, PageResult } from '../domain/lists';
+import type { InsertQrCodeResult, QrCodeListFilters, QrCodeStore, StoredQrCode } from '../domain/qrcodes';
+import { dynamo, tableName } from './client';
+import {
+  collectionKeys,
+  collectionPartition,
+  keys,
+  scopePartition,
+  updatedAtKeys,
+  withoutStorageAttributes,
+} from './keys';
+import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { failedConditions, transactWrite, whileActive } from './transactions';
+
+export const QR_CODES_COLLECTION = 'QRCODE';
+
+/** The scope of a code in its collection: its customer (the customer_id filter reads only it). */
+export const qrCodeCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+
+export const dynamoQrCodeStore: QrCodeStore = {
+  async insert(code: StoredQrCode): Promise<InsertQrCodeResult> {
+    const TableName = tableName();
+    const scope = qrCodeCustomerScope(code.customer_id);
+    try {
+      await transactWrite({
+        TransactItems: [
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.qrReferenceGuard(code.customer_id, code.reference),
+                entity: 'QR_REFERENCE_GUARD',
+                qr_code_id: code.id,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          whileActive(keys.customer(code.customer_id)),
+          whileActive(keys.brebKey(code.key_id)),
+          whileActive(keys.account(code.account_id), 'account_status'),
+          {
+            Put: {
+              TableName,
+              Item: {
+                ...keys.qrCode(code.id),
+                ...collectionKeys(code.tenant, QR_CODES_COLLECTION, code.id, code.created_at, code.updated_at, scope),
+                entity: 'QRCODE',
+                ...code,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...counterIncrements(
+            [
+              collectionPartition(code.tenant, QR_CODES_COLLECTION),
+              scopePartition(code.tenant, QR_CODES_COLLECTION, scope),
+            ],
+            code.id,
+          ),
+        ],
+      });
+      return { inserted: true };
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.has(0)) {
+        return { inserted: false, reason: 'reference_taken', existingId: String(failed.get(0)?.['qr_code_id']) };
+      }
+      if (failed?.has(1)) return { inserted: false, reason: 'customer_inactive' };
+      if (failed?.has(2)) return { inserted: false, reason: 'key_inactive' };
+      if (failed?.has(3)) return { inserted: false, reason: 'account_inactive' };
+      throw error;
+    }
+  },
+
+  async get(id: string): Promise<StoredQrCode | undefined> {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.qrCode(id) }));
+    return Item ? withoutStorageAttributes<StoredQrCode>(Item) : undefined;
+  },
+
+  async list(tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>> {
+    const clauses: FilterClause[] = [];
+    if (filters.keyId) clauses.push({ kind: 'equals', attribute: 'key_id', value: filters.keyId });
+    if (filters.type) clauses.push({ kind: 'equals', attribute: 'type', value: filters.type });
+    if (filters.channel) clauses.push({ kind: 'equals', attribute: 'channel', value: filters.channel });
+    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
+    const page = await listPage({
+      source: {
+        tenant,
+        collection: QR_CODES_COLLECTION,
+        ...(filters.customerId ? { scope: qrCodeCustomerScope(filters.customerId) } : {}),
+      },
+      filters: clauses,
+      request,
+    });
+    return { items: page.items.map((item) => withoutStorageAttributes<StoredQrCode>(item)), total: page.total };
+  },
+
+  async markDeleted(code: StoredQrCode, now: string): Promise<boolean> {
+    const moved = updatedAtKeys(code.id, now, true);
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.qrCode(code.id),
+          UpdateExpression: 'SET #status = :deleted, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
+          ConditionExpression: '#status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':deleted': 'DELETED',
+            ':from': code.status,
+            ':now': now,
+            ':gsi2sk': moved.gsi2sk,
+            ':gsi4sk': moved.gsi4sk,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,100 @@
+/**
+ * Stored records built directly for the repository tests (no HTTP): a customer with an ACTIVE
+ * account, and a key of it with its directory entry. Pass the repositories, imported after the
+ * test's table exists (test/support/dynamo-table.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AccountStore, StoredAccount } from '../../shared/domain/accounts';
+import type { CustomerStore, StoredCustomer } from '../../shared/domain/customers';
+import type { DirectoryEntry } from '../../shared/domain/directory';
+import type { KeyType } from '../../shared/domain/key-formats';
+import type { StoredKey } from '../../shared/domain/keys';
+
+export interface Owner {
+  readonly customer: StoredCustomer;
+  readonly account: StoredAccount;
+}
+
+let counter = 0;
+const now = (): string => new Date().toISOString();
+
+/** A customer (ACTIVE, a NIT of its own) and its ACTIVE account, inserted. */
+export async function insertOwner(
+  stores: { customers: Pick<CustomerStore, 'insert'>; accounts: Pick<AccountStore, 'insert'> },
+  tenant = `tenant-${randomUUID()}`,
+): Promise<Owner> {
+  const at = now();
+  const customer: StoredCustomer = {
+    id: randomUUID(),
+    status: 'ACTIVE',
+    type: 'BUSINESS',
+    business_name: 'Tienda La Esperanza SAS',
+    email: 'pagos@esperanza.co',
+    mobile_phone_number: '+573001234567',
+    identification_type: 'NIT',
+    identification_number: String(700_000_000 + (process.pid % 1000) * 10_000 + ++counter),
+    address: { line_1: 'Calle 10 # 5-20', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
+    merchant_category_code: '5411',
+    created_at: at,
+    updated_at: at,
+    tenant,
+  };
+  await stores.customers.insert(customer);
+  const account: StoredAccount = {
+    id: randomUUID(),
+    tenant,
+    customer_id: customer.id,
+    number: String(100_000_000_000 + ++counter),
+    type: 'ORDINARY',
+    account_status: 'ACTIVE',
+    account_name: customer.business_name,
+    available_balance_cents: 0,
+    pending_balance_cents: 0,
+    customer_status: 'ACTIVE',
+    customer_status_version: 0,
+    customer_mobile: customer.mobile_phone_number,
+    created_at: at,
+    updated_at: at,
+  };
+  await stores.accounts.insert(account);
+  return { customer, account };
+}
+
+/** An ACTIVE key of the owner's account and its directory entry (not inserted). */
+export function keyOf(
+  o: Owner,
+  keyType: KeyType = 'ALPHA',
+  keyValue = `@value${++counter}`,
+): [StoredKey, DirectoryEntry] {
+  const at = now();
+  const stored: StoredKey = {
+    id: randomUUID(),
+    tenant: o.customer.tenant,
+    customer_id: o.customer.id,
+    account_id: o.account.id,
+    key_type: keyType,
+    key_value: keyValue,
+    display_name: o.customer.business_name,
+    status: 'ACTIVE',
+    created_at: at,
+    updated_at: at,
+  };
+  const entry: DirectoryEntry = {
+    key: { key_type: keyType, key_value: keyValue },
+    owner: {
+      identification_type: 'NIT',
+      identification_number: o.customer.identification_number,
+      type: 'BUSINESS',
+      business_name: o.customer.business_name,
+    },
+    participant: { name: 'Banco Patrocinador S.A.', identification_number: '860000001' },
+    account: { account_number: o.account.number, account_type: 'ORDINARY' },
+    source: 'API',
+    status: 'ACTIVE',
+    key_id: stored.id,
+    tenant: stored.tenant,
+    created_at: at,
+    updated_at: at,
+  };
+  return [stored, entry];
+}
