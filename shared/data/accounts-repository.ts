@@ -11,7 +11,7 @@ import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
-import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const ACCOUNTS_COLLECTION = 'ACCOUNT';
@@ -89,23 +89,14 @@ export const dynamoAccountStore: AccountStore = {
     return Item ? withoutStorageAttributes<StoredAccount>(Item) : undefined;
   },
 
-  async list(tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> {
-    const clauses: FilterClause[] = [];
-    if (filters.customerStatus) {
-      clauses.push({ kind: 'equals', attribute: 'customer_status', value: filters.customerStatus });
-    }
-    if (filters.mobile) clauses.push({ kind: 'equals', attribute: 'customer_mobile', value: filters.mobile });
-    const page = await listPage({
-      source: {
-        tenant,
-        collection: ACCOUNTS_COLLECTION,
-        ...(filters.customerId ? { scope: customerScope(filters.customerId) } : {}),
-      },
-      filters: clauses,
+  list: (tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> =>
+    listRecords<StoredAccount>({
+      tenant,
+      collection: ACCOUNTS_COLLECTION,
+      scope: filters.customerId && customerScope(filters.customerId),
+      equals: { customer_status: filters.customerStatus, customer_mobile: filters.mobile },
       request,
-    });
-    return { items: page.items.map((item) => withoutStorageAttributes<StoredAccount>(item)), total: page.total };
-  },
+    }),
 
   /**
    * The customer's status copy is not part of the account's representation, so updated_at stays:

@@ -17,7 +17,7 @@ import {
   updatedAtKeys,
   withoutStorageAttributes,
 } from './keys';
-import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
 
 export const CUSTOMERS_COLLECTION = 'CUSTOMER';
@@ -117,21 +117,14 @@ export const dynamoCustomerStore: CustomerStore = {
     }
   },
 
-  async list(tenant: string, filters: CustomerListFilters, request: PageRequest): Promise<PageResult<StoredCustomer>> {
-    const clauses: FilterClause[] = [];
-    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
-    if (filters.mobile) clauses.push({ kind: 'equals', attribute: 'mobile_phone_number', value: filters.mobile });
-    const page = await listPage({
-      source: {
-        tenant,
-        collection: CUSTOMERS_COLLECTION,
-        ...(filters.identificationNumber ? { scope: nitScope(filters.identificationNumber) } : {}),
-      },
-      filters: clauses,
+  list: (tenant: string, filters: CustomerListFilters, request: PageRequest): Promise<PageResult<StoredCustomer>> =>
+    listRecords<StoredCustomer>({
+      tenant,
+      collection: CUSTOMERS_COLLECTION,
+      scope: filters.identificationNumber && nitScope(filters.identificationNumber),
+      equals: { status: filters.status, mobile_phone_number: filters.mobile },
       request,
-    });
-    return { items: page.items.map((item) => withoutStorageAttributes<StoredCustomer>(item)), total: page.total };
-  },
+    }),
 };
 
 async function readGuard(customer: StoredCustomer): Promise<unknown> {

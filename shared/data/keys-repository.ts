@@ -19,7 +19,7 @@ import {
   updatedAtKeys,
   withoutStorageAttributes,
 } from './keys';
-import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const KEYS_COLLECTION = 'KEY';
@@ -76,22 +76,14 @@ export const dynamoKeyStore: KeyStore = {
     return Item ? withoutStorageAttributes<StoredKey>(Item) : undefined;
   },
 
-  async list(tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>> {
-    const clauses: FilterClause[] = [];
-    if (filters.accountId) clauses.push({ kind: 'equals', attribute: 'account_id', value: filters.accountId });
-    if (filters.keyType) clauses.push({ kind: 'equals', attribute: 'key_type', value: filters.keyType });
-    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
-    const page = await listPage({
-      source: {
-        tenant,
-        collection: KEYS_COLLECTION,
-        ...(filters.customerId ? { scope: keyCustomerScope(filters.customerId) } : {}),
-      },
-      filters: clauses,
+  list: (tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>> =>
+    listRecords<StoredKey>({
+      tenant,
+      collection: KEYS_COLLECTION,
+      scope: filters.customerId && keyCustomerScope(filters.customerId),
+      equals: { account_id: filters.accountId, key_type: filters.keyType, status: filters.status },
       request,
-    });
-    return { items: page.items.map((item) => withoutStorageAttributes<StoredKey>(item)), total: page.total };
-  },
+    }),
 
   async transition(key: StoredKey, to: KeyStatus, now: string): Promise<TransitionResult> {
     const TableName = tableName();

@@ -23,9 +23,9 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { invalidField } from '../domain/errors';
-import { routeToPage, type OrderKey, type PageRequest, type PageRoute } from '../domain/lists';
+import { routeToPage, type OrderKey, type PageRequest, type PageResult, type PageRoute } from '../domain/lists';
 import { dynamo, tableName } from './client';
-import { collectionPartition, keys, scopePartition } from './keys';
+import { collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
 
 /** How long the boundaries of a walk's pages are kept after they were last written. */
 export const WALK_TTL_SECONDS = 60 * 60;
@@ -621,4 +621,33 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   const read = await readRoute(meter, plan, route, near, pageSize, total);
   await cachePages(meter, walk, total, pagesToCache(input.request, total, route, read), nowMs);
   return { items: read.items, total, cost: meter.cost, route, totalFrom: from };
+}
+
+export interface ListRecordsInput {
+  readonly tenant: string;
+  readonly collection: string;
+  /** Read only this scope's partition (e.g. `CUSTOMER#<id>` for a customer_id filter). */
+  readonly scope?: string | undefined;
+  /** Keep the items whose attribute equals the value; an undefined value is no filter. */
+  readonly equals?: Readonly<Record<string, string | undefined>>;
+  readonly request: PageRequest;
+}
+
+/** A page of a tenant's records, as a repository's `list` answers it: stored records and the total. */
+export async function listRecords<T>({
+  tenant,
+  collection,
+  scope,
+  equals = {},
+  request,
+}: ListRecordsInput): Promise<PageResult<T>> {
+  const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
+    value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
+  );
+  const page = await listPage({
+    source: { tenant, collection, ...(scope === undefined ? {} : { scope }) },
+    filters,
+    request,
+  });
+  return { items: page.items.map((item) => withoutStorageAttributes<T>(item)), total: page.total };
 }

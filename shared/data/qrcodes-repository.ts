@@ -17,7 +17,7 @@ import {
   updatedAtKeys,
   withoutStorageAttributes,
 } from './keys';
-import { counterIncrements, listPage, type FilterClause } from './pagination';
+import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const QR_CODES_COLLECTION = 'QRCODE';
@@ -86,23 +86,14 @@ export const dynamoQrCodeStore: QrCodeStore = {
     return Item ? withoutStorageAttributes<StoredQrCode>(Item) : undefined;
   },
 
-  async list(tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>> {
-    const clauses: FilterClause[] = [];
-    if (filters.keyId) clauses.push({ kind: 'equals', attribute: 'key_id', value: filters.keyId });
-    if (filters.type) clauses.push({ kind: 'equals', attribute: 'type', value: filters.type });
-    if (filters.channel) clauses.push({ kind: 'equals', attribute: 'channel', value: filters.channel });
-    if (filters.status) clauses.push({ kind: 'equals', attribute: 'status', value: filters.status });
-    const page = await listPage({
-      source: {
-        tenant,
-        collection: QR_CODES_COLLECTION,
-        ...(filters.customerId ? { scope: qrCodeCustomerScope(filters.customerId) } : {}),
-      },
-      filters: clauses,
+  list: (tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>> =>
+    listRecords<StoredQrCode>({
+      tenant,
+      collection: QR_CODES_COLLECTION,
+      scope: filters.customerId && qrCodeCustomerScope(filters.customerId),
+      equals: { key_id: filters.keyId, type: filters.type, channel: filters.channel, status: filters.status },
       request,
-    });
-    return { items: page.items.map((item) => withoutStorageAttributes<StoredQrCode>(item)), total: page.total };
-  },
+    }),
 
   async markDeleted(code: StoredQrCode, now: string): Promise<boolean> {
     const moved = updatedAtKeys(code.id, now, true);

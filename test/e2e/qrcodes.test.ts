@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { crc16Hex } from '../../shared/qr/crc';
-import { linkedCustomer, queryString, setStatus } from '../support/accounts';
+import { queryString, setStatus } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
 import { BREB_EXAMPLE, PIX_EXAMPLE, readQrPng } from '../support/qr-fixtures';
