@@ -67,7 +67,8 @@ export interface StageSettings {
   };
 }
 
-const participant = { name: 'Banco Patrocinador S.A.', nit: '860000001' };
+/** Every stage routes through the same acquirer network and sponsor bank (the participant). */
+const network = { acquirerId: 'RBM', participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' } } as const;
 
 /** One client with every scope and one that can only read, as the local sandbox offers. */
 const defaultClients: readonly AppClientSettings[] = [
@@ -84,8 +85,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
 export const stages: Readonly<Record<StageName, StageSettings>> = {
   local: {
     name: 'local',
-    acquirerId: 'RBM',
-    participant,
+    ...network,
     // LocalStack's community edition has no Cognito: tokens come from the local issuer of
     // `npm start`, with its sandbox clients.
     identity: {
@@ -102,8 +102,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
   },
   dev: {
     name: 'dev',
-    acquirerId: 'RBM',
-    participant,
+    ...network,
     identity: cognito('dev'),
     sandboxEnabled: true,
     logLevel: 'DEBUG',
@@ -114,8 +113,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
   },
   staging: {
     name: 'staging',
-    acquirerId: 'RBM',
-    participant,
+    ...network,
     identity: cognito('staging'),
     sandboxEnabled: true,
     logLevel: 'INFO',
@@ -126,8 +124,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
   },
   prod: {
     name: 'prod',
-    acquirerId: 'RBM',
-    participant,
+    ...network,
     identity: cognito('prod'),
     // Sandbox operator tools would let any client invent approved merchants and balances.
     sandboxEnabled: false,
