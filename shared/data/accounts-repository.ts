@@ -1,7 +1,8 @@
 /**
  * Accounts in DynamoDB (docs/data-model.md). One transaction writes the account (listed in the
  * tenant's collection and in its customer's scope), the guard of its number in the customer's item
- * collection, a check that the customer is still ACTIVE, and the counters of both lists.
+ * collection, a check that the customer is still ACTIVE, the first movement of its balance (the
+ * opening balance), and the counters of both lists.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -11,6 +12,7 @@ import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
+import { openingMovement } from './movements';
 import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
@@ -63,6 +65,8 @@ export const dynamoAccountStore: AccountStore = {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
+          // The balance's ledger starts with it (docs/payments.md).
+          openingMovement(account),
           ...counterIncrements(
             [
               collectionPartition(account.tenant, ACCOUNTS_COLLECTION),

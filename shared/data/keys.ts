@@ -48,6 +48,16 @@ export const keys = {
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
+  payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
+  /**
+   * A movement of an account's available balance (its opening balance, each payment), in the
+   * account's item collection: the account's ledger is one strongly consistent Query, in time order.
+   */
+  movement: (accountId: string, at: string, ref: string): ItemKey => ({
+    pk: `ACCOUNT#${accountId}`,
+    sk: `MOVEMENT#${at}#${ref}`,
+  }),
+  movementPrefix: 'MOVEMENT#',
   /** One shard of the item counter of a list partition (a collection or a scope of it). */
   counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
   counterPartition: (partition: string): string => `COUNT#${partition}`,

@@ -109,14 +109,31 @@ export interface ListPage {
 
 /** Increments of the counters of every list partition an inserted item joins, for its transaction. */
 export function counterIncrements(partitions: readonly string[], itemId: string) {
-  const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
-  return partitions.map((partition) => ({
+  return counterIncrementsOf([{ partitions, itemId }]);
+}
+
+/**
+ * The counter increments of several items inserted by one transaction (a payment and the payee's
+ * record of it). Two of them may fall on the same counter shard, and a transaction may touch an
+ * item only once: their increments are added up into one update.
+ */
+export function counterIncrementsOf(inserts: readonly { partitions: readonly string[]; itemId: string }[]) {
+  const shards = new Map<string, { partition: string; shard: number; count: number }>();
+  for (const { partitions, itemId } of inserts) {
+    const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
+    for (const partition of partitions) {
+      const counter = shards.get(`${shard}#${partition}`) ?? { partition, shard, count: 0 };
+      counter.count += 1;
+      shards.set(`${shard}#${partition}`, counter);
+    }
+  }
+  return [...shards.values()].map(({ partition, shard, count }) => ({
     Update: {
       TableName: tableName(),
       Key: keys.counterShard(partition, shard),
-      UpdateExpression: 'SET entity = :entity ADD #count :one',
+      UpdateExpression: 'SET entity = :entity ADD #count :count',
       ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': 'COUNTER', ':one': 1 },
+      ExpressionAttributeValues: { ':entity': 'COUNTER', ':count': count },
     },
   }));
 }

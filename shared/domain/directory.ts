@@ -53,6 +53,8 @@ export interface Resolution {
 export interface StoredResolution extends Resolution {
   readonly tenant: string;
   readonly payee: DirectoryEntry;
+  /** The one payment made with this resolution (docs/payments.md), once it is made. */
+  readonly payment_id?: string;
 }
 
 export interface ResolutionStore {
@@ -80,7 +82,7 @@ const OWNER_FIELDS = [
 ] as const;
 
 /** The owner in the spec's field order, with its absent names left out. */
-const ownerOf = (owner: KeyOwner): KeyOwner =>
+export const ownerOf = (owner: KeyOwner): KeyOwner =>
   Object.fromEntries(
     OWNER_FIELDS.filter((field) => owner[field] !== undefined && owner[field] !== null).map((field) => [
       field,
@@ -130,16 +132,25 @@ export async function resolveKey(
   return publicResolution(resolution);
 }
 
+/** Reads one of the tenant's resolutions: 404 when unknown, 403 when another client's. */
+export async function getOwnStoredResolution(
+  resolutions: Pick<ResolutionStore, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<StoredResolution> {
+  const resolution = await resolutions.get(id.toLowerCase());
+  if (!resolution) throw new AppError('NOT_FOUND', `Resolution ${id} does not exist`);
+  if (resolution.tenant !== tenant) throw new AppError('FORBIDDEN', `Resolution ${id} belongs to another client`);
+  return resolution;
+}
+
 /** GET /v1/resolutions/{id}: 404 when unknown, 403 when another client's. */
 export async function getOwnResolution(
   resolutions: Pick<ResolutionStore, 'get'>,
   tenant: string,
   id: string,
 ): Promise<Resolution> {
-  const resolution = await resolutions.get(id.toLowerCase());
-  if (!resolution) throw new AppError('NOT_FOUND', `Resolution ${id} does not exist`);
-  if (resolution.tenant !== tenant) throw new AppError('FORBIDDEN', `Resolution ${id} belongs to another client`);
-  return publicResolution(resolution);
+  return publicResolution(await getOwnStoredResolution(resolutions, tenant, id));
 }
 
 /** The answer of POST /sandbox/directory/keys. */

@@ -26,6 +26,7 @@ export const ERROR_CATALOG = {
   },
   CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
   ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active' },
+  INSUFFICIENT_FUNDS: { kind: 'invalid', title: "The account's available balance does not cover the amount" },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
@@ -44,6 +45,10 @@ export const ERROR_CATALOG = {
   IDEMPOTENCY_REQUEST_IN_PROGRESS: {
     kind: 'conflict',
     title: 'A request with this Idempotency-Key is still in progress',
+  },
+  RESOLUTION_ALREADY_USED: {
+    kind: 'conflict',
+    title: 'A payment with another request was already made with this resolution',
   },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },

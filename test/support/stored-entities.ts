@@ -18,10 +18,11 @@ export interface Owner {
 let counter = 0;
 const now = (): string => new Date().toISOString();
 
-/** A customer (ACTIVE, a NIT of its own) and its ACTIVE account, inserted. */
+/** A customer (ACTIVE, a NIT of its own) and its ACTIVE account opened with `balanceCents`, inserted. */
 export async function insertOwner(
   stores: { customers: Pick<CustomerStore, 'insert'>; accounts: Pick<AccountStore, 'insert'> },
   tenant = `tenant-${randomUUID()}`,
+  balanceCents = 0,
 ): Promise<Owner> {
   const at = now();
   const customer: StoredCustomer = {
@@ -40,15 +41,25 @@ export async function insertOwner(
     tenant,
   };
   await stores.customers.insert(customer);
+  return { customer, account: await insertAccount(stores.accounts, customer, balanceCents) };
+}
+
+/** Another ACTIVE account of the customer, opened with `balanceCents`, inserted. */
+export async function insertAccount(
+  accounts: Pick<AccountStore, 'insert'>,
+  customer: StoredCustomer,
+  balanceCents = 0,
+): Promise<StoredAccount> {
+  const at = now();
   const account: StoredAccount = {
     id: randomUUID(),
-    tenant,
+    tenant: customer.tenant,
     customer_id: customer.id,
     number: String(100_000_000_000 + ++counter),
     type: 'ORDINARY',
     account_status: 'ACTIVE',
     account_name: customer.business_name,
-    available_balance_cents: 0,
+    available_balance_cents: balanceCents,
     pending_balance_cents: 0,
     customer_status: 'ACTIVE',
     customer_status_version: 0,
@@ -56,8 +67,9 @@ export async function insertOwner(
     created_at: at,
     updated_at: at,
   };
-  await stores.accounts.insert(account);
-  return { customer, account };
+  const inserted = await accounts.insert(account);
+  if (!inserted.inserted) throw new Error(`Account not inserted: ${inserted.reason}`);
+  return account;
 }
 
 /** An ACTIVE key of the owner's account and its directory entry (not inserted). */

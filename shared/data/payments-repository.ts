@@ -1,0 +1,206 @@
+/**
+ * Payments in DynamoDB (docs/payments.md, docs/data-model.md). `writePayment` is the one way money
+ * moves: in one TransactWriteItems it puts the payment records (listed in their client's collection
+ * and in their customer's scope), changes the balances (a debit only while the balance covers it),
+ * records each change as a movement of its account, updates the list counters, and carries the
+ * caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
+ * that either all of it is written or none of it.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { PageRequest, PageResult } from '../domain/lists';
+import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
+import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
+import { dynamo, tableName } from './client';
+import {
+  collectionKeys,
+  collectionPartition,
+  keys,
+  scopePartition,
+  updatedAtKeys,
+  withoutStorageAttributes,
+} from './keys';
+import { balanceMoveItems } from './movements';
+import { counterIncrementsOf, listRecords } from './pagination';
+import { failedConditions, transactWrite, whileActive } from './transactions';
+
+export const PAYMENTS_COLLECTION = 'PAYMENT';
+
+/** The scope of a payment in its collection: its customer (the customer_id filter reads only it). */
+export const paymentCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** A transaction item of the caller's, named so that the caller can tell why a write failed. */
+export interface LabelledItem {
+  readonly label: string;
+  readonly item: TransactItem;
+}
+
+/** The label of a debit the available balance does not cover. */
+export const FUNDS = 'funds';
+/** The label of a credit to an account that does not exist. */
+export const CREDITED_ACCOUNT = 'credited-account';
+
+export type PaymentWriteOutcome =
+  | { readonly written: true }
+  /** The labels of the items whose condition failed, with their old image when they asked for it. */
+  | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
+
+const paymentPartitions = (payment: StoredPayment): string[] => [
+  collectionPartition(payment.tenant, PAYMENTS_COLLECTION),
+  scopePartition(payment.tenant, PAYMENTS_COLLECTION, paymentCustomerScope(payment.customer_id)),
+];
+
+const paymentPut = (payment: StoredPayment): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...keys.payment(payment.id),
+      ...collectionKeys(
+        payment.tenant,
+        PAYMENTS_COLLECTION,
+        payment.id,
+        payment.created_at,
+        payment.updated_at,
+        paymentCustomerScope(payment.customer_id),
+      ),
+      entity: 'PAYMENT',
+      ...payment,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/**
+ * Writes `write` atomically with the caller's `items` (placed first). Answers which labelled items
+ * failed their condition when the transaction was refused for conditions only; throws otherwise.
+ * Each move must belong to one of the payments (its movement is dated by the payment), and a
+ * transaction touches an item once: one move per account.
+ */
+export async function writePayment(
+  write: PaymentWrite,
+  items: readonly LabelledItem[] = [],
+): Promise<PaymentWriteOutcome> {
+  const labelled: LabelledItem[] = [...items];
+  const movements: TransactItem[] = [];
+  for (const move of write.moves) {
+    const payment = write.payments.find((p) => p.id === move.paymentId);
+    if (!payment) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
+    const { update, movement } = balanceMoveItems(move, payment.created_at);
+    labelled.push({ label: move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, item: update });
+    movements.push(movement);
+  }
+  const TransactItems: TransactItem[] = [
+    ...labelled.map(({ item }) => item),
+    ...movements,
+    ...write.payments.map(paymentPut),
+    ...counterIncrementsOf(
+      write.payments.map((payment) => ({ partitions: paymentPartitions(payment), itemId: payment.id })),
+    ),
+  ];
+  try {
+    await transactWrite({ TransactItems });
+    return { written: true };
+  } catch (error) {
+    const failed = failedConditions(error);
+    if (!failed || [...failed.keys()].some((index) => index >= labelled.length)) throw error;
+    return {
+      written: false,
+      failed: new Map([...failed].map(([index, old]) => [labelled[index]!.label, old])),
+    };
+  }
+}
+
+async function getPayment(id: string): Promise<StoredPayment | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: keys.payment(id), ConsistentRead: true }),
+  );
+  return Item ? withoutStorageAttributes<StoredPayment>(Item) : undefined;
+}
+
+const RESOLUTION = 'resolution';
+const PAYER = 'payer';
+const PAYEE = 'payee';
+
+export const dynamoPaymentStore: ResolutionPaymentStore = {
+  async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
+    const outcome = await writePayment(write, [
+      {
+        // The resolution is the payment's guard: it takes the id of the one payment made with it.
+        label: RESOLUTION,
+        item: {
+          Update: {
+            TableName: tableName(),
+            Key: keys.resolution(write.resolutionId),
+            UpdateExpression: 'SET payment_id = :payment',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(payment_id)',
+            ExpressionAttributeValues: { ':payment': write.payments[0]!.id },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      },
+      { label: PAYER, item: whileActive(keys.customer(write.payerCustomerId)) },
+      ...(write.payeeCustomerId ? [{ label: PAYEE, item: whileActive(keys.customer(write.payeeCustomerId)) }] : []),
+    ]);
+    if (outcome.written) return { written: true };
+    const { failed } = outcome;
+    // Checked in the order a participant would: the resolution, the payer, the funds, then the payee.
+    if (failed.has(RESOLUTION)) {
+      const paymentId = failed.get(RESOLUTION)?.['payment_id'];
+      if (typeof paymentId !== 'string') throw new Error(`Resolution ${write.resolutionId} does not exist`);
+      return { written: false, reason: 'resolution_used', paymentId };
+    }
+    if (failed.has(PAYER)) return { written: false, reason: 'payer_inactive' };
+    if (failed.has(FUNDS)) return { written: false, reason: 'insufficient_funds' };
+    if (failed.has(PAYEE)) return { written: false, reason: 'payee_inactive' };
+    throw new Error(`Payment refused by ${[...failed.keys()].join(', ')}`);
+  },
+
+  get: getPayment,
+
+  async settle(payment: StoredPayment, now: string): Promise<StoredPayment> {
+    const moved = updatedAtKeys(payment.id, now, true);
+    try {
+      const { Attributes } = await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.payment(payment.id),
+          UpdateExpression:
+            'SET #status = :settled, settled_at = :now, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':settled': 'SETTLED',
+            ':pending': 'PENDING',
+            ':now': now,
+            ':gsi2sk': moved.gsi2sk,
+            ':gsi4sk': moved.gsi4sk,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutStorageAttributes<StoredPayment>(Attributes!);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Another request (a retry of the same payment) settled it first.
+      const current = await getPayment(payment.id);
+      if (!current) throw new Error(`Payment ${payment.id} does not exist`);
+      return current;
+    }
+  },
+
+  list: (tenant: string, filters: PaymentListFilters, request: PageRequest): Promise<PageResult<StoredPayment>> =>
+    listRecords<StoredPayment>({
+      tenant,
+      collection: PAYMENTS_COLLECTION,
+      scope: filters.customerId && paymentCustomerScope(filters.customerId),
+      equals: {
+        account_id: filters.accountId,
+        direction: filters.direction,
+        status: filters.status,
+        qr_code_reference: filters.qrCodeReference,
+      },
+      request,
+    }),
+};

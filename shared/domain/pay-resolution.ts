@@ -1,0 +1,240 @@
+/**
+ * POST /v1/payments: paying a resolved Bre-B key (docs/payments.md). The resolution names the payee
+ * and is used once: the first payment made with it is the only one, and the same request again
+ * answers that payment. When the payee is one of our merchants the money reaches its account in the
+ * same transaction as the debit (SETTLED, or REJECTED when the merchant cannot receive); a payee at
+ * another participant gets the payment through the network, PENDING until it answers, which in the
+ * sandbox it does at once (SETTLED).
+ */
+import type { CreatePaymentRequest } from '../schemas/payments';
+import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
+import type { Clock, IdGenerator } from './clock';
+import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
+import { getOwnStoredResolution, type ResolutionStore, type StoredResolution } from './directory';
+import { AppError, invalidField } from './errors';
+import type { KeyStore } from './keys';
+import {
+  insufficientFunds,
+  paymentAmountCents,
+  publicPayment,
+  type PaymentReader,
+  type PaymentWrite,
+  type PublicPayment,
+  type StoredPayment,
+} from './payments';
+
+export interface ResolutionPaymentWrite extends PaymentWrite {
+  readonly resolutionId: string;
+  /** Must still be ACTIVE when the money moves. */
+  readonly payerCustomerId: string;
+  /** The payee's customer when it is one of ours (and not the payer): it must be ACTIVE to receive. */
+  readonly payeeCustomerId?: string;
+}
+
+export type ResolutionPaymentResult =
+  | { readonly written: true }
+  | { readonly written: false; readonly reason: 'resolution_used'; readonly paymentId: string }
+  | { readonly written: false; readonly reason: 'payer_inactive' | 'insufficient_funds' | 'payee_inactive' };
+
+export interface ResolutionPaymentStore extends PaymentReader {
+  /**
+   * Writes the payments and their balance moves, and marks the resolution used, in one transaction;
+   * nothing when the resolution is already used, the payer inactive, a debit not covered, or the
+   * payee inactive.
+   */
+  insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult>;
+  /** PENDING -> SETTLED; answers the payment as it is afterwards (also when a retry settled it first). */
+  settle(payment: StoredPayment, now: string): Promise<StoredPayment>;
+}
+
+export interface PayResolutionDeps {
+  readonly resolutions: Pick<ResolutionStore, 'get'>;
+  readonly customers: Pick<CustomerStore, 'get'>;
+  readonly accounts: Pick<AccountStore, 'get'>;
+  readonly keys: Pick<KeyStore, 'get'>;
+  readonly payments: ResolutionPaymentStore;
+  /** Our sponsor bank: the participant of our merchants' accounts. */
+  readonly participant: { readonly name: string; readonly nit: string };
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** What makes two requests with one resolution the same payment. */
+interface PaymentIntent {
+  readonly customerId: string;
+  readonly accountId: string;
+  readonly amountCents: number;
+  readonly description?: string;
+}
+
+const sameIntent = (payment: StoredPayment, intent: PaymentIntent): boolean =>
+  payment.customer_id === intent.customerId &&
+  payment.account_id === intent.accountId &&
+  payment.amount_cents === intent.amountCents &&
+  payment.description === intent.description;
+
+const payerInactive = (customerId: string) =>
+  new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: activate it before paying`);
+
+/**
+ * POST /v1/payments. Unknown resolution 404, another client's 403, another customer's 400; a used
+ * resolution answers its payment for the same request and 409 RESOLUTION_ALREADY_USED otherwise;
+ * then the customer (404/403, ACTIVE), the account (404/403, the customer's, ACTIVE), and the funds
+ * (400 INSUFFICIENT_FUNDS, nothing written).
+ */
+export async function payResolution(
+  deps: PayResolutionDeps,
+  tenant: string,
+  request: CreatePaymentRequest,
+): Promise<PublicPayment> {
+  const intent: PaymentIntent = {
+    customerId: request.customer_id.toLowerCase(),
+    accountId: request.account_id.toLowerCase(),
+    amountCents: paymentAmountCents('amount.value', request.amount.value),
+    ...(request.description === undefined ? {} : { description: request.description }),
+  };
+  const resolution = await getOwnStoredResolution(deps.resolutions, tenant, request.resolution_id);
+  if (resolution.customer_id !== intent.customerId) {
+    throw invalidField('resolution_id', 'was resolved for another customer of the client');
+  }
+  if (resolution.payment_id) return answerAgain(deps, resolution.payment_id, intent);
+
+  const customer = await getOwnCustomer(deps.customers, tenant, intent.customerId);
+  if (customer.status !== 'ACTIVE') throw payerInactive(customer.id);
+  const account = await getOwnAccount(deps.accounts, tenant, intent.accountId);
+  if (account.customer_id !== customer.id) throw invalidField('account_id', 'is not an account of the customer');
+  if (account.account_status !== 'ACTIVE')
+    throw new AppError('ACCOUNT_INACTIVE', `Account ${account.id} is not active`);
+  const payeeAccount = await ourPayeeAccount(deps, resolution);
+  if (payeeAccount?.id === account.id) {
+    throw invalidField('account_id', 'is the account the resolved key pays into: a payment needs two accounts');
+  }
+
+  const now = deps.clock.now();
+  const outbound: StoredPayment = {
+    id: deps.ids.newId(),
+    tenant,
+    customer_id: customer.id,
+    account_id: account.id,
+    direction: 'OUTBOUND',
+    // Our own merchant answers inside the transaction; another participant through the network.
+    status: payeeAccount ? 'SETTLED' : 'PENDING',
+    amount_cents: intent.amountCents,
+    ...(intent.description === undefined ? {} : { description: intent.description }),
+    resolution_id: resolution.id,
+    counterparty: {
+      key: resolution.key,
+      owner: resolution.owner,
+      participant: resolution.participant,
+      account: resolution.account,
+    },
+    created_at: now,
+    updated_at: now,
+    ...(payeeAccount ? { settled_at: now } : {}),
+  };
+  const debit = { accountId: account.id, paymentId: outbound.id, amountCents: -intent.amountCents };
+  const guard = { resolutionId: resolution.id, payerCustomerId: customer.id };
+
+  let written = outbound;
+  let result: ResolutionPaymentResult;
+  if (!payeeAccount) {
+    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit] });
+  } else {
+    const inbound = payeeRecord(deps, outbound, customer, account, payeeAccount);
+    result = await deps.payments.insert({
+      ...guard,
+      // Paying another account of the same customer: its one status check covers both sides.
+      ...(payeeAccount.customer_id === customer.id ? {} : { payeeCustomerId: payeeAccount.customer_id }),
+      payments: [outbound, inbound],
+      moves: [debit, { accountId: payeeAccount.id, paymentId: inbound.id, amountCents: intent.amountCents }],
+    });
+    if (!result.written && result.reason === 'payee_inactive') {
+      // Our sponsor bank, as the payee's participant, refuses it: recorded, and no money moves.
+      const { settled_at: _never, ...unsettled } = outbound;
+      written = { ...unsettled, status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' };
+      result = await deps.payments.insert({ ...guard, payments: [written], moves: [] });
+    }
+  }
+
+  if (!result.written) {
+    switch (result.reason) {
+      case 'resolution_used':
+        return answerAgain(deps, result.paymentId, intent);
+      case 'payer_inactive':
+        throw payerInactive(customer.id);
+      case 'insufficient_funds':
+        throw insufficientFunds(account.id);
+      default:
+        throw new Error(`Payment ${outbound.id} refused: ${result.reason}`);
+    }
+  }
+  return publicPayment(await settleWithNetwork(deps, written));
+}
+
+/** The payee's INBOUND record of a payment to one of our merchants: the payer is its counterparty. */
+function payeeRecord(
+  deps: PayResolutionDeps,
+  outbound: StoredPayment,
+  payer: StoredCustomer,
+  payerAccount: StoredAccount,
+  payeeAccount: StoredAccount,
+): StoredPayment {
+  const { id: _outboundId, resolution_id: _resolution, tenant: _tenant, counterparty: _payee, ...shared } = outbound;
+  return {
+    ...shared,
+    id: deps.ids.newId(),
+    tenant: payeeAccount.tenant,
+    customer_id: payeeAccount.customer_id,
+    account_id: payeeAccount.id,
+    direction: 'INBOUND',
+    counterparty: {
+      owner: {
+        identification_type: payer.identification_type,
+        identification_number: payer.identification_number,
+        type: 'BUSINESS',
+        business_name: payer.business_name,
+      },
+      participant: { name: deps.participant.name, identification_number: deps.participant.nit },
+      account: { account_number: payerAccount.number, account_type: payerAccount.type },
+    },
+  };
+}
+
+/**
+ * The account a resolved key pays into when the key is one of our merchants' (the directory entry
+ * names its key; a key keeps its account for life). Undefined for a key at another participant.
+ */
+async function ourPayeeAccount(
+  deps: PayResolutionDeps,
+  resolution: StoredResolution,
+): Promise<StoredAccount | undefined> {
+  const { payee } = resolution;
+  if (payee.source !== 'API') return undefined;
+  const key = payee.key_id ? await deps.keys.get(payee.key_id) : undefined;
+  const account = key ? await deps.accounts.get(key.account_id) : undefined;
+  if (!account) throw new Error(`Resolution ${resolution.id} names a key of ours without an account`);
+  return account;
+}
+
+/**
+ * The network's answer for a PENDING payment. The sandbox's other participants accept every payment
+ * at once; a retry of a payment left PENDING (the request that created it failed before this step)
+ * gets it here too.
+ */
+async function settleWithNetwork(deps: PayResolutionDeps, payment: StoredPayment): Promise<StoredPayment> {
+  return payment.status === 'PENDING' ? deps.payments.settle(payment, deps.clock.now()) : payment;
+}
+
+/** A request naming a used resolution: the same request answers its payment, another one is 409. */
+async function answerAgain(deps: PayResolutionDeps, paymentId: string, intent: PaymentIntent): Promise<PublicPayment> {
+  const payment = await deps.payments.get(paymentId);
+  if (!payment) throw new Error(`Payment ${paymentId} of a used resolution does not exist`);
+  if (!sameIntent(payment, intent)) {
+    throw new AppError(
+      'RESOLUTION_ALREADY_USED',
+      'A payment with another customer, account, amount or description was already made with this resolution',
+      { payment_id: payment.id },
+    );
+  }
+  return publicPayment(await settleWithNetwork(deps, payment));
+}

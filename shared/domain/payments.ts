@@ -1,0 +1,181 @@
+/**
+ * Payments (docs/payments.md): the record, its states and its money. A payment is a movement of one
+ * account's available balance, written in the same transaction as the balance change, so an
+ * account's balance is always the sum of its movements. Statuses follow the Bre-B providers'
+ * vocabulary: PENDING until the payee's participant answers, then SETTLED or REJECTED.
+ */
+import type { KeyOwner } from '../schemas/keys';
+import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
+import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
+import { AppError, invalidField } from './errors';
+import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { cop, parseCents, type Money } from './money';
+
+/** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
+export interface Counterparty {
+  /** The Bre-B key the payment was addressed to, when it was (a resolved key). */
+  readonly key?: DirectoryKey;
+  readonly owner: KeyOwner;
+  readonly participant: DirectoryEntry['participant'];
+  readonly account: DirectoryEntry['account'];
+}
+
+/** Why the payee's participant refused a payment. */
+export type RejectionReason = 'PAYEE_INACTIVE';
+
+export interface StoredPayment {
+  readonly id: string;
+  readonly tenant: string;
+  readonly customer_id: string;
+  /** The client's account the payment debits (OUTBOUND) or credits (INBOUND). */
+  readonly account_id: string;
+  readonly direction: PaymentDirection;
+  readonly status: PaymentStatus;
+  readonly amount_cents: number;
+  readonly description?: string;
+  /** OUTBOUND payments of a resolved key: the resolution, used once. */
+  readonly resolution_id?: string;
+  /** INBOUND payments of a QR code: the code, and its reference in the network's prefixed form. */
+  readonly qr_code_id?: string;
+  readonly qr_code_reference?: string;
+  readonly counterparty: Counterparty;
+  readonly rejection_reason?: RejectionReason;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly settled_at?: string;
+}
+
+/** The payment object the payment routes answer. */
+export interface PublicPayment {
+  readonly id: string;
+  readonly status: PaymentStatus;
+  readonly direction: PaymentDirection;
+  readonly customer_id: string;
+  readonly account_id: string;
+  readonly amount: Money;
+  readonly description?: string;
+  readonly resolution_id?: string;
+  readonly qr_code_id?: string;
+  readonly qr_code_reference?: string;
+  readonly counterparty: Counterparty;
+  readonly rejection_reason?: RejectionReason;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly settled_at?: string;
+}
+
+/**
+ * A change of one account's available balance, written with the payment it belongs to (and kept as
+ * a movement of the account). Negative amounts are debits: the write fails, and nothing is written,
+ * unless the balance covers them.
+ */
+export interface BalanceMove {
+  readonly accountId: string;
+  readonly paymentId: string;
+  readonly amountCents: number;
+}
+
+/** One atomic write: payment records and the balance moves they cause. */
+export interface PaymentWrite {
+  readonly payments: readonly StoredPayment[];
+  readonly moves: readonly BalanceMove[];
+}
+
+export interface PaymentListFilters {
+  readonly customerId?: string;
+  readonly accountId?: string;
+  readonly direction?: PaymentDirection;
+  readonly status?: PaymentStatus;
+  readonly qrCodeReference?: string;
+}
+
+export interface PaymentReader {
+  /** Strongly consistent: a payment is read right after the write that created it. */
+  get(id: string): Promise<StoredPayment | undefined>;
+  list(tenant: string, filters: PaymentListFilters, request: PageRequest): Promise<PageResult<StoredPayment>>;
+}
+
+const optional = <K extends string, V>(name: K, value: V | undefined) =>
+  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+
+/**
+ * The counterparty in one field order, whatever order it was stored in (DynamoDB keeps no order in
+ * a map): the first answer of a payment and every later reading of it are the same bytes.
+ */
+function publicCounterparty({ key, owner, participant, account }: Counterparty): Counterparty {
+  return {
+    ...(key ? { key: { key_type: key.key_type, key_value: key.key_value } } : {}),
+    owner: ownerOf(owner),
+    participant: { name: participant.name, identification_number: participant.identification_number },
+    account: { account_number: account.account_number, account_type: account.account_type },
+  };
+}
+
+export function publicPayment(payment: StoredPayment): PublicPayment {
+  return {
+    id: payment.id,
+    status: payment.status,
+    direction: payment.direction,
+    customer_id: payment.customer_id,
+    account_id: payment.account_id,
+    amount: cop(payment.amount_cents),
+    ...optional('description', payment.description),
+    ...optional('resolution_id', payment.resolution_id),
+    ...optional('qr_code_id', payment.qr_code_id),
+    ...optional('qr_code_reference', payment.qr_code_reference),
+    counterparty: publicCounterparty(payment.counterparty),
+    ...optional('rejection_reason', payment.rejection_reason),
+    created_at: payment.created_at,
+    updated_at: payment.updated_at,
+    ...optional('settled_at', payment.settled_at),
+  };
+}
+
+/** The cents of a payment amount (its two-decimal format is the schema's): more than zero. */
+export function paymentAmountCents(field: string, value: string): number {
+  const cents = parseCents(value);
+  if (cents <= 0) throw invalidField(field, 'must be greater than 0.00');
+  return cents;
+}
+
+export const insufficientFunds = (accountId: string) =>
+  new AppError('INSUFFICIENT_FUNDS', `The available balance of account ${accountId} does not cover the amount`);
+
+/** GET /v1/payments/{id}: 404 when unknown, 403 when another client's. */
+export async function getOwnPayment(
+  payments: Pick<PaymentReader, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<PublicPayment> {
+  const payment = await payments.get(id.toLowerCase());
+  if (!payment) throw new AppError('NOT_FOUND', `Payment ${id} does not exist`);
+  if (payment.tenant !== tenant) throw new AppError('FORBIDDEN', `Payment ${id} belongs to another client`);
+  return publicPayment(payment);
+}
+
+export interface PaymentList {
+  readonly payments: PublicPayment[];
+  readonly pagination_info: PaginationInfo;
+}
+
+/** GET /v1/payments: the tenant's payments, a page at a time (design.md section 4). */
+export async function listPayments(
+  payments: Pick<PaymentReader, 'list'>,
+  tenant: string,
+  query: PaymentListQuery,
+  now: string,
+): Promise<PaymentList> {
+  const request = parsePageRequest(query, now);
+  const page = await payments.list(
+    tenant,
+    {
+      ...optional('customerId', query.customer_id?.toLowerCase()),
+      ...optional('accountId', query.account_id?.toLowerCase()),
+      ...optional('direction', query.direction),
+      ...optional('status', query.status),
+      ...optional('qrCodeReference', query.qr_code_reference),
+    },
+    request,
+  );
+  return { payments: page.items.map(publicPayment), pagination_info: paginationInfo(request, page.total) };
+}

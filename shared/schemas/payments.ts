@@ -1,0 +1,54 @@
+/** Payment schemas: paying a resolved key (POST /v1/payments), reading and listing payments. */
+import type { FromSchema } from 'json-schema-to-ts';
+import { text, UUID } from './common';
+import { pageQueryProperties } from './lists';
+
+export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
+export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
+
+/**
+ * A COP amount with two decimals and at most 13 integer digits: every amount is then a safe integer
+ * of cents (shared/domain/money.ts). That it is above zero is a rule of the domain (its own message).
+ */
+export const PAYMENT_AMOUNT_VALUE = { type: 'string', pattern: '^(0|[1-9][0-9]{0,12})\\.[0-9]{2}$' } as const;
+
+export const paymentAmountSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['value', 'currency'],
+  properties: { value: PAYMENT_AMOUNT_VALUE, currency: { type: 'string', const: 'COP' } },
+} as const;
+
+export const createPaymentRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['customer_id', 'account_id', 'resolution_id', 'amount'],
+  properties: {
+    customer_id: UUID,
+    account_id: UUID,
+    resolution_id: UUID,
+    amount: paymentAmountSchema,
+    description: text(140),
+  },
+} as const;
+
+export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>;
+
+export const paymentListQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...pageQueryProperties,
+    customer_id: UUID,
+    account_id: UUID,
+    direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
+    status: { type: 'string', enum: PAYMENT_STATUSES },
+    // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
+    qr_code_reference: { type: 'string', pattern: '^[A-Za-z0-9.]{1,64}$' },
+  },
+} as const;
+
+export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;

@@ -1,0 +1,397 @@
+/**
+ * Payments in DynamoDB Local, through the real payment flow and repositories: money moves with the
+ * payment records in one transaction or not at all (insufficient funds, inactive payer, a failing
+ * item of the caller's), one payment per resolution also under 25 concurrent requests, PENDING
+ * settling once, the opening movement of a linked account, and the list filters.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../shared/domain/errors';
+import { parsePageRequest } from '../../shared/domain/lists';
+import { payResolution } from '../../shared/domain/pay-resolution';
+import type { StoredPayment } from '../../shared/domain/payments';
+import { dynamoCustomerStore } from '../../shared/data/customers-repository';
+import { dynamoResolutionStore } from '../../shared/data/directory-repository';
+import { keys } from '../../shared/data/keys';
+import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+import {
+  ledgerOf,
+  otherParticipantKey,
+  ourKey,
+  paymentDeps,
+  paymentRequest,
+  storedAccount,
+  storedMerchant,
+  storedResolution,
+  type Merchant,
+} from '../support/payments';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await createTestTable('payments');
+});
+afterAll(() => table.drop());
+
+const tenant = (): string => `tenant-${randomUUID()}`;
+const deps = paymentDeps();
+
+const errorOf = async (promise: Promise<unknown>): Promise<AppError> => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+};
+
+/** Every item a payment can write, for "nothing was written" checks. */
+const paymentItems = (merchant: Merchant) =>
+  table.scan(
+    (item) =>
+      (item['entity'] === 'PAYMENT' && item['account_id'] === merchant.account.id) ||
+      (item['entity'] === 'MOVEMENT' && item['account_id'] === merchant.account.id && item['kind'] === 'PAYMENT'),
+  );
+
+describe('linking an account', () => {
+  it('writes its opening balance as its first movement', async () => {
+    const merchant = await storedMerchant(tenant(), 1_000_000_00);
+    const ledger = await ledgerOf(merchant.account.id);
+    expect(ledger.movements).toEqual([
+      expect.objectContaining({
+        pk: keys.account(merchant.account.id).pk,
+        sk: `MOVEMENT#${merchant.account.created_at}#OPENING`,
+        entity: 'MOVEMENT',
+        kind: 'OPENING_BALANCE',
+        amount_cents: 1_000_000_00,
+      }),
+    ]);
+    expect(ledger.balanceCents).toBe(ledger.movementsCents);
+  });
+});
+
+describe('paying one of our merchants', () => {
+  it('debits the payer, credits the payee and records both sides, SETTLED, in one write', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const resolution = await storedResolution(payer, await ourKey(payee));
+
+    const payment = await payResolution(
+      deps,
+      payer.customer.tenant,
+      paymentRequest(payer, resolution, '123.45', 'Pedido 7'),
+    );
+    expect(payment).toMatchObject({
+      status: 'SETTLED',
+      direction: 'OUTBOUND',
+      account_id: payer.account.id,
+      amount: { currency: 'COP', value: '123.45' },
+      description: 'Pedido 7',
+      resolution_id: resolution.id,
+      settled_at: payment.created_at,
+    });
+
+    const [payerLedger, payeeLedger] = await Promise.all([ledgerOf(payer.account.id), ledgerOf(payee.account.id)]);
+    expect([payerLedger.balanceCents, payerLedger.movementsCents]).toEqual([376_55, 376_55]);
+    expect([payeeLedger.balanceCents, payeeLedger.movementsCents]).toEqual([123_45, 123_45]);
+    const [inbound] = await table.scan(
+      (item) => item['entity'] === 'PAYMENT' && item['account_id'] === payee.account.id,
+    );
+    expect(inbound).toMatchObject({
+      tenant: payee.customer.tenant,
+      customer_id: payee.customer.id,
+      direction: 'INBOUND',
+      status: 'SETTLED',
+      amount_cents: 123_45,
+      description: 'Pedido 7',
+      counterparty: {
+        owner: { identification_number: payer.customer.identification_number, type: 'BUSINESS' },
+        account: { account_number: payer.account.number },
+      },
+    });
+    expect((await dynamoResolutionStore.get(resolution.id))?.payment_id).toBe(payment.id);
+  });
+
+  it('records a payment to an inactive merchant as REJECTED, and moves no money', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const resolution = await storedResolution(payer, await ourKey(payee));
+    await dynamoCustomerStore.updateStatus(payee.customer, 'INACTIVE', new Date().toISOString());
+
+    const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
+    expect(payment).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' });
+    expect(payment.settled_at).toBeUndefined();
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(500_00);
+    expect((await ledgerOf(payee.account.id)).movements).toHaveLength(1);
+    expect(await paymentItems(payee)).toEqual([]);
+    // The resolution is used: the same request answers the rejected payment.
+    const again = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
+    expect(again).toEqual(payment);
+  });
+});
+
+describe('paying a key at another participant', () => {
+  it('debits the payer, PENDING until the network answers, then SETTLED (the sandbox answers at once)', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const payee = await otherParticipantKey();
+    const resolution = await storedResolution(payer, payee);
+    const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '0.01'));
+    expect(payment).toMatchObject({
+      status: 'SETTLED',
+      counterparty: { key: payee.key, owner: payee.owner, participant: payee.participant, account: payee.account },
+    });
+    expect(payment.settled_at! >= payment.created_at).toBe(true);
+    expect(payment.updated_at).toBe(payment.settled_at);
+    const ledger = await ledgerOf(payer.account.id);
+    expect([ledger.balanceCents, ledger.movementsCents]).toEqual([499_99, 499_99]);
+    const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}`);
+    expect(item).toMatchObject({ gsi2sk: `${payment.updated_at}#${payment.id}` });
+  });
+
+  it('a payment left PENDING (its request failed after the debit) is settled by its retry, once', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    // The first request's transaction, without the settlement step that followed it.
+    const at = new Date().toISOString();
+    const pending: StoredPayment = {
+      id: randomUUID(),
+      tenant: payer.customer.tenant,
+      customer_id: payer.customer.id,
+      account_id: payer.account.id,
+      direction: 'OUTBOUND',
+      status: 'PENDING',
+      amount_cents: 200_00,
+      resolution_id: resolution.id,
+      counterparty: { owner: resolution.owner, participant: resolution.participant, account: resolution.account },
+      created_at: at,
+      updated_at: at,
+    };
+    const write = {
+      resolutionId: resolution.id,
+      payerCustomerId: payer.customer.id,
+      payments: [pending],
+      moves: [{ accountId: payer.account.id, paymentId: pending.id, amountCents: -200_00 }],
+    };
+    await expect(dynamoPaymentStore.insert(write)).resolves.toEqual({ written: true });
+    expect(await dynamoPaymentStore.get(pending.id)).toEqual(pending);
+
+    const retries = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '200.00')),
+      ),
+    );
+    expect(new Set(retries.map((r) => `${r.id} ${r.status} ${r.settled_at}`)).size).toBe(1);
+    expect(retries[0]).toMatchObject({ id: pending.id, status: 'SETTLED' });
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(300_00);
+    // Settling a settled payment changes nothing.
+    const settled = await dynamoPaymentStore.get(pending.id);
+    await expect(dynamoPaymentStore.settle(pending, new Date(Date.now() + 5000).toISOString())).resolves.toEqual(
+      settled,
+    );
+  });
+});
+
+describe('nothing is written when', () => {
+  it('the balance does not cover the amount (400 INSUFFICIENT_FUNDS); the resolution stays usable', async () => {
+    const payer = await storedMerchant(tenant(), 100_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const resolution = await storedResolution(payer, await ourKey(payee));
+    const error = await errorOf(
+      payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.01')),
+    );
+    expect(error.code).toBe('INSUFFICIENT_FUNDS');
+    expect(await paymentItems(payer)).toEqual([]);
+    expect(await paymentItems(payee)).toEqual([]);
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(100_00);
+    expect((await ledgerOf(payee.account.id)).balanceCents).toBe(0);
+    expect((await dynamoResolutionStore.get(resolution.id))?.payment_id).toBeUndefined();
+    // The whole balance is payable: never below zero, down to zero.
+    const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
+    expect(payment.status).toBe('SETTLED');
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(0);
+  });
+
+  it('the payer was deactivated after its checks (the transaction checks it again)', async () => {
+    const payer = await storedMerchant(tenant(), 100_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    await dynamoCustomerStore.updateStatus(payer.customer, 'INACTIVE', new Date().toISOString());
+    const at = new Date().toISOString();
+    const payment: StoredPayment = {
+      id: randomUUID(),
+      tenant: payer.customer.tenant,
+      customer_id: payer.customer.id,
+      account_id: payer.account.id,
+      direction: 'OUTBOUND',
+      status: 'PENDING',
+      amount_cents: 1_00,
+      counterparty: { owner: resolution.owner, participant: resolution.participant, account: resolution.account },
+      created_at: at,
+      updated_at: at,
+    };
+    await expect(
+      dynamoPaymentStore.insert({
+        resolutionId: resolution.id,
+        payerCustomerId: payer.customer.id,
+        payments: [payment],
+        moves: [{ accountId: payer.account.id, paymentId: payment.id, amountCents: -1_00 }],
+      }),
+    ).resolves.toEqual({ written: false, reason: 'payer_inactive' });
+    expect(await paymentItems(payer)).toEqual([]);
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(100_00);
+  });
+
+  it("an item of the caller's fails (how the sandbox QR pay guards its code), naming it", async () => {
+    const payee = await storedMerchant(tenant(), 0);
+    const at = new Date().toISOString();
+    const inbound: StoredPayment = {
+      id: randomUUID(),
+      tenant: payee.customer.tenant,
+      customer_id: payee.customer.id,
+      account_id: payee.account.id,
+      direction: 'INBOUND',
+      status: 'SETTLED',
+      amount_cents: 50_00,
+      qr_code_id: randomUUID(),
+      qr_code_reference: 'CO.COM.RBM.TRXIDPREF1',
+      counterparty: {
+        owner: { identification_type: 'CC', identification_number: '1', type: 'PERSON' },
+        participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+        account: { account_number: '1', account_type: 'SAVINGS' },
+      },
+      created_at: at,
+      updated_at: at,
+      settled_at: at,
+    };
+    const write = {
+      payments: [inbound],
+      moves: [{ accountId: payee.account.id, paymentId: inbound.id, amountCents: 50_00 }],
+    };
+    const missingCode = {
+      label: 'qr-code',
+      item: {
+        ConditionCheck: {
+          TableName: table.tableName,
+          Key: { pk: `QRCODE#${randomUUID()}`, sk: 'QRCODE' },
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    };
+    const outcome = await writePayment(write, [missingCode]);
+    expect(outcome.written).toBe(false);
+    expect(!outcome.written && [...outcome.failed.keys()]).toEqual(['qr-code']);
+    expect(await paymentItems(payee)).toEqual([]);
+
+    // Without it, the credit and the INBOUND record are written.
+    await expect(writePayment(write)).resolves.toEqual({ written: true });
+    const ledger = await ledgerOf(payee.account.id);
+    expect([ledger.balanceCents, ledger.movementsCents]).toEqual([50_00, 50_00]);
+    expect(await dynamoPaymentStore.get(inbound.id)).toEqual(inbound);
+  });
+});
+
+describe('one payment per resolution', () => {
+  it('25 concurrent requests: one payment, one debit, one credit; all answer it', async () => {
+    const payer = await storedMerchant(tenant(), 1_000_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const resolution = await storedResolution(payer, await ourKey(payee));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '300.00')),
+      ),
+    );
+    // The same bytes: the first answer and the replays that read the payment back.
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    const payments = await table.scan(
+      (item) => item['entity'] === 'PAYMENT' && item['resolution_id'] === resolution.id,
+    );
+    expect(payments.map((p) => p['id'])).toEqual([answers[0]!.id]);
+    const [payerLedger, payeeLedger] = await Promise.all([ledgerOf(payer.account.id), ledgerOf(payee.account.id)]);
+    expect(payerLedger.movements).toHaveLength(2);
+    expect(payerLedger.balanceCents).toBe(700_00);
+    expect(payeeLedger.movements).toHaveLength(2);
+    expect(payeeLedger.balanceCents).toBe(300_00);
+    expect((await dynamoPaymentStore.list(payee.customer.tenant, {}, page())).total).toBe(1);
+  }, 60_000);
+
+  it('25 concurrent requests to another participant: one payment, one debit, all SETTLED', async () => {
+    const payer = await storedMerchant(tenant(), 1_000_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '999.00')),
+      ),
+    );
+    expect(new Set(answers.map((answer) => `${answer.id} ${answer.status}`))).toEqual(
+      new Set([`${answers[0]!.id} SETTLED`]),
+    );
+    const ledger = await ledgerOf(payer.account.id);
+    expect([ledger.movements.length, ledger.balanceCents]).toEqual([2, 1_00]);
+  }, 60_000);
+
+  it('another request with a used resolution is 409 RESOLUTION_ALREADY_USED naming the payment', async () => {
+    const payer = await storedMerchant(tenant(), 1_000_00);
+    const second = await storedAccount(payer.customer, 1_000_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    const first = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '10.00', 'a'));
+    for (const request of [
+      paymentRequest(payer, resolution, '10.01', 'a'),
+      paymentRequest(payer, resolution, '10.00', 'b'),
+      paymentRequest(payer, resolution, '10.00'),
+      { ...paymentRequest(payer, resolution, '10.00', 'a'), account_id: second.id },
+    ]) {
+      const error = await errorOf(payResolution(deps, payer.customer.tenant, request));
+      expect([error.code, error.extensions['payment_id']]).toEqual(['RESOLUTION_ALREADY_USED', first.id]);
+    }
+    // Ids are compared without case.
+    const upper = paymentRequest(payer, resolution, '10.00', 'a');
+    const again = await payResolution(deps, payer.customer.tenant, {
+      ...upper,
+      customer_id: upper.customer_id.toUpperCase(),
+      resolution_id: upper.resolution_id.toUpperCase(),
+    });
+    expect(again).toEqual(first);
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(990_00);
+    expect((await ledgerOf(second.id)).balanceCents).toBe(1_000_00);
+  });
+});
+
+const page = (overrides: Record<string, unknown> = {}) =>
+  parsePageRequest({ page_size: 100, ...overrides }, new Date().toISOString());
+
+describe('listing payments', () => {
+  it('filters by customer, account, direction, status and QR reference, with the list counters', async () => {
+    const client = tenant();
+    const payer = await storedMerchant(client, 1_000_00);
+    const payee = await storedMerchant(client, 0);
+    const other = await storedMerchant(client, 0);
+    const out1 = await payResolution(
+      deps,
+      client,
+      paymentRequest(payer, await storedResolution(payer, await ourKey(payee)), '1.00'),
+    );
+    const out2 = await payResolution(
+      deps,
+      client,
+      paymentRequest(payer, await storedResolution(payer, await otherParticipantKey()), '2.00'),
+    );
+    const toOther = await storedResolution(payer, await ourKey(other));
+    await dynamoCustomerStore.updateStatus(other.customer, 'INACTIVE', new Date().toISOString());
+    const rejected = await payResolution(deps, client, paymentRequest(payer, toOther, '3.00'));
+
+    const ids = async (filters: Parameters<typeof dynamoPaymentStore.list>[1]) =>
+      (await dynamoPaymentStore.list(client, filters, page())).items.map((p) => p.id).sort();
+    const all = await dynamoPaymentStore.list(client, {}, page());
+    expect(all.total).toBe(4);
+    const inbound = all.items.find((p) => p.direction === 'INBOUND')!;
+    expect(inbound.account_id).toBe(payee.account.id);
+    expect(await ids({ customerId: payer.customer.id })).toEqual([out1.id, out2.id, rejected.id].sort());
+    expect(await ids({ customerId: payee.customer.id })).toEqual([inbound.id]);
+    expect(await ids({ accountId: payee.account.id })).toEqual([inbound.id]);
+    expect(await ids({ direction: 'OUTBOUND' })).toEqual([out1.id, out2.id, rejected.id].sort());
+    expect(await ids({ status: 'REJECTED' })).toEqual([rejected.id]);
+    expect(await ids({ status: 'SETTLED', direction: 'INBOUND' })).toEqual([inbound.id]);
+    expect(await ids({ qrCodeReference: 'CO.COM.RBM.TRXIDPNONE' })).toEqual([]);
+    expect(
+      (await dynamoPaymentStore.list(client, { customerId: payer.customer.id }, page({ page_size: 2 }))).total,
+    ).toBe(3);
+  });
+});

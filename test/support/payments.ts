@@ -1,0 +1,128 @@
+/**
+ * Building blocks of the payment tests against DynamoDB Local: merchants with funded accounts and
+ * their keys (built by test/support/stored-entities.ts), keys of another participant, stored
+ * resolutions, the real repositories wired into the payment flow, and an account's ledger read back
+ * from its movements. Call after createTestTable (the repositories read the table's name on first
+ * use).
+ */
+import { randomUUID } from 'node:crypto';
+import type { StoredAccount } from '../../shared/domain/accounts';
+import type { StoredCustomer } from '../../shared/domain/customers';
+import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
+import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
+import { dynamoAccountStore } from '../../shared/data/accounts-repository';
+import { dynamoCustomerStore } from '../../shared/data/customers-repository';
+import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/directory-repository';
+import { queryItemCollection } from '../../shared/data/item-collection';
+import { keys } from '../../shared/data/keys';
+import { dynamoKeyStore } from '../../shared/data/keys-repository';
+import { dynamoPaymentStore } from '../../shared/data/payments-repository';
+import { insertAccount, insertOwner, keyOf, type Owner } from './stored-entities';
+
+export const PARTICIPANT = { name: 'Banco Patrocinador S.A.', nit: '860000001' } as const;
+
+const now = (): string => new Date().toISOString();
+let counter = 0;
+const unique = (): number => (process.pid % 10_000) * 100_000 + ++counter;
+
+/** The real payment flow's dependencies: every store is the DynamoDB one. */
+export const paymentDeps = (): PayResolutionDeps => ({
+  resolutions: dynamoResolutionStore,
+  customers: dynamoCustomerStore,
+  accounts: dynamoAccountStore,
+  keys: dynamoKeyStore,
+  payments: dynamoPaymentStore,
+  participant: PARTICIPANT,
+  clock: { now },
+  ids: { newId: () => randomUUID() },
+});
+
+export type Merchant = Owner;
+
+const stores = { customers: dynamoCustomerStore, accounts: dynamoAccountStore };
+
+/** A customer of `tenant` with one account opened with `balanceCents` (its opening movement). */
+export const storedMerchant = (tenant: string, balanceCents: number): Promise<Merchant> =>
+  insertOwner(stores, tenant, balanceCents);
+
+/** Another account of the merchant's customer. */
+export const storedAccount = (customer: StoredCustomer, balanceCents: number): Promise<StoredAccount> =>
+  insertAccount(dynamoAccountStore, customer, balanceCents);
+
+/** Registers an ALPHA key of ours for the merchant's account: its directory entry. */
+export async function ourKey(merchant: Merchant): Promise<DirectoryEntry> {
+  const [key, entry] = keyOf(merchant, 'ALPHA', `@pay${unique()}`);
+  const inserted = await dynamoKeyStore.insert(key, entry);
+  if (!inserted.inserted) throw new Error(`Key not inserted: ${inserted.reason}`);
+  return entry;
+}
+
+/** A key of a person at another participant, in the directory. */
+export async function otherParticipantKey(): Promise<DirectoryEntry> {
+  const at = now();
+  const entry: DirectoryEntry = {
+    key: { key_type: 'ALPHA', key_value: `@other${unique()}` },
+    owner: {
+      identification_type: 'CC',
+      identification_number: '1020304050',
+      type: 'PERSON',
+      first_name: 'Ana',
+      first_last_name: 'Gómez',
+    },
+    participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+    account: { account_number: '4001002003', account_type: 'SAVINGS' },
+    source: 'SANDBOX',
+    status: 'ACTIVE',
+    created_at: at,
+    updated_at: at,
+  };
+  if (!(await dynamoDirectory.insertSandbox(entry))) throw new Error('Sandbox key not inserted');
+  return entry;
+}
+
+/** A stored resolution of `payee` for the payer's customer, as resolve-key stores it. */
+export async function storedResolution(payer: Merchant, payee: DirectoryEntry): Promise<StoredResolution> {
+  const resolution: StoredResolution = {
+    id: randomUUID(),
+    customer_id: payer.customer.id,
+    resolved_at: now(),
+    key: payee.key,
+    owner: payee.owner,
+    participant: payee.participant,
+    account: payee.account,
+    tenant: payer.customer.tenant,
+    payee,
+  };
+  await dynamoResolutionStore.insert(resolution);
+  return resolution;
+}
+
+/** The request of POST /v1/payments for a payer and a resolution. */
+export const paymentRequest = (payer: Merchant, resolution: StoredResolution, value: string, description?: string) => ({
+  customer_id: payer.customer.id,
+  account_id: payer.account.id,
+  resolution_id: resolution.id,
+  amount: { value, currency: 'COP' as const },
+  ...(description === undefined ? {} : { description }),
+});
+
+export interface Ledger {
+  /** The account's available balance, as stored on the account. */
+  readonly balanceCents: number;
+  /** The sum of its movements, opening balance included. */
+  readonly movementsCents: number;
+  readonly movements: Record<string, unknown>[];
+}
+
+export async function ledgerOf(accountId: string): Promise<Ledger> {
+  const [account, movements] = await Promise.all([
+    dynamoAccountStore.get(accountId),
+    queryItemCollection(keys.account(accountId).pk, keys.movementPrefix),
+  ]);
+  if (!account) throw new Error(`No account ${accountId}`);
+  return {
+    balanceCents: account.available_balance_cents,
+    movementsCents: movements.reduce((sum, movement) => sum + Number(movement['amount_cents']), 0),
+    movements,
+  };
+}
