@@ -20,6 +20,8 @@ export const ENV = {
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',
+  /** How long one DynamoDB call may take before the SDK abandons it (and retries); see shared/data/client.ts. */
+  dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
 } as const;
 
 /**
@@ -49,6 +51,19 @@ export interface RuntimeConfig {
   /** Undefined on functions whose route does not declare the `qrSigning` secret. */
   readonly qrSigningSecretArn: string | undefined;
   readonly dynamodbEndpoint: string | undefined;
+  readonly dynamodbRequestTimeoutMs: number;
+}
+
+/** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
+export const DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new Error(`Environment variable ${name} must be a positive integer`);
+  return parsed;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -69,5 +84,6 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     },
     qrSigningSecretArn: env[ENV.qrSigningSecretArn] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
+    dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
   };
 }

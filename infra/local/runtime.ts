@@ -13,6 +13,7 @@ import { stages } from '../stages';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { LocalIssuer } from './oauth';
+import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
@@ -30,7 +31,22 @@ export interface LocalRuntimeOptions {
   readonly dynamodbEndpoint?: string;
   /** Token issuer (`iss`); defaults to the server's own URL. */
   readonly issuer?: string;
+  /**
+   * Per-client throttling: 'stage' applies the local stage's API Gateway settings (infra/stages.ts),
+   * as `npm start` does; other settings override them. Off by default, so that tests and benchmarks
+   * driving the server at full speed are not throttled.
+   */
+  readonly throttling?: ThrottlingSettings | 'stage';
+  /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
+  readonly dynamodbRequestTimeoutMs?: number;
 }
+
+/**
+ * DynamoDB Local runs in a JVM that starts cold and serialises work: its first calls and bursts of
+ * concurrent transactions take far longer than DynamoDB's milliseconds, so locally a call may take up
+ * to 5 s before the SDK gives up on it (Lambda keeps the 1 s default of shared/config.ts).
+ */
+export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 5_000;
 
 export interface LocalRuntime {
   readonly url: string;
@@ -62,6 +78,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     [ENV.acquirerId]: settings.acquirerId,
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
+    [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
   });
   // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
   if (!process.env[ENV.qrSigningSecretArn]) {
@@ -81,7 +98,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       issuer: options.issuer ?? url,
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
-    server.on('request', await createLocalApi({ issuer, sandboxEnabled: settings.sandboxEnabled }));
+    const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
+    server.on(
+      'request',
+      await createLocalApi({ issuer, sandboxEnabled: settings.sandboxEnabled, ...(throttling ? { throttling } : {}) }),
+    );
 
     return {
       url,

@@ -6,17 +6,25 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { routesFor, type RouteDefinition } from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
+import { ClientRateLimiter, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { answerTokenRequest } from './token-endpoint';
 
 /** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/**
+ * API Gateway HTTP APIs refuse more than 10,240 bytes of request line and header values. Node counts
+ * the request target, header names and values against `maxHeaderSize`: the same bound, a few bytes
+ * stricter.
+ */
+export const MAX_HEADER_BYTES = 10_240;
 
 type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpResponse>;
 
@@ -24,6 +32,8 @@ export interface LocalServerOptions {
   readonly issuer: LocalIssuer;
   readonly sandboxEnabled: boolean;
   readonly routes?: readonly RouteDefinition[];
+  /** Per-client token bucket (as the stage's API Gateway throttling); undefined throttles nothing. */
+  readonly throttling?: ThrottlingSettings;
 }
 
 async function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
@@ -173,6 +183,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   const handlers = new Map<string, LambdaHandler>();
   for (const route of routes) handlers.set(route.name, await loadHandler(route));
   const { issuer } = options;
+  const limiter = options.throttling ? new ClientRateLimiter(options.throttling) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
@@ -236,6 +247,12 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
         'www-authenticate': 'Bearer error="invalid_token"',
       });
     }
+    const throttled = limiter?.take(String(verified.claims['client_id'] ?? verified.claims.sub));
+    if (throttled && !throttled.allowed) {
+      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests from this client; slow down', {
+        'retry-after': String(throttled.retryAfterSeconds),
+      });
+    }
     // As API Gateway: the token must carry at least one of the route's scopes.
     if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
       return sendProblem(
@@ -263,9 +280,33 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   };
 }
 
+/**
+ * Requests Node's parser refuses before any route runs. Headers over the limit get a problem answer
+ * (431); anything else keeps Node's own bare 400.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code !== 'HPE_HEADER_OVERFLOW' || !socket.writable) {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+    return;
+  }
+  const requestId = randomUUID();
+  const body = JSON.stringify(
+    problemOf(
+      new AppError('HEADERS_TOO_LARGE', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes`),
+      requestId,
+    ),
+  );
+  socket.end(
+    `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      `x-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Starts listening (port 0 picks a free one) and answers the base URL. */
 export async function listen(port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
-  const server = createServer();
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

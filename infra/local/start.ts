@@ -1,7 +1,8 @@
 /**
  * `npm start`: the API on http://127.0.0.1:3000 with DynamoDB Local, no AWS account, no network.
  * Settings: PORT, DATA_DIR (default .data; ':memory:' keeps nothing), TABLE_NAME,
- * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local).
+ * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
+ * THROTTLING (default: the local stage's API Gateway throttling per client; `off` for load tests).
  */
 import { ENV } from '../../shared/config';
 import { SANDBOX_CLIENTS } from './oauth';
@@ -17,6 +18,7 @@ const runtime = await startLocalRuntime({
   dataDir,
   ...(env[ENV.tableName] ? { tableName: env[ENV.tableName] } : {}),
   ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
+  ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const }),
 });
 
 const client = SANDBOX_CLIENTS[0]!;

@@ -15,24 +15,45 @@ export function runtimeConfig(): RuntimeConfig {
   return config;
 }
 
-export function createDynamoDbClient(endpoint: string | undefined): DynamoDBClient {
+/** Attempts of one DynamoDB call (the first and two retries, with the SDK's backoff). */
+export const DYNAMODB_MAX_ATTEMPTS = 3;
+const CONNECTION_TIMEOUT_MS = 1_000;
+
+/**
+ * `requestTimeoutMs` bounds each attempt of a call, so that a hung connection becomes a retry and
+ * then a 503 instead of a function that waits for its own timeout. Table administration (creating
+ * the table at start-up) passes none: it may take longer than any request should.
+ */
+export function createDynamoDbClient(endpoint: string | undefined, requestTimeoutMs?: number): DynamoDBClient {
   const client = new DynamoDBClient({
     ...(endpoint ? { endpoint } : {}),
     // Bounded retries: a throttled or unreachable table answers 503 quickly instead of hanging.
-    maxAttempts: 3,
+    maxAttempts: DYNAMODB_MAX_ATTEMPTS,
+    ...(requestTimeoutMs
+      ? {
+          requestHandler: {
+            connectionTimeout: CONNECTION_TIMEOUT_MS,
+            requestTimeout: requestTimeoutMs,
+            // Without this the SDK only logs a warning when an attempt outlives requestTimeout.
+            throwOnRequestTimeout: true,
+          },
+        }
+      : {}),
   });
   // In Lambda each DynamoDB call becomes an X-Ray subsegment; elsewhere the client stays untouched.
   return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
 }
 
-export function createDocumentClient(endpoint: string | undefined): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(createDynamoDbClient(endpoint), {
+export function createDocumentClient(endpoint: string | undefined, requestTimeoutMs?: number): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(createDynamoDbClient(endpoint, requestTimeoutMs), {
     marshallOptions: { removeUndefinedValues: true },
   });
 }
 
+/** The functions' client: every call bounded by the runtime's DynamoDB request timeout. */
 export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= createDocumentClient(runtimeConfig().dynamodbEndpoint);
+  const { dynamodbEndpoint, dynamodbRequestTimeoutMs } = runtimeConfig();
+  documentClient ??= createDocumentClient(dynamodbEndpoint, dynamodbRequestTimeoutMs);
   return documentClient;
 }
 

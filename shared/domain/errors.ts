@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'internal'
   | 'unavailable';
@@ -52,6 +53,7 @@ export const ERROR_CATALOG = {
   },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
+  HEADERS_TOO_LARGE: { kind: 'headers_too_large', title: 'The request line and headers are too large' },
   RATE_LIMITED: { kind: 'rate_limited', title: 'Too many requests' },
   INTERNAL_ERROR: { kind: 'internal', title: 'Unexpected error' },
   SERVICE_UNAVAILABLE: { kind: 'unavailable', title: 'The service is temporarily unavailable' },

@@ -2,7 +2,7 @@
  * `httpHandler` builds a route's Lambda handler: the shared Middy chain around a thin function that
  * turns a validated request into a domain call. Order: Powertools (logger context, tracer, metrics;
  * outermost), answers and logs, auth context,
- * body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
+ * path ids, body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
@@ -15,6 +15,7 @@ import {
   bodySizeLimit,
   httpResponses,
   requireBody,
+  resourceIds,
   type ApiContext,
   type ApiEvent,
   type AuthContext,
@@ -89,7 +90,8 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     // Logger context, tracing and metrics (shared/http/observability.ts) wrap everything else.
     .use(observability(spec.name))
     .use(httpResponses(spec.name))
-    .use(authContext());
+    .use(authContext())
+    .use(resourceIds());
   if (validateBody) {
     chain
       .use(bodySizeLimit())

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, invalidField } from '../domain/errors';
+import { logger } from './logger';
 import type { HttpResponse } from './responses';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -102,11 +103,25 @@ export async function runIdempotently(
   try {
     response = await run();
   } catch (error) {
-    await store.release(request.tenant, request.key);
+    await settle(() => store.release(request.tenant, request.key));
     throw error;
   }
   // Server-side failures are not the request's answer: leave the key free for a retry.
-  if (response.statusCode >= 500) await store.release(request.tenant, request.key);
-  else await store.complete(request.tenant, request.key, response);
+  if (response.statusCode >= 500) await settle(() => store.release(request.tenant, request.key));
+  else await settle(() => store.complete(request.tenant, request.key, response));
   return response;
+}
+
+/**
+ * Records the outcome under the key. When the store fails at that moment, the request's own outcome
+ * still stands: its work is committed (or was never done) and its answer is the truth, where a 503
+ * would send the client into a retry against a key still claimed. The claim then lapses with its lock
+ * (IDEMPOTENCY_LOCK_MS): meanwhile a retry gets IDEMPOTENCY_REQUEST_IN_PROGRESS, after it runs again.
+ */
+async function settle(record: () => Promise<void>): Promise<void> {
+  try {
+    await record();
+  } catch (error) {
+    logger.warn('idempotency record not updated', { error_name: (error as Error).name });
+  }
 }

@@ -84,6 +84,25 @@ export function authContext(): ApiMiddleware {
   };
 }
 
+/** Ids of the API's resources: the UUIDs it generates (lower case; looked up as sent). */
+const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Every path parameter of the API is a resource id. Any other value names nothing: 404 at once,
+ * without a lookup (DynamoDB refuses keys over 2,048 bytes, which would otherwise be a 500).
+ */
+export function resourceIds(): ApiMiddleware {
+  return {
+    before: ({ event }) => {
+      for (const value of Object.values(event.pathParameters ?? {})) {
+        if (value === undefined || !RESOURCE_ID.test(value)) {
+          throw new AppError('NOT_FOUND', 'No resource has this id');
+        }
+      }
+    },
+  };
+}
+
 export function bodySizeLimit(maxBytes = MAX_BODY_BYTES): ApiMiddleware {
   return {
     before: ({ event }) => {

@@ -26,11 +26,21 @@ const UNAVAILABLE = new Set([
   'TimeoutError',
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * When a socket error comes from another realm than the SDK (a VM context, as under jest), the SDK's
+ * retry layer does not see an Error and rethrows `new Error('AWS SDK error wrapper for <error>')`:
+ * only the message still names the code.
+ */
+const WRAPPED_NETWORK_ERROR = new RegExp(`^AWS SDK error wrapper for .*\\b(${[...NETWORK_CODES].join('|')})\\b`);
 
 function isUnavailable(error: unknown): boolean {
   // Shape, not instanceof: errors raised by Node's own sockets may come from another realm.
-  const { name, code } = (error ?? {}) as { name?: string; code?: string };
-  return (name !== undefined && UNAVAILABLE.has(name)) || (code !== undefined && NETWORK_CODES.has(code));
+  const { name, code, message } = (error ?? {}) as { name?: string; code?: string; message?: unknown };
+  return (
+    (name !== undefined && UNAVAILABLE.has(name)) ||
+    (code !== undefined && NETWORK_CODES.has(code)) ||
+    (typeof message === 'string' && WRAPPED_NETWORK_ERROR.test(message))
+  );
 }
 
 /** Middy's HTTP errors (thrown by @middy/http-json-body-parser) carry a status code. */

@@ -9,6 +9,7 @@ import {
   REPLAY_HEADER,
   runIdempotently,
   type IdempotentRequest,
+  type IdempotencyStore,
 } from '../../shared/http/idempotency';
 import { jsonResponse, type HttpResponse } from '../../shared/http/responses';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
@@ -233,6 +234,26 @@ describe('runIdempotently with the DynamoDB store', () => {
     expect(work.calls).toBe(2);
     expect(retry.statusCode).toBe(200);
     expect(retry.headers).not.toHaveProperty(REPLAY_HEADER);
+  });
+
+  test('an answer the store fails to record is still the answer; the key stays claimed until its lock lapses', async () => {
+    const request = requestOf({ business_name: 'Tienda' });
+    const throttled = Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
+    const failingRecord: IdempotencyStore = {
+      ...store,
+      complete: () => Promise.reject(throttled),
+    };
+
+    const answer = await runIdempotently(failingRecord, request, async () => jsonResponse(200, { id: 'c-1' }));
+    expect([answer.statusCode, JSON.parse(answer.body)]).toEqual([200, { id: 'c-1' }]);
+    await expect(store.find(request.tenant, request.key, Date.now())).resolves.toMatchObject({ status: 'IN_PROGRESS' });
+  });
+
+  test('a failed release does not hide the failure of the run', async () => {
+    const request = requestOf({ business_name: 'Tienda' });
+    const failingRelease: IdempotencyStore = { ...store, release: () => Promise.reject(new Error('release failed')) };
+    const run = (): Promise<HttpResponse> => Promise.reject(new Error('the run failed'));
+    await expect(runIdempotently(failingRelease, request, run)).rejects.toThrow('the run failed');
   });
 
   test('10 concurrent requests with one key run once and all answer the same body', async () => {

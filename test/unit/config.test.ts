@@ -1,5 +1,11 @@
 /** The functions' runtime settings, read from the variables the CDK stack sets (shared/config.ts). */
-import { DEFAULT_ACQUIRER_ID, ENV, readRuntimeConfig, SECRET_ENV } from '../../shared/config';
+import {
+  DEFAULT_ACQUIRER_ID,
+  DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
+  ENV,
+  readRuntimeConfig,
+  SECRET_ENV,
+} from '../../shared/config';
 
 const base = { [ENV.tableName]: 'breb-test' };
 
@@ -21,7 +27,19 @@ test('reads every setting the stack passes', () => {
     participant: { name: 'Banco X', nit: '900000001' },
     qrSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
     dynamodbEndpoint: undefined,
+    dynamodbRequestTimeoutMs: 1000,
   });
+});
+
+test('bounds each DynamoDB call at 1 s unless told otherwise, and refuses a bound that is not one', () => {
+  expect(readRuntimeConfig(base).dynamodbRequestTimeoutMs).toBe(DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS);
+  expect(DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS).toBe(1000);
+  expect(readRuntimeConfig({ ...base, [ENV.dynamodbRequestTimeoutMs]: '250' }).dynamodbRequestTimeoutMs).toBe(250);
+  for (const wrong of ['0', '-5', '1.5', 'soon']) {
+    expect(() => readRuntimeConfig({ ...base, [ENV.dynamodbRequestTimeoutMs]: wrong })).toThrow(
+      'DYNAMODB_REQUEST_TIMEOUT_MS',
+    );
+  }
 });
 
 test('defaults: the RBM acquirer network, no QR secret (only QR routes get one)', () => {

@@ -134,6 +134,10 @@ describe('the data store not answering', () => {
     ],
     ['ECONNREFUSED', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED' })],
     ['ETIMEDOUT', Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })],
+    [
+      "the SDK's wrapper of a socket error from another realm",
+      new Error('AWS SDK error wrapper for Error: connect ECONNREFUSED 127.0.0.1:46841'),
+    ],
   ])('%s is 503 with retry-after', (_what, error) => {
     const response = errorResponse(error, REQUEST_ID);
     expect(response.statusCode).toBe(503);
