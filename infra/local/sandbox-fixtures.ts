@@ -4,6 +4,7 @@
  * idempotent: existing accounts keep their balances, existing directory entries stay as they are.
  */
 import type { DirectoryEntry, DirectoryStore } from '../../shared/domain/directory';
+import { SANDBOX_SHOPPER } from '../../shared/domain/pay-qr-code';
 import { approveSponsorBankMerchant, type SponsorBankStore } from '../../shared/domain/sponsor-bank';
 
 export const SANDBOX_MERCHANT = {
@@ -13,19 +14,11 @@ export const SANDBOX_MERCHANT = {
   accounts: ['000100200301', '000100200302', '000100200303'],
 } as const;
 
-/** Another participant of the network, where the sandbox's directory keys are held. */
-export const SANDBOX_PARTICIPANT = { name: 'Banco Ejemplo', identification_number: '860000002' } as const;
-
-const ANA = {
-  identification_type: 'CC',
-  identification_number: '1020304050',
-  type: 'PERSON',
-  first_name: 'Ana',
-  second_name: 'María',
-  first_last_name: 'Gómez',
-  second_last_name: 'Pérez',
-} as const;
-const ANA_ACCOUNT = { account_number: '4001002003', account_type: 'SAVINGS' } as const;
+/**
+ * The person of the sandbox directory, at another participant of the network, where the sandbox's
+ * directory keys are held; the same person is the shopper who pays QR codes in the sandbox.
+ */
+const { owner: ANA, participant: SANDBOX_PARTICIPANT, account: ANA_ACCOUNT } = SANDBOX_SHOPPER;
 
 /** The directory keys of design.md section 2: a person's four keys and a business's BCODE. */
 export const SANDBOX_DIRECTORY_KEYS: readonly Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account'>[] = [

@@ -10,7 +10,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
+import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
+import type { StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
 import {
   collectionKeys,
@@ -22,6 +24,7 @@ import {
 } from './keys';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf, listRecords } from './pagination';
+import { payableQrCode } from './qrcodes-repository';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const PAYMENTS_COLLECTION = 'PAYMENT';
@@ -112,16 +115,19 @@ export async function writePayment(
   }
 }
 
+/** Labels of the items the stores below add to a payment's transaction. */
+const RESOLUTION = 'resolution';
+const PAYER = 'payer';
+const PAYEE = 'payee';
+const QR_CODE = 'qr-code';
+const KEY = 'key';
+
 async function getPayment(id: string): Promise<StoredPayment | undefined> {
   const { Item } = await dynamo().send(
     new GetCommand({ TableName: tableName(), Key: keys.payment(id), ConsistentRead: true }),
   );
   return Item ? withoutStorageAttributes<StoredPayment>(Item) : undefined;
 }
-
-const RESOLUTION = 'resolution';
-const PAYER = 'payer';
-const PAYEE = 'payee';
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
@@ -203,4 +209,25 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
       },
       request,
     }),
+};
+
+export const dynamoQrPaymentStore: QrPaymentStore = {
+  async insert(payment: StoredPayment, code: StoredQrCode): Promise<QrPaymentResult> {
+    const outcome = await writePayment(
+      {
+        payments: [payment],
+        moves: [{ accountId: code.account_id, paymentId: payment.id, amountCents: payment.amount_cents }],
+      },
+      [
+        { label: QR_CODE, item: payableQrCode(code, payment.created_at) },
+        { label: PAYEE, item: whileActive(keys.customer(code.customer_id)) },
+        { label: KEY, item: whileActive(keys.brebKey(code.key_id)) },
+      ],
+    );
+    if (outcome.written) return { written: true };
+    if (outcome.failed.has(QR_CODE)) return { written: false, reason: 'code_not_payable' };
+    if (outcome.failed.has(PAYEE)) return { written: false, reason: 'customer_inactive' };
+    if (outcome.failed.has(KEY)) return { written: false, reason: 'key_inactive' };
+    throw new Error(`QR payment refused by ${[...outcome.failed.keys()].join(', ')}`);
+  },
 };

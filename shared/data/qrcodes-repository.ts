@@ -25,6 +25,39 @@ export const QR_CODES_COLLECTION = 'QRCODE';
 /** The scope of a code in its collection: its customer (the customer_id filter reads only it). */
 export const qrCodeCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
 
+/**
+ * The code's item in the transaction of a payment of it: the code must be ACTIVE, and a DYNAMIC code
+ * (one payment) becomes PAID with it; a static or hybrid code stays ACTIVE for the next payment.
+ */
+export function payableQrCode(code: StoredQrCode, now: string) {
+  const Key = keys.qrCode(code.id);
+  const active = {
+    ConditionExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+  };
+  if (code.type !== 'DYNAMIC') {
+    return {
+      ConditionCheck: { TableName: tableName(), Key, ...active, ExpressionAttributeValues: { ':active': 'ACTIVE' } },
+    };
+  }
+  const moved = updatedAtKeys(code.id, now, true);
+  return {
+    Update: {
+      TableName: tableName(),
+      Key,
+      UpdateExpression: 'SET #status = :paid, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
+      ...active,
+      ExpressionAttributeValues: {
+        ':active': 'ACTIVE',
+        ':paid': 'PAID',
+        ':now': now,
+        ':gsi2sk': moved.gsi2sk,
+        ':gsi4sk': moved.gsi4sk,
+      },
+    },
+  };
+}
+
 export const dynamoQrCodeStore: QrCodeStore = {
   async insert(code: StoredQrCode): Promise<InsertQrCodeResult> {
     const TableName = tableName();

@@ -31,7 +31,10 @@ export interface StoredPayment {
   readonly account_id: string;
   readonly direction: PaymentDirection;
   readonly status: PaymentStatus;
+  /** What moved: for a QR payment, the code's or the payer's amount plus the tip. */
   readonly amount_cents: number;
+  /** The part of amount_cents that is the tip the payer added (QR payments). */
+  readonly tip_cents?: number;
   readonly description?: string;
   /** OUTBOUND payments of a resolved key: the resolution, used once. */
   readonly resolution_id?: string;
@@ -53,6 +56,7 @@ export interface PublicPayment {
   readonly customer_id: string;
   readonly account_id: string;
   readonly amount: Money;
+  readonly tip?: Money;
   readonly description?: string;
   readonly resolution_id?: string;
   readonly qr_code_id?: string;
@@ -119,6 +123,7 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     customer_id: payment.customer_id,
     account_id: payment.account_id,
     amount: cop(payment.amount_cents),
+    ...optional('tip', payment.tip_cents === undefined ? undefined : cop(payment.tip_cents)),
     ...optional('description', payment.description),
     ...optional('resolution_id', payment.resolution_id),
     ...optional('qr_code_id', payment.qr_code_id),

@@ -1,4 +1,7 @@
-/** Payment schemas: paying a resolved key (POST /v1/payments), reading and listing payments. */
+/**
+ * Payment schemas: paying a resolved key (POST /v1/payments), the sandbox's shopper paying a QR code,
+ * reading and listing payments.
+ */
 import type { FromSchema } from 'json-schema-to-ts';
 import { text, UUID } from './common';
 import { pageQueryProperties } from './lists';
@@ -36,6 +39,18 @@ export const createPaymentRequestSchema = {
 } as const;
 
 export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>;
+
+/**
+ * POST /sandbox/qrcodes/{id}/pay: what the shopper's wallet sends. `amount` only for a static code
+ * without an amount (the payer types it); `tip` only for a code whose tip_type is REQUEST.
+ */
+export const payQrCodeRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { amount: paymentAmountSchema, tip: paymentAmountSchema },
+} as const;
+
+export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
 
 export const paymentListQuerySchema = {
   type: 'object',

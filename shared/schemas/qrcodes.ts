@@ -10,7 +10,8 @@ import { UUID } from './common';
 import { pageQueryProperties } from './lists';
 
 export const QR_CODE_TYPES = ['STATIC', 'DYNAMIC'] as const;
-export const QR_CODE_STATUSES = ['ACTIVE', 'DELETED'] as const;
+/** PAID: a DYNAMIC code that was paid (once; docs/qrcodes.md). */
+export const QR_CODE_STATUSES = ['ACTIVE', 'PAID', 'DELETED'] as const;
 export type QrCodeStatus = (typeof QR_CODE_STATUSES)[number];
 
 const QR_CODE_TYPE = { type: 'string', enum: QR_CODE_TYPES } as const;

@@ -510,7 +510,7 @@ describe('lists', () => {
   });
 
   test('a bad filter is 400 naming it', async () => {
-    const answer = await api.request('GET', '/v1/qrcodes?type=HYBRID&status=PAID&colour=red', { token: tokenA });
+    const answer = await api.request('GET', '/v1/qrcodes?type=HYBRID&status=USED&colour=red', { token: tokenA });
     expectProblem(answer, 400, 'VALIDATION_FAILED');
     expect(fieldsOf(answer)).toEqual(['colour', 'status', 'type']);
   });

@@ -2,12 +2,18 @@
  * Payments in DynamoDB Local, through the real payment flow and repositories: money moves with the
  * payment records in one transaction or not at all (insufficient funds, inactive payer, a failing
  * item of the caller's), one payment per resolution also under 25 concurrent requests, PENDING
- * settling once, the opening movement of a linked account, and the list filters.
+ * settling once, the opening movement of a linked account, the list filters, and the sandbox shopper
+ * paying QR codes (a DYNAMIC code once, also under concurrent payments).
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/domain/errors';
 import { parsePageRequest } from '../../shared/domain/lists';
+import { payQrCode } from '../../shared/domain/pay-qr-code';
 import { payResolution } from '../../shared/domain/pay-resolution';
+import type { StoredQrCode } from '../../shared/domain/qrcodes';
+import type { PayQrCodeRequest } from '../../shared/schemas/payments';
+import { dynamoKeyStore } from '../../shared/data/keys-repository';
+import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { StoredPayment } from '../../shared/domain/payments';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../../shared/data/directory-repository';
@@ -20,8 +26,10 @@ import {
   ourKey,
   paymentDeps,
   paymentRequest,
+  qrPaymentDeps,
   storedAccount,
   storedMerchant,
+  storedQrCode,
   storedResolution,
   type Merchant,
 } from '../support/payments';
@@ -393,5 +401,83 @@ describe('listing payments', () => {
     expect(
       (await dynamoPaymentStore.list(client, { customerId: payer.customer.id }, page({ page_size: 2 }))).total,
     ).toBe(3);
+  });
+});
+
+describe('the sandbox shopper paying a QR code', () => {
+  const qrDeps = qrPaymentDeps();
+  const pay = (merchant: Merchant, code: StoredQrCode, request: PayQrCodeRequest = {}) =>
+    payQrCode(qrDeps, merchant.customer.tenant, code.id, request);
+
+  it('a DYNAMIC code is paid once: of 10 concurrent payments one credits the account, the code is PAID', async () => {
+    const merchant = await storedMerchant(tenant(), 0);
+    const code = await storedQrCode(merchant, { type: 'DYNAMIC', amount: { value: '119000.00', currency: 'COP' } });
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => pay(merchant, code).catch((error: unknown) => error)),
+    );
+    const paid = outcomes.filter((o) => !(o instanceof AppError)) as Awaited<ReturnType<typeof pay>>[];
+    expect(paid).toHaveLength(1);
+    for (const refused of outcomes.filter((o) => o instanceof AppError) as AppError[]) {
+      expect([refused.code, refused.extensions['qr_code_status']]).toEqual(['QR_CODE_STATUS_CONFLICT', 'PAID']);
+    }
+    expect(paid[0]).toMatchObject({
+      status: 'SETTLED',
+      direction: 'INBOUND',
+      customer_id: merchant.customer.id,
+      account_id: merchant.account.id,
+      amount: { currency: 'COP', value: '119000.00' },
+      qr_code_id: code.id,
+      qr_code_reference: code.qr_code_reference,
+      counterparty: { participant: { name: 'Banco Ejemplo' } },
+    });
+    const ledger = await ledgerOf(merchant.account.id);
+    expect([ledger.balanceCents, ledger.movementsCents, ledger.movements.length]).toEqual([119_000_00, 119_000_00, 2]);
+    const [item] = await table.scan((i) => i['pk'] === `QRCODE#${code.id}`);
+    expect(item).toMatchObject({ status: 'PAID', updated_at: paid[0]!.created_at });
+    const listed = await dynamoPaymentStore.list(
+      merchant.customer.tenant,
+      { qrCodeReference: code.qr_code_reference },
+      page(),
+    );
+    expect(listed.items.map((p) => p.id)).toEqual([paid[0]!.id]);
+  }, 60_000);
+
+  it('a static code is paid again and again, each time what the payer types plus the code tip', async () => {
+    const merchant = await storedMerchant(tenant(), 0);
+    const code = await storedQrCode(merchant, { tip: { tip_type: 'PERCENTAGE', tip_percentage: '10.00000' } });
+    const first = await pay(merchant, code, { amount: { value: '100.05', currency: 'COP' } });
+    const second = await pay(merchant, code, { amount: { value: '20.00', currency: 'COP' } });
+    // 10% of 100.05 is 10.005: half a cent rounds up.
+    expect([first.amount.value, first.tip?.value]).toEqual(['110.06', '10.01']);
+    expect([second.amount.value, second.tip?.value]).toEqual(['22.00', '2.00']);
+    const ledger = await ledgerOf(merchant.account.id);
+    expect([ledger.balanceCents, ledger.movementsCents]).toEqual([132_06, 132_06]);
+    expect((await table.scan((i) => i['pk'] === `QRCODE#${code.id}`))[0]).toMatchObject({ status: 'ACTIVE' });
+  });
+
+  it('nothing is written for a deleted code, an inactive merchant or a suspended key', async () => {
+    const merchant = await storedMerchant(tenant(), 0);
+    const deleted = await storedQrCode(merchant, { amount: { value: '5.00', currency: 'COP' } });
+    await dynamoQrCodeStore.markDeleted(deleted, new Date().toISOString());
+    const deletedError = await errorOf(pay(merchant, deleted));
+    expect([deletedError.code, deletedError.extensions['qr_code_status']]).toEqual([
+      'QR_CODE_STATUS_CONFLICT',
+      'DELETED',
+    ]);
+
+    const suspended = await storedQrCode(merchant, { amount: { value: '5.00', currency: 'COP' } });
+    const key = (await dynamoKeyStore.get(suspended.key_id))!;
+    await dynamoKeyStore.transition(key, 'SUSPENDED', new Date().toISOString());
+    const keyError = await errorOf(pay(merchant, suspended));
+    expect([keyError.code, keyError.extensions['key_status']]).toEqual(['KEY_STATUS_CONFLICT', 'SUSPENDED']);
+
+    const active = await storedQrCode(merchant, { type: 'DYNAMIC', amount: { value: '5.00', currency: 'COP' } });
+    await dynamoCustomerStore.updateStatus(merchant.customer, 'INACTIVE', new Date().toISOString());
+    expect((await errorOf(pay(merchant, active))).code).toBe('CUSTOMER_INACTIVE');
+    // Still payable once the merchant is active again: the refusal wrote nothing, not even PAID.
+    expect((await table.scan((i) => i['pk'] === `QRCODE#${active.id}`))[0]).toMatchObject({ status: 'ACTIVE' });
+
+    expect(await paymentItems(merchant)).toEqual([]);
+    expect((await ledgerOf(merchant.account.id)).balanceCents).toBe(0);
   });
 });

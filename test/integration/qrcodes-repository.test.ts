@@ -3,12 +3,11 @@
  * its account, and the counters in one transaction; the reference unique per merchant whatever its
  * case and under concurrent inserts; deletion that never overwrites a newer change; list filters.
  */
-import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { parsePageRequest } from '../../shared/domain/lists';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { insertOwner, keyOf, type Owner } from '../support/stored-entities';
+import { insertOwner, keyOf, qrCodeOf, type Owner } from '../support/stored-entities';
 
 let table: TestTable;
 let qrCodes: typeof import('../../shared/data/qrcodes-repository').dynamoQrCodeStore;
@@ -39,38 +38,8 @@ async function merchant(tenant?: string): Promise<Merchant> {
   return { ...owner, keyId: key.id };
 }
 
-function code(
-  m: Merchant,
-  reference = `REF${randomUUID().slice(0, 8)}`,
-  extra: Partial<StoredQrCode> = {},
-): StoredQrCode {
-  const at = now();
-  return {
-    id: randomUUID(),
-    tenant: m.customer.tenant,
-    status: 'ACTIVE',
-    type: 'STATIC',
-    channel: 'POS',
-    customer_id: m.customer.id,
-    account_id: m.account.id,
-    key_id: m.keyId,
-    key: { key_type: 'ALPHA', key_value: '@value' },
-    qr_code_data: '000201010211',
-    reference,
-    qr_code_reference: `CO.COM.RBM.TRXIDP${reference}`,
-    acquirer_network_identifier: 'RBM',
-    merchant: {
-      merchant_category_code: '5411',
-      merchant_country: 'CO',
-      merchant_name: m.customer.business_name,
-      merchant_city: 'Bogotá',
-      merchant_post_code: '110111',
-    },
-    created_at: at,
-    updated_at: at,
-    ...extra,
-  };
-}
+const code = (m: Merchant, reference?: string, extra: Partial<StoredQrCode> = {}): StoredQrCode =>
+  qrCodeOf(m, m.keyId, reference, extra);
 
 test('insert writes the code and its guard; the code reads back as stored, without storage attributes', async () => {
   const m = await merchant();

@@ -1,13 +1,14 @@
 /**
  * A table of the test file's own in the test run's DynamoDB Local, with the environment the
- * repositories read on first use (TABLE_NAME, DYNAMODB_ENDPOINT). Create it before importing the
- * repositories dynamically; drop it in afterAll.
+ * repositories read on first use (TABLE_NAME, DYNAMODB_ENDPOINT, DYNAMODB_REQUEST_TIMEOUT_MS).
+ * Create it before importing the repositories dynamically; drop it in afterAll.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/create-table';
 import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
+import { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../infra/local/runtime';
 import { ENV } from '../../shared/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 
@@ -41,6 +42,8 @@ export async function createTestTable(label: string): Promise<TestTable> {
   const tableName = uniqueTableName(label);
   process.env[ENV.tableName] = tableName;
   process.env[ENV.dynamodbEndpoint] = endpoint;
+  // The repositories talk to DynamoDB Local, as the local runtime's functions do: the same bound.
+  process.env[ENV.dynamodbRequestTimeoutMs] = String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
 
   const client = createDynamoDbClient(endpoint);
   await ensureTable(client, tableName);

@@ -1,7 +1,7 @@
 /**
- * Building blocks of the payment tests against DynamoDB Local: merchants with funded accounts and
- * their keys (built by test/support/stored-entities.ts), keys of another participant, stored
- * resolutions, the real repositories wired into the payment flow, and an account's ledger read back
+ * Building blocks of the payment tests against DynamoDB Local: merchants with funded accounts, their
+ * keys and QR codes (built by test/support/stored-entities.ts), keys of another participant, stored
+ * resolutions, the real repositories wired into the payment flows, and an account's ledger read back
  * from its movements. Call after createTestTable (the repositories read the table's name on first
  * use).
  */
@@ -9,15 +9,18 @@ import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
 import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
+import type { PayQrCodeDeps } from '../../shared/domain/pay-qr-code';
 import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
+import type { StoredQrCode } from '../../shared/domain/qrcodes';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { queryItemCollection } from '../../shared/data/item-collection';
 import { keys } from '../../shared/data/keys';
 import { dynamoKeyStore } from '../../shared/data/keys-repository';
-import { dynamoPaymentStore } from '../../shared/data/payments-repository';
-import { insertAccount, insertOwner, keyOf, type Owner } from './stored-entities';
+import { dynamoPaymentStore, dynamoQrPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
+import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
 
 export const PARTICIPANT = { name: 'Banco Patrocinador S.A.', nit: '860000001' } as const;
 
@@ -33,6 +36,15 @@ export const paymentDeps = (): PayResolutionDeps => ({
   keys: dynamoKeyStore,
   payments: dynamoPaymentStore,
   participant: PARTICIPANT,
+  clock: { now },
+  ids: { newId: () => randomUUID() },
+});
+
+/** The real QR payment flow's dependencies. */
+export const qrPaymentDeps = (): PayQrCodeDeps => ({
+  qrCodes: dynamoQrCodeStore,
+  keys: dynamoKeyStore,
+  payments: dynamoQrPaymentStore,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });
@@ -55,6 +67,15 @@ export async function ourKey(merchant: Merchant): Promise<DirectoryEntry> {
   const inserted = await dynamoKeyStore.insert(key, entry);
   if (!inserted.inserted) throw new Error(`Key not inserted: ${inserted.reason}`);
   return entry;
+}
+
+/** A QR code of a new key of the merchant, inserted (STATIC without an amount unless `extra` says). */
+export async function storedQrCode(merchant: Merchant, extra: Partial<StoredQrCode> = {}): Promise<StoredQrCode> {
+  const entry = await ourKey(merchant);
+  const code = qrCodeOf(merchant, entry.key_id!, undefined, { key: entry.key, ...extra });
+  const inserted = await dynamoQrCodeStore.insert(code);
+  if (!inserted.inserted) throw new Error(`QR code not inserted: ${inserted.reason}`);
+  return code;
 }
 
 /** A key of a person at another participant, in the directory. */

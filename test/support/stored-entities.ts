@@ -1,6 +1,6 @@
 /**
  * Stored records built directly for the repository tests (no HTTP): a customer with an ACTIVE
- * account, and a key of it with its directory entry. Pass the repositories, imported after the
+ * account, a key of it with its directory entry, and a QR code of the key. Pass the repositories, imported after the
  * test's table exists (test/support/dynamo-table.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import type { CustomerStore, StoredCustomer } from '../../shared/domain/customer
 import type { DirectoryEntry } from '../../shared/domain/directory';
 import type { KeyType } from '../../shared/domain/key-formats';
 import type { StoredKey } from '../../shared/domain/keys';
+import type { StoredQrCode } from '../../shared/domain/qrcodes';
 
 export interface Owner {
   readonly customer: StoredCustomer;
@@ -109,4 +110,39 @@ export function keyOf(
     updated_at: at,
   };
   return [stored, entry];
+}
+
+/** A QR code of the owner's key (not inserted): ACTIVE, STATIC and without an amount unless `extra` says. */
+export function qrCodeOf(
+  o: Owner,
+  keyId: string,
+  reference = `REF${randomUUID().slice(0, 8)}`,
+  extra: Partial<StoredQrCode> = {},
+): StoredQrCode {
+  const at = now();
+  return {
+    id: randomUUID(),
+    tenant: o.customer.tenant,
+    status: 'ACTIVE',
+    type: 'STATIC',
+    channel: 'POS',
+    customer_id: o.customer.id,
+    account_id: o.account.id,
+    key_id: keyId,
+    key: { key_type: 'ALPHA', key_value: '@value' },
+    qr_code_data: '000201010211',
+    reference,
+    qr_code_reference: `CO.COM.RBM.TRXIDP${reference}`,
+    acquirer_network_identifier: 'RBM',
+    merchant: {
+      merchant_category_code: '5411',
+      merchant_country: 'CO',
+      merchant_name: o.customer.business_name,
+      merchant_city: 'Bogotá',
+      merchant_post_code: '110111',
+    },
+    created_at: at,
+    updated_at: at,
+    ...extra,
+  };
 }
