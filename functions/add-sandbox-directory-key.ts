@@ -3,11 +3,12 @@ import { systemClock } from '../shared/domain/clock';
 import { addSandboxDirectoryKey } from '../shared/domain/directory';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { httpHandler } from '../shared/http/handler';
-import { sandboxDirectoryKeyRequestSchema, type SandboxDirectoryKeyRequest } from '../shared/schemas/keys';
+import type { SandboxDirectoryKeyRequest } from '../shared/schemas/keys';
+import { sandboxDirectoryKeyRequest } from '../shared/schemas/validators/keys';
 
 export const handler = httpHandler<SandboxDirectoryKeyRequest>({
   name: 'addSandboxDirectoryKey',
-  body: sandboxDirectoryKeyRequestSchema,
+  body: sandboxDirectoryKeyRequest,
   status: 201,
   handle: ({ body }) => addSandboxDirectoryKey(dynamoDirectory, body, systemClock.now()),
 });

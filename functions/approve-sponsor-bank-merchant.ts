@@ -3,14 +3,12 @@ import { systemClock } from '../shared/domain/clock';
 import { approveSponsorBankMerchant } from '../shared/domain/sponsor-bank';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
-import {
-  approveSponsorBankMerchantRequestSchema,
-  type ApproveSponsorBankMerchantRequest,
-} from '../shared/schemas/sponsor-bank';
+import type { ApproveSponsorBankMerchantRequest } from '../shared/schemas/sponsor-bank';
+import { approveSponsorBankMerchantRequest } from '../shared/schemas/validators/sponsor-bank';
 
 export const handler = httpHandler<ApproveSponsorBankMerchantRequest>({
   name: 'approveSponsorBankMerchant',
-  body: approveSponsorBankMerchantRequestSchema,
+  body: approveSponsorBankMerchantRequest,
   status: 201,
   handle: ({ body }) => approveSponsorBankMerchant(dynamoSponsorBank, body, systemClock.now()),
 });

@@ -6,11 +6,12 @@ import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { emvSettings } from '../shared/data/qr-signing-keys';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
-import { createQrCodeRequestSchema, type CreateQrCodeRequest } from '../shared/schemas/qrcodes';
+import type { CreateQrCodeRequest } from '../shared/schemas/qrcodes';
+import { createQrCodeRequest } from '../shared/schemas/validators/qrcodes';
 
 export const handler = httpHandler<CreateQrCodeRequest>({
   name: 'createQrCode',
-  body: createQrCodeRequestSchema,
+  body: createQrCodeRequest,
   handle: ({ auth, body }) =>
     createQrCode(
       {

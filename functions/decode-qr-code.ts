@@ -2,10 +2,11 @@
 import { decodeQrCode } from '../shared/domain/qrcodes';
 import { decodeSettings } from '../shared/data/qr-signing-keys';
 import { httpHandler } from '../shared/http/handler';
-import { decodeQrCodeRequestSchema, type DecodeQrCodeRequest } from '../shared/schemas/qrcodes';
+import type { DecodeQrCodeRequest } from '../shared/schemas/qrcodes';
+import { decodeQrCodeRequest } from '../shared/schemas/validators/qrcodes';
 
 export const handler = httpHandler<DecodeQrCodeRequest>({
   name: 'decodeQrCode',
-  body: decodeQrCodeRequestSchema,
+  body: decodeQrCodeRequest,
   handle: async ({ body }) => decodeQrCode(await decodeSettings(), body.qr_code_data),
 });

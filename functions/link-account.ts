@@ -5,7 +5,8 @@ import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
-import { linkAccountRequestSchema, type LinkAccountRequest } from '../shared/schemas/accounts';
+import type { LinkAccountRequest } from '../shared/schemas/accounts';
+import { linkAccountRequest } from '../shared/schemas/validators/accounts';
 
 const deps = {
   customers: dynamoCustomerStore,
@@ -17,6 +18,6 @@ const deps = {
 
 export const handler = httpHandler<LinkAccountRequest>({
   name: 'linkAccount',
-  body: linkAccountRequestSchema,
+  body: linkAccountRequest,
   handle: ({ auth, body }) => linkAccount(deps, auth.tenant, body),
 });

@@ -4,12 +4,13 @@ import { linkMerchant } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
-import { linkMerchantRequestSchema, type LinkMerchantRequest } from '../shared/schemas/customers';
+import type { LinkMerchantRequest } from '../shared/schemas/customers';
+import { linkMerchantRequest } from '../shared/schemas/validators/customers';
 
 const deps = { customers: dynamoCustomerStore, sponsorBank: dynamoSponsorBank, clock: systemClock, ids: uuidIds };
 
 export const handler = httpHandler<LinkMerchantRequest>({
   name: 'linkMerchant',
-  body: linkMerchantRequestSchema,
+  body: linkMerchantRequest,
   handle: ({ auth, body }) => linkMerchant(deps, auth.tenant, body),
 });

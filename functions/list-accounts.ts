@@ -4,11 +4,12 @@ import { systemClock } from '../shared/domain/clock';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/data/client';
 import { httpHandler } from '../shared/http/handler';
-import { accountListQuerySchema, type AccountListQuery } from '../shared/schemas/accounts';
+import type { AccountListQuery } from '../shared/schemas/accounts';
+import { accountListQuery } from '../shared/schemas/validators/accounts';
 
 export const handler = httpHandler<undefined, AccountListQuery>({
   name: 'listAccounts',
-  query: accountListQuerySchema,
+  query: accountListQuery,
   handle: ({ auth, query }) =>
     listAccounts(
       { accounts: dynamoAccountStore, bankName: runtimeConfig().participant.name },

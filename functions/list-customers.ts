@@ -3,10 +3,11 @@ import { systemClock } from '../shared/domain/clock';
 import { listCustomers } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { httpHandler } from '../shared/http/handler';
-import { customerListQuerySchema, type CustomerListQuery } from '../shared/schemas/customers';
+import type { CustomerListQuery } from '../shared/schemas/customers';
+import { customerListQuery } from '../shared/schemas/validators/customers';
 
 export const handler = httpHandler<undefined, CustomerListQuery>({
   name: 'listCustomers',
-  query: customerListQuerySchema,
+  query: customerListQuery,
   handle: ({ auth, query }) => listCustomers(dynamoCustomerStore, auth.tenant, query, systemClock.now()),
 });

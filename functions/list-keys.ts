@@ -3,10 +3,11 @@ import { systemClock } from '../shared/domain/clock';
 import { listKeys } from '../shared/domain/keys';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
-import { keyListQuerySchema, type KeyListQuery } from '../shared/schemas/keys';
+import type { KeyListQuery } from '../shared/schemas/keys';
+import { keyListQuery } from '../shared/schemas/validators/keys';
 
 export const handler = httpHandler<undefined, KeyListQuery>({
   name: 'listKeys',
-  query: keyListQuerySchema,
+  query: keyListQuery,
   handle: ({ auth, query }) => listKeys(dynamoKeyStore, auth.tenant, query, systemClock.now()),
 });

@@ -3,10 +3,11 @@ import { systemClock } from '../shared/domain/clock';
 import { listQrCodes } from '../shared/domain/qrcodes';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
-import { qrCodeListQuerySchema, type QrCodeListQuery } from '../shared/schemas/qrcodes';
+import type { QrCodeListQuery } from '../shared/schemas/qrcodes';
+import { qrCodeListQuery } from '../shared/schemas/validators/qrcodes';
 
 export const handler = httpHandler<undefined, QrCodeListQuery>({
   name: 'listQrCodes',
-  query: qrCodeListQuerySchema,
+  query: qrCodeListQuery,
   handle: ({ auth, query }) => listQrCodes(dynamoQrCodeStore, auth.tenant, query, systemClock.now()),
 });

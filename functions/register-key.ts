@@ -6,11 +6,12 @@ import { runtimeConfig } from '../shared/data/client';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
-import { registerKeyRequestSchema, type RegisterKeyRequest } from '../shared/schemas/keys';
+import type { RegisterKeyRequest } from '../shared/schemas/keys';
+import { registerKeyRequest } from '../shared/schemas/validators/keys';
 
 export const handler = httpHandler<RegisterKeyRequest>({
   name: 'registerKey',
-  body: registerKeyRequestSchema,
+  body: registerKeyRequest,
   handle: ({ auth, body }) =>
     registerKey(
       {

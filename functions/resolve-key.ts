@@ -4,7 +4,8 @@ import { resolveKey } from '../shared/domain/directory';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
 import { httpHandler } from '../shared/http/handler';
-import { resolveKeyRequestSchema, type ResolveKeyRequest } from '../shared/schemas/keys';
+import type { ResolveKeyRequest } from '../shared/schemas/keys';
+import { resolveKeyRequest } from '../shared/schemas/validators/keys';
 
 const deps = {
   customers: dynamoCustomerStore,
@@ -16,6 +17,6 @@ const deps = {
 
 export const handler = httpHandler<ResolveKeyRequest>({
   name: 'resolveKey',
-  body: resolveKeyRequestSchema,
+  body: resolveKeyRequest,
   handle: ({ auth, body }) => resolveKey(deps, auth.tenant, body),
 });

@@ -4,12 +4,13 @@ import { setCustomerStatus } from '../shared/domain/customers';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { httpHandler } from '../shared/http/handler';
-import { updateCustomerRequestSchema, type UpdateCustomerRequest } from '../shared/schemas/customers';
+import type { UpdateCustomerRequest } from '../shared/schemas/customers';
+import { updateCustomerRequest } from '../shared/schemas/validators/customers';
 
 const deps = { customers: dynamoCustomerStore, followers: dynamoAccountStore, clock: systemClock };
 
 export const handler = httpHandler<UpdateCustomerRequest, Record<string, never>, { id: string }>({
   name: 'updateCustomer',
-  body: updateCustomerRequestSchema,
+  body: updateCustomerRequest,
   handle: ({ auth, body, path }) => setCustomerStatus(deps, auth.tenant, path.id, body.status),
 });

@@ -1,11 +1,12 @@
 /**
- * The process's Powertools tracer and metrics. In Lambda they trace through X-Ray and publish
- * CloudWatch metrics as EMF log lines; anywhere else (the local server, the tests) both stay silent.
- * shared/http/observability.ts wires them into every handler; shared/data/client.ts traces DynamoDB.
+ * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/xray.ts) and publish
+ * CloudWatch metrics as EMF log lines (Powertools); anywhere else (the local server, the tests) both
+ * stay silent. shared/http/observability.ts wires them into every handler; shared/data/client.ts
+ * traces DynamoDB.
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './config';
+import { XRayTracer } from './xray';
 
 const inLambda = Boolean(process.env['AWS_LAMBDA_FUNCTION_NAME']);
 
@@ -14,7 +15,7 @@ const inLambda = Boolean(process.env['AWS_LAMBDA_FUNCTION_NAME']);
 process.env['POWERTOOLS_METRICS_DISABLED'] ??= String(!inLambda);
 
 /** Tracing switches itself off outside Lambda (and with POWERTOOLS_TRACE_ENABLED=false). */
-export const tracer = new Tracer({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME });
+export const tracer = new XRayTracer({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME });
 
 export const metrics = new Metrics({
   namespace: process.env['POWERTOOLS_METRICS_NAMESPACE'] ?? METRICS_NAMESPACE,

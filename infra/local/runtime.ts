@@ -17,7 +17,7 @@ import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
-import { createLocalApi, listen } from './server';
+import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
 
@@ -37,6 +37,8 @@ export interface LocalRuntimeOptions {
    * driving the server at full speed are not throttled.
    */
   readonly throttling?: ThrottlingSettings | 'stage';
+  /** How the server loads each route's handler (see LocalServerOptions). */
+  readonly loadHandler?: LocalServerOptions['loadHandler'];
   /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
   readonly dynamodbRequestTimeoutMs?: number;
 }
@@ -101,7 +103,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
     server.on(
       'request',
-      await createLocalApi({ issuer, sandboxEnabled: settings.sandboxEnabled, ...(throttling ? { throttling } : {}) }),
+      await createLocalApi({
+        issuer,
+        sandboxEnabled: settings.sandboxEnabled,
+        ...(throttling ? { throttling } : {}),
+        ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+      }),
     );
 
     return {

@@ -26,7 +26,7 @@ const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
  */
 export const MAX_HEADER_BYTES = 10_240;
 
-type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpResponse>;
+export type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpResponse>;
 
 export interface LocalServerOptions {
   readonly issuer: LocalIssuer;
@@ -34,6 +34,8 @@ export interface LocalServerOptions {
   readonly routes?: readonly RouteDefinition[];
   /** Per-client token bucket (as the stage's API Gateway throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
+  /** Loads a route's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
+  readonly loadHandler?: (route: RouteDefinition) => Promise<LambdaHandler>;
 }
 
 async function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
@@ -181,7 +183,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   // Load every handler up front, so a broken module fails the start rather than a request. One at a
   // time: jest's ES module loader fails on concurrent imports of a shared module.
   const handlers = new Map<string, LambdaHandler>();
-  for (const route of routes) handlers.set(route.name, await loadHandler(route));
+  for (const route of routes) handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
   const { issuer } = options;
   const limiter = options.throttling ? new ClientRateLimiter(options.throttling) : undefined;
 

@@ -9,6 +9,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
+import { tracer } from '../telemetry';
 import { observability } from './observability';
 import {
   authContext,
@@ -21,7 +22,8 @@ import {
   type AuthContext,
 } from './middlewares';
 import { errorResponse, jsonResponse, type HttpResponse } from './responses';
-import { bodyValidator, queryValidator, type JsonSchema } from './validation';
+import { emptyQuery } from '../schemas/validators/common';
+import { bodyValidator, queryValidator, type SchemaValidator } from './validation';
 
 export interface ApiRequest<Body, Query, Path> {
   readonly body: Body;
@@ -34,22 +36,20 @@ export interface ApiRequest<Body, Query, Path> {
 export interface RouteSpec<Body, Query, Path> {
   /** Name for logs: the route table's `name`. */
   readonly name: string;
-  /** JSON Schema of the body; routes without one take no body. */
-  readonly body?: JsonSchema;
-  /** JSON Schema of the query string; by default no parameter is accepted. */
-  readonly query?: JsonSchema;
+  /** Validator of the body (shared/schemas/validators); routes without one take no body. */
+  readonly body?: SchemaValidator<Body, 'body'>;
+  /** Validator of the query string; by default no parameter is accepted. */
+  readonly query?: SchemaValidator<Query, 'query'>;
   /** Success status (the contract answers creates with 200). */
   readonly status?: number;
   readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
 }
 
-const NO_QUERY: JsonSchema = { type: 'object', additionalProperties: false, properties: {} };
-
 export function httpHandler<Body = undefined, Query = Record<string, never>, Path = Record<string, string>>(
   spec: RouteSpec<Body, Query, Path>,
 ) {
   const validateBody = spec.body ? bodyValidator<Body>(spec.body) : undefined;
-  const validateQuery = queryValidator<Query>(spec.query ?? NO_QUERY);
+  const validateQuery = queryValidator<Query>(spec.query ?? (emptyQuery as SchemaValidator<Query, 'query'>));
   const status = spec.status ?? 200;
 
   const handleValidated = async (event: ApiEvent, context: ApiContext): Promise<HttpResponse> => {
@@ -98,5 +98,6 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       .use(requireBody())
       .use(httpJsonBodyParser() as never);
   }
-  return chain;
+  // Each invocation in a tracing context of its own (shared/xray.ts), whatever runs beside it.
+  return tracer.traced(chain);
 }

@@ -1,14 +1,15 @@
 /**
- * The Powertools layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): Lambda context on every log line, an X-Ray segment per invocation,
- * and one `Responses` metric per request by route and status class, flushed as EMF.
+ * The observability layer of every handler, outermost in the Middy chain so that it sees the final
+ * answer (problem+json included): Lambda context on every log line (Powertools), an X-Ray subsegment
+ * per invocation (shared/xray.ts), and one `Responses` metric per request by route and status class,
+ * flushed as EMF (Powertools).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import { metrics, tracer } from '../telemetry';
+import { captureLambdaHandler } from '../xray';
 import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import type { HttpResponse } from './responses';
@@ -41,7 +42,7 @@ export function observability(routeName: string): ApiMiddleware[] {
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
     typed(injectLambdaContext(logger, { resetKeys: true })),
     // Responses hold customers' data: traces keep timings and errors, never bodies.
-    typed(captureLambdaHandler(tracer, { captureResponse: false })),
+    typed(captureLambdaHandler(tracer)),
     typed(logMetrics(metrics, { captureColdStartMetric: true })),
     responseMetric(routeName),
   ];

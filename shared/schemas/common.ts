@@ -15,3 +15,6 @@ export const MONEY_VALUE = { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})\\.[
 
 export const TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 export const UUID = { type: 'string', format: 'uuid' } as const;
+
+/** The query string of a route that takes no parameter: any parameter is refused. */
+export const emptyQuerySchema = { type: 'object', additionalProperties: false, properties: {} } as const;

@@ -2,9 +2,10 @@
 import { AppError, type FieldError } from '../../shared/domain/errors';
 import { bodyValidator } from '../../shared/http/validation';
 import { linkMerchantRequestSchema, type LinkMerchantRequest } from '../../shared/schemas/customers';
+import { linkMerchantRequest } from '../../shared/schemas/validators/customers';
 import { appErrorFrom } from '../support/thrown';
 
-const validate = bodyValidator<LinkMerchantRequest>(linkMerchantRequestSchema);
+const validate = bodyValidator<LinkMerchantRequest>(linkMerchantRequest);
 
 type Body = Record<string, any>;
 

@@ -2,8 +2,8 @@
 import { AppError } from '../../shared/domain/errors';
 import { paginationInfo, parsePageRequest, routeToPage, timeSpan, type PageQuery } from '../../shared/domain/lists';
 import { queryValidator } from '../../shared/http/validation';
-import { accountListQuerySchema } from '../../shared/schemas/accounts';
-import { customerListQuerySchema } from '../../shared/schemas/customers';
+import { accountListQuery } from '../../shared/schemas/validators/accounts';
+import { customerListQuery } from '../../shared/schemas/validators/customers';
 
 const NOW = '2025-06-15T12:00:00.000Z';
 
@@ -226,8 +226,8 @@ describe('routeToPage', () => {
 });
 
 describe('list query schemas', () => {
-  const accounts = queryValidator<Record<string, unknown>>(accountListQuerySchema);
-  const customers = queryValidator<Record<string, unknown>>(customerListQuerySchema);
+  const accounts = queryValidator<Record<string, unknown>>(accountListQuery);
+  const customers = queryValidator<Record<string, unknown>>(customerListQuery);
 
   test('numbers are coerced from the query string', () => {
     expect(accounts({ page_size: '25', page_number: '3' })).toEqual({ page_size: 25, page_number: 3 });
