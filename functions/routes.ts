@@ -18,6 +18,8 @@ export const SCOPES = {
   keysWrite: `${SCOPE_PREFIX}/keys.write`,
   qrCodesRead: `${SCOPE_PREFIX}/qrcodes.read`,
   qrCodesWrite: `${SCOPE_PREFIX}/qrcodes.write`,
+  paymentsRead: `${SCOPE_PREFIX}/payments.read`,
+  paymentsWrite: `${SCOPE_PREFIX}/payments.write`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -225,6 +227,45 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.qrCodesRead],
     tableActions: IDEMPOTENCY_ACTIONS,
     secrets: ['qrSigning'],
+  },
+  {
+    name: 'createPayment',
+    method: 'POST',
+    paths: ['/v1/payments'],
+    handler: 'create-payment',
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the resolution, the customer, the account and the payee's key and account; the
+    // transaction marks the resolution used, checks the customers, updates the balances, puts the
+    // payments and their movements and updates the counters; a PENDING payment is then settled.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+  },
+  {
+    name: 'getPayment',
+    method: 'GET',
+    paths: ['/v1/payments/{id}'],
+    handler: 'get-payment',
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'listPayments',
+    method: 'GET',
+    paths: ['/v1/payments'],
+    handler: 'list-payments',
+    scopes: [SCOPES.paymentsRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'paySandboxQrCode',
+    method: 'POST',
+    paths: ['/sandbox/qrcodes/{id}/pay'],
+    handler: 'pay-sandbox-qr-code',
+    scopes: [],
+    // Reads the code (and its key when it stopped being ACTIVE); the transaction updates a DYNAMIC
+    // code to PAID or checks a static one, checks the customer and the key, credits the account,
+    // puts the payment and its movement, and updates the counters.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+    sandbox: true,
   },
   {
     name: 'approveSponsorBankMerchant',

@@ -1,0 +1,32 @@
+/** POST /v1/payments: pay a resolved Bre-B key from one of the client's accounts (docs/payments.md). */
+import { systemClock, uuidIds } from '../shared/domain/clock';
+import { payResolution } from '../shared/domain/pay-resolution';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { runtimeConfig } from '../shared/data/client';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoResolutionStore } from '../shared/data/directory-repository';
+import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { httpHandler } from '../shared/http/handler';
+import type { CreatePaymentRequest } from '../shared/schemas/payments';
+import { createPaymentRequest } from '../shared/schemas/validators/payments';
+
+export const handler = httpHandler<CreatePaymentRequest>({
+  name: 'createPayment',
+  body: createPaymentRequest,
+  handle: ({ auth, body }) =>
+    payResolution(
+      {
+        resolutions: dynamoResolutionStore,
+        customers: dynamoCustomerStore,
+        accounts: dynamoAccountStore,
+        keys: dynamoKeyStore,
+        payments: dynamoPaymentStore,
+        participant: runtimeConfig().participant,
+        clock: systemClock,
+        ids: uuidIds,
+      },
+      auth.tenant,
+      body,
+    ),
+});

@@ -1,0 +1,13 @@
+/** GET /v1/payments: the client's payments, a page at a time. */
+import { systemClock } from '../shared/domain/clock';
+import { listPayments } from '../shared/domain/payments';
+import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { httpHandler } from '../shared/http/handler';
+import type { PaymentListQuery } from '../shared/schemas/payments';
+import { paymentListQuery } from '../shared/schemas/validators/payments';
+
+export const handler = httpHandler<undefined, PaymentListQuery>({
+  name: 'listPayments',
+  query: paymentListQuery,
+  handle: ({ auth, query }) => listPayments(dynamoPaymentStore, auth.tenant, query, systemClock.now()),
+});
