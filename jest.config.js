@@ -19,6 +19,9 @@ export default {
     project('unit'),
     project('integration'),
     project('e2e'),
+    // Fuzzing, races, injected faults, the authorization matrix, log hygiene and limits, all through
+    // the local server (docs/reliability.md). FUZZ_RUNS sets the fuzz inputs per route.
+    project('reliability'),
     project('infra'),
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

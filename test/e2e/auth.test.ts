@@ -5,6 +5,7 @@
 import { LocalIssuer } from '../../infra/local/oauth';
 import { SCOPES } from '../../functions/routes';
 import { startTestApi, type TestApi } from '../support/local-api';
+import { base64url, claimsOf } from '../support/tokens';
 
 let api: TestApi;
 const CUSTOMER = '/v1/customers/7d7c5a1e-0000-4000-8000-000000000000';
@@ -14,14 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-const claimsOf = (clientId: string, scope: string = SCOPES.customersRead) => ({
-  sub: clientId,
-  client_id: clientId,
-  scope,
-  token_use: 'access',
-});
-
-const base64url = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** A client's claims with the one scope these checks need. */
+const claimsWith = (clientId: string, scope: string = SCOPES.customersRead) => claimsOf(clientId, [scope]);
 
 describe('tokens (401)', () => {
   const rejected: [string, () => Promise<Record<string, string>>][] = [
@@ -32,34 +27,34 @@ describe('tokens (401)', () => {
       'a token signed by another key',
       async () => {
         const impostor = await LocalIssuer.create({ issuer: api.runtime.issuer.issuer });
-        return { authorization: `Bearer ${await impostor.sign(claimsOf('sandbox-client-a'))}` };
+        return { authorization: `Bearer ${await impostor.sign(claimsWith('sandbox-client-a'))}` };
       },
     ],
     [
       'an expired token',
-      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsOf('sandbox-client-a'), -60)}` }),
+      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsWith('sandbox-client-a'), -60)}` }),
     ],
     [
       'a token not valid yet',
       async () => ({
-        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsOf('sandbox-client-a'), nbf: Math.floor(Date.now() / 1000) + 600 })}`,
+        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsWith('sandbox-client-a'), nbf: Math.floor(Date.now() / 1000) + 600 })}`,
       }),
     ],
     [
       'a token of another issuer',
       async () => ({
-        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsOf('sandbox-client-a'), iss: 'https://issuer.example.com' })}`,
+        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsWith('sandbox-client-a'), iss: 'https://issuer.example.com' })}`,
       }),
     ],
     [
       'a token for a client outside the audience',
-      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsOf('unknown-client'))}` }),
+      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsWith('unknown-client'))}` }),
     ],
     [
       'an unsigned token (alg none)',
       async () => {
         const now = Math.floor(Date.now() / 1000);
-        const payload = { ...claimsOf('sandbox-client-a'), iss: api.runtime.issuer.issuer, iat: now, exp: now + 600 };
+        const payload = { ...claimsWith('sandbox-client-a'), iss: api.runtime.issuer.issuer, iat: now, exp: now + 600 };
         return { authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.` };
       },
     ],
@@ -68,7 +63,7 @@ describe('tokens (401)', () => {
       async () => {
         const [header, , signature] = (await api.token('sandbox-client-readonly')).split('.');
         const forged = base64url({
-          ...claimsOf('sandbox-client-a', SCOPES.customersWrite),
+          ...claimsWith('sandbox-client-a', SCOPES.customersWrite),
           iss: api.runtime.issuer.issuer,
         });
         return { authorization: `Bearer ${header}.${forged}.${signature}` };

@@ -26,6 +26,24 @@ export interface TestTable {
   drop(): Promise<void>;
 }
 
+/** Every item of a table (consistent read), optionally only those `keep` selects. */
+export async function scanTable(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  keep: (item: Item) => boolean = () => true,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const page = await documents.send(
+      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items.filter(keep);
+}
+
 /** The endpoint the global setup exported for this run. */
 export function testDynamoDbEndpoint(): string {
   const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
@@ -54,18 +72,7 @@ export async function createTestTable(label: string): Promise<TestTable> {
     endpoint,
     client,
     documents,
-    async scan(keep = () => true) {
-      const items: Item[] = [];
-      let ExclusiveStartKey: Item | undefined;
-      do {
-        const page = await documents.send(
-          new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey }),
-        );
-        items.push(...(page.Items ?? []));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
-      return items.filter(keep);
-    },
+    scan: (keep) => scanTable(documents, tableName, keep),
     async drop() {
       await client.send(new DeleteTableCommand({ TableName: tableName }));
       client.destroy();

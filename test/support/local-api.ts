@@ -3,8 +3,12 @@
  * against the test run's DynamoDB Local, in a table of this test file's own.
  */
 import { randomUUID } from 'node:crypto';
-import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
+import { Agent, request as httpRequest } from 'node:http';
+import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../infra/local/runtime';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { createDynamoDbClient } from '../../shared/data/client';
+import { scanTable, type Item } from './dynamo-table';
 
 export interface ApiAnswer<T = Record<string, any>> {
   readonly status: number;
@@ -21,14 +25,42 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
 }
 
+/** A request sent byte for byte: the path as given (no URL normalisation), only the headers given. */
+export interface RawRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: Buffer;
+}
+
 export interface TestApi {
   readonly runtime: LocalRuntime;
   readonly url: string;
   /** A token from the token endpoint, as a client would get it. */
   token(clientId: string, scope?: string): Promise<string>;
   request<T = Record<string, any>>(method: string, path: string, options?: RequestOptions): Promise<ApiAnswer<T>>;
+  raw(request: RawRequest): Promise<ApiAnswer>;
+  /** Every item of the server's table, read straight from DynamoDB (never through a fault proxy). */
+  scan(): Promise<Item[]>;
+  /** Deletes items of the server's table behind its back (a test clearing what it no longer needs). */
+  deleteItems(keys: readonly { pk: unknown; sk: unknown }[]): Promise<void>;
   stop(): Promise<void>;
 }
+
+export interface TestApiOptions extends Pick<LocalRuntimeOptions, 'throttling' | 'dynamodbRequestTimeoutMs'> {
+  /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
+  readonly dynamodbEndpoint?: string;
+  /** Where scan() reads the table; the server's DynamoDB by default, or the test run's behind a proxy. */
+  readonly scanEndpoint?: string;
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 export function testEndpoint(): string {
   const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
@@ -36,14 +68,21 @@ export function testEndpoint(): string {
   return endpoint;
 }
 
-export async function startTestApi(): Promise<TestApi> {
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const dynamodbEndpoint = options.dynamodbEndpoint ?? testEndpoint();
   const runtime = await startLocalRuntime({
     port: 0,
     dataDir: ':memory:',
-    dynamodbEndpoint: testEndpoint(),
+    dynamodbEndpoint,
     tableName: `test-${randomUUID()}`,
+    ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
   });
   const tokens = new Map<string, string>();
+  const agent = new Agent({ keepAlive: true });
+  let documents: DynamoDBDocumentClient | undefined;
+  const direct = (): DynamoDBDocumentClient =>
+    (documents ??= DynamoDBDocumentClient.from(createDynamoDbClient(options.scanEndpoint ?? dynamodbEndpoint)));
 
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -55,13 +94,28 @@ export async function startTestApi(): Promise<TestApi> {
     }
     const response = await fetch(`${runtime.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return { status: response.status, headers: response.headers, body: parseJson(text) as T, text };
+  }
+
+  function raw({ method, path, headers = {}, body }: RawRequest): Promise<ApiAnswer> {
+    const { hostname, port } = new URL(runtime.url);
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest({ agent, host: hostname, port, method, path, headers }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(incoming.headers)) {
+            if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: answerHeaders, body: parseJson(text) as any, text });
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
   }
 
   return {
@@ -88,6 +142,15 @@ export async function startTestApi(): Promise<TestApi> {
       return access_token;
     },
     request,
-    stop: () => runtime.stop(),
+    raw,
+    scan: () => scanTable(direct(), runtime.tableName),
+    async deleteItems(keys) {
+      for (const Key of keys) await direct().send(new DeleteCommand({ TableName: runtime.tableName, Key }));
+    },
+    async stop() {
+      agent.destroy();
+      documents?.destroy();
+      await runtime.stop();
+    },
   };
 }

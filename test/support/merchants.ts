@@ -5,6 +5,7 @@ import type { TestApi } from './local-api';
 export interface MerchantWithKey {
   readonly customerId: string;
   readonly accountId: string;
+  readonly accountNumber: string;
   readonly keyId: string;
   readonly key: { readonly key_type: string; readonly key_value: string };
   readonly nit: string;
@@ -33,6 +34,7 @@ export async function merchantWithKey(
   return {
     customerId: customer.id,
     accountId: account.body.id,
+    accountNumber: number,
     keyId: registered.body.id,
     key: registered.body.key,
     nit: customer.nit,

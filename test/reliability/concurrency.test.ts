@@ -1,0 +1,138 @@
+/**
+ * Races through the local server: 25 identical requests at once. For each uniqueness rule of the
+ * route samples (a NIT per client, an account number per customer, a key value in the directory, a
+ * QR reference per merchant), exactly one wins and the other 24 get the rule's 409 naming the winner.
+ * For every POST of the route table with one Idempotency-Key, all 25 get the one answer. Either way
+ * the table shows exactly the writes of a single request (compared with a scan).
+ */
+import { routes, type RouteDefinition } from '../../functions/routes';
+import { REPLAY_HEADER } from '../../shared/http/idempotency';
+import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import {
+  createParty,
+  ROUTE_SAMPLES,
+  sampleOf,
+  sendSample,
+  type Party,
+  type SampleRequest,
+} from '../support/route-samples';
+import { diffItems, writesOf, type Writes } from '../support/table-diff';
+
+const RACERS = 25;
+const TIMEOUT_MS = 30_000;
+
+let api: TestApi;
+let party: Party;
+let races = 0;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  party = await createParty(api, 'sandbox-client-a');
+});
+
+afterAll(async () => {
+  process.stdout.write(`concurrency: ${races} races of ${RACERS} identical requests\n`);
+  await api.stop();
+});
+
+/** What a set of writes amounts to, whatever the ids: entities added or changed, counter moves. */
+const shapeOf = (writes: Writes) => ({
+  entities: writes.entities,
+  updated: writes.updated,
+  counterMoves: Object.values(writes.counters).sort(),
+});
+
+const singles = new Map<string, Promise<ReturnType<typeof shapeOf>>>();
+
+/** The writes of one request of the route, alone (measured once per route). */
+function writesOfOne(route: RouteDefinition): Promise<ReturnType<typeof shapeOf>> {
+  let single = singles.get(route.name);
+  if (!single) {
+    single = (async () => {
+      const request = await sampleOf(route).valid({ api, party });
+      const before = await api.scan();
+      const answer = await sendSample(api, route, request, { token: party.token });
+      expect(answer.status).toBeLessThan(300);
+      return shapeOf(writesOf(diffItems(before, await api.scan())));
+    })();
+    singles.set(route.name, single);
+  }
+  return single;
+}
+
+async function race(
+  route: RouteDefinition,
+  request: SampleRequest,
+  headers: Record<string, string> = {},
+): Promise<{ answers: ApiAnswer[]; writes: ReturnType<typeof shapeOf> }> {
+  const before = await api.scan();
+  const answers = await Promise.all(
+    Array.from({ length: RACERS }, () => sendSample(api, route, request, { token: party.token, headers })),
+  );
+  races += 1;
+  return { answers, writes: shapeOf(writesOf(diffItems(before, await api.scan()))) };
+}
+
+const uniqueRoutes = routes.filter((route) => ROUTE_SAMPLES[route.name]?.uniqueness);
+const postRoutes = routes.filter((route) => route.method === 'POST');
+
+describe('uniqueness rules under a race of identical requests', () => {
+  it('has a rule for each uniqueness the design names', () => {
+    const rules = new Set(uniqueRoutes.map((route) => sampleOf(route).uniqueness!.rule));
+    for (const rule of [
+      'one customer per NIT and client',
+      'one account number per customer',
+      'one key value in the Bre-B directory',
+      'one QR code reference per merchant',
+      'one payment per resolution',
+    ]) {
+      expect(rules).toContain(rule);
+    }
+  });
+
+  it.each(uniqueRoutes.map((route) => [`${route.name}: ${sampleOf(route).uniqueness!.rule}`, route] as const))(
+    '%s',
+    async (_, route) => {
+      const sample = sampleOf(route);
+      const rule = sample.uniqueness!;
+      const single = await writesOfOne(route);
+      const { answers, writes } = await race(route, await sample.valid({ api, party }));
+
+      const winners = answers.filter((answer) => answer.status < 300);
+      const losers = answers.filter((answer) => answer.status >= 300);
+      if (rule.repeats === 'same-answer') {
+        expect(losers).toEqual([]);
+        expect(new Set(winners.map((answer) => answer.body.id)).size).toBe(1);
+      } else {
+        expect(winners).toHaveLength(1);
+        expect(losers.map((answer) => [answer.status, answer.body.code])).toEqual(
+          Array(RACERS - 1).fill([409, rule.code]),
+        );
+        if (rule.existingIdField) {
+          for (const loser of losers) expect(loser.body[rule.existingIdField]).toBe(winners[0]!.body.id);
+        }
+      }
+      expect(writes).toEqual(single);
+    },
+    TIMEOUT_MS,
+  );
+});
+
+describe('one Idempotency-Key under a race of identical requests', () => {
+  it.each(postRoutes.map((route) => [`${route.method} ${route.paths[0]}`, route] as const))(
+    '%s',
+    async (_, route) => {
+      const sample = sampleOf(route);
+      const single = await writesOfOne(route);
+      const request = await sample.valid({ api, party });
+      const { answers, writes } = await race(route, request, { 'idempotency-key': `race-${route.name}-${Date.now()}` });
+
+      const first = answers[0]!;
+      expect(first.status).toBeLessThan(300);
+      for (const answer of answers) expect([answer.status, answer.body]).toEqual([first.status, first.body]);
+      expect(answers.filter((answer) => answer.headers.get(REPLAY_HEADER) !== 'true')).toHaveLength(1);
+      expect(writes).toEqual(single);
+    },
+    TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,23 @@
+/**
+ * The reliability suites are generated from the route table; this keeps the per-route knowledge they
+ * need (test/support/route-samples.ts) in step with it, so that no route goes untested.
+ */
+import { routes } from '../../functions/routes';
+import { ROUTE_SAMPLES } from '../support/route-samples';
+
+describe('route samples', () => {
+  it.each(routes.map((route) => [route.name, route]))('%s has an entry', (_, route) => {
+    expect(ROUTE_SAMPLES[route.name]).toBeDefined();
+  });
+
+  it('has no entry for a route that is not in the table', () => {
+    const names = new Set(routes.map((route) => route.name));
+    expect(Object.keys(ROUTE_SAMPLES).filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it('marks lists exactly on the GET routes without a path parameter', () => {
+    const lists = routes.filter((route) => route.method === 'GET' && !route.paths[0]!.includes('{'));
+    const marked = routes.filter((route) => ROUTE_SAMPLES[route.name]?.list);
+    expect(marked.map((route) => route.name)).toEqual(lists.map((route) => route.name));
+  });
+});

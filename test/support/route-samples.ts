@@ -1,0 +1,388 @@
+/**
+ * What the reliability suites need to know about each route of the route table, keyed by its `name`:
+ * a request the route accepts, what another client gets when it aims that request at the owner's
+ * data, and the uniqueness rule the route enforces. Everything else (methods, paths, scopes) comes
+ * from functions/routes.ts, so a new route is fuzzed, raced, faulted and put through the
+ * authorization matrix as soon as it has an entry here; a test fails while it has none.
+ */
+import type { ErrorCode } from '../../shared/domain/errors';
+import type { RouteDefinition } from '../../functions/routes';
+import { accountNumbers, linkAccount, linkedCustomer } from './accounts';
+import { linkMerchantBody, uniqueNit } from './fixtures';
+import type { ApiAnswer, TestApi } from './local-api';
+import { merchantWithKey, uniqueAlphaKey, type MerchantWithKey } from './merchants';
+
+/** One client's data, created through the API: what the samples point their requests at. */
+export interface Party extends MerchantWithKey {
+  readonly clientId: string;
+  readonly token: string;
+  readonly resolutionId: string;
+  readonly qrCode: Record<string, any>;
+  readonly paymentId: string;
+}
+
+export interface SampleContext {
+  readonly api: TestApi;
+  /** The owner of the data the request names; the request is sent with its token. */
+  readonly party: Party;
+}
+
+/** The parts of a request; the method and path template come from the route table. */
+export interface SampleRequest {
+  readonly pathParameters?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: Readonly<Record<string, unknown>>;
+}
+
+/** What the other client gets for the sample request aimed at the owner's data. */
+export type ForeignAnswer =
+  /** The resource exists but is the owner's: 403 FORBIDDEN, nothing of it shown. */
+  | { readonly kind: 'forbidden' }
+  /** A list filtered by the owner's ids: 200 with none of the owner's items. */
+  | { readonly kind: 'empty-list'; readonly collection: string }
+  /** The route names no data of a client (it creates the caller's own, or is an operator tool). */
+  | { readonly kind: 'not-applicable'; readonly why: string };
+
+export interface UniquenessRule {
+  readonly rule: string;
+  /**
+   * What the same request sent again gets: the rule's 409, or (`repeats: 'same-answer'`) the one
+   * resource it made, as a payment of a resolution does (docs/payments.md).
+   */
+  readonly repeats?: 'conflict' | 'same-answer';
+  /** The 409 of every request but one when the value is sent many times at once. */
+  readonly code?: ErrorCode;
+  /** The member of the 409 body that names the resource holding the value, when the API names it. */
+  readonly existingIdField?: string;
+}
+
+export interface RouteSample {
+  /**
+   * A request the route accepts (2xx) from the party, with fresh values (a new NIT, account number,
+   * key value, key or code to change) on every call, preparing what it needs through the API.
+   */
+  readonly valid: (context: SampleContext) => Promise<SampleRequest>;
+  readonly foreign: ForeignAnswer;
+  readonly uniqueness?: UniquenessRule;
+  /** A GET list: its query string is fuzzed, and `page_size` bounds are checked. */
+  readonly list?: { readonly collection: string };
+  /**
+   * Why a DynamoDB failure in the middle of this route may leave part of its change written (it
+   * then answers 503, and the retry completes it). Every other route writes all or nothing.
+   */
+  readonly convergesOnRetry?: string;
+}
+
+let counter = 0;
+/** Colombian mobile numbers (PHONE keys) unique to this process. */
+const uniquePhone = (): string =>
+  `35${String(process.pid % 10000).padStart(4, '0')}${String(++counter).padStart(4, '0')}`;
+/** Ana María's phone in the sandbox directory (README, Sandbox): a key of another participant. */
+const SANDBOX_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
+/** QR code references unique to this process (letters and digits). */
+const uniqueReference = (): string => `F${process.pid % 100000}X${++counter}`;
+
+async function expectOk(answer: Promise<ApiAnswer>, what: string): Promise<Record<string, any>> {
+  const settled = await answer;
+  if (settled.status >= 300) throw new Error(`${what} answered ${settled.status}: ${settled.text}`);
+  return settled.body;
+}
+
+/** Approves one more account number for the party's merchant at the sponsor bank. */
+async function approvedNumber({ api, party }: SampleContext): Promise<string> {
+  const [number] = accountNumbers(1) as [string];
+  await expectOk(
+    api.request('POST', '/sandbox/sponsor-bank/merchants', {
+      token: party.token,
+      body: {
+        identification_type: 'NIT',
+        identification_number: party.nit,
+        business_name: party.businessName,
+        accounts: [number],
+      },
+    }),
+    'approving an account',
+  );
+  return number;
+}
+
+async function newKey({ api, party }: SampleContext): Promise<Record<string, any>> {
+  return expectOk(
+    api.request('POST', '/v1/keys', {
+      token: party.token,
+      body: { account_id: party.accountId, key: { key_type: 'ALPHA', key_value: uniqueAlphaKey() } },
+    }),
+    'registering a key',
+  );
+}
+
+/** A static QR code of the merchant's key: the body of POST /v1/qrcodes. */
+const qrCodeBody = (merchant: MerchantWithKey) => ({
+  key_id: merchant.keyId,
+  customer_id: merchant.customerId,
+  type: 'STATIC',
+  channel: 'POS',
+  qr_code_reference: uniqueReference(),
+});
+
+const newQrCode = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
+  expectOk(api.request('POST', '/v1/qrcodes', { token: party.token, body: qrCodeBody(party) }), 'creating a QR code');
+
+/** A payment of 10.00 COP to the sandbox's Ana María, from a resolution of its own. */
+async function paymentBody(api: TestApi, merchant: MerchantWithKey, token: string) {
+  const resolution = await expectOk(
+    api.request('POST', '/v1/resolve-key', { token, body: { customer_id: merchant.customerId, key: SANDBOX_PHONE } }),
+    'resolving a key',
+  );
+  return {
+    customer_id: merchant.customerId,
+    account_id: merchant.accountId,
+    resolution_id: resolution.id,
+    amount: { value: '10.00', currency: 'COP' },
+  };
+}
+
+const forbidden: ForeignAnswer = { kind: 'forbidden' };
+const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
+
+export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
+  linkMerchant: {
+    async valid({ api, party }) {
+      const nit = uniqueNit();
+      await expectOk(
+        api.request('POST', '/sandbox/sponsor-bank/merchants', {
+          token: party.token,
+          body: { identification_type: 'NIT', identification_number: nit, business_name: 'Comercio Fuzz SAS' },
+        }),
+        'approving a merchant',
+      );
+      return { body: linkMerchantBody({ identification_number: nit, business_name: 'Comercio Fuzz SAS' }) };
+    },
+    foreign: { kind: 'not-applicable', why: "links a merchant as the caller's own customer" },
+    uniqueness: {
+      rule: 'one customer per NIT and client',
+      code: 'CUSTOMER_ALREADY_LINKED',
+      existingIdField: 'customer_id',
+    },
+  },
+  getCustomer: { valid: async ({ party }) => byId(party.customerId), foreign: forbidden },
+  listCustomers: {
+    valid: async ({ party }) => ({ query: { identification_number: party.nit, page_size: '5' } }),
+    foreign: { kind: 'empty-list', collection: 'customers' },
+    list: { collection: 'customers' },
+  },
+  updateCustomer: {
+    // A customer of its own with an account, so that the change is copied onto the account too.
+    async valid({ api, party }) {
+      const [number] = accountNumbers(1) as [string];
+      const customer = await linkedCustomer(api, party.token, { numbers: [number] });
+      await expectOk(linkAccount(api, party.token, customer.id, number), 'linking an account');
+      return { pathParameters: { id: customer.id }, body: { status: 'INACTIVE' } };
+    },
+    foreign: forbidden,
+    convergesOnRetry:
+      "the customer's status is written first, then copied onto each of its accounts (any number of them, " +
+      'more than one transaction holds); a retry copies what a failure left behind (shared/domain/customers.ts)',
+  },
+  linkAccount: {
+    async valid(context) {
+      const number = await approvedNumber(context);
+      return { body: { customer_id: context.party.customerId, type: 'ORDINARY', number } };
+    },
+    foreign: forbidden,
+    uniqueness: {
+      rule: 'one account number per customer',
+      code: 'ACCOUNT_ALREADY_LINKED',
+      existingIdField: 'account_id',
+    },
+  },
+  listAccounts: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, order_direction: 'desc' } }),
+    foreign: { kind: 'empty-list', collection: 'accounts' },
+    list: { collection: 'accounts' },
+  },
+  getAccount: { valid: async ({ party }) => byId(party.accountId), foreign: forbidden },
+  registerKey: {
+    valid: async ({ party }) => ({
+      body: {
+        account_id: party.accountId,
+        key: { key_type: 'ALPHA', key_value: uniqueAlphaKey() },
+        display_name: 'Caja 1',
+      },
+    }),
+    foreign: forbidden,
+    uniqueness: { rule: 'one key value in the Bre-B directory', code: 'KEY_ALREADY_REGISTERED' },
+  },
+  listKeys: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, key_type: 'ALPHA' } }),
+    foreign: { kind: 'empty-list', collection: 'keys' },
+    list: { collection: 'keys' },
+  },
+  getKey: { valid: async ({ party }) => byId(party.keyId), foreign: forbidden },
+  deleteKey: { valid: async (context) => byId((await newKey(context)).id), foreign: forbidden },
+  suspendKey: { valid: async (context) => byId((await newKey(context)).id), foreign: forbidden },
+  activateKey: {
+    async valid(context) {
+      const { id } = await newKey(context);
+      await expectOk(
+        context.api.request('PATCH', `/v1/keys/${id}/suspend`, { token: context.party.token }),
+        'suspending a key',
+      );
+      return byId(id);
+    },
+    foreign: forbidden,
+  },
+  resolveKey: {
+    valid: async ({ party }) => ({ body: { customer_id: party.customerId, key: SANDBOX_PHONE } }),
+    foreign: forbidden,
+  },
+  getResolution: { valid: async ({ party }) => byId(party.resolutionId), foreign: forbidden },
+  createQrCode: {
+    valid: async ({ party }) => ({ body: qrCodeBody(party) }),
+    foreign: forbidden,
+    uniqueness: {
+      rule: 'one QR code reference per merchant',
+      code: 'QR_CODE_REFERENCE_TAKEN',
+      existingIdField: 'qr_code_id',
+    },
+  },
+  getQrCode: { valid: async ({ party }) => byId(party.qrCode.id), foreign: forbidden },
+  listQrCodes: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, type: 'STATIC' } }),
+    foreign: { kind: 'empty-list', collection: 'qr_codes' },
+    list: { collection: 'qr_codes' },
+  },
+  deleteQrCode: { valid: async (context) => byId((await newQrCode(context)).id), foreign: forbidden },
+  decodeQrCode: {
+    valid: async ({ party }) => ({ body: { qr_code_data: party.qrCode.qr_code_data } }),
+    foreign: {
+      kind: 'not-applicable',
+      why: 'decodes the payload it is given (printed on a counter); looks nothing up',
+    },
+  },
+  createPayment: {
+    valid: async ({ api, party }) => ({ body: await paymentBody(api, party, party.token) }),
+    foreign: forbidden,
+    uniqueness: { rule: 'one payment per resolution', repeats: 'same-answer' },
+    convergesOnRetry:
+      'the payment is committed PENDING, then settled with the network in a second step; the same request ' +
+      'again answers that payment and settles it (shared/domain/pay-resolution.ts)',
+  },
+  getPayment: { valid: async ({ party }) => byId(party.paymentId), foreign: forbidden },
+  listPayments: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, direction: 'OUTBOUND' } }),
+    foreign: { kind: 'empty-list', collection: 'payments' },
+    list: { collection: 'payments' },
+  },
+  paySandboxQrCode: {
+    // The party's static code: a shopper may pay it any number of times.
+    valid: async ({ party }) => ({
+      pathParameters: { id: party.qrCode.id },
+      body: { amount: { value: '25.00', currency: 'COP' } },
+    }),
+    foreign: forbidden,
+  },
+  approveSponsorBankMerchant: {
+    valid: async () => ({
+      body: {
+        identification_type: 'NIT',
+        identification_number: uniqueNit(),
+        business_name: 'Comercio Aprobado SAS',
+        accounts: [accountNumbers(1)[0], { number: accountNumbers(1)[0], available_balance: '2500.00' }],
+      },
+    }),
+    foreign: { kind: 'not-applicable', why: 'sandbox operator tool: approves at the sponsor bank, not per client' },
+    convergesOnRetry:
+      'sandbox operator tool: the merchant and each account are written on their own (up to 100 accounts, more ' +
+      'than one transaction holds); approving again adds what is missing (shared/data/sponsor-bank-repository.ts)',
+  },
+  addSandboxDirectoryKey: {
+    valid: async () => ({
+      body: {
+        key: { key_type: 'PHONE', key_value: uniquePhone() },
+        owner: {
+          identification_type: 'CC',
+          identification_number: '52123456',
+          type: 'PERSON',
+          first_name: 'Luis',
+          first_last_name: 'Rojas',
+        },
+        participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+        account: { account_number: '4009998887', account_type: 'SAVINGS' },
+      },
+    }),
+    foreign: { kind: 'not-applicable', why: "sandbox operator tool: adds another participant's key" },
+    uniqueness: { rule: 'one key value in the Bre-B directory', code: 'KEY_ALREADY_REGISTERED' },
+  },
+};
+
+export function sampleOf(route: RouteDefinition): RouteSample {
+  const sample = ROUTE_SAMPLES[route.name];
+  if (!sample) throw new Error(`Route ${route.name} has no entry in test/support/route-samples.ts`);
+  return sample;
+}
+
+/** The concrete path of a route for the sample's path parameters (its first path). */
+export function pathOf(route: RouteDefinition, request: SampleRequest): string {
+  return route.paths[0]!.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = request.pathParameters?.[name];
+    if (value === undefined) throw new Error(`The sample of ${route.name} has no path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+export const queryOf = (request: SampleRequest): string =>
+  request.query && Object.keys(request.query).length ? `?${new URLSearchParams(request.query).toString()}` : '';
+
+/** Sends a sample request of a route with a token (or none), and optional extra headers. */
+export function sendSample(
+  api: TestApi,
+  route: RouteDefinition,
+  request: SampleRequest,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer> {
+  return api.request(route.method, `${pathOf(route, request)}${queryOf(request)}`, {
+    ...(options.token ? { token: options.token } : {}),
+    ...(request.body ? { body: request.body } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
+}
+
+/** A merchant with an account, a key, a resolution and a QR code, created by `clientId` through the API. */
+export async function createParty(api: TestApi, clientId: string): Promise<Party> {
+  const token = await api.token(clientId);
+  const merchant = await merchantWithKey(api, token);
+  const resolution = await expectOk(
+    api.request('POST', '/v1/resolve-key', { token, body: { customer_id: merchant.customerId, key: merchant.key } }),
+    'resolving a key',
+  );
+  const qrCode = await expectOk(
+    api.request('POST', '/v1/qrcodes', { token, body: qrCodeBody(merchant) }),
+    'creating a QR code',
+  );
+  const payment = await expectOk(
+    api.request('POST', '/v1/payments', { token, body: await paymentBody(api, merchant, token) }),
+    'paying',
+  );
+  return { ...merchant, clientId, token, resolutionId: resolution.id, qrCode, paymentId: payment.id };
+}
+
+/**
+ * The values of a party that no answer to another client may contain: ids, identification number,
+ * business name, account number, key value, QR code reference.
+ */
+export function secretsOf(party: Party): string[] {
+  return [
+    party.customerId,
+    party.nit,
+    party.businessName,
+    party.accountId,
+    party.accountNumber,
+    party.keyId,
+    party.key.key_value,
+    party.resolutionId,
+    String(party.qrCode.id),
+    String(party.qrCode.qr_code_reference),
+    party.paymentId,
+  ];
+}

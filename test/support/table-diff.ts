@@ -1,0 +1,89 @@
+/**
+ * What a request did to the table, read from two scans: items added, removed and changed, compared
+ * whole (every attribute). The suites use it to prove that a refused or failed request wrote nothing,
+ * and that a race or a retry wrote exactly once.
+ */
+import type { Item } from './dynamo-table';
+
+export interface TableChanges {
+  readonly added: readonly Item[];
+  readonly removed: readonly Item[];
+  readonly changed: readonly { readonly before: Item; readonly after: Item }[];
+}
+
+const keyOf = (item: Item): string => `${String(item['pk'])}\u0000${String(item['sk'])}`;
+
+/** JSON with sorted object keys and sets as sorted arrays: equal items serialise equally. */
+function canonical(value: unknown): string {
+  if (value instanceof Set) return `set${canonical([...value].sort())}`;
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+export function diffItems(before: readonly Item[], after: readonly Item[]): TableChanges {
+  const old = new Map(before.map((item) => [keyOf(item), item]));
+  const added: Item[] = [];
+  const changed: { before: Item; after: Item }[] = [];
+  for (const item of after) {
+    const previous = old.get(keyOf(item));
+    old.delete(keyOf(item));
+    if (!previous) added.push(item);
+    else if (canonical(previous) !== canonical(item)) changed.push({ before: previous, after: item });
+  }
+  return { added, removed: [...old.values()], changed };
+}
+
+export const isUnchanged = (changes: TableChanges): boolean =>
+  changes.added.length === 0 && changes.removed.length === 0 && changes.changed.length === 0;
+
+/** A short account of the changes, for assertion messages. */
+export function describeChanges(changes: TableChanges): string {
+  const name = (item: Item): string => `${String(item['entity'] ?? '?')} ${String(item['pk'])}/${String(item['sk'])}`;
+  return [
+    ...changes.added.map((item) => `+ ${name(item)}`),
+    ...changes.removed.map((item) => `- ${name(item)}`),
+    ...changes.changed.map(({ after }) => `~ ${name(after)}`),
+  ].join('\n');
+}
+
+/** Items that only serve the API's bookkeeping, not the resources: idempotency records, page caches. */
+const BOOKKEEPING = new Set(['IDEMPOTENCY', 'WALK_PAGE']);
+
+export interface Writes {
+  /** Items added, by `entity` (bookkeeping and counters aside). */
+  readonly entities: Readonly<Record<string, number>>;
+  /** How much each list counter moved, by counter partition. */
+  readonly counters: Readonly<Record<string, number>>;
+  /** Entity items changed in place (status changes), by `entity`. */
+  readonly updated: Readonly<Record<string, number>>;
+}
+
+const countOf = (item: Item | undefined): number => Number(item?.['count'] ?? 0);
+
+/** The resource writes a set of changes amounts to, to compare one request's with a race's. */
+export function writesOf(changes: TableChanges): Writes {
+  const entities: Record<string, number> = {};
+  const counters: Record<string, number> = {};
+  const updated: Record<string, number> = {};
+  const bump = (into: Record<string, number>, name: string, by = 1): void => {
+    into[name] = (into[name] ?? 0) + by;
+  };
+  for (const item of changes.added) {
+    const entity = String(item['entity']);
+    if (entity === 'COUNTER') bump(counters, String(item['pk']), countOf(item));
+    else if (!BOOKKEEPING.has(entity)) bump(entities, entity);
+  }
+  for (const { before, after } of changes.changed) {
+    const entity = String(after['entity']);
+    if (entity === 'COUNTER') bump(counters, String(after['pk']), countOf(after) - countOf(before));
+    else if (!BOOKKEEPING.has(entity)) bump(updated, entity);
+  }
+  for (const item of changes.removed) {
+    if (!BOOKKEEPING.has(String(item['entity']))) bump(entities, String(item['entity']), -1);
+  }
+  return { entities, counters, updated };
+}
