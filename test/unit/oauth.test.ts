@@ -243,7 +243,13 @@ describe('answerTokenRequest', () => {
       basic(readonlyClient.clientId, readonlyClient.clientSecret),
       grant,
     );
-    expect(await tokenScopes(answer)).toEqual([SCOPES.customersRead, SCOPES.accountsRead, SCOPES.keysRead]);
+    expect(await tokenScopes(answer)).toEqual([
+      SCOPES.customersRead,
+      SCOPES.accountsRead,
+      SCOPES.keysRead,
+      SCOPES.qrCodesRead,
+      SCOPES.paymentsRead,
+    ]);
   });
 
   test('a scope beyond the client’s (read-only client asking to write) is 400 invalid_scope', async () => {
