@@ -11,7 +11,8 @@ import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
-import { collectionKeys, collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
+import { collectionKeys, collectionPartition, keys, scopePartition } from './keys';
+import { getRecord } from './records';
 import { openingMovement } from './movements';
 import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
@@ -89,8 +90,7 @@ export const dynamoAccountStore: AccountStore = {
   },
 
   async get(id: string): Promise<StoredAccount | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.account(id) }));
-    return Item ? withoutStorageAttributes<StoredAccount>(Item) : undefined;
+    return getRecord<StoredAccount>(keys.account(id));
   },
 
   list: (tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> =>

@@ -17,6 +17,7 @@ import {
   updatedAtKeys,
   withoutStorageAttributes,
 } from './keys';
+import { getRecord } from './records';
 import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
 
@@ -83,8 +84,7 @@ export const dynamoCustomerStore: CustomerStore = {
   },
 
   async get(id: string): Promise<StoredCustomer | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.customer(id) }));
-    return Item ? withoutStorageAttributes<StoredCustomer>(Item) : undefined;
+    return getRecord<StoredCustomer>(keys.customer(id));
   },
 
   async updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined> {

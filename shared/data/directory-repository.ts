@@ -4,7 +4,7 @@
  * are put only where no entry is (the same guard our keys' registration meets).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DirectoryEntry,
   DirectoryKey,
@@ -13,15 +13,13 @@ import type {
   StoredResolution,
 } from '../domain/directory';
 import { dynamo, tableName } from './client';
-import { keys, withoutStorageAttributes } from './keys';
+import { keys } from './keys';
+import { getRecord } from './records';
 import { directoryItem } from './keys-repository';
 
 export const dynamoDirectory: DirectoryStore = {
   async get(key: DirectoryKey): Promise<DirectoryEntry | undefined> {
-    const { Item } = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: keys.directoryEntry(key.key_type, key.key_value) }),
-    );
-    return Item ? withoutStorageAttributes<DirectoryEntry>(Item) : undefined;
+    return getRecord<DirectoryEntry>(keys.directoryEntry(key.key_type, key.key_value));
   },
 
   async insertSandbox(entry: DirectoryEntry): Promise<boolean> {
@@ -53,7 +51,6 @@ export const dynamoResolutionStore: ResolutionStore = {
   },
 
   async get(id: string): Promise<StoredResolution | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.resolution(id) }));
-    return Item ? withoutStorageAttributes<StoredResolution>(Item) : undefined;
+    return getRecord<StoredResolution>(keys.resolution(id));
   },
 };

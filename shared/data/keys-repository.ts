@@ -5,20 +5,13 @@
  * account are ACTIVE, and updates the counters of both lists. Status changes move the key and its
  * entry together; deleting removes the entry, so the value is free again.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DirectoryEntry } from '../domain/directory';
 import type { InsertKeyResult, KeyListFilters, KeyStore, StoredKey, TransitionResult } from '../domain/keys';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { KeyStatus } from '../schemas/keys';
-import { dynamo, tableName } from './client';
-import {
-  collectionKeys,
-  collectionPartition,
-  keys,
-  scopePartition,
-  updatedAtKeys,
-  withoutStorageAttributes,
-} from './keys';
+import { tableName } from './client';
+import { collectionKeys, collectionPartition, keys, scopePartition, updatedAtKeys } from './keys';
+import { getRecord } from './records';
 import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
@@ -72,8 +65,7 @@ export const dynamoKeyStore: KeyStore = {
   },
 
   async get(id: string): Promise<StoredKey | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.brebKey(id) }));
-    return Item ? withoutStorageAttributes<StoredKey>(Item) : undefined;
+    return getRecord<StoredKey>(keys.brebKey(id));
   },
 
   list: (tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>> =>

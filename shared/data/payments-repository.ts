@@ -7,7 +7,7 @@
  * that either all of it is written or none of it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
@@ -22,6 +22,7 @@ import {
   updatedAtKeys,
   withoutStorageAttributes,
 } from './keys';
+import { getRecord } from './records';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf, listRecords } from './pagination';
 import { payableQrCode } from './qrcodes-repository';
@@ -123,10 +124,7 @@ const QR_CODE = 'qr-code';
 const KEY = 'key';
 
 async function getPayment(id: string): Promise<StoredPayment | undefined> {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: keys.payment(id), ConsistentRead: true }),
-  );
-  return Item ? withoutStorageAttributes<StoredPayment>(Item) : undefined;
+  return getRecord<StoredPayment>(keys.payment(id), { consistent: true });
 }
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {

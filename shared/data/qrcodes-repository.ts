@@ -4,19 +4,13 @@
  * that the customer, the key and the key's account are ACTIVE, and updates the counters of both
  * lists: a key suspended or a customer deactivated a moment before can never get a new code.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { InsertQrCodeResult, QrCodeListFilters, QrCodeStore, StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
-import {
-  collectionKeys,
-  collectionPartition,
-  keys,
-  scopePartition,
-  updatedAtKeys,
-  withoutStorageAttributes,
-} from './keys';
+import { collectionKeys, collectionPartition, keys, scopePartition, updatedAtKeys } from './keys';
+import { getRecord } from './records';
 import { counterIncrements, listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
@@ -115,8 +109,7 @@ export const dynamoQrCodeStore: QrCodeStore = {
   },
 
   async get(id: string): Promise<StoredQrCode | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.qrCode(id) }));
-    return Item ? withoutStorageAttributes<StoredQrCode>(Item) : undefined;
+    return getRecord<StoredQrCode>(keys.qrCode(id));
   },
 
   list: (tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>> =>
