@@ -6,6 +6,7 @@ import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { emvSettings } from '../shared/data/qr-signing-keys';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
+import { renderQrBase64 } from '../shared/qr/image';
 import type { CreateQrCodeRequest } from '../shared/schemas/qrcodes';
 import { createQrCodeRequest } from '../shared/schemas/validators/qrcodes';
 
@@ -21,6 +22,7 @@ export const handler = httpHandler<CreateQrCodeRequest>({
         emvSettings,
         clock: systemClock,
         ids: uuidIds,
+        drawImage: renderQrBase64,
       },
       auth.tenant,
       body,

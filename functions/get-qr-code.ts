@@ -2,8 +2,11 @@
 import { readQrCode } from '../shared/domain/qrcodes';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
+import { renderQrBase64 } from '../shared/qr/image';
+
+const deps = { qrCodes: dynamoQrCodeStore, drawImage: renderQrBase64 };
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'getQrCode',
-  handle: ({ auth, path }) => readQrCode(dynamoQrCodeStore, auth.tenant, path.id),
+  handle: ({ auth, path }) => readQrCode(deps, auth.tenant, path.id),
 });

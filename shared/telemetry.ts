@@ -1,11 +1,11 @@
 /**
  * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/xray.ts) and publish
- * CloudWatch metrics as EMF log lines (Powertools); anywhere else (the local server, the tests) both
- * stay silent. shared/http/observability.ts wires them into every handler; shared/data/client.ts
+ * CloudWatch metrics as EMF log lines (shared/emf-metrics.ts); anywhere else (the local server, the
+ * tests) both stay silent. shared/http/observability.ts wires them into every handler; shared/data/client.ts
  * traces DynamoDB.
  */
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './config';
+import { EmfMetrics } from './emf-metrics';
 import { XRayTracer } from './xray';
 
 const inLambda = Boolean(process.env['AWS_LAMBDA_FUNCTION_NAME']);
@@ -17,7 +17,7 @@ process.env['POWERTOOLS_METRICS_DISABLED'] ??= String(!inLambda);
 /** Tracing switches itself off outside Lambda (and with POWERTOOLS_TRACE_ENABLED=false). */
 export const tracer = new XRayTracer({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME });
 
-export const metrics = new Metrics({
+export const metrics = new EmfMetrics({
   namespace: process.env['POWERTOOLS_METRICS_NAMESPACE'] ?? METRICS_NAMESPACE,
   serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME,
 });

@@ -22,6 +22,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import type { MiddlewareObj } from '@middy/core';
+import { coldStartTracker } from './cold-start';
 
 const DAEMON_HEADER = '{"format":"json","version":1}\n';
 const DEFAULT_DAEMON = { host: '127.0.0.1', port: 2000 };
@@ -146,7 +147,8 @@ export interface TracerOptions {
 export class XRayTracer {
   readonly serviceName: string;
   private readonly enabled: boolean;
-  private coldStart = true;
+  /** True once: on the first invocation of an environment initialized on demand. */
+  private readonly isColdStart = coldStartTracker();
   /**
    * The invocation being traced, in the asynchronous context of its handler (`traced`): Lambda runs
    * one at a time per execution environment, but the local server (and Lambda with
@@ -236,8 +238,7 @@ export class XRayTracer {
 
   /** Opens the invocation's `## <handler>` subsegment, if tracing is on and Lambda sampled the request. */
   beginInvocation(): void {
-    const coldStart = this.coldStart;
-    this.coldStart = false;
+    const coldStart = this.isColdStart();
     const slot = this.invocations.getStore();
     if (!this.enabled || !slot) return;
     const awslambda = (globalThis as { awslambda?: { InvokeStore?: { getXRayTraceId(): string | undefined } } })

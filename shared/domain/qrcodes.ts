@@ -7,7 +7,6 @@ import { decodeEmvPayload, type DecodedEmvPayload } from '../qr/emv-decode';
 import { DecodeError } from '../qr/decode-error';
 import type { EmvSettings } from '../qr/emv-input';
 import { encodeEmvPayload, prefixedReference } from '../qr/emv-payload';
-import { renderQrBase64 } from '../qr/image';
 import type { SigningSecret } from '../qr/signature';
 import type {
   CreateQrCodeRequest,
@@ -93,6 +92,12 @@ export interface QrCodeStore {
   markDeleted(code: StoredQrCode, now: string): Promise<boolean>;
 }
 
+/**
+ * Draws a code's image: a PNG in Base64 (shared/qr/image.ts renderQrBase64). Passed in by the two
+ * functions that answer images, so that only they load the QR image code.
+ */
+export type DrawQrImage = (qrCodeData: string) => Promise<string>;
+
 export interface CreateQrCodeDeps {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly keys: Pick<KeyStore, 'get'>;
@@ -101,6 +106,7 @@ export interface CreateQrCodeDeps {
   readonly emvSettings: () => Promise<EmvSettings>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  readonly drawImage: DrawQrImage;
 }
 
 /**
@@ -138,8 +144,8 @@ export function publicQrCode(code: StoredQrCode, image?: string): QrCode {
   };
 }
 
-const withImage = async (code: StoredQrCode): Promise<QrCodeWithImage> =>
-  publicQrCode(code, await renderQrBase64(code.qr_code_data)) as QrCodeWithImage;
+const withImage = async (code: StoredQrCode, drawImage: DrawQrImage): Promise<QrCodeWithImage> =>
+  publicQrCode(code, await drawImage(code.qr_code_data)) as QrCodeWithImage;
 
 const merchantOf = (customer: StoredCustomer): QrCodeMerchant => ({
   merchant_category_code: customer.merchant_category_code,
@@ -221,7 +227,7 @@ export async function createQrCode(
     updated_at: now,
   };
   // Drawn before the write: a code that could not be drawn is never stored.
-  const answer = await withImage(code);
+  const answer = await withImage(code, deps.drawImage);
 
   const result = await deps.qrCodes.insert(code);
   if (!result.inserted) {
@@ -253,11 +259,11 @@ export async function getOwnQrCode(
 
 /** GET /v1/qrcodes/{id}: the code with its image. */
 export async function readQrCode(
-  qrCodes: Pick<QrCodeStore, 'get'>,
+  deps: { readonly qrCodes: Pick<QrCodeStore, 'get'>; readonly drawImage: DrawQrImage },
   tenant: string,
   id: string,
 ): Promise<QrCodeWithImage> {
-  return withImage(await getOwnQrCode(qrCodes, tenant, id));
+  return withImage(await getOwnQrCode(deps.qrCodes, tenant, id), deps.drawImage);
 }
 
 export interface DeleteQrCodeDeps {

@@ -1,13 +1,13 @@
 /**
  * The observability layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): Lambda context on every log line (Powertools), an X-Ray subsegment
- * per invocation (shared/xray.ts), and one `Responses` metric per request by route and status class,
- * flushed as EMF (Powertools).
+ * answer (problem+json included): Lambda context on every log line (shared/json-logger.ts), an X-Ray
+ * subsegment per invocation (shared/xray.ts), and one `Responses` metric per request by route and
+ * status class, flushed as EMF (shared/emf-metrics.ts), with a ColdStart metric on an environment's
+ * first request.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { MiddlewareObj } from '@middy/core';
+import { logMetrics, MetricUnit } from '../emf-metrics';
+import { injectLambdaContext } from '../json-logger';
 import { metrics, tracer } from '../telemetry';
 import { captureLambdaHandler } from '../xray';
 import { logger } from './logger';
@@ -40,10 +40,10 @@ function responseMetric(routeName: string): ApiMiddleware {
 export function observability(routeName: string): ApiMiddleware[] {
   return [
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
-    typed(injectLambdaContext(logger, { resetKeys: true })),
+    typed(injectLambdaContext(logger)),
     // Responses hold customers' data: traces keep timings and errors, never bodies.
     typed(captureLambdaHandler(tracer)),
-    typed(logMetrics(metrics, { captureColdStartMetric: true })),
+    typed(logMetrics(metrics)),
     responseMetric(routeName),
   ];
 }

@@ -241,6 +241,9 @@ describe('the least-privilege check catches', () => {
   });
 });
 
+const LEFT_OUT_OF_BUNDLES =
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
+
 test('bundles every handler locally as source-mapped ESM', () => {
   // Real esbuild bundling, no Docker: catches handlers or dependencies that do not bundle.
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-cdk-'));
@@ -254,6 +257,18 @@ test('bundles every handler locally as source-mapped ESM', () => {
       const code = fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
       expect(code.startsWith("import { createRequire } from 'module';")).toBe(true);
       expect(fs.existsSync(path.join(assetDir, 'index.mjs.map'))).toBe(true);
+      // What a function never runs stays out of its bundle (docs/benchmarks.md): no schema compiler,
+      // no X-Ray SDK, no credential sources but the environment, no event streams; the QR image code
+      // only in QR routes.
+      const { sources } = JSON.parse(fs.readFileSync(path.join(assetDir, 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+      };
+      expect({ [route.name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({
+        [route.name]: [],
+      });
+      if (sources.some((source) => source.includes('node_modules/qrcode/'))) {
+        expect({ [route.name]: route.paths }).toEqual({ [route.name]: [expect.stringMatching(/^\/v1\/qrcodes/)] });
+      }
     }
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
