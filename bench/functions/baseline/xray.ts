@@ -1,0 +1,16 @@
+/**
+ * The baseline's tracing, as the functions traced before shared/xray.ts: Powertools' Tracer over the
+ * X-Ray SDK (aws-xray-sdk-core), with its handler middleware (responses never captured). The baseline
+ * build (bench/functions/builds.ts) loads this file in place of shared/xray.ts.
+ */
+import { Tracer } from '@aws-lambda-powertools/tracer';
+import { captureLambdaHandler as powertoolsCapture } from '@aws-lambda-powertools/tracer/middleware';
+
+export class XRayTracer extends Tracer {
+  /** The X-Ray SDK keeps each invocation's context itself (cls-hooked): nothing to wrap. */
+  traced<Handler>(handler: Handler): Handler {
+    return handler;
+  }
+}
+
+export const captureLambdaHandler = (tracer: Tracer) => powertoolsCapture(tracer, { captureResponse: false });

@@ -1,0 +1,139 @@
+/**
+ * A proxy between the functions and DynamoDB Local that counts what crosses the wire: calls by
+ * operation, the capacity DynamoDB reports for them, and the TCP connections the functions open.
+ * Counting on the wire measures the bundles and the baseline alike, whatever SDK copy they carry.
+ *
+ * Every call that can report its capacity is forwarded with `ReturnConsumedCapacity: TOTAL` (unless
+ * it asks already); DynamoDB Local does not check request signatures, and the answer is passed back
+ * untouched (its CRC32 still holds), the extra `ConsumedCapacity` being ignored by the callers.
+ */
+import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const CAPACITY_OPERATIONS = new Set([
+  'GetItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'Query',
+  'Scan',
+  'BatchGetItem',
+  'BatchWriteItem',
+  'TransactGetItems',
+  'TransactWriteItems',
+]);
+const READ_OPERATIONS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems']);
+
+export interface MeterReading {
+  /** Calls by operation (GetItem, Query, TransactWriteItems, ...). */
+  readonly calls: Record<string, number>;
+  readonly readCapacity: number;
+  readonly writeCapacity: number;
+  /** TCP connections opened to DynamoDB. */
+  readonly connections: number;
+}
+
+interface ConsumedCapacity {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
+
+async function bodyOf(message: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of message) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export class DynamoDbMeter {
+  private calls: Record<string, number> = {};
+  private readCapacity = 0;
+  private writeCapacity = 0;
+  private connections = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly endpoint: string,
+  ) {}
+
+  /** Starts the proxy in front of `upstream` (DynamoDB Local's endpoint). */
+  static async start(upstream: string): Promise<DynamoDbMeter> {
+    const target = new URL(upstream);
+    const agent = new Agent({ keepAlive: true });
+    const server = createServer();
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const meter = new DynamoDbMeter(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.on('connection', () => {
+      meter.connections += 1;
+    });
+    server.on('request', (incoming, outgoing) => {
+      void (async () => {
+        const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? 'unknown';
+        let body = await bodyOf(incoming);
+        if (CAPACITY_OPERATIONS.has(operation)) {
+          const input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          input['ReturnConsumedCapacity'] ??= 'TOTAL';
+          body = Buffer.from(JSON.stringify(input));
+        }
+        const answer = await new Promise<IncomingMessage>((answered, failed) => {
+          const forwarded = httpRequest(
+            {
+              host: target.hostname,
+              port: target.port,
+              method: incoming.method,
+              path: incoming.url,
+              headers: { ...incoming.headers, host: target.host, 'content-length': body.length },
+              agent,
+            },
+            answered,
+          );
+          forwarded.on('error', failed);
+          forwarded.end(body);
+        });
+        const answerBody = await bodyOf(answer);
+        meter.record(operation, answer.statusCode ?? 0, answerBody);
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        outgoing.end(answerBody);
+      })().catch((error: unknown) => {
+        outgoing.destroy(error as Error);
+      });
+    });
+    return meter;
+  }
+
+  private record(operation: string, status: number, body: Buffer): void {
+    this.calls[operation] = (this.calls[operation] ?? 0) + 1;
+    if (status !== 200 || !CAPACITY_OPERATIONS.has(operation)) return;
+    const consumed = [(JSON.parse(body.toString('utf8')) as { ConsumedCapacity?: unknown }).ConsumedCapacity ?? []]
+      .flat()
+      .map((c) => c as ConsumedCapacity);
+    for (const c of consumed) {
+      // Transactions report reads (their condition checks) and writes apart; other calls are one kind.
+      if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
+        this.readCapacity += c.ReadCapacityUnits ?? 0;
+        this.writeCapacity += c.WriteCapacityUnits ?? 0;
+      } else if (READ_OPERATIONS.has(operation)) this.readCapacity += c.CapacityUnits ?? 0;
+      else this.writeCapacity += c.CapacityUnits ?? 0;
+    }
+  }
+
+  /** What was counted since the last reset, and starts counting again. */
+  reset(): MeterReading {
+    const reading = {
+      calls: this.calls,
+      readCapacity: this.readCapacity,
+      writeCapacity: this.writeCapacity,
+      connections: this.connections,
+    };
+    this.calls = {};
+    this.readCapacity = 0;
+    this.writeCapacity = 0;
+    this.connections = 0;
+    return reading;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((closed) => this.server.close(() => closed()));
+  }
+}

@@ -1,0 +1,445 @@
+/**
+ * One sample request per route of functions/routes.ts: what the function benchmark sends to each
+ * function, warm and cold. A route without a sample fails the benchmark (`missingSamples`): add one
+ * here when adding a route.
+ *
+ * Every sample takes the success path of its route with the data a real client would send. Writes
+ * never repeat: each request has an index unique in the run (`index`), and what a write consumes
+ * (an approved NIT, an approved account number, an ACTIVE key...) is made beforehand by `prepare`,
+ * through the API, for every request the run will send. `worker` is the connection a warm request
+ * goes over (0 to concurrency - 1), or -1 for a cold start; samples that change one item back and
+ * forth keep each worker on items of its own, so concurrent requests never race for one item.
+ */
+import type { RouteDefinition } from '../../functions/routes';
+import { SANDBOX_MERCHANT } from '../../infra/local/sandbox-fixtures';
+import { Agent } from 'node:http';
+import { send, type HttpCall } from './load';
+
+/** The client every sample acts as, and the items made for the samples before the runs. */
+export interface Fixtures {
+  readonly url: string;
+  readonly authorization: string;
+  readonly customerId: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly resolutionId: string;
+  /** A STATIC QR code of the key, as POST /v1/qrcodes answered it. */
+  readonly qrCode: { readonly id: string; readonly qr_code_data: string };
+  readonly paymentId: string;
+  /** Items a sample made in `prepare`, by sample name. */
+  readonly pools: Map<string, string[]>;
+}
+
+/** How many requests a sample serves in the whole benchmark, for `prepare`. */
+export interface SamplePlan {
+  /** Every request: warm and cold, of every build. */
+  readonly requests: number;
+  /** Concurrent warm requests at most (the workers of the busiest run). */
+  readonly workers: number;
+  /** Cold starts among the requests. */
+  readonly coldStarts: number;
+}
+
+export interface Sample {
+  /** The answer's status on the success path. */
+  readonly status: number;
+  /** The request number `index` (unique per route in the benchmark), sent by `worker` (-1: a cold start). */
+  call(fixtures: Fixtures, index: number, worker: number): HttpCall;
+  /** Makes what the planned requests consume; the ids it answers are kept in fixtures.pools. */
+  prepare?(fixtures: Fixtures, plan: SamplePlan): Promise<string[]>;
+}
+
+const LINK_BODY = {
+  type: 'BUSINESS',
+  business_name: 'Panadería El Trigal SAS',
+  email: 'pagos@eltrigal.co',
+  mobile_phone_number: '3109876543',
+  identification_type: 'NIT',
+  address: { line_1: 'Carrera 7 # 12-34', city: 'Medellín', state: 'Antioquia', post_code: '050001', country: 'CO' },
+  merchant_category_code: '5462',
+} as const;
+
+/** A NIT of the benchmark's own merchants (approved at the sponsor bank by `prepare`). */
+const benchNit = (n: number): string => String(700_000_000 + n);
+/** An account number approved for the sandbox merchant by `prepare`. */
+const benchAccountNumber = (n: number): string => `5${String(n).padStart(11, '0')}`;
+/** An ALPHA key value: '@' and 5 to 20 letters or digits. */
+const alphaKey = (prefix: string, n: number): string => `@${prefix}${String(n).padStart(6, '0')}`;
+/** A QR code reference (unique per merchant, at most 17 characters). */
+const qrReference = (prefix: string, n: number): string => `${prefix}${String(n).padStart(8, '0')}`;
+/** A key of the sandbox's directory (Ana María, at another participant): what payments pay. */
+const SANDBOX_PHONE = { key_type: 'PHONE', key_value: '3001234567' } as const;
+
+const qrCodeBody = (fixtures: Pick<Fixtures, 'keyId' | 'customerId'>, reference: string) => ({
+  key_id: fixtures.keyId,
+  customer_id: fixtures.customerId,
+  type: 'STATIC',
+  channel: 'POS',
+  qr_code_reference: reference,
+});
+
+const post = (fixtures: Fixtures, path: string, body: unknown, idempotencyKey?: string): HttpCall => ({
+  method: 'POST',
+  path,
+  body,
+  headers: {
+    authorization: fixtures.authorization,
+    ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+  },
+});
+const call = (fixtures: Fixtures, method: string, path: string, body?: unknown): HttpCall => ({
+  method,
+  path,
+  headers: { authorization: fixtures.authorization },
+  ...(body === undefined ? {} : { body }),
+});
+
+/** The request number `index` of a sample consumes the pool's item number `index`. */
+function pooled(fixtures: Fixtures, route: string, index: number): string {
+  const item = fixtures.pools.get(route)?.[index];
+  if (item === undefined) throw new Error(`${route}: no prepared item for request ${index}`);
+  return item;
+}
+
+/** Runs `count` setup calls, a few at a time, each expected to answer `status`; answers the bodies. */
+async function setup(fixtures: Fixtures, count: number, status: number, next: (n: number) => HttpCall) {
+  const agent = new Agent({ keepAlive: true });
+  const bodies: unknown[] = new Array(count);
+  let made = 0;
+  const worker = async () => {
+    while (made < count) {
+      const n = made++;
+      const sent = next(n);
+      let answer = await send(fixtures.url, sent, agent);
+      // Setup is not measured: a call DynamoDB Local was too slow for (503) is sent again.
+      for (let attempt = 1; answer.status === 503 && attempt < 4; attempt += 1) {
+        answer = await send(fixtures.url, sent, agent);
+      }
+      if (answer.status !== status)
+        throw new Error(`setup ${sent.method} ${sent.path}: ${answer.status} ${answer.body}`);
+      bodies[n] = JSON.parse(answer.body);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(8, count) }, worker));
+  } finally {
+    agent.destroy();
+  }
+  return bodies;
+}
+
+/** Approves `count` merchants of the benchmark's own (no accounts) and links each; answers their ids. */
+async function linkedCustomers(fixtures: Fixtures, first: number, count: number): Promise<string[]> {
+  await setup(fixtures, count, 201, (n) =>
+    post(fixtures, '/sandbox/sponsor-bank/merchants', {
+      identification_type: 'NIT',
+      identification_number: benchNit(first + n),
+      business_name: LINK_BODY.business_name,
+    }),
+  );
+  const customers = await setup(fixtures, count, 200, (n) =>
+    post(fixtures, '/v1/customers/business/link', { ...LINK_BODY, identification_number: benchNit(first + n) }),
+  );
+  return customers.map((customer) => (customer as { id: string }).id);
+}
+
+/** Registers `count` ALPHA keys on the fixtures' account; answers their ids. */
+async function registeredKeys(fixtures: Fixtures, prefix: string, count: number): Promise<string[]> {
+  const keys = await setup(fixtures, count, 200, (n) =>
+    post(fixtures, '/v1/keys', {
+      account_id: fixtures.accountId,
+      key: { key_type: 'ALPHA', key_value: alphaKey(prefix, n) },
+    }),
+  );
+  return keys.map((key) => (key as { id: string }).id);
+}
+
+/** NITs of the merchants linkMerchant links start here; updateCustomer's merchants after them. */
+const UPDATE_NITS_FROM = 500_000;
+
+export const samples: Record<string, Sample> = {
+  linkMerchant: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/v1/customers/business/link',
+        { ...LINK_BODY, identification_number: benchNit(index) },
+        `link-merchant-${index}`,
+      ),
+    prepare: async (fixtures, { requests }) => {
+      await setup(fixtures, requests, 201, (n) =>
+        post(fixtures, '/sandbox/sponsor-bank/merchants', {
+          identification_type: 'NIT',
+          identification_number: benchNit(n),
+          business_name: LINK_BODY.business_name,
+        }),
+      );
+      return [];
+    },
+  },
+  getCustomer: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/customers/${fixtures.customerId}`) },
+  listCustomers: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/customers?page_size=10') },
+  updateCustomer: togglingCustomers(),
+  linkAccount: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/v1/accounts',
+        { customer_id: fixtures.customerId, type: 'ORDINARY', number: benchAccountNumber(index) },
+        `link-account-${index}`,
+      ),
+    prepare: async (fixtures, { requests }) => {
+      // The sponsor bank approves at most 100 accounts per call.
+      await setup(fixtures, Math.ceil(requests / 100), 201, (batch) =>
+        post(fixtures, '/sandbox/sponsor-bank/merchants', {
+          identification_type: SANDBOX_MERCHANT.identification_type,
+          identification_number: SANDBOX_MERCHANT.identification_number,
+          business_name: SANDBOX_MERCHANT.business_name,
+          accounts: Array.from({ length: Math.min(100, requests - batch * 100) }, (_, n) =>
+            benchAccountNumber(batch * 100 + n),
+          ),
+        }),
+      );
+      return [];
+    },
+  },
+  listAccounts: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/accounts?page_size=10') },
+  getAccount: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/accounts/${fixtures.accountId}`) },
+  registerKey: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/v1/keys',
+        { account_id: fixtures.accountId, key: { key_type: 'ALPHA', key_value: alphaKey('benchreg', index) } },
+        `register-key-${index}`,
+      ),
+  },
+  listKeys: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/keys?page_size=10') },
+  getKey: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/keys/${fixtures.keyId}`) },
+  deleteKey: {
+    status: 200,
+    call: (fixtures, index) => call(fixtures, 'DELETE', `/v1/keys/${pooled(fixtures, 'deleteKey', index)}`),
+    prepare: (fixtures, { requests }) => registeredKeys(fixtures, 'benchdel', requests),
+  },
+  suspendKey: {
+    status: 200,
+    call: (fixtures, index) => call(fixtures, 'PATCH', `/v1/keys/${pooled(fixtures, 'suspendKey', index)}/suspend`),
+    prepare: (fixtures, { requests }) => registeredKeys(fixtures, 'benchtog', requests),
+  },
+  activateKey: {
+    status: 200,
+    // Activates the keys suspendKey suspended, in the same order (its route runs first).
+    call: (fixtures, index) => call(fixtures, 'PATCH', `/v1/keys/${pooled(fixtures, 'suspendKey', index)}/activate`),
+  },
+  resolveKey: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/v1/resolve-key',
+        { customer_id: fixtures.customerId, key: { key_value: '+573001234567' } },
+        `resolve-key-${index}`,
+      ),
+  },
+  getResolution: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/resolutions/${fixtures.resolutionId}`),
+  },
+  createQrCode: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(fixtures, '/v1/qrcodes', qrCodeBody(fixtures, qrReference('BQ', index)), `create-qr-${index}`),
+  },
+  getQrCode: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/qrcodes/${fixtures.qrCode.id}`) },
+  listQrCodes: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/qrcodes?page_size=10') },
+  deleteQrCode: {
+    status: 200,
+    call: (fixtures, index) => call(fixtures, 'DELETE', `/v1/qrcodes/${pooled(fixtures, 'deleteQrCode', index)}`),
+    prepare: async (fixtures, { requests }) => {
+      const codes = await setup(fixtures, requests, 200, (n) =>
+        post(fixtures, '/v1/qrcodes', qrCodeBody(fixtures, qrReference('BD', n))),
+      );
+      return codes.map((code) => (code as { id: string }).id);
+    },
+  },
+  decodeQrCode: {
+    status: 200,
+    // Decoding reads a payload and stores nothing: clients need no Idempotency-Key for it.
+    call: (fixtures) => post(fixtures, '/v1/qrcodes/decode', { qr_code_data: fixtures.qrCode.qr_code_data }),
+  },
+  createPayment: {
+    status: 200,
+    // One payment per resolution: each request pays from a resolution of its own.
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/v1/payments',
+        {
+          customer_id: fixtures.customerId,
+          account_id: fixtures.accountId,
+          resolution_id: pooled(fixtures, 'createPayment', index),
+          amount: { value: '10.00', currency: 'COP' },
+        },
+        `payment-${index}`,
+      ),
+    prepare: async (fixtures, { requests }) => {
+      const resolutions = await setup(fixtures, requests, 200, () =>
+        post(fixtures, '/v1/resolve-key', { customer_id: fixtures.customerId, key: SANDBOX_PHONE }),
+      );
+      return resolutions.map((resolution) => (resolution as { id: string }).id);
+    },
+  },
+  getPayment: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/payments/${fixtures.paymentId}`) },
+  listPayments: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/payments?page_size=10') },
+  paySandboxQrCode: {
+    status: 200,
+    // A shopper may pay a static code any number of times.
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        `/sandbox/qrcodes/${fixtures.qrCode.id}/pay`,
+        { amount: { value: '25.00', currency: 'COP' } },
+        `pay-qr-${index}`,
+      ),
+  },
+  approveSponsorBankMerchant: {
+    status: 201,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/sandbox/sponsor-bank/merchants',
+        {
+          identification_type: 'NIT',
+          identification_number: benchNit(900_000 + index),
+          business_name: 'Ferretería Los Andes SAS',
+          accounts: [benchAccountNumber(900_000 + index)],
+        },
+        `approve-${index}`,
+      ),
+  },
+  addSandboxDirectoryKey: {
+    status: 201,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/sandbox/directory/keys',
+        {
+          key: { key_type: 'PHONE', key_value: String(3_100_000_000 + index) },
+          owner: {
+            identification_type: 'CC',
+            identification_number: String(52_000_000 + index),
+            type: 'PERSON',
+            first_name: 'Luis',
+            first_last_name: 'Rojas',
+          },
+          participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+          account: { account_number: '4009998887', account_type: 'SAVINGS' },
+        },
+        `directory-key-${index}`,
+      ),
+  },
+};
+
+/**
+ * PATCH /v1/customers/{id} changing the status every time: a warm worker turns a customer of its own
+ * INACTIVE, then ACTIVE again, and so on; each cold start deactivates a customer of its own.
+ */
+function togglingCustomers(): Sample {
+  const inactive: boolean[] = [];
+  let coldStarts = 0;
+  let workers = 0;
+  return {
+    status: 200,
+    call: (fixtures, _index, worker) => {
+      const customers = fixtures.pools.get('updateCustomer') ?? [];
+      if (worker < 0)
+        return call(fixtures, 'PATCH', `/v1/customers/${customers[workers + coldStarts++]}`, { status: 'INACTIVE' });
+      inactive[worker] = !inactive[worker];
+      const status = inactive[worker] ? 'INACTIVE' : 'ACTIVE';
+      return call(fixtures, 'PATCH', `/v1/customers/${customers[worker]}`, { status });
+    },
+    prepare: (fixtures, plan) => {
+      workers = plan.workers;
+      return linkedCustomers(fixtures, UPDATE_NITS_FROM, plan.workers + plan.coldStarts);
+    },
+  };
+}
+
+/** Routes of the table that have no sample: the benchmark refuses to run without them. */
+export function missingSamples(routes: readonly RouteDefinition[]): string[] {
+  return routes.filter((route) => !samples[route.name]).map((route) => route.name);
+}
+
+/**
+ * The client the samples act as (sandbox client A, its token from the token endpoint) and the items
+ * the reads read: the sandbox merchant linked, one of its accounts, a key, a resolution.
+ */
+export async function makeFixtures(url: string): Promise<Fixtures> {
+  const tokenAnswer = await send(url, {
+    method: 'POST',
+    path: '/oauth2/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from('sandbox-client-a:sandbox-secret-a').toString('base64')}`,
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (tokenAnswer.status !== 200) throw new Error(`token: ${tokenAnswer.status} ${tokenAnswer.body}`);
+  const partial = {
+    url,
+    authorization: `Bearer ${(JSON.parse(tokenAnswer.body) as { access_token: string }).access_token}`,
+    pools: new Map<string, string[]>(),
+  };
+  const base: Fixtures = {
+    ...partial,
+    customerId: '',
+    accountId: '',
+    keyId: '',
+    resolutionId: '',
+    qrCode: { id: '', qr_code_data: '' },
+    paymentId: '',
+  };
+  const one = async (sent: HttpCall): Promise<{ id: string } & Record<string, unknown>> => {
+    const [body] = await setup(base, 1, 200, () => sent);
+    return body as { id: string };
+  };
+  const customer = await one(
+    post(base, '/v1/customers/business/link', {
+      ...LINK_BODY,
+      business_name: SANDBOX_MERCHANT.business_name,
+      identification_number: SANDBOX_MERCHANT.identification_number,
+    }),
+  );
+  const account = await one(
+    post(base, '/v1/accounts', { customer_id: customer.id, type: 'ORDINARY', number: SANDBOX_MERCHANT.accounts[0] }),
+  );
+  const key = await one(
+    post(base, '/v1/keys', { account_id: account.id, key: { key_type: 'ALPHA', key_value: '@benchkey' } }),
+  );
+  const resolution = await one(
+    post(base, '/v1/resolve-key', { customer_id: customer.id, key: { key_value: '+573001234567' } }),
+  );
+  const qrCode = await one(
+    post(base, '/v1/qrcodes', qrCodeBody({ keyId: key.id, customerId: customer.id }, 'BENCH00000001')),
+  );
+  const payment = await one(
+    post(base, '/v1/payments', {
+      customer_id: customer.id,
+      account_id: account.id,
+      resolution_id: resolution.id,
+      amount: { value: '10.00', currency: 'COP' },
+    }),
+  );
+  return {
+    ...base,
+    customerId: customer.id,
+    accountId: account.id,
+    keyId: key.id,
+    resolutionId: resolution.id,
+    qrCode: { id: qrCode.id, qr_code_data: String(qrCode['qr_code_data']) },
+    paymentId: payment.id,
+  };
+}
