@@ -7,7 +7,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../../infra/local/create-table';
-import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
+import { defaultAwsEnvironment, startDynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { tableDefinition } from '../../shared/data/table';
 import { testDynamoDbEndpoint, uniqueTableName } from '../support/dynamo-table';
@@ -84,39 +84,44 @@ test('the list indexes and their keys-only twins exist with their keys and proje
 
 test('a table kept from a version with fewer indexes gets the missing ones added', async () => {
   // An older table with every index but the last two: DynamoDB adds indexes one at a time, so
-  // two are enough to show the loop without spending minutes on a slow machine.
-  const olderTable = uniqueTableName('create-table-older');
+  // two are enough to show the loop without spending minutes on a slow machine. It gets a DynamoDB
+  // Local of its own: in one that holds the other test files' tables, DynamoDB Local can leave a new
+  // index CREATING for minutes (seen with 60 tables of 250 items), which says nothing of ensureTable.
+  const database = await startDynamoDbLocal();
+  const ownClient = createDynamoDbClient(database.endpoint);
+  const olderTable = 'create-table-older';
   const kept = tableDefinition.globalSecondaryIndexes.slice(0, -2);
-  await client.send(
-    new CreateTableCommand({
-      TableName: olderTable,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [...new Set(['pk', 'sk', ...kept.flatMap((i) => [i.partitionKey, i.sortKey])])].map(
-        (AttributeName) => ({ AttributeName, AttributeType: 'S' }),
-      ),
-      KeySchema: [
-        { AttributeName: 'pk', KeyType: 'HASH' },
-        { AttributeName: 'sk', KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: kept.map((i) => ({
-        IndexName: i.indexName,
-        KeySchema: [
-          { AttributeName: i.partitionKey, KeyType: 'HASH' },
-          { AttributeName: i.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: i.projection },
-      })),
-    }),
-  );
   try {
-    await expect(ensureTable(client, olderTable)).resolves.toBe('updated');
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: olderTable }));
+    await ownClient.send(
+      new CreateTableCommand({
+        TableName: olderTable,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...new Set(['pk', 'sk', ...kept.flatMap((i) => [i.partitionKey, i.sortKey])])].map(
+          (AttributeName) => ({ AttributeName, AttributeType: 'S' }),
+        ),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: kept.map((i) => ({
+          IndexName: i.indexName,
+          KeySchema: [
+            { AttributeName: i.partitionKey, KeyType: 'HASH' },
+            { AttributeName: i.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: i.projection },
+        })),
+      }),
+    );
+    await expect(ensureTable(ownClient, olderTable)).resolves.toBe('updated');
+    const { Table } = await ownClient.send(new DescribeTableCommand({ TableName: olderTable }));
     expect((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName).sort()).toEqual(
       tableDefinition.globalSecondaryIndexes.map((i) => i.indexName).sort(),
     );
-    await expect(ensureTable(client, olderTable)).resolves.toBe('existing');
+    await expect(ensureTable(ownClient, olderTable)).resolves.toBe('existing');
   } finally {
-    await client.send(new DeleteTableCommand({ TableName: olderTable }));
+    ownClient.destroy();
+    await database.stop();
   }
 }, 120_000);
 
