@@ -11,10 +11,11 @@ import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
-import { collectionKeys, collectionPartition, keys, scopePartition } from './keys';
+import { guardPut, listedRecordInsert } from './inserts';
+import { keys } from './keys';
 import { getRecord } from './records';
 import { openingMovement } from './movements';
-import { counterIncrements, listRecords } from './pagination';
+import { listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const ACCOUNTS_COLLECTION = 'ACCOUNT';
@@ -27,54 +28,19 @@ const PROPAGATION_CONCURRENCY = 8;
 
 export const dynamoAccountStore: AccountStore = {
   async insert(account: StoredAccount): Promise<InsertAccountResult> {
-    const TableName = tableName();
-    const scope = customerScope(account.customer_id);
+    const listing = { collection: ACCOUNTS_COLLECTION, scope: customerScope(account.customer_id) };
     try {
       await transactWrite({
         TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.accountNumberGuard(account.customer_id, account.number),
-                entity: 'ACCOUNT_NUMBER_GUARD',
-                account_id: account.id,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
+          guardPut(keys.accountNumberGuard(account.customer_id, account.number), 'ACCOUNT_NUMBER_GUARD', {
+            account_id: account.id,
+          }),
           // The status copied onto the account must be the customer's: a concurrent deactivation
           // either comes first (and this fails) or finds this account when it copies the status.
           whileActive(keys.customer(account.customer_id)),
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.account(account.id),
-                ...collectionKeys(
-                  account.tenant,
-                  ACCOUNTS_COLLECTION,
-                  account.id,
-                  account.created_at,
-                  account.updated_at,
-                  scope,
-                ),
-                entity: 'ACCOUNT',
-                ...account,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          ...listedRecordInsert(account, keys.account(account.id), 'ACCOUNT', listing),
           // The balance's ledger starts with it (docs/payments.md).
           openingMovement(account),
-          ...counterIncrements(
-            [
-              collectionPartition(account.tenant, ACCOUNTS_COLLECTION),
-              scopePartition(account.tenant, ACCOUNTS_COLLECTION, scope),
-            ],
-            account.id,
-          ),
         ],
       });
       return { inserted: true };

@@ -9,16 +9,10 @@ import type { CustomerListFilters, CustomerStore, InsertCustomerResult, StoredCu
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
-import {
-  collectionKeys,
-  collectionPartition,
-  keys,
-  scopePartition,
-  updatedAtKeys,
-  withoutStorageAttributes,
-} from './keys';
+import { guardPut, listedRecordInsert } from './inserts';
+import { keys, updatedAtKeys, withoutStorageAttributes } from './keys';
 import { getRecord } from './records';
-import { counterIncrements, listRecords } from './pagination';
+import { listRecords } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
 
 export const CUSTOMERS_COLLECTION = 'CUSTOMER';
@@ -28,50 +22,14 @@ export const nitScope = (nit: string): string => `NIT#${nit}`;
 
 export const dynamoCustomerStore: CustomerStore = {
   async insert(customer: StoredCustomer): Promise<InsertCustomerResult> {
-    const TableName = tableName();
-    const notYetThere = 'attribute_not_exists(pk)';
-    const scope = nitScope(customer.identification_number);
+    const listing = { collection: CUSTOMERS_COLLECTION, scope: nitScope(customer.identification_number) };
     try {
       await transactWrite({
         TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.nitGuard(customer.tenant, customer.identification_number),
-                entity: 'NIT_GUARD',
-                customer_id: customer.id,
-              },
-              ConditionExpression: notYetThere,
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.customer(customer.id),
-                ...collectionKeys(
-                  customer.tenant,
-                  CUSTOMERS_COLLECTION,
-                  customer.id,
-                  customer.created_at,
-                  customer.updated_at,
-                  scope,
-                ),
-                entity: 'CUSTOMER',
-                ...customer,
-              },
-              ConditionExpression: notYetThere,
-            },
-          },
-          ...counterIncrements(
-            [
-              collectionPartition(customer.tenant, CUSTOMERS_COLLECTION),
-              scopePartition(customer.tenant, CUSTOMERS_COLLECTION, scope),
-            ],
-            customer.id,
-          ),
+          guardPut(keys.nitGuard(customer.tenant, customer.identification_number), 'NIT_GUARD', {
+            customer_id: customer.id,
+          }),
+          ...listedRecordInsert(customer, keys.customer(customer.id), 'CUSTOMER', listing),
         ],
       });
       return { inserted: true };

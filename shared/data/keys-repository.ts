@@ -10,9 +10,10 @@ import type { InsertKeyResult, KeyListFilters, KeyStore, StoredKey, TransitionRe
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { KeyStatus } from '../schemas/keys';
 import { tableName } from './client';
-import { collectionKeys, collectionPartition, keys, scopePartition, updatedAtKeys } from './keys';
+import { listedRecordInsert } from './inserts';
+import { keys, updatedAtKeys } from './keys';
 import { getRecord } from './records';
-import { counterIncrements, listRecords } from './pagination';
+import { listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const KEYS_COLLECTION = 'KEY';
@@ -28,30 +29,20 @@ export const directoryItem = (entry: DirectoryEntry) => ({
 
 export const dynamoKeyStore: KeyStore = {
   async insert(key: StoredKey, entry: DirectoryEntry): Promise<InsertKeyResult> {
-    const TableName = tableName();
-    const scope = keyCustomerScope(key.customer_id);
+    const listing = { collection: KEYS_COLLECTION, scope: keyCustomerScope(key.customer_id) };
     try {
       await transactWrite({
         TransactItems: [
-          { Put: { TableName, Item: directoryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' } },
-          whileActive(keys.customer(key.customer_id)),
-          whileActive(keys.account(key.account_id), 'account_status'),
           {
             Put: {
-              TableName,
-              Item: {
-                ...keys.brebKey(key.id),
-                ...collectionKeys(key.tenant, KEYS_COLLECTION, key.id, key.created_at, key.updated_at, scope),
-                entity: 'KEY',
-                ...key,
-              },
+              TableName: tableName(),
+              Item: directoryItem(entry),
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          ...counterIncrements(
-            [collectionPartition(key.tenant, KEYS_COLLECTION), scopePartition(key.tenant, KEYS_COLLECTION, scope)],
-            key.id,
-          ),
+          whileActive(keys.customer(key.customer_id)),
+          whileActive(keys.account(key.account_id), 'account_status'),
+          ...listedRecordInsert(key, keys.brebKey(key.id), 'KEY', listing),
         ],
       });
       return { inserted: true };

@@ -7,21 +7,15 @@
  * that either all of it is written or none of it.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
-import {
-  collectionKeys,
-  collectionPartition,
-  keys,
-  scopePartition,
-  updatedAtKeys,
-  withoutStorageAttributes,
-} from './keys';
+import { listPartitions, listedRecordPut, type Listing, type TransactItem } from './inserts';
+import { keys, updatedAtKeys, withoutStorageAttributes } from './keys';
 import { getRecord } from './records';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf, listRecords } from './pagination';
@@ -32,8 +26,6 @@ export const PAYMENTS_COLLECTION = 'PAYMENT';
 
 /** The scope of a payment in its collection: its customer (the customer_id filter reads only it). */
 export const paymentCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A transaction item of the caller's, named so that the caller can tell why a write failed. */
 export interface LabelledItem {
@@ -51,29 +43,10 @@ export type PaymentWriteOutcome =
   /** The labels of the items whose condition failed, with their old image when they asked for it. */
   | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
 
-const paymentPartitions = (payment: StoredPayment): string[] => [
-  collectionPartition(payment.tenant, PAYMENTS_COLLECTION),
-  scopePartition(payment.tenant, PAYMENTS_COLLECTION, paymentCustomerScope(payment.customer_id)),
-];
-
-const paymentPut = (payment: StoredPayment): TransactItem => ({
-  Put: {
-    TableName: tableName(),
-    Item: {
-      ...keys.payment(payment.id),
-      ...collectionKeys(
-        payment.tenant,
-        PAYMENTS_COLLECTION,
-        payment.id,
-        payment.created_at,
-        payment.updated_at,
-        paymentCustomerScope(payment.customer_id),
-      ),
-      entity: 'PAYMENT',
-      ...payment,
-    },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  },
+/** A payment is listed in its client's collection and in its customer's scope. */
+const paymentListing = (payment: StoredPayment): Listing => ({
+  collection: PAYMENTS_COLLECTION,
+  scope: paymentCustomerScope(payment.customer_id),
 });
 
 /**
@@ -98,9 +71,15 @@ export async function writePayment(
   const TransactItems: TransactItem[] = [
     ...labelled.map(({ item }) => item),
     ...movements,
-    ...write.payments.map(paymentPut),
+    ...write.payments.map((payment) =>
+      listedRecordPut(payment, keys.payment(payment.id), 'PAYMENT', paymentListing(payment)),
+    ),
+    // A payment and the payee's record of it may share a counter shard: their increments are added up.
     ...counterIncrementsOf(
-      write.payments.map((payment) => ({ partitions: paymentPartitions(payment), itemId: payment.id })),
+      write.payments.map((payment) => ({
+        partitions: listPartitions(payment.tenant, paymentListing(payment)),
+        itemId: payment.id,
+      })),
     ),
   ];
   try {

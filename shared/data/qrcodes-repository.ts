@@ -9,9 +9,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { PageRequest, PageResult } from '../domain/lists';
 import type { InsertQrCodeResult, QrCodeListFilters, QrCodeStore, StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
-import { collectionKeys, collectionPartition, keys, scopePartition, updatedAtKeys } from './keys';
+import { guardPut, listedRecordInsert } from './inserts';
+import { keys, updatedAtKeys } from './keys';
 import { getRecord } from './records';
-import { counterIncrements, listRecords } from './pagination';
+import { listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 
 export const QR_CODES_COLLECTION = 'QRCODE';
@@ -54,45 +55,17 @@ export function payableQrCode(code: StoredQrCode, now: string) {
 
 export const dynamoQrCodeStore: QrCodeStore = {
   async insert(code: StoredQrCode): Promise<InsertQrCodeResult> {
-    const TableName = tableName();
-    const scope = qrCodeCustomerScope(code.customer_id);
+    const listing = { collection: QR_CODES_COLLECTION, scope: qrCodeCustomerScope(code.customer_id) };
     try {
       await transactWrite({
         TransactItems: [
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.qrReferenceGuard(code.customer_id, code.reference),
-                entity: 'QR_REFERENCE_GUARD',
-                qr_code_id: code.id,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
+          guardPut(keys.qrReferenceGuard(code.customer_id, code.reference), 'QR_REFERENCE_GUARD', {
+            qr_code_id: code.id,
+          }),
           whileActive(keys.customer(code.customer_id)),
           whileActive(keys.brebKey(code.key_id)),
           whileActive(keys.account(code.account_id), 'account_status'),
-          {
-            Put: {
-              TableName,
-              Item: {
-                ...keys.qrCode(code.id),
-                ...collectionKeys(code.tenant, QR_CODES_COLLECTION, code.id, code.created_at, code.updated_at, scope),
-                entity: 'QRCODE',
-                ...code,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-          ...counterIncrements(
-            [
-              collectionPartition(code.tenant, QR_CODES_COLLECTION),
-              scopePartition(code.tenant, QR_CODES_COLLECTION, scope),
-            ],
-            code.id,
-          ),
+          ...listedRecordInsert(code, keys.qrCode(code.id), 'QRCODE', listing),
         ],
       });
       return { inserted: true };

@@ -1,0 +1,75 @@
+/**
+ * The transaction items every insert is made of: a guard that makes a value unique (a NIT per
+ * client, an account number per customer, a QR reference per merchant), and a new record listed in
+ * its client's collection and in one scope of it, with the counters of both lists
+ * (shared/data/pagination.ts reads them for `total_elements`).
+ */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { tableName } from './client';
+import { collectionKeys, collectionPartition, scopePartition, type ItemKey } from './keys';
+import { counterIncrements } from './pagination';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const NOT_YET_THERE = 'attribute_not_exists(pk)';
+
+/**
+ * A guard item: its key exists once, so of two concurrent writes of one value only one passes. When
+ * it fails, its old image names the record that holds the value.
+ */
+export const guardPut = (key: ItemKey, entity: string, holder: Record<string, string>): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...key, entity, ...holder },
+    ConditionExpression: NOT_YET_THERE,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  },
+});
+
+/** What a listed record carries: its client, its id, and the times it is ordered by. */
+export interface ListedRecord {
+  readonly tenant: string;
+  readonly id: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** Where a record is listed: its client's collection, and a scope in it (its customer, its NIT). */
+export interface Listing {
+  readonly collection: string;
+  readonly scope: string;
+}
+
+/** The list partitions a record joins, each with a counter. */
+export const listPartitions = (tenant: string, { collection, scope }: Listing): string[] => [
+  collectionPartition(tenant, collection),
+  scopePartition(tenant, collection, scope),
+];
+
+/** The Put of a new record under `key`, with the index keys that list it. */
+export function listedRecordPut(record: ListedRecord, key: ItemKey, entity: string, listing: Listing): TransactItem {
+  const { tenant, id, created_at, updated_at } = record;
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: {
+        ...key,
+        ...collectionKeys(tenant, listing.collection, id, created_at, updated_at, listing.scope),
+        entity,
+        ...record,
+      },
+      ConditionExpression: NOT_YET_THERE,
+    },
+  };
+}
+
+/** A new record and the increments of the counters of the lists it joins. */
+export const listedRecordInsert = (
+  record: ListedRecord,
+  key: ItemKey,
+  entity: string,
+  listing: Listing,
+): TransactItem[] => [
+  listedRecordPut(record, key, entity, listing),
+  ...counterIncrements(listPartitions(record.tenant, listing), record.id),
+];
