@@ -20,32 +20,21 @@ export const SANDBOX_MERCHANT = {
  */
 const { owner: ANA, participant: SANDBOX_PARTICIPANT, account: ANA_ACCOUNT } = SANDBOX_SHOPPER;
 
+type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account'>;
+
+const anasKey = (key: DirectoryEntry['key']): SandboxDirectoryKey => ({
+  key,
+  owner: ANA,
+  participant: SANDBOX_PARTICIPANT,
+  account: ANA_ACCOUNT,
+});
+
 /** The directory keys of design.md section 2: a person's four keys and a business's BCODE. */
-export const SANDBOX_DIRECTORY_KEYS: readonly Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account'>[] = [
-  {
-    key: { key_type: 'PHONE', key_value: '3001234567' },
-    owner: ANA,
-    participant: SANDBOX_PARTICIPANT,
-    account: ANA_ACCOUNT,
-  },
-  {
-    key: { key_type: 'EMAIL', key_value: 'ana.gomez@example.com' },
-    owner: ANA,
-    participant: SANDBOX_PARTICIPANT,
-    account: ANA_ACCOUNT,
-  },
-  {
-    key: { key_type: 'ALPHA', key_value: '@anagomez1' },
-    owner: ANA,
-    participant: SANDBOX_PARTICIPANT,
-    account: ANA_ACCOUNT,
-  },
-  {
-    key: { key_type: 'ID', key_value: '1020304050' },
-    owner: ANA,
-    participant: SANDBOX_PARTICIPANT,
-    account: ANA_ACCOUNT,
-  },
+export const SANDBOX_DIRECTORY_KEYS: readonly SandboxDirectoryKey[] = [
+  anasKey({ key_type: 'PHONE', key_value: '3001234567' }),
+  anasKey({ key_type: 'EMAIL', key_value: 'ana.gomez@example.com' }),
+  anasKey({ key_type: 'ALPHA', key_value: '@anagomez1' }),
+  anasKey({ key_type: 'ID', key_value: '1020304050' }),
   {
     key: { key_type: 'BCODE', key_value: '0012345678' },
     owner: {

@@ -4,6 +4,7 @@ import type { CustomerStatus } from '../schemas/customers';
 import type { Clock, IdGenerator } from './clock';
 import { customerStatusFilter, getOwnCustomer, mobileFilter, type CustomerStore } from './customers';
 import { AppError } from './errors';
+import { readOwn } from './ownership';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 import { cop } from './money';
 import type { SponsorBankStore } from './sponsor-bank';
@@ -107,7 +108,7 @@ export async function linkAccount(
   tenant: string,
   request: LinkAccountRequest,
 ): Promise<Account> {
-  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id.toLowerCase());
+  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
   if (customer.status !== 'ACTIVE') throw inactive(customer.id);
   const approved = await deps.sponsorBank.findAccount(customer.identification_number, request.number);
   if (!approved) {
@@ -150,10 +151,7 @@ export async function getOwnAccount(
   tenant: string,
   id: string,
 ): Promise<StoredAccount> {
-  const account = await accounts.get(id);
-  if (!account) throw new AppError('NOT_FOUND', `Account ${id} does not exist`);
-  if (account.tenant !== tenant) throw new AppError('FORBIDDEN', `Account ${id} belongs to another client`);
-  return account;
+  return readOwn((accountId) => accounts.get(accountId), tenant, 'Account', id);
 }
 
 export interface AccountList {

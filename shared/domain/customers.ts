@@ -2,6 +2,7 @@
 import type { Customer, CustomerListQuery, CustomerStatus, LinkMerchantRequest } from '../schemas/customers';
 import type { Clock, IdGenerator } from './clock';
 import { AppError } from './errors';
+import { readOwn } from './ownership';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 import { normaliseMobilePhone } from './phone';
 import type { SponsorBankStore } from './sponsor-bank';
@@ -97,10 +98,7 @@ export async function getOwnCustomer(
   tenant: string,
   id: string,
 ): Promise<StoredCustomer> {
-  const customer = await customers.get(id);
-  if (!customer) throw new AppError('NOT_FOUND', `Customer ${id} does not exist`);
-  if (customer.tenant !== tenant) throw new AppError('FORBIDDEN', `Customer ${id} belongs to another client`);
-  return customer;
+  return readOwn((customerId) => customers.get(customerId), tenant, 'Customer', id);
 }
 
 export interface SetCustomerStatusDeps {

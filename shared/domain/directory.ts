@@ -9,6 +9,7 @@ import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest } from '..
 import type { Clock, IdGenerator } from './clock';
 import { getOwnCustomer, type CustomerStore } from './customers';
 import { AppError } from './errors';
+import { readOwn } from './ownership';
 import { normaliseKeyValue, parseKey, type KeyType } from './key-formats';
 
 export interface DirectoryKey {
@@ -112,7 +113,7 @@ export async function resolveKey(
   request: ResolveKeyRequest,
 ): Promise<Resolution> {
   const key = parseKey(request.key);
-  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id.toLowerCase());
+  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
   const entry = await deps.directory.get(key);
   if (!entry || entry.status !== 'ACTIVE') {
     throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
@@ -138,10 +139,7 @@ export async function getOwnStoredResolution(
   tenant: string,
   id: string,
 ): Promise<StoredResolution> {
-  const resolution = await resolutions.get(id.toLowerCase());
-  if (!resolution) throw new AppError('NOT_FOUND', `Resolution ${id} does not exist`);
-  if (resolution.tenant !== tenant) throw new AppError('FORBIDDEN', `Resolution ${id} belongs to another client`);
-  return resolution;
+  return readOwn((resolutionId) => resolutions.get(resolutionId), tenant, 'Resolution', id);
 }
 
 /** GET /v1/resolutions/{id}: 404 when unknown, 403 when another client's. */

@@ -10,6 +10,7 @@ import type { Clock, IdGenerator } from './clock';
 import type { CustomerStore } from './customers';
 import type { DirectoryEntry } from './directory';
 import { AppError, invalidField } from './errors';
+import { readOwn } from './ownership';
 import { normaliseKeyValue, type KeyType } from './key-formats';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 
@@ -107,7 +108,7 @@ export async function registerKey(
 ): Promise<PublicKey> {
   const keyType = request.key.key_type;
   const keyValue = normaliseKeyValue(keyType, request.key.key_value);
-  const account = await getOwnAccount(deps.accounts, tenant, request.account_id.toLowerCase());
+  const account = await getOwnAccount(deps.accounts, tenant, request.account_id);
   if (account.account_status !== 'ACTIVE') {
     throw new AppError('ACCOUNT_INACTIVE', `Account ${account.id} is not active`);
   }
@@ -158,10 +159,7 @@ export async function registerKey(
 
 /** Reads one of the tenant's keys: 404 when unknown, 403 when another client's. */
 export async function getOwnKey(keys: Pick<KeyStore, 'get'>, tenant: string, id: string): Promise<StoredKey> {
-  const key = await keys.get(id.toLowerCase());
-  if (!key) throw new AppError('NOT_FOUND', `Key ${id} does not exist`);
-  if (key.tenant !== tenant) throw new AppError('FORBIDDEN', `Key ${id} belongs to another client`);
-  return key;
+  return readOwn((keyId) => keys.get(keyId), tenant, 'Key', id);
 }
 
 export type KeyAction = 'suspend' | 'activate' | 'delete';

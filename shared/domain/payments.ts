@@ -8,6 +8,7 @@ import type { KeyOwner } from '../schemas/keys';
 import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
+import { readOwn } from './ownership';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 import { cop, parseCents, type Money } from './money';
 
@@ -152,10 +153,7 @@ export async function getOwnPayment(
   tenant: string,
   id: string,
 ): Promise<PublicPayment> {
-  const payment = await payments.get(id.toLowerCase());
-  if (!payment) throw new AppError('NOT_FOUND', `Payment ${id} does not exist`);
-  if (payment.tenant !== tenant) throw new AppError('FORBIDDEN', `Payment ${id} belongs to another client`);
-  return publicPayment(payment);
+  return publicPayment(await readOwn((paymentId) => payments.get(paymentId), tenant, 'Payment', id));
 }
 
 export interface PaymentList {

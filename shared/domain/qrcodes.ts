@@ -20,6 +20,7 @@ import type {
 import type { Clock, IdGenerator } from './clock';
 import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
 import { AppError, invalidField } from './errors';
+import { readOwn } from './ownership';
 import { keyForNewQrCode, type KeyStore } from './keys';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
 import { CURRENCY, type Money } from './money';
@@ -175,8 +176,8 @@ export async function createQrCode(
 ): Promise<QrCodeWithImage> {
   checkQrCodeRequest(request);
   const [customerRead, keyRead] = await Promise.allSettled([
-    getOwnCustomer(deps.customers, tenant, request.customer_id.toLowerCase()),
-    keyForNewQrCode(deps.keys, tenant, request.key_id.toLowerCase()),
+    getOwnCustomer(deps.customers, tenant, request.customer_id),
+    keyForNewQrCode(deps.keys, tenant, request.key_id),
   ]);
   // The customer's answer first, whichever read finished first.
   if (customerRead.status === 'rejected') throw customerRead.reason;
@@ -251,10 +252,7 @@ export async function getOwnQrCode(
   tenant: string,
   id: string,
 ): Promise<StoredQrCode> {
-  const code = await qrCodes.get(id.toLowerCase());
-  if (!code) throw new AppError('NOT_FOUND', `QR code ${id} does not exist`);
-  if (code.tenant !== tenant) throw new AppError('FORBIDDEN', `QR code ${id} belongs to another client`);
-  return code;
+  return readOwn((codeId) => qrCodes.get(codeId), tenant, 'QR code', id);
 }
 
 /** GET /v1/qrcodes/{id}: the code with its image. */

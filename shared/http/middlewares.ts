@@ -84,7 +84,7 @@ export function authContext(): ApiMiddleware {
   };
 }
 
-/** Ids of the API's resources: the UUIDs it generates (lower case; looked up as sent). */
+/** Ids of the API's resources: the UUIDs it generates (stored in lower case, found in any case). */
 const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

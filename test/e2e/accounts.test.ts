@@ -67,6 +67,8 @@ describe('linking an account', () => {
     const own = await api.request('GET', `/v1/accounts/${linked.body.id}`, { token: tokenA });
     expect(own.status).toBe(200);
     expect(own.body).toEqual(linked.body);
+    const upperCase = await api.request('GET', `/v1/accounts/${linked.body.id.toUpperCase()}`, { token: tokenA });
+    expect(upperCase.body).toEqual(linked.body);
 
     const other = await api.request('GET', `/v1/accounts/${linked.body.id}`, { token: tokenB });
     expect(other.status).toBe(403);

@@ -1,0 +1,18 @@
+/** Every record belongs to the client (tenant) that created it; another client learns nothing of it. */
+import { AppError } from './errors';
+
+/**
+ * Reads one of the tenant's records by id: 404 when there is none, 403 when it is another client's
+ * (spec 5.2), never its data. Ids are the UUIDs we generate, stored in lower case: any case finds them.
+ */
+export async function readOwn<T extends { readonly tenant: string }>(
+  read: (id: string) => Promise<T | undefined>,
+  tenant: string,
+  noun: string,
+  id: string,
+): Promise<T> {
+  const record = await read(id.toLowerCase());
+  if (!record) throw new AppError('NOT_FOUND', `${noun} ${id} does not exist`);
+  if (record.tenant !== tenant) throw new AppError('FORBIDDEN', `${noun} ${id} belongs to another client`);
+  return record;
+}
