@@ -19,7 +19,7 @@ process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
 const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local');
 const { ensureTable } = await import('../infra/local/create-table');
 const { REPO_ROOT } = await import('../infra/paths');
-const { ENV } = await import('../shared/config');
+const { ENV } = await import('../shared/runtime/config');
 const { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } = await import('../infra/local/runtime');
 // DynamoDB Local answers slower than DynamoDB: the functions' bound there, as under npm start.
 process.env[ENV.dynamodbRequestTimeoutMs] ??= String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);

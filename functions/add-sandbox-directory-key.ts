@@ -4,7 +4,7 @@ import { addSandboxDirectoryKey } from '../shared/domain/directory';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { SandboxDirectoryKeyRequest } from '../shared/schemas/keys';
-import { sandboxDirectoryKeyRequest } from '../shared/schemas/validators/keys';
+import { sandboxDirectoryKeyRequest } from '../shared/schemas/generated/keys';
 
 export const handler = httpHandler<SandboxDirectoryKeyRequest>({
   name: 'addSandboxDirectoryKey',

@@ -4,7 +4,7 @@ import { approveSponsorBankMerchant } from '../shared/domain/sponsor-bank';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { ApproveSponsorBankMerchantRequest } from '../shared/schemas/sponsor-bank';
-import { approveSponsorBankMerchantRequest } from '../shared/schemas/validators/sponsor-bank';
+import { approveSponsorBankMerchantRequest } from '../shared/schemas/generated/sponsor-bank';
 
 export const handler = httpHandler<ApproveSponsorBankMerchantRequest>({
   name: 'approveSponsorBankMerchant',

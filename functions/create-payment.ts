@@ -9,7 +9,7 @@ import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
-import { createPaymentRequest } from '../shared/schemas/validators/payments';
+import { createPaymentRequest } from '../shared/schemas/generated/payments';
 
 export const handler = httpHandler<CreatePaymentRequest>({
   name: 'createPayment',

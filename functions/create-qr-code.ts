@@ -8,7 +8,7 @@ import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
 import { renderQrBase64 } from '../shared/qr/image';
 import type { CreateQrCodeRequest } from '../shared/schemas/qrcodes';
-import { createQrCodeRequest } from '../shared/schemas/validators/qrcodes';
+import { createQrCodeRequest } from '../shared/schemas/generated/qrcodes';
 
 export const handler = httpHandler<CreateQrCodeRequest>({
   name: 'createQrCode',

@@ -3,7 +3,7 @@ import { decodeQrCode } from '../shared/domain/qrcodes';
 import { decodeSettings } from '../shared/data/qr-signing-keys';
 import { httpHandler } from '../shared/http/handler';
 import type { DecodeQrCodeRequest } from '../shared/schemas/qrcodes';
-import { decodeQrCodeRequest } from '../shared/schemas/validators/qrcodes';
+import { decodeQrCodeRequest } from '../shared/schemas/generated/qrcodes';
 
 export const handler = httpHandler<DecodeQrCodeRequest>({
   name: 'decodeQrCode',

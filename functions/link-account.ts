@@ -6,7 +6,7 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { LinkAccountRequest } from '../shared/schemas/accounts';
-import { linkAccountRequest } from '../shared/schemas/validators/accounts';
+import { linkAccountRequest } from '../shared/schemas/generated/accounts';
 
 const deps = {
   customers: dynamoCustomerStore,

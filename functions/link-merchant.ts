@@ -5,7 +5,7 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { LinkMerchantRequest } from '../shared/schemas/customers';
-import { linkMerchantRequest } from '../shared/schemas/validators/customers';
+import { linkMerchantRequest } from '../shared/schemas/generated/customers';
 
 const deps = { customers: dynamoCustomerStore, sponsorBank: dynamoSponsorBank, clock: systemClock, ids: uuidIds };
 

@@ -5,7 +5,7 @@ import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/data/client';
 import { httpHandler } from '../shared/http/handler';
 import type { AccountListQuery } from '../shared/schemas/accounts';
-import { accountListQuery } from '../shared/schemas/validators/accounts';
+import { accountListQuery } from '../shared/schemas/generated/accounts';
 
 export const handler = httpHandler<undefined, AccountListQuery>({
   name: 'listAccounts',

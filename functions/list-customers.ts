@@ -4,7 +4,7 @@ import { listCustomers } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CustomerListQuery } from '../shared/schemas/customers';
-import { customerListQuery } from '../shared/schemas/validators/customers';
+import { customerListQuery } from '../shared/schemas/generated/customers';
 
 export const handler = httpHandler<undefined, CustomerListQuery>({
   name: 'listCustomers',

@@ -4,7 +4,7 @@ import { listKeys } from '../shared/domain/keys';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { KeyListQuery } from '../shared/schemas/keys';
-import { keyListQuery } from '../shared/schemas/validators/keys';
+import { keyListQuery } from '../shared/schemas/generated/keys';
 
 export const handler = httpHandler<undefined, KeyListQuery>({
   name: 'listKeys',

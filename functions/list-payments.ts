@@ -4,7 +4,7 @@ import { listPayments } from '../shared/domain/payments';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { PaymentListQuery } from '../shared/schemas/payments';
-import { paymentListQuery } from '../shared/schemas/validators/payments';
+import { paymentListQuery } from '../shared/schemas/generated/payments';
 
 export const handler = httpHandler<undefined, PaymentListQuery>({
   name: 'listPayments',

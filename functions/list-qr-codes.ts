@@ -4,7 +4,7 @@ import { listQrCodes } from '../shared/domain/qrcodes';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { QrCodeListQuery } from '../shared/schemas/qrcodes';
-import { qrCodeListQuery } from '../shared/schemas/validators/qrcodes';
+import { qrCodeListQuery } from '../shared/schemas/generated/qrcodes';
 
 export const handler = httpHandler<undefined, QrCodeListQuery>({
   name: 'listQrCodes',

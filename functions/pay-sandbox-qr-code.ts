@@ -6,7 +6,7 @@ import { dynamoQrPaymentStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { PayQrCodeRequest } from '../shared/schemas/payments';
-import { payQrCodeRequest } from '../shared/schemas/validators/payments';
+import { payQrCodeRequest } from '../shared/schemas/generated/payments';
 
 const deps = {
   qrCodes: dynamoQrCodeStore,

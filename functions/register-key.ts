@@ -7,7 +7,7 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { RegisterKeyRequest } from '../shared/schemas/keys';
-import { registerKeyRequest } from '../shared/schemas/validators/keys';
+import { registerKeyRequest } from '../shared/schemas/generated/keys';
 
 export const handler = httpHandler<RegisterKeyRequest>({
   name: 'registerKey',

@@ -5,7 +5,7 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { ResolveKeyRequest } from '../shared/schemas/keys';
-import { resolveKeyRequest } from '../shared/schemas/validators/keys';
+import { resolveKeyRequest } from '../shared/schemas/generated/keys';
 
 const deps = {
   customers: dynamoCustomerStore,

@@ -3,7 +3,7 @@
  * function per entry (with exactly these table actions and these authorizer scopes) and the local
  * server mounts the same entries. Nothing here imports handler code, so the stack can read it cheaply.
  */
-import type { SecretName } from '../shared/config';
+import type { SecretName } from '../shared/runtime/config';
 import type { TableAction } from '../shared/data/table';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */

@@ -5,7 +5,7 @@ import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { UpdateCustomerRequest } from '../shared/schemas/customers';
-import { updateCustomerRequest } from '../shared/schemas/validators/customers';
+import { updateCustomerRequest } from '../shared/schemas/generated/customers';
 
 const deps = { customers: dynamoCustomerStore, followers: dynamoAccountStore, clock: systemClock };
 

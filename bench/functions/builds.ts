@@ -23,7 +23,7 @@ import type { RouteDefinition } from '../../functions/routes';
 import { handlerEntry, REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
 import { stageSettings } from '../../infra/stages';
-import { requestSchemaModules, VALIDATORS_DIR } from '../../infra/validators';
+import { requestSchemaModules, VALIDATORS_DIR } from '../../tools/validators';
 
 export const BENCH_DIST = path.join(REPO_ROOT, 'dist', 'bench');
 const BENCH_FUNCTIONS_DIR = path.join(REPO_ROOT, 'bench', 'functions');

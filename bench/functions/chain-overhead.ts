@@ -11,7 +11,7 @@ import { writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { httpHandler } from '../../shared/http/handler';
 import type { ApiContext, ApiEvent } from '../../shared/http/middlewares';
-import { linkMerchantRequest } from '../../shared/schemas/validators/customers';
+import { linkMerchantRequest } from '../../shared/schemas/generated/customers';
 
 const WARMUP = Number(process.env['BENCH_OVERHEAD_WARMUP'] ?? 500);
 const CALLS = Number(process.env['BENCH_OVERHEAD_CALLS'] ?? 3000);

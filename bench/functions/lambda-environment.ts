@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { functionEnvironment } from '../../infra/constructs/api-function';
 import { stageSettings } from '../../infra/stages';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/runtime/config';
 
 export interface FunctionProcessSettings {
   readonly tableName: string;

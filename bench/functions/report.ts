@@ -227,7 +227,7 @@ Every function of the route table (functions/routes.ts), built two ways and meas
 - **Bundle**: the Lambda bundle the stack deploys. The bench synthesizes the CDK stack with bundling
   (infra/constructs/api-function.ts: esbuild, minified ESM for Node 22, request validators generated
   at build time, only the AWS SDK commands used, the SDK's credential chain replaced by the
-  environment's credentials, X-Ray written by shared/xray.ts).
+  environment's credentials, X-Ray written by shared/observability/xray.ts).
 - **Baseline**: the same handler files built the usual way: our TypeScript compiled by esbuild into
   one unminified ES module per handler, every package left external and loaded by Node from
   node_modules (\`@aws-sdk/client-dynamodb\` and \`lib-dynamodb\` whole, as their CommonJS builds, with

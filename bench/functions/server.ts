@@ -12,7 +12,7 @@ import type { RouteDefinition } from '../../functions/routes';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { handlerEntry } from '../../infra/paths';
 import type { LambdaHandler } from '../../infra/local/server';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/runtime/config';
 
 export interface ServerConfig {
   /** The module of each route's handler, by route name. */

@@ -15,7 +15,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../functions/routes';
-import { ENV, METRICS_NAMESPACE, SECRET_ENV, SERVICE_NAME, type SecretName } from '../../shared/config';
+import { ENV, METRICS_NAMESPACE, SECRET_ENV, SERVICE_NAME, type SecretName } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
 import { removalPolicyOf, type StageSettings } from '../stages';
 
@@ -32,11 +32,11 @@ const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require
 
 /**
  * Packages the bundles take from this repository instead: Lambda's credentials are in the environment,
- * so the SDK's default credential chain is replaced by shared/lambda-credentials.ts (≈100 KB less
+ * so the SDK's default credential chain is replaced by shared/runtime/lambda-credentials.ts (≈100 KB less
  * per bundle; see that file). esbuild resolves the replacement from the project root.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': './shared/lambda-credentials.ts',
+  '@aws-sdk/credential-provider-node': './shared/runtime/lambda-credentials.ts',
 };
 
 /**
@@ -53,7 +53,7 @@ export interface ApiFunctionProps {
   readonly secrets: StageSecretMap;
 }
 
-/** The variables shared/config.ts reads, plus the Powertools settings. */
+/** The variables shared/runtime/config.ts reads, plus the Powertools settings. */
 export function functionEnvironment(settings: StageSettings, tableName: string): Record<string, string> {
   return {
     [ENV.tableName]: tableName,

@@ -6,7 +6,7 @@
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { SERVICE_NAME } from '../../shared/config';
+import { SERVICE_NAME } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
 import type { StageSecretMap } from './api-function';
 

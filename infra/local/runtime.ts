@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
@@ -46,7 +46,7 @@ export interface LocalRuntimeOptions {
 /**
  * DynamoDB Local runs in a JVM that starts cold and serialises work: its first calls and bursts of
  * concurrent transactions take far longer than DynamoDB's milliseconds, so locally a call may take up
- * to 5 s before the SDK gives up on it (Lambda keeps the 1 s default of shared/config.ts).
+ * to 5 s before the SDK gives up on it (Lambda keeps the 1 s default of shared/runtime/config.ts).
  */
 export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 5_000;
 

@@ -5,7 +5,7 @@
  * THROTTLING (default: the local stage's API Gateway throttling per client; `off` for load tests),
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally).
  */
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
 import { startLocalRuntime } from './runtime';

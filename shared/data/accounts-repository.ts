@@ -12,7 +12,7 @@ import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { guardPut, listedRecordInsert } from './inserts';
-import { keys } from './keys';
+import { itemKeys } from './item-keys';
 import { getRecord } from './records';
 import { openingMovement } from './movements';
 import { listRecords } from './pagination';
@@ -32,13 +32,13 @@ export const dynamoAccountStore: AccountStore = {
     try {
       await transactWrite({
         TransactItems: [
-          guardPut(keys.accountNumberGuard(account.customer_id, account.number), 'ACCOUNT_NUMBER_GUARD', {
+          guardPut(itemKeys.accountNumberGuard(account.customer_id, account.number), 'ACCOUNT_NUMBER_GUARD', {
             account_id: account.id,
           }),
           // The status copied onto the account must be the customer's: a concurrent deactivation
           // either comes first (and this fails) or finds this account when it copies the status.
-          whileActive(keys.customer(account.customer_id)),
-          ...listedRecordInsert(account, keys.account(account.id), 'ACCOUNT', listing),
+          whileActive(itemKeys.customer(account.customer_id)),
+          ...listedRecordInsert(account, itemKeys.account(account.id), 'ACCOUNT', listing),
           // The balance's ledger starts with it (docs/payments.md).
           openingMovement(account),
         ],
@@ -56,7 +56,7 @@ export const dynamoAccountStore: AccountStore = {
   },
 
   async get(id: string): Promise<StoredAccount | undefined> {
-    return getRecord<StoredAccount>(keys.account(id));
+    return getRecord<StoredAccount>(itemKeys.account(id));
   },
 
   list: (tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> =>
@@ -81,7 +81,7 @@ export const dynamoAccountStore: AccountStore = {
             await dynamo().send(
               new UpdateCommand({
                 TableName: tableName(),
-                Key: keys.account(id),
+                Key: itemKeys.account(id),
                 UpdateExpression: 'SET customer_status = :status, customer_status_version = :version',
                 ConditionExpression:
                   'attribute_exists(pk) AND (attribute_not_exists(customer_status_version) OR customer_status_version <= :version)',
@@ -100,7 +100,11 @@ export const dynamoAccountStore: AccountStore = {
 
 /** Every account of a customer, from the number guards in its item collection (strongly consistent). */
 async function customerAccountIds(customerId: string): Promise<string[]> {
-  const guards = await queryItemCollection(keys.customer(customerId).pk, keys.accountNumberGuardPrefix, 'account_id');
+  const guards = await queryItemCollection(
+    itemKeys.customer(customerId).pk,
+    itemKeys.accountNumberGuardPrefix,
+    'account_id',
+  );
   return guards.map((guard) => String(guard['account_id']));
 }
 
@@ -108,7 +112,7 @@ async function readGuard(account: StoredAccount): Promise<unknown> {
   const { Item } = await dynamo().send(
     new GetCommand({
       TableName: tableName(),
-      Key: keys.accountNumberGuard(account.customer_id, account.number),
+      Key: itemKeys.accountNumberGuard(account.customer_id, account.number),
       ConsistentRead: true,
     }),
   );

@@ -4,8 +4,8 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { readRuntimeConfig, type RuntimeConfig } from '../config';
-import { tracer } from '../telemetry';
+import { readRuntimeConfig, type RuntimeConfig } from '../runtime/config';
+import { tracer } from '../observability/telemetry';
 
 let config: RuntimeConfig | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;

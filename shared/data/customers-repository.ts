@@ -10,7 +10,7 @@ import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { guardPut, listedRecordInsert } from './inserts';
-import { keys, updatedAtKeys, withoutStorageAttributes } from './keys';
+import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { getRecord } from './records';
 import { listRecords } from './pagination';
 import { failedConditions, transactWrite } from './transactions';
@@ -26,10 +26,10 @@ export const dynamoCustomerStore: CustomerStore = {
     try {
       await transactWrite({
         TransactItems: [
-          guardPut(keys.nitGuard(customer.tenant, customer.identification_number), 'NIT_GUARD', {
+          guardPut(itemKeys.nitGuard(customer.tenant, customer.identification_number), 'NIT_GUARD', {
             customer_id: customer.id,
           }),
-          ...listedRecordInsert(customer, keys.customer(customer.id), 'CUSTOMER', listing),
+          ...listedRecordInsert(customer, itemKeys.customer(customer.id), 'CUSTOMER', listing),
         ],
       });
       return { inserted: true };
@@ -42,7 +42,7 @@ export const dynamoCustomerStore: CustomerStore = {
   },
 
   async get(id: string): Promise<StoredCustomer | undefined> {
-    return getRecord<StoredCustomer>(keys.customer(id));
+    return getRecord<StoredCustomer>(itemKeys.customer(id));
   },
 
   async updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined> {
@@ -52,7 +52,7 @@ export const dynamoCustomerStore: CustomerStore = {
       const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.customer(seen.id),
+          Key: itemKeys.customer(seen.id),
           UpdateExpression:
             'SET #status = :status, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk ADD status_version :one',
           ConditionExpression: 'attribute_exists(pk) AND #status = :seen',
@@ -89,7 +89,7 @@ async function readGuard(customer: StoredCustomer): Promise<unknown> {
   const { Item } = await dynamo().send(
     new GetCommand({
       TableName: tableName(),
-      Key: keys.nitGuard(customer.tenant, customer.identification_number),
+      Key: itemKeys.nitGuard(customer.tenant, customer.identification_number),
       ConsistentRead: true,
     }),
   );

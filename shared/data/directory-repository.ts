@@ -13,13 +13,13 @@ import type {
   StoredResolution,
 } from '../domain/directory';
 import { dynamo, tableName } from './client';
-import { keys } from './keys';
+import { itemKeys } from './item-keys';
 import { getRecord } from './records';
 import { directoryItem } from './keys-repository';
 
 export const dynamoDirectory: DirectoryStore = {
   async get(key: DirectoryKey): Promise<DirectoryEntry | undefined> {
-    return getRecord<DirectoryEntry>(keys.directoryEntry(key.key_type, key.key_value));
+    return getRecord<DirectoryEntry>(itemKeys.directoryEntry(key.key_type, key.key_value));
   },
 
   async insertSandbox(entry: DirectoryEntry): Promise<boolean> {
@@ -44,13 +44,13 @@ export const dynamoResolutionStore: ResolutionStore = {
     await dynamo().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { ...keys.resolution(resolution.id), entity: 'RESOLUTION', ...resolution },
+        Item: { ...itemKeys.resolution(resolution.id), entity: 'RESOLUTION', ...resolution },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
   },
 
   async get(id: string): Promise<StoredResolution | undefined> {
-    return getRecord<StoredResolution>(keys.resolution(id));
+    return getRecord<StoredResolution>(itemKeys.resolution(id));
   },
 };

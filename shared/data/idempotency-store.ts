@@ -11,7 +11,7 @@ import {
 } from '../http/idempotency';
 import type { HttpResponse } from '../http/responses';
 import { dynamo, tableName } from './client';
-import { keys } from './keys';
+import { itemKeys } from './item-keys';
 
 interface RecordItem {
   readonly request_hash: string;
@@ -33,7 +33,7 @@ export const dynamoIdempotencyStore: IdempotencyStore = {
         new PutCommand({
           TableName: tableName(),
           Item: {
-            ...keys.idempotency(tenant, key),
+            ...itemKeys.idempotency(tenant, key),
             entity: 'IDEMPOTENCY',
             request_hash: requestHash,
             status: 'IN_PROGRESS',
@@ -68,7 +68,7 @@ export const dynamoIdempotencyStore: IdempotencyStore = {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.idempotency(tenant, key),
+        Key: itemKeys.idempotency(tenant, key),
         UpdateExpression: 'SET #status = :done, #response = :response REMOVE locked_until',
         ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
         ExpressionAttributeValues: { ':done': 'COMPLETED', ':response': response },
@@ -77,12 +77,12 @@ export const dynamoIdempotencyStore: IdempotencyStore = {
   },
 
   async release(tenant, key) {
-    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: keys.idempotency(tenant, key) }));
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: itemKeys.idempotency(tenant, key) }));
   },
 
   async find(tenant, key, nowMs) {
     const { Item } = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: keys.idempotency(tenant, key), ConsistentRead: true }),
+      new GetCommand({ TableName: tableName(), Key: itemKeys.idempotency(tenant, key), ConsistentRead: true }),
     );
     const item = Item as RecordItem | undefined;
     return item && item.expires_at >= Math.floor(nowMs / 1000) ? toRecord(item) : undefined;

@@ -11,7 +11,7 @@ import type { PageRequest, PageResult } from '../domain/lists';
 import type { KeyStatus } from '../schemas/keys';
 import { tableName } from './client';
 import { listedRecordInsert } from './inserts';
-import { keys, updatedAtKeys } from './keys';
+import { itemKeys, updatedAtKeys } from './item-keys';
 import { getRecord } from './records';
 import { listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
@@ -22,7 +22,7 @@ export const KEYS_COLLECTION = 'KEY';
 export const keyCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
 
 export const directoryItem = (entry: DirectoryEntry) => ({
-  ...keys.directoryEntry(entry.key.key_type, entry.key.key_value),
+  ...itemKeys.directoryEntry(entry.key.key_type, entry.key.key_value),
   entity: 'DIRECTORY_ENTRY',
   ...entry,
 });
@@ -40,9 +40,9 @@ export const dynamoKeyStore: KeyStore = {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          whileActive(keys.customer(key.customer_id)),
-          whileActive(keys.account(key.account_id), 'account_status'),
-          ...listedRecordInsert(key, keys.brebKey(key.id), 'KEY', listing),
+          whileActive(itemKeys.customer(key.customer_id)),
+          whileActive(itemKeys.account(key.account_id), 'account_status'),
+          ...listedRecordInsert(key, itemKeys.brebKey(key.id), 'KEY', listing),
         ],
       });
       return { inserted: true };
@@ -56,7 +56,7 @@ export const dynamoKeyStore: KeyStore = {
   },
 
   async get(id: string): Promise<StoredKey | undefined> {
-    return getRecord<StoredKey>(keys.brebKey(id));
+    return getRecord<StoredKey>(itemKeys.brebKey(id));
   },
 
   list: (tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>> =>
@@ -70,7 +70,7 @@ export const dynamoKeyStore: KeyStore = {
 
   async transition(key: StoredKey, to: KeyStatus, now: string): Promise<TransitionResult> {
     const TableName = tableName();
-    const entryKey = keys.directoryEntry(key.key_type, key.key_value);
+    const entryKey = itemKeys.directoryEntry(key.key_type, key.key_value);
     const sameKey = { ConditionExpression: 'key_id = :id', ExpressionAttributeValues: { ':id': key.id } };
     const entryChange =
       to === 'DELETED'
@@ -92,7 +92,7 @@ export const dynamoKeyStore: KeyStore = {
           {
             Update: {
               TableName,
-              Key: keys.brebKey(key.id),
+              Key: itemKeys.brebKey(key.id),
               UpdateExpression: 'SET #status = :to, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
               ConditionExpression: '#status = :from',
               ExpressionAttributeNames: { '#status': 'status' },
@@ -107,7 +107,7 @@ export const dynamoKeyStore: KeyStore = {
           },
           entryChange,
           // A key comes back into the directory only while its customer is ACTIVE.
-          ...(to === 'ACTIVE' ? [whileActive(keys.customer(key.customer_id))] : []),
+          ...(to === 'ACTIVE' ? [whileActive(itemKeys.customer(key.customer_id))] : []),
         ],
       });
       return 'changed';

@@ -7,7 +7,7 @@
 import type { StoredAccount } from '../domain/accounts';
 import type { BalanceMove } from '../domain/payments';
 import { tableName } from './client';
-import { keys, updatedAtKeys } from './keys';
+import { itemKeys, updatedAtKeys } from './item-keys';
 
 export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT';
 
@@ -22,7 +22,7 @@ const movementPut = (
   Put: {
     TableName: tableName(),
     Item: {
-      ...keys.movement(accountId, at, ref),
+      ...itemKeys.movement(accountId, at, ref),
       entity: 'MOVEMENT',
       account_id: accountId,
       kind,
@@ -50,7 +50,7 @@ export function balanceMoveItems(move: BalanceMove, at: string) {
     update: {
       Update: {
         TableName: tableName(),
-        Key: keys.account(move.accountId),
+        Key: itemKeys.account(move.accountId),
         UpdateExpression:
           'ADD available_balance_cents :amount SET updated_at = :at, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
         ConditionExpression: debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)',

@@ -25,7 +25,7 @@ import {
 import { invalidField } from '../domain/errors';
 import { routeToPage, type OrderKey, type PageRequest, type PageResult, type PageRoute } from '../domain/lists';
 import { dynamo, tableName } from './client';
-import { collectionPartition, keys, scopePartition, withoutStorageAttributes } from './keys';
+import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes } from './item-keys';
 
 /** How long the boundaries of a walk's pages are kept after they were last written. */
 export const WALK_TTL_SECONDS = 60 * 60;
@@ -130,7 +130,7 @@ export function counterIncrementsOf(inserts: readonly { partitions: readonly str
   return [...shards.values()].map(({ partition, shard, count }) => ({
     Update: {
       TableName: tableName(),
-      Key: keys.counterShard(partition, shard),
+      Key: itemKeys.counterShard(partition, shard),
       UpdateExpression: 'SET entity = :entity ADD #count :count',
       ExpressionAttributeNames: { '#count': 'count' },
       ExpressionAttributeValues: { ':entity': 'COUNTER', ':count': count },
@@ -325,7 +325,7 @@ async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableNam
 async function counterValue(meter: Meter, partition: string): Promise<number> {
   const { Items = [] } = await meter.query({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.counterPartition(partition) },
+    ExpressionAttributeValues: { ':pk': itemKeys.counterPartition(partition) },
   });
   return Items.reduce((sum, item) => sum + Number(item['count'] ?? 0), 0);
 }
@@ -370,7 +370,7 @@ function walkPageOf(item: Item | undefined, nowSeconds: number): WalkPage | unde
   // TTL deletes lazily: an expired record may still be read, and must be ignored.
   if (!item || Number(item['expires_at']) < nowSeconds) return undefined;
   return {
-    page: keys.walkPageNumber(String(item['sk'])),
+    page: itemKeys.walkPageNumber(String(item['sk'])),
     total: Number(item['total']),
     ...(item['first'] ? { first: item['first'] as Key } : {}),
     ...(item['last'] ? { last: item['last'] as Key } : {}),
@@ -384,7 +384,7 @@ async function nearestPages(
   page: number,
   nowSeconds: number,
 ): Promise<{ below?: WalkPage; above?: WalkPage }> {
-  const { pk, sk } = keys.walkPage(walk, page);
+  const { pk, sk } = itemKeys.walkPage(walk, page);
   const nearest = (forward: boolean) =>
     meter.query({
       KeyConditionExpression: forward ? 'pk = :pk AND sk > :sk' : 'pk = :pk AND sk <= :sk',
@@ -591,7 +591,7 @@ async function cachePages(
 ): Promise<void> {
   const expires_at = Math.floor(nowMs / 1000) + WALK_TTL_SECONDS;
   const items = records.map((record) => ({
-    ...keys.walkPage(walk, record.page),
+    ...itemKeys.walkPage(walk, record.page),
     entity: 'WALK_PAGE',
     total,
     ...(record.first ? { first: record.first } : {}),

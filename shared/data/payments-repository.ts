@@ -15,7 +15,7 @@ import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPayment
 import type { StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
 import { listPartitions, listedRecordPut, type Listing, type TransactItem } from './inserts';
-import { keys, updatedAtKeys, withoutStorageAttributes } from './keys';
+import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { getRecord } from './records';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf, listRecords } from './pagination';
@@ -72,7 +72,7 @@ export async function writePayment(
     ...labelled.map(({ item }) => item),
     ...movements,
     ...write.payments.map((payment) =>
-      listedRecordPut(payment, keys.payment(payment.id), 'PAYMENT', paymentListing(payment)),
+      listedRecordPut(payment, itemKeys.payment(payment.id), 'PAYMENT', paymentListing(payment)),
     ),
     // A payment and the payee's record of it may share a counter shard: their increments are added up.
     ...counterIncrementsOf(
@@ -103,7 +103,7 @@ const QR_CODE = 'qr-code';
 const KEY = 'key';
 
 async function getPayment(id: string): Promise<StoredPayment | undefined> {
-  return getRecord<StoredPayment>(keys.payment(id), { consistent: true });
+  return getRecord<StoredPayment>(itemKeys.payment(id), { consistent: true });
 }
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {
@@ -115,7 +115,7 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
         item: {
           Update: {
             TableName: tableName(),
-            Key: keys.resolution(write.resolutionId),
+            Key: itemKeys.resolution(write.resolutionId),
             UpdateExpression: 'SET payment_id = :payment',
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(payment_id)',
             ExpressionAttributeValues: { ':payment': write.payments[0]!.id },
@@ -123,8 +123,8 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
           },
         },
       },
-      { label: PAYER, item: whileActive(keys.customer(write.payerCustomerId)) },
-      ...(write.payeeCustomerId ? [{ label: PAYEE, item: whileActive(keys.customer(write.payeeCustomerId)) }] : []),
+      { label: PAYER, item: whileActive(itemKeys.customer(write.payerCustomerId)) },
+      ...(write.payeeCustomerId ? [{ label: PAYEE, item: whileActive(itemKeys.customer(write.payeeCustomerId)) }] : []),
     ]);
     if (outcome.written) return { written: true };
     const { failed } = outcome;
@@ -148,7 +148,7 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
       const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.payment(payment.id),
+          Key: itemKeys.payment(payment.id),
           UpdateExpression:
             'SET #status = :settled, settled_at = :now, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
           ConditionExpression: '#status = :pending',
@@ -197,8 +197,8 @@ export const dynamoQrPaymentStore: QrPaymentStore = {
       },
       [
         { label: QR_CODE, item: payableQrCode(code, payment.created_at) },
-        { label: PAYEE, item: whileActive(keys.customer(code.customer_id)) },
-        { label: KEY, item: whileActive(keys.brebKey(code.key_id)) },
+        { label: PAYEE, item: whileActive(itemKeys.customer(code.customer_id)) },
+        { label: KEY, item: whileActive(itemKeys.brebKey(code.key_id)) },
       ],
     );
     if (outcome.written) return { written: true };

@@ -7,7 +7,7 @@
  * as in AWS.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ENV } from '../config';
+import { ENV } from '../runtime/config';
 import type { DecodeSettings } from '../domain/qrcodes';
 import type { EmvSettings } from '../qr/emv-input';
 import { runtimeConfig } from './client';

@@ -10,7 +10,7 @@ import type { PageRequest, PageResult } from '../domain/lists';
 import type { InsertQrCodeResult, QrCodeListFilters, QrCodeStore, StoredQrCode } from '../domain/qrcodes';
 import { dynamo, tableName } from './client';
 import { guardPut, listedRecordInsert } from './inserts';
-import { keys, updatedAtKeys } from './keys';
+import { itemKeys, updatedAtKeys } from './item-keys';
 import { getRecord } from './records';
 import { listRecords } from './pagination';
 import { failedConditions, transactWrite, whileActive } from './transactions';
@@ -25,7 +25,7 @@ export const qrCodeCustomerScope = (customerId: string): string => `CUSTOMER#${c
  * (one payment) becomes PAID with it; a static or hybrid code stays ACTIVE for the next payment.
  */
 export function payableQrCode(code: StoredQrCode, now: string) {
-  const Key = keys.qrCode(code.id);
+  const Key = itemKeys.qrCode(code.id);
   const active = {
     ConditionExpression: '#status = :active',
     ExpressionAttributeNames: { '#status': 'status' },
@@ -59,13 +59,13 @@ export const dynamoQrCodeStore: QrCodeStore = {
     try {
       await transactWrite({
         TransactItems: [
-          guardPut(keys.qrReferenceGuard(code.customer_id, code.reference), 'QR_REFERENCE_GUARD', {
+          guardPut(itemKeys.qrReferenceGuard(code.customer_id, code.reference), 'QR_REFERENCE_GUARD', {
             qr_code_id: code.id,
           }),
-          whileActive(keys.customer(code.customer_id)),
-          whileActive(keys.brebKey(code.key_id)),
-          whileActive(keys.account(code.account_id), 'account_status'),
-          ...listedRecordInsert(code, keys.qrCode(code.id), 'QRCODE', listing),
+          whileActive(itemKeys.customer(code.customer_id)),
+          whileActive(itemKeys.brebKey(code.key_id)),
+          whileActive(itemKeys.account(code.account_id), 'account_status'),
+          ...listedRecordInsert(code, itemKeys.qrCode(code.id), 'QRCODE', listing),
         ],
       });
       return { inserted: true };
@@ -82,7 +82,7 @@ export const dynamoQrCodeStore: QrCodeStore = {
   },
 
   async get(id: string): Promise<StoredQrCode | undefined> {
-    return getRecord<StoredQrCode>(keys.qrCode(id));
+    return getRecord<StoredQrCode>(itemKeys.qrCode(id));
   },
 
   list: (tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>> =>
@@ -100,7 +100,7 @@ export const dynamoQrCodeStore: QrCodeStore = {
       await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: keys.qrCode(code.id),
+          Key: itemKeys.qrCode(code.id),
           UpdateExpression: 'SET #status = :deleted, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
           ConditionExpression: '#status = :from',
           ExpressionAttributeNames: { '#status': 'status' },

@@ -1,7 +1,7 @@
 /** Reading one stored record by its key: what every repository's `get` does. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { withoutStorageAttributes, type ItemKey } from './keys';
+import { withoutStorageAttributes, type ItemKey } from './item-keys';
 
 /**
  * The record at `key` without the table's own attributes, or undefined. `consistent` for a read that

@@ -4,7 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
-import { keys } from './keys';
+import { itemKeys } from './item-keys';
 
 interface AccountItem {
   readonly number: string;
@@ -13,7 +13,9 @@ interface AccountItem {
 
 export const dynamoSponsorBank: SponsorBankStore = {
   async findMerchant(nit: string): Promise<ApprovedMerchant | undefined> {
-    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: keys.sponsorMerchant(nit) }));
+    const { Item } = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: itemKeys.sponsorMerchant(nit) }),
+    );
     if (!Item) return undefined;
     return {
       identificationType: Item['identification_type'],
@@ -25,7 +27,7 @@ export const dynamoSponsorBank: SponsorBankStore = {
 
   async findAccount(nit: string, number: string): Promise<ApprovedAccount | undefined> {
     const { Item } = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: keys.sponsorAccount(nit, number) }),
+      new GetCommand({ TableName: tableName(), Key: itemKeys.sponsorAccount(nit, number) }),
     );
     if (!Item) return undefined;
     const account = Item as AccountItem;
@@ -38,7 +40,7 @@ export const dynamoSponsorBank: SponsorBankStore = {
     await dynamo().send(
       new UpdateCommand({
         TableName,
-        Key: keys.sponsorMerchant(nit),
+        Key: itemKeys.sponsorMerchant(nit),
         UpdateExpression:
           'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, approved_at = if_not_exists(approved_at, :now)',
         ExpressionAttributeValues: {
@@ -58,7 +60,7 @@ export const dynamoSponsorBank: SponsorBankStore = {
             new PutCommand({
               TableName,
               Item: {
-                ...keys.sponsorAccount(nit, account.number),
+                ...itemKeys.sponsorAccount(nit, account.number),
                 entity: 'SPONSOR_ACCOUNT',
                 number: account.number,
                 available_balance_cents: account.availableBalanceCents,
@@ -77,8 +79,8 @@ export const dynamoSponsorBank: SponsorBankStore = {
 
 async function listAccounts(nit: string): Promise<ApprovedAccount[]> {
   const items = (await queryItemCollection(
-    keys.sponsorMerchant(nit).pk,
-    keys.sponsorAccountPrefix,
+    itemKeys.sponsorMerchant(nit).pk,
+    itemKeys.sponsorAccountPrefix,
   )) as unknown as AccountItem[];
   return items.map((item) => ({ number: item.number, availableBalanceCents: item.available_balance_cents }));
 }

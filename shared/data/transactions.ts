@@ -4,7 +4,7 @@ import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from './client';
-import type { ItemKey } from './keys';
+import type { ItemKey } from './item-keys';
 
 /** Attempts of a transaction that DynamoDB cancels for a conflict (list counters are shared items). */
 const CONFLICT_ATTEMPTS = 6;

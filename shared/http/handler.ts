@@ -9,7 +9,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
-import { tracer } from '../telemetry';
+import { tracer } from '../observability/telemetry';
 import { observability } from './observability';
 import {
   authContext,
@@ -22,7 +22,7 @@ import {
   type AuthContext,
 } from './middlewares';
 import { errorResponse, jsonResponse, type HttpResponse } from './responses';
-import { emptyQuery } from '../schemas/validators/common';
+import { emptyQuery } from '../schemas/generated/common';
 import { bodyValidator, queryValidator, type SchemaValidator } from './validation';
 
 export interface ApiRequest<Body, Query, Path> {
@@ -36,7 +36,7 @@ export interface ApiRequest<Body, Query, Path> {
 export interface RouteSpec<Body, Query, Path> {
   /** Name for logs: the route table's `name`. */
   readonly name: string;
-  /** Validator of the body (shared/schemas/validators); routes without one take no body. */
+  /** Validator of the body (shared/schemas/generated); routes without one take no body. */
   readonly body?: SchemaValidator<Body, 'body'>;
   /** Validator of the query string; by default no parameter is accepted. */
   readonly query?: SchemaValidator<Query, 'query'>;
@@ -98,6 +98,6 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       .use(requireBody())
       .use(httpJsonBodyParser() as never);
   }
-  // Each invocation in a tracing context of its own (shared/xray.ts), whatever runs beside it.
+  // Each invocation in a tracing context of its own (shared/observability/xray.ts), whatever runs beside it.
   return tracer.traced(chain);
 }

@@ -1,15 +1,15 @@
 /**
  * The observability layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): Lambda context on every log line (shared/json-logger.ts), an X-Ray
- * subsegment per invocation (shared/xray.ts), and one `Responses` metric per request by route and
- * status class, flushed as EMF (shared/emf-metrics.ts), with a ColdStart metric on an environment's
+ * answer (problem+json included): Lambda context on every log line (shared/observability/json-logger.ts), an X-Ray
+ * subsegment per invocation (shared/observability/xray.ts), and one `Responses` metric per request by route and
+ * status class, flushed as EMF (shared/observability/emf-metrics.ts), with a ColdStart metric on an environment's
  * first request.
  */
 import type { MiddlewareObj } from '@middy/core';
-import { logMetrics, MetricUnit } from '../emf-metrics';
-import { injectLambdaContext } from '../json-logger';
-import { metrics, tracer } from '../telemetry';
-import { captureLambdaHandler } from '../xray';
+import { logMetrics, MetricUnit } from '../observability/emf-metrics';
+import { injectLambdaContext } from '../observability/json-logger';
+import { metrics, tracer } from '../observability/telemetry';
+import { captureLambdaHandler } from '../observability/xray';
 import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import type { HttpResponse } from './responses';

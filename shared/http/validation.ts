@@ -1,25 +1,15 @@
 /**
  * Request validation, reporting every violation with the field's dotted path, so a client fixes a
  * request in one round trip. The validators are AJV's standalone code, generated at build time from
- * the schemas of shared/schemas (infra/validators.ts): nothing compiles a schema at run time.
+ * the schemas of shared/schemas (tools/validators.ts): nothing compiles a schema at run time.
  */
 import type { ErrorObject } from 'ajv';
 import { AppError, type FieldError } from '../domain/errors';
+import type { SchemaValidator } from '../schemas/validator';
+
+export type { SchemaValidator };
 
 export type JsonSchema = Record<string, unknown>;
-
-declare const requestPart: unique symbol;
-
-/**
- * A generated validator of the JSON Schema of type T (shared/schemas/validators/*.d.ts). `Part` says
- * how it was compiled: `query` validators coerce the strings of a query string (page_size=10 is the
- * number 10), `body` validators take JSON as it is; the type keeps one from standing in for the other.
- */
-export interface SchemaValidator<T, Part extends 'body' | 'query'> {
-  (data: unknown): data is T;
-  errors?: ErrorObject[] | null;
-  readonly [requestPart]?: Part;
-}
 
 const dotted = (pointer: string): string =>
   pointer

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/data/keys';
+import { itemKeys } from '../../shared/data/item-keys';
 import { AppError } from '../../shared/domain/errors';
 import {
   IDEMPOTENCY_TTL_SECONDS,
@@ -33,7 +33,7 @@ async function writeRecord(tenant: string, key: string, fields: Record<string, u
   await table.documents.send(
     new PutCommand({
       TableName: table.tableName,
-      Item: { ...keys.idempotency(tenant, key), entity: 'IDEMPOTENCY', ...fields },
+      Item: { ...itemKeys.idempotency(tenant, key), entity: 'IDEMPOTENCY', ...fields },
     }),
   );
 }
@@ -77,7 +77,7 @@ describe('dynamoIdempotencyStore', () => {
     const { tenant, key } = freshKey();
     const now = Date.now();
     await store.begin(tenant, key, 'hash-1', now);
-    const [item] = await table.scan((i) => i['pk'] === keys.idempotency(tenant, key).pk);
+    const [item] = await table.scan((i) => i['pk'] === itemKeys.idempotency(tenant, key).pk);
     expect(item?.['expires_at']).toBe(seconds(now) + IDEMPOTENCY_TTL_SECONDS);
   });
 

@@ -10,13 +10,13 @@ import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 let table: TestTable;
 let pagination: typeof import('../../shared/data/pagination');
-let keys: typeof import('../../shared/data/keys');
+let keys: typeof import('../../shared/data/item-keys');
 let transactions: typeof import('../../shared/data/transactions');
 
 beforeAll(async () => {
   table = await createTestTable('pagination');
   pagination = await import('../../shared/data/pagination');
-  keys = await import('../../shared/data/keys');
+  keys = await import('../../shared/data/item-keys');
   transactions = await import('../../shared/data/transactions');
 });
 afterAll(() => table.drop());

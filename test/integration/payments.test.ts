@@ -17,7 +17,7 @@ import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { StoredPayment } from '../../shared/domain/payments';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../../shared/data/directory-repository';
-import { keys } from '../../shared/data/keys';
+import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import {
@@ -66,7 +66,7 @@ describe('linking an account', () => {
     const ledger = await ledgerOf(merchant.account.id);
     expect(ledger.movements).toEqual([
       expect.objectContaining({
-        pk: keys.account(merchant.account.id).pk,
+        pk: itemKeys.account(merchant.account.id).pk,
         sk: `MOVEMENT#${merchant.account.created_at}#OPENING`,
         entity: 'MOVEMENT',
         kind: 'OPENING_BALANCE',

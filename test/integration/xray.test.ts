@@ -1,5 +1,5 @@
 /**
- * X-Ray tracing without the X-Ray SDK (shared/xray.ts): the documents a function sends to the X-Ray
+ * X-Ray tracing without the X-Ray SDK (shared/observability/xray.ts): the documents a function sends to the X-Ray
  * daemon, read by a UDP socket standing where Lambda's daemon listens, for a handler that calls
  * DynamoDB Local through a captured client.
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import middy from '@middy/core';
-import { captureLambdaHandler, daemonAddress, sampledTraceContext, XRayTracer } from '../../shared/xray';
+import { captureLambdaHandler, daemonAddress, sampledTraceContext, XRayTracer } from '../../shared/observability/xray';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 const ROOT = '1-67891233-abcdef012345678912345678';

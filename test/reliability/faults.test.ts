@@ -8,7 +8,7 @@
  * is shown to leave the table as it was or as one whole request leaves it.
  */
 import { routes, type RouteDefinition } from '../../functions/routes';
-import { DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../shared/config';
+import { DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../shared/runtime/config';
 import { DYNAMODB_MAX_ATTEMPTS } from '../../shared/data/client';
 import { DynamoDbFaultProxy, type Attempt, type Fault } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';

@@ -9,7 +9,7 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/create-table';
 import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
 import { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../infra/local/runtime';
-import { ENV } from '../../shared/config';
+import { ENV } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 
 export type Item = Record<string, any>;

@@ -16,7 +16,7 @@ import { dynamoAccountStore } from '../../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { queryItemCollection } from '../../shared/data/item-collection';
-import { keys } from '../../shared/data/keys';
+import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoKeyStore } from '../../shared/data/keys-repository';
 import { dynamoPaymentStore, dynamoQrPaymentStore } from '../../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
@@ -138,7 +138,7 @@ export interface Ledger {
 export async function ledgerOf(accountId: string): Promise<Ledger> {
   const [account, movements] = await Promise.all([
     dynamoAccountStore.get(accountId),
-    queryItemCollection(keys.account(accountId).pk, keys.movementPrefix),
+    queryItemCollection(itemKeys.account(accountId).pk, itemKeys.movementPrefix),
   ]);
   if (!account) throw new Error(`No account ${accountId}`);
   return {

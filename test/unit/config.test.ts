@@ -1,11 +1,11 @@
-/** The functions' runtime settings, read from the variables the CDK stack sets (shared/config.ts). */
+/** The functions' runtime settings, read from the variables the CDK stack sets (shared/runtime/config.ts). */
 import {
   DEFAULT_ACQUIRER_ID,
   DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
   ENV,
   readRuntimeConfig,
   SECRET_ENV,
-} from '../../shared/config';
+} from '../../shared/runtime/config';
 
 const base = { [ENV.tableName]: 'breb-test' };
 

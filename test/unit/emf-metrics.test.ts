@@ -1,10 +1,10 @@
 /**
- * shared/emf-metrics.ts writes the EMF lines Powertools' Metrics wrote (the functions' metrics library
+ * shared/observability/emf-metrics.ts writes the EMF lines Powertools' Metrics wrote (the functions' metrics library
  * before it): the same calls on both, the same lines out, byte for byte.
  */
 import { jest } from '@jest/globals';
 import { Metrics, MetricUnit as PowertoolsUnit } from '@aws-lambda-powertools/metrics';
-import { EmfMetrics, MetricUnit } from '../../shared/emf-metrics';
+import { EmfMetrics, MetricUnit } from '../../shared/observability/emf-metrics';
 
 const OPTIONS = { namespace: 'BrebMerchantApi', serviceName: 'breb-merchant-api' };
 const saved = { ...process.env };

@@ -1,11 +1,11 @@
 /**
- * shared/json-logger.ts writes the lines Powertools' Logger wrote (the functions' logger before it):
+ * shared/observability/json-logger.ts writes the lines Powertools' Logger wrote (the functions' logger before it):
  * the same calls on both, the same lines out on the same streams, byte for byte.
  */
 import { jest } from '@jest/globals';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { injectLambdaContext, JsonLogger } from '../../shared/json-logger';
+import { injectLambdaContext, JsonLogger } from '../../shared/observability/json-logger';
 import { injectLambdaContext as powertoolsInject } from '@aws-lambda-powertools/logger/middleware';
 
 const saved = { ...process.env };

@@ -2,7 +2,7 @@
 import { AppError, type FieldError } from '../../shared/domain/errors';
 import { bodyValidator } from '../../shared/http/validation';
 import { linkMerchantRequestSchema, type LinkMerchantRequest } from '../../shared/schemas/customers';
-import { linkMerchantRequest } from '../../shared/schemas/validators/customers';
+import { linkMerchantRequest } from '../../shared/schemas/generated/customers';
 import { appErrorFrom } from '../support/thrown';
 
 const validate = bodyValidator<LinkMerchantRequest>(linkMerchantRequest);

@@ -2,8 +2,8 @@
 import { AppError } from '../../shared/domain/errors';
 import { paginationInfo, parsePageRequest, routeToPage, timeSpan, type PageQuery } from '../../shared/domain/lists';
 import { queryValidator } from '../../shared/http/validation';
-import { accountListQuery } from '../../shared/schemas/validators/accounts';
-import { customerListQuery } from '../../shared/schemas/validators/customers';
+import { accountListQuery } from '../../shared/schemas/generated/accounts';
+import { customerListQuery } from '../../shared/schemas/generated/customers';
 
 const NOW = '2025-06-15T12:00:00.000Z';
 

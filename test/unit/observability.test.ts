@@ -9,7 +9,7 @@ import { httpHandler } from '../../shared/http/handler';
 import { logger } from '../../shared/http/logger';
 import type { ApiContext, ApiEvent } from '../../shared/http/middlewares';
 import { RESPONSES_METRIC, statusClass } from '../../shared/http/observability';
-import { metrics, tracer } from '../../shared/telemetry';
+import { metrics, tracer } from '../../shared/observability/telemetry';
 
 const event = (claims: Record<string, string> | undefined): ApiEvent =>
   ({

@@ -1,11 +1,11 @@
 /**
  * The baseline's validators: the same schemas and AJV options as the generated validators
- * (infra/validators.ts), compiled in the function itself, as the functions did before validators were
+ * (tools/validators.ts), compiled in the function itself, as the functions did before validators were
  * generated at build time. A validator compiles on its first use, so a function compiles only the
  * schemas it uses, once, within its cold start.
  */
 import type { ValidateFunction } from 'ajv';
-import { requestAjv, type RequestPart } from '../../../infra/request-ajv';
+import { requestAjv, type RequestPart } from '../../../tools/request-ajv';
 
 const ajvs = new Map<RequestPart, ReturnType<typeof requestAjv>>();
 

@@ -1,5 +1,5 @@
 /**
- * The baseline's metrics, as the functions published them before shared/emf-metrics.ts: Powertools'
+ * The baseline's metrics, as the functions published them before shared/observability/emf-metrics.ts: Powertools'
  * Metrics and its middleware. The baseline build (bench/functions/builds.ts) loads this file in its place.
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';

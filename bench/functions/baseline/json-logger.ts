@@ -1,5 +1,5 @@
 /**
- * The baseline's logger, as the functions logged before shared/json-logger.ts: Powertools' Logger and
+ * The baseline's logger, as the functions logged before shared/observability/json-logger.ts: Powertools' Logger and
  * its middleware. The baseline build (bench/functions/builds.ts) loads this file in its place.
  */
 import { Logger } from '@aws-lambda-powertools/logger';

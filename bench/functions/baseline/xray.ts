@@ -1,7 +1,7 @@
 /**
- * The baseline's tracing, as the functions traced before shared/xray.ts: Powertools' Tracer over the
+ * The baseline's tracing, as the functions traced before shared/observability/xray.ts: Powertools' Tracer over the
  * X-Ray SDK (aws-xray-sdk-core), with its handler middleware (responses never captured). The baseline
- * build (bench/functions/builds.ts) loads this file in place of shared/xray.ts.
+ * build (bench/functions/builds.ts) loads this file in place of shared/observability/xray.ts.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler as powertoolsCapture } from '@aws-lambda-powertools/tracer/middleware';

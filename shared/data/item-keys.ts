@@ -10,7 +10,7 @@ export interface ItemKey {
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
-export const keys = {
+export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
   nitGuard: (tenant: string, nit: string): ItemKey => ({ pk: `GUARD#NIT#${tenant}#${nit}`, sk: 'GUARD' }),

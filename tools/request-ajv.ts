@@ -1,5 +1,5 @@
 /**
- * The AJV settings of request validation, in one place: infra/validators.ts generates the functions'
+ * The AJV settings of request validation, in one place: tools/validators.ts generates the functions'
  * validators with them (and the benchmark's baseline compiles with them at run time). Loaded by
  * build tools only: the functions run the generated code, never AJV's compiler.
  */

@@ -1,10 +1,10 @@
 /**
- * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/xray.ts) and publish
- * CloudWatch metrics as EMF log lines (shared/emf-metrics.ts); anywhere else (the local server, the
+ * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/observability/xray.ts) and publish
+ * CloudWatch metrics as EMF log lines (shared/observability/emf-metrics.ts); anywhere else (the local server, the
  * tests) both stay silent. shared/http/observability.ts wires them into every handler; shared/data/client.ts
  * traces DynamoDB.
  */
-import { METRICS_NAMESPACE, SERVICE_NAME } from './config';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../runtime/config';
 import { EmfMetrics } from './emf-metrics';
 import { XRayTracer } from './xray';
 

@@ -1,6 +1,6 @@
 /**
- * `npm run generate:validators`: writes shared/schemas/validators/ from the request schemas of
- * shared/schemas/*.ts (infra/validators.ts), and removes files no schema module produces any more.
+ * `npm run generate:validators`: writes shared/schemas/generated/ from the request schemas of
+ * shared/schemas/*.ts (tools/validators.ts), and removes files no schema module produces any more.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
