@@ -2,7 +2,7 @@
 import { systemClock, uuidIds } from '../shared/domain/clock';
 import { payResolution } from '../shared/domain/pay-resolution';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { runtimeConfig } from '../shared/data/client';
+import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';

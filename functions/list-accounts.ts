@@ -2,7 +2,7 @@
 import { listAccounts } from '../shared/domain/accounts';
 import { systemClock } from '../shared/domain/clock';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { runtimeConfig } from '../shared/data/client';
+import { runtimeConfig } from '../shared/runtime/config';
 import { httpHandler } from '../shared/http/handler';
 import type { AccountListQuery } from '../shared/schemas/accounts';
 import { accountListQuery } from '../shared/schemas/generated/accounts';

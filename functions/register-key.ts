@@ -2,7 +2,7 @@
 import { systemClock, uuidIds } from '../shared/domain/clock';
 import { registerKey } from '../shared/domain/keys';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { runtimeConfig } from '../shared/data/client';
+import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';

@@ -4,16 +4,10 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { readRuntimeConfig, type RuntimeConfig } from '../runtime/config';
+import { runtimeConfig } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
-let config: RuntimeConfig | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
-
-export function runtimeConfig(): RuntimeConfig {
-  config ??= readRuntimeConfig();
-  return config;
-}
 
 /** Attempts of one DynamoDB call (the first and two retries, with the SDK's backoff). */
 export const DYNAMODB_MAX_ATTEMPTS = 3;

@@ -1,33 +1,44 @@
-/** Idempotency records in the table, expiring through its TTL attribute after 24 hours. */
+/**
+ * Idempotency records in the table, expiring through its TTL attribute after 24 hours. The store
+ * keeps a request's answer as it is given: shared/http/idempotency.ts decides what to keep and when.
+ */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import {
-  IDEMPOTENCY_LOCK_MS,
-  IDEMPOTENCY_TTL_SECONDS,
-  type BeginResult,
-  type IdempotencyRecord,
-  type IdempotencyStore,
-} from '../http/idempotency';
-import type { HttpResponse } from '../http/responses';
 import { dynamo, tableName } from './client';
 import { itemKeys } from './item-keys';
 
-interface RecordItem {
+/** A key's answer is kept 24 hours, as the contract promises. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** How long a running request holds its key before a retry may take over (longer than any function runs). */
+export const IDEMPOTENCY_LOCK_MS = 30_000;
+
+/** What is kept under a key: the request's hash and, once it is done, its answer. */
+export interface IdempotencyRecord<Answer> {
+  readonly requestHash: string;
+  readonly status: 'IN_PROGRESS' | 'COMPLETED';
+  readonly response?: Answer;
+}
+
+export type BeginResult<Answer> =
+  { readonly started: true } | { readonly started: false; readonly record: IdempotencyRecord<Answer> };
+
+interface RecordItem<Answer> {
   readonly request_hash: string;
-  readonly status: IdempotencyRecord['status'];
-  readonly response?: HttpResponse;
+  readonly status: IdempotencyRecord<Answer>['status'];
+  readonly response?: Answer;
   readonly expires_at: number;
 }
 
-const toRecord = (item: RecordItem): IdempotencyRecord => ({
+const toRecord = <Answer>(item: RecordItem<Answer>): IdempotencyRecord<Answer> => ({
   requestHash: item.request_hash,
   status: item.status,
   ...(item.response ? { response: item.response } : {}),
 });
 
-export const dynamoIdempotencyStore: IdempotencyStore = {
-  async begin(tenant, key, requestHash, nowMs): Promise<BeginResult> {
+export const dynamoIdempotencyStore = {
+  /** Claims the key for this request unless a live record holds it (atomic). */
+  async begin<Answer>(tenant: string, key: string, requestHash: string, nowMs: number): Promise<BeginResult<Answer>> {
     try {
       await dynamo().send(
         new PutCommand({
@@ -57,14 +68,16 @@ export const dynamoIdempotencyStore: IdempotencyStore = {
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const held = error.Item
-        ? toRecord(unmarshall(error.Item) as RecordItem)
-        : await dynamoIdempotencyStore.find(tenant, key, nowMs);
+        ? toRecord(unmarshall(error.Item) as RecordItem<Answer>)
+        : await dynamoIdempotencyStore.find<Answer>(tenant, key, nowMs);
       // The holder went away between the two calls (released after a failure): claim again.
-      return held ? { started: false, record: held } : dynamoIdempotencyStore.begin(tenant, key, requestHash, nowMs);
+      return held
+        ? { started: false, record: held }
+        : dynamoIdempotencyStore.begin<Answer>(tenant, key, requestHash, nowMs);
     }
   },
 
-  async complete(tenant, key, response) {
+  async complete<Answer>(tenant: string, key: string, response: Answer): Promise<void> {
     await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -76,15 +89,16 @@ export const dynamoIdempotencyStore: IdempotencyStore = {
     );
   },
 
-  async release(tenant, key) {
+  /** Frees the key after a failure, so that a retry runs the request again. */
+  async release(tenant: string, key: string): Promise<void> {
     await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: itemKeys.idempotency(tenant, key) }));
   },
 
-  async find(tenant, key, nowMs) {
+  async find<Answer>(tenant: string, key: string, nowMs: number): Promise<IdempotencyRecord<Answer> | undefined> {
     const { Item } = await dynamo().send(
       new GetCommand({ TableName: tableName(), Key: itemKeys.idempotency(tenant, key), ConsistentRead: true }),
     );
-    const item = Item as RecordItem | undefined;
+    const item = Item as RecordItem<Answer> | undefined;
     return item && item.expires_at >= Math.floor(nowMs / 1000) ? toRecord(item) : undefined;
   },
 };

@@ -7,7 +7,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from './client';
 import { collectionKeys, collectionPartition, scopePartition, type ItemKey } from './item-keys';
-import { counterIncrements } from './pagination';
+import { counterIncrements } from './counters';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

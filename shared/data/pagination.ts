@@ -23,16 +23,16 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { invalidField } from '../domain/errors';
-import { routeToPage, type OrderKey, type PageRequest, type PageResult, type PageRoute } from '../domain/lists';
+import type { OrderKey, PageRequest, PageResult } from '../domain/lists';
 import { dynamo, tableName } from './client';
+import { counterShardsQuery, counterTotal } from './counters';
+import { routeToPage, type PageRoute } from './page-routes';
 import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes } from './item-keys';
 
 /** How long the boundaries of a walk's pages are kept after they were last written. */
 export const WALK_TTL_SECONDS = 60 * 60;
 /** While stepping over pages to reach a far one, the bounds of every tenth page are cached. */
 export const CHECKPOINT_EVERY = 10;
-/** Counters are spread over shards so that concurrent inserts rarely meet on one item. */
-export const COUNTER_SHARDS = 4;
 /**
  * The most items one request steps over to reach its page (≈ 2,000 RCU on the keys-only index): a
  * deeper cold jump is refused rather than billed; the checkpoints of nearer jumps get there.
@@ -105,37 +105,6 @@ export interface ListPage {
   readonly route?: PageRoute;
   /** Where the total came from. */
   readonly totalFrom: 'cache' | 'counter' | 'keys-count' | 'filtered-count' | 'empty-range';
-}
-
-/** Increments of the counters of every list partition an inserted item joins, for its transaction. */
-export function counterIncrements(partitions: readonly string[], itemId: string) {
-  return counterIncrementsOf([{ partitions, itemId }]);
-}
-
-/**
- * The counter increments of several items inserted by one transaction (a payment and the payee's
- * record of it). Two of them may fall on the same counter shard, and a transaction may touch an
- * item only once: their increments are added up into one update.
- */
-export function counterIncrementsOf(inserts: readonly { partitions: readonly string[]; itemId: string }[]) {
-  const shards = new Map<string, { partition: string; shard: number; count: number }>();
-  for (const { partitions, itemId } of inserts) {
-    const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
-    for (const partition of partitions) {
-      const counter = shards.get(`${shard}#${partition}`) ?? { partition, shard, count: 0 };
-      counter.count += 1;
-      shards.set(`${shard}#${partition}`, counter);
-    }
-  }
-  return [...shards.values()].map(({ partition, shard, count }) => ({
-    Update: {
-      TableName: tableName(),
-      Key: itemKeys.counterShard(partition, shard),
-      UpdateExpression: 'SET entity = :entity ADD #count :count',
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':entity': 'COUNTER', ':count': count },
-    },
-  }));
 }
 
 /** Calls DynamoDB for one page, adding up calls and consumed capacity. */
@@ -323,11 +292,8 @@ async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableNam
 }
 
 async function counterValue(meter: Meter, partition: string): Promise<number> {
-  const { Items = [] } = await meter.query({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': itemKeys.counterPartition(partition) },
-  });
-  return Items.reduce((sum, item) => sum + Number(item['count'] ?? 0), 0);
+  const { Items = [] } = await meter.query(counterShardsQuery(partition));
+  return counterTotal(Items);
 }
 
 async function computeTotal(meter: Meter, plan: Plan): Promise<{ total: number; from: ListPage['totalFrom'] }> {

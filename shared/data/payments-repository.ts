@@ -18,7 +18,8 @@ import { listPartitions, listedRecordPut, type Listing, type TransactItem } from
 import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { getRecord } from './records';
 import { balanceMoveItems } from './movements';
-import { counterIncrementsOf, listRecords } from './pagination';
+import { counterIncrementsOf } from './counters';
+import { listRecords } from './pagination';
 import { payableQrCode } from './qrcodes-repository';
 import { failedConditions, transactWrite, whileActive } from './transactions';
 

@@ -7,10 +7,9 @@
  * as in AWS.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ENV } from '../runtime/config';
 import type { DecodeSettings } from '../domain/qrcodes';
 import type { EmvSettings } from '../qr/emv-input';
-import { runtimeConfig } from './client';
+import { ENV, runtimeConfig } from '../runtime/config';
 
 export interface QrSigningKeys {
   readonly current: string;

@@ -1,23 +1,12 @@
 /**
- * Bre-B key formats (shared/qr-payload.md, "Bre-B key formats"): the one place that knows what a
- * PHONE, ID, EMAIL, ALPHA or BCODE key looks like, how a value is normalised for storage and
- * comparison, and how a type is inferred from a bare value. Key registration, key resolution and the
- * QR encoder all use these rules.
+ * Bre-B key rules (docs/keys.md): on the formats the QR library defines (shared/qr/key-formats.ts),
+ * how a value is normalised for storage and comparison, and how a type is inferred from a bare value.
+ * Key registration and key resolution use these rules; the QR encoder checks the formats.
  */
+import { KEY_PATTERNS, KEY_TYPES, type KeyType } from '../qr/key-formats';
 import { invalidField } from './errors';
 
-export type KeyType = 'ID' | 'PHONE' | 'EMAIL' | 'ALPHA' | 'BCODE';
-
-export const KEY_TYPES: readonly KeyType[] = ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'];
-
-/** The formats, on the normalised value. */
-export const KEY_PATTERNS: Readonly<Record<KeyType, RegExp>> = {
-  ID: /^[A-Za-z0-9]{1,18}$/,
-  PHONE: /^3[0-9]{9}$/,
-  EMAIL: /^[^\s@]{1,30}@[A-Za-z0-9.-]{1,61}$/,
-  ALPHA: /^@[A-Za-z0-9]{5,20}$/,
-  BCODE: /^00[0-9]{8}$/,
-};
+export { KEY_PATTERNS, KEY_TYPES, type KeyType };
 
 const FORMAT_RULES: Readonly<Record<KeyType, string>> = {
   ID: 'must be 1 to 18 letters or digits, without separators',

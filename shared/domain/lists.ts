@@ -1,13 +1,11 @@
 /**
- * The conventions every list shares (design.md section 4, docs/pagination.md): page parameters,
- * date filters, the snapshot a walk is pinned to, pagination_info, and the choice of where to start
- * reading a page. Pure: no AWS types, so the rules are unit-tested on their own.
+ * The conventions every list shares (docs/pagination.md): page parameters,
+ * date filters, the snapshot a walk is pinned to, and pagination_info. Pure: no AWS types, so the rules are unit-tested on their own.
  */
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../schemas/lists';
 import { AppError, type FieldError } from './errors';
 
 export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_PAGE_NUMBER = 1_000_000_000;
 /** A snapshot a little ahead of our clock is another host's clock, not the future. */
 export const SNAPSHOT_CLOCK_SKEW_MS = 60_000;
 
@@ -199,80 +197,4 @@ export function paginationInfo(request: PageRequest, total: number): PaginationI
     current_page: request.pageNumber,
     first_request_timestamp: request.snapshot,
   };
-}
-
-/** Where the read of a page starts. Page numbers name pages of the same walk whose bounds are cached. */
-export type PageAnchor =
-  /** The page itself is cached: read between its first and last keys. */
-  | { readonly kind: 'page'; readonly page: number }
-  /** From the first item of the walk. */
-  | { readonly kind: 'start' }
-  /** Forward, after the last item of an earlier cached page. */
-  | { readonly kind: 'after'; readonly page: number }
-  /** Backward, before the first item of a later cached page. */
-  | { readonly kind: 'before'; readonly page: number }
-  /** Backward from the last item of the walk (its position is known from the total). */
-  | { readonly kind: 'end' };
-
-export interface PageRoute {
-  readonly anchor: PageAnchor;
-  /** Items passed over before the page's items, in the direction of the read. */
-  readonly skip: number;
-  /** Items on the page: the page size, or what is left on the last page. */
-  readonly take: number;
-  /** True when the read goes against the walk's order (from a later page or from the end). */
-  readonly backward: boolean;
-  /** Position in the walk (0-based) of the first item the read meets. */
-  readonly firstOffset: number;
-}
-
-export interface RouteInput {
-  readonly page: number;
-  readonly pageSize: number;
-  readonly total: number;
-  /** The nearest cached page at or before `page` (0: only the total is cached). */
-  readonly below?: number;
-  /** The nearest cached page after `page`. */
-  readonly above?: number;
-}
-
-/**
- * The cheapest way to a page: from whichever known position (the walk's two ends, the nearest cached
- * page on either side) the fewest items lie between. Undefined for a page past the end.
- */
-export function routeToPage({ page, pageSize, total, below, above }: RouteInput): PageRoute | undefined {
-  if (page < 1 || page > lastPageOf(total, pageSize)) return undefined;
-  const firstOfPage = (page - 1) * pageSize;
-  const take = Math.min(pageSize, total - firstOfPage);
-  if (below === page)
-    return { anchor: { kind: 'page', page }, skip: 0, take, backward: false, firstOffset: firstOfPage };
-
-  const from = below !== undefined && below > 0 && below < page ? below : 0;
-  const routes: PageRoute[] = [
-    {
-      anchor: from === 0 ? { kind: 'start' } : { kind: 'after', page: from },
-      skip: firstOfPage - from * pageSize,
-      take,
-      backward: false,
-      firstOffset: from * pageSize,
-    },
-  ];
-  if (above !== undefined && above > page) {
-    routes.push({
-      anchor: { kind: 'before', page: above },
-      skip: (above - 1) * pageSize - (firstOfPage + take),
-      take,
-      backward: true,
-      firstOffset: (above - 1) * pageSize - 1,
-    });
-  }
-  routes.push({
-    anchor: { kind: 'end' },
-    skip: total - (firstOfPage + take),
-    take,
-    backward: true,
-    firstOffset: total - 1,
-  });
-  // The first of the cheapest: forward reads win ties.
-  return routes.reduce((best, route) => (route.skip < best.skip ? route : best));
 }

@@ -4,7 +4,7 @@
  * fixed at creation (the merchant's data as it was then); the image is drawn from it on each read.
  */
 import { decodeEmvPayload, type DecodedEmvPayload } from '../qr/emv-decode';
-import { DecodeError } from '../qr/decode-error';
+import { QrFieldError } from '../qr/errors';
 import type { EmvSettings } from '../qr/emv-input';
 import { encodeEmvPayload, prefixedReference } from '../qr/emv-payload';
 import type { SigningSecret } from '../qr/signature';
@@ -189,19 +189,21 @@ export async function createQrCode(
 
   const settings = await deps.emvSettings();
   const merchant = merchantOf(customer);
-  const qrCodeData = encodeEmvPayload(
-    emvInputFor(
-      request,
-      { keyType: key.key_type, keyValue: key.key_value },
-      {
-        name: merchant.merchant_name,
-        city: merchant.merchant_city,
-        postCode: merchant.merchant_post_code,
-        mcc: merchant.merchant_category_code,
-        nit: customer.identification_number,
-      },
+  const qrCodeData = refusedAsInvalid(() =>
+    encodeEmvPayload(
+      emvInputFor(
+        request,
+        { keyType: key.key_type, keyValue: key.key_value },
+        {
+          name: merchant.merchant_name,
+          city: merchant.merchant_city,
+          postCode: merchant.merchant_post_code,
+          mcc: merchant.merchant_category_code,
+          nit: customer.identification_number,
+        },
+      ),
+      settings,
     ),
-    settings,
   );
   const now = deps.clock.now();
   const code: StoredQrCode = {
@@ -323,6 +325,16 @@ export interface DecodeSettings {
   readonly verificationKeys: readonly SigningSecret[];
 }
 
+/** What the QR library refuses to encode is the request's fault: a 400 naming the same field. */
+function refusedAsInvalid<T>(encode: () => T): T {
+  try {
+    return encode();
+  } catch (error) {
+    if (error instanceof QrFieldError) throw invalidField(error.field, error.problem);
+    throw error;
+  }
+}
+
 /**
  * POST /v1/qrcodes/decode: the fields of any EMVCo merchant payload, with `crc_valid`; for a payload
  * of our acquirer, `signature_valid` too (another acquirer's signature is not ours to check).
@@ -335,7 +347,7 @@ export function decodeQrCode(settings: DecodeSettings, qrCodeData: string): Deco
       signingSecret: settings.verificationKeys,
     });
   } catch (error) {
-    if (error instanceof DecodeError) throw invalidField('qr_code_data', `is not an EMVCo payload: ${error.message}`);
+    if (error instanceof QrFieldError) throw invalidField('qr_code_data', `is not an EMVCo payload: ${error.message}`);
     throw error;
   }
   if (decoded.acquirer_matches) return decoded;

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on POST (design.md section 3): the same key and body within 24 hours replay the
+ * Idempotency-Key on POST (docs/reliability.md): the same key and body within 24 hours replay the
  * first answer without a second write; the same key with another body is 409. A request that is
  * still running under the key is waited for briefly, so concurrent retries all get the one answer.
  */
@@ -7,26 +7,19 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, invalidField } from '../domain/errors';
 import { logger } from './logger';
+import type { BeginResult, IdempotencyRecord as StoredRecord } from '../data/idempotency-store';
 import type { HttpResponse } from './responses';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAY_HEADER = 'idempotent-replayed';
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-/** How long a running request holds its key before a retry may take over (longer than any function runs). */
-export const IDEMPOTENCY_LOCK_MS = 30_000;
 const WAIT_FOR_RUNNING_MS = [50, 100, 200, 400, 800, 1200];
 
-export interface IdempotencyRecord {
-  readonly requestHash: string;
-  readonly status: 'IN_PROGRESS' | 'COMPLETED';
-  readonly response?: HttpResponse;
-}
+type IdempotencyRecord = StoredRecord<HttpResponse>;
 
-export type BeginResult = { readonly started: true } | { readonly started: false; readonly record: IdempotencyRecord };
-
+/** The store this needs (shared/data/idempotency-store.ts is the DynamoDB one). */
 export interface IdempotencyStore {
   /** Claims the key for this request unless a live record holds it (atomic). */
-  begin(tenant: string, key: string, requestHash: string, nowMs: number): Promise<BeginResult>;
+  begin(tenant: string, key: string, requestHash: string, nowMs: number): Promise<BeginResult<HttpResponse>>;
   complete(tenant: string, key: string, response: HttpResponse): Promise<void>;
   /** Frees the key after a failure, so that a retry runs the request again. */
   release(tenant: string, key: string): Promise<void>;

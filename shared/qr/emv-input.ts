@@ -4,8 +4,8 @@
  * schema first; these checks are the payload's own limits (lengths, characters, codes) and answer
  * VALIDATION_FAILED naming the member, so nothing malformed can reach a printed code.
  */
-import { invalidField } from '../domain/errors';
-import { KEY_PATTERNS, KEY_TYPES } from '../domain/key-formats';
+import { QrFieldError } from './errors';
+import { KEY_PATTERNS, KEY_TYPES } from './key-formats';
 import { hasNonAscii } from './ascii';
 import { assertSecret, type SigningSecret } from './signature';
 import {
@@ -96,7 +96,7 @@ export interface EmvSettings {
   readonly signingSecret: SigningSecret;
 }
 
-/** Bre-B key formats: one definition, in shared/domain/key-formats.ts. */
+/** Bre-B key formats: one definition, in ./key-formats.ts. */
 export { KEY_PATTERNS };
 
 export const REFERENCE_PATTERN = /^[A-OQ-Za-oq-z0-9]{1,17}$/;
@@ -116,38 +116,38 @@ const TIP_TYPES = new Set<string>(['REQUEST', 'FIXED', 'PERCENTAGE']);
 const isZero = (value: string): boolean => /^0(\.0+)?$/.test(value);
 
 function amount(field: string, value: string, { positive }: { positive: boolean }): void {
-  if (!AMOUNT.test(value)) throw invalidField(field, 'must be an amount with two decimals, e.g. 15000.00');
+  if (!AMOUNT.test(value)) throw new QrFieldError(field, 'must be an amount with two decimals, e.g. 15000.00');
   if (value.length > AMOUNT_MAX_LENGTH) {
-    throw invalidField(field, `must have at most ${AMOUNT_MAX_LENGTH} characters in the QR payload`);
+    throw new QrFieldError(field, `must have at most ${AMOUNT_MAX_LENGTH} characters in the QR payload`);
   }
-  if (positive && isZero(value)) throw invalidField(field, 'must be greater than 0.00');
+  if (positive && isZero(value)) throw new QrFieldError(field, 'must be greater than 0.00');
 }
 
 function rate(field: string, value: string, { positive }: { positive: boolean }): void {
   if (!RATE.test(value) || Number(value) > 100) {
-    throw invalidField(field, 'must be a rate from 0 to 100 with up to five decimals, e.g. 19.00000');
+    throw new QrFieldError(field, 'must be a rate from 0 to 100 with up to five decimals, e.g. 19.00000');
   }
-  if (positive && isZero(value)) throw invalidField(field, 'must be greater than 0');
+  if (positive && isZero(value)) throw new QrFieldError(field, 'must be greater than 0');
 }
 
 function absent(field: string, value: unknown, why: string): void {
-  if (value !== undefined) throw invalidField(field, why);
+  if (value !== undefined) throw new QrFieldError(field, why);
 }
 
 function taxValue(field: string, type: TaxType, value: string | undefined): void {
   if (type === 'WALLET') {
     if (value !== undefined && !AMOUNT.test(value) && !RATE.test(value)) {
-      throw invalidField(field, 'must be an amount with two decimals or a rate with up to five decimals');
+      throw new QrFieldError(field, 'must be an amount with two decimals or a rate with up to five decimals');
     }
     return;
   }
-  if (value === undefined) throw invalidField(field, `is required for ${type}`);
+  if (value === undefined) throw new QrFieldError(field, `is required for ${type}`);
   if (type === 'FIXED') amount(field, value, { positive: false });
   else rate(field, value, { positive: false });
 }
 
 function tax(prefix: string, tax: { type: TaxType; value?: string }): void {
-  if (!TAX_TYPES.has(tax.type)) throw invalidField(`${prefix}.type`, 'must be WALLET, FIXED or PERCENTAGE');
+  if (!TAX_TYPES.has(tax.type)) throw new QrFieldError(`${prefix}.type`, 'must be WALLET, FIXED or PERCENTAGE');
   taxValue(`${prefix}.value`, tax.type, tax.value);
 }
 
@@ -159,37 +159,37 @@ export function validateSettings(settings: EmvSettings): void {
 }
 
 export function validateEmvInput(input: EmvPayloadInput): void {
-  if (input.type !== 'STATIC' && input.type !== 'DYNAMIC') throw invalidField('type', 'must be STATIC or DYNAMIC');
+  if (input.type !== 'STATIC' && input.type !== 'DYNAMIC') throw new QrFieldError('type', 'must be STATIC or DYNAMIC');
 
   const { keyType, keyValue } = input.key;
   if (!(KEY_TYPES as readonly string[]).includes(keyType))
-    throw invalidField('key.keyType', 'must be ID, PHONE, EMAIL, ALPHA or BCODE');
+    throw new QrFieldError('key.keyType', 'must be ID, PHONE, EMAIL, ALPHA or BCODE');
   if (!KEY_PATTERNS[keyType].test(keyValue) || hasNonAscii(keyValue)) {
-    throw invalidField('key.keyValue', `is not a valid ${keyType} key`);
+    throw new QrFieldError('key.keyValue', `is not a valid ${keyType} key`);
   }
 
   const { merchant } = input;
-  if (merchant.name.trim().length === 0) throw invalidField('merchant.name', 'must not be empty');
-  if (merchant.city.trim().length === 0) throw invalidField('merchant.city', 'must not be empty');
+  if (merchant.name.trim().length === 0) throw new QrFieldError('merchant.name', 'must not be empty');
+  if (merchant.city.trim().length === 0) throw new QrFieldError('merchant.city', 'must not be empty');
   if (!POST_CODE.test(merchant.postCode)) {
-    throw invalidField('merchant.postCode', 'must be 1 to 10 printable ASCII characters');
+    throw new QrFieldError('merchant.postCode', 'must be 1 to 10 printable ASCII characters');
   }
-  if (!MCC.test(merchant.mcc)) throw invalidField('merchant.mcc', 'must be 4 digits');
+  if (!MCC.test(merchant.mcc)) throw new QrFieldError('merchant.mcc', 'must be 4 digits');
   if (merchant.nit !== undefined && !NIT.test(merchant.nit))
-    throw invalidField('merchant.nit', 'must be 1 to 15 digits');
+    throw new QrFieldError('merchant.nit', 'must be 1 to 15 digits');
 
   if (input.amount !== undefined) amount('amount', input.amount, { positive: true });
-  else if (input.type === 'DYNAMIC') throw invalidField('amount', 'is required for a DYNAMIC code');
+  else if (input.type === 'DYNAMIC') throw new QrFieldError('amount', 'is required for a DYNAMIC code');
 
   if (input.tip) {
     const { type, value, percentage } = input.tip;
-    if (!TIP_TYPES.has(type)) throw invalidField('tip.type', 'must be REQUEST, FIXED or PERCENTAGE');
+    if (!TIP_TYPES.has(type)) throw new QrFieldError('tip.type', 'must be REQUEST, FIXED or PERCENTAGE');
     if (type === 'FIXED') {
-      if (value === undefined) throw invalidField('tip.value', 'is required for FIXED');
+      if (value === undefined) throw new QrFieldError('tip.value', 'is required for FIXED');
       amount('tip.value', value, { positive: true });
     } else absent('tip.value', value, 'is only sent for FIXED');
     if (type === 'PERCENTAGE') {
-      if (percentage === undefined) throw invalidField('tip.percentage', 'is required for PERCENTAGE');
+      if (percentage === undefined) throw new QrFieldError('tip.percentage', 'is required for PERCENTAGE');
       rate('tip.percentage', percentage, { positive: true });
     } else absent('tip.percentage', percentage, 'is only sent for PERCENTAGE');
   }
@@ -200,9 +200,9 @@ export function validateEmvInput(input: EmvPayloadInput): void {
   }
   if (input.inc) tax('inc', input.inc);
 
-  if (!CHANNELS.includes(input.channel)) throw invalidField('channel', `must be one of ${CHANNELS.join(', ')}`);
+  if (!CHANNELS.includes(input.channel)) throw new QrFieldError('channel', `must be one of ${CHANNELS.join(', ')}`);
   if (!REFERENCE_PATTERN.test(input.reference)) {
-    throw invalidField('reference', 'must be 1 to 17 letters or digits, without the letter P');
+    throw new QrFieldError('reference', 'must be 1 to 17 letters or digits, without the letter P');
   }
 
   const additional = input.additional ?? {};
@@ -218,17 +218,17 @@ export function validateEmvInput(input: EmvPayloadInput): void {
   for (const name of texts) {
     const value = additional[name];
     if (value !== undefined && !ADDITIONAL_TEXT.test(value)) {
-      throw invalidField(`additional.${name}`, 'must be 1 to 25 printable ASCII characters');
+      throw new QrFieldError(`additional.${name}`, 'must be 1 to 25 printable ASCII characters');
     }
   }
   if (additional.purpose !== undefined && !TRANSACTION_PURPOSES.includes(additional.purpose)) {
-    throw invalidField('additional.purpose', `must be one of ${TRANSACTION_PURPOSES.join(', ')}`);
+    throw new QrFieldError('additional.purpose', `must be one of ${TRANSACTION_PURPOSES.join(', ')}`);
   }
   if (additional.customerInfo !== undefined && !['A', 'M', 'E'].includes(additional.customerInfo)) {
-    throw invalidField('additional.customerInfo', 'must be A, M or E');
+    throw new QrFieldError('additional.customerInfo', 'must be A, M or E');
   }
   if (additional.channelPresentation !== undefined && !CHANNEL_PRESENTATION.test(additional.channelPresentation)) {
-    throw invalidField(
+    throw new QrFieldError(
       'additional.channelPresentation',
       'must be 3 digits: medium 0-7, location 0-3, presentation 0-3',
     );
@@ -253,6 +253,6 @@ export function customerInfoCode(value: string, field = 'additional_info.custome
     case 'MOBILE':
       return 'M';
     default:
-      throw invalidField(field, 'must be A (address), E (email) or P (phone)');
+      throw new QrFieldError(field, 'must be A (address), E (email) or P (phone)');
   }
 }

@@ -2,7 +2,7 @@
  * The Bre-B QR payload (docs/qr-payload.md): tags in ascending order, then 91 (signature), then 63
  * (CRC) last. Pure: the same input and settings give the same string.
  */
-import { invalidField } from '../domain/errors';
+import { QrFieldError } from './errors';
 import { hasNonAscii, merchantCityForQr, merchantNameForQr } from './ascii';
 import { crc16Hex } from './crc';
 import { validateEmvInput, validateSettings, type EmvPayloadInput, type EmvSettings } from './emv-input';
@@ -40,8 +40,8 @@ export function encodeUnsignedPayload(input: EmvPayloadInput, settings: EmvSetti
 
   const name = merchantNameForQr(merchant.name);
   const city = merchantCityForQr(merchant.city);
-  if (name.length === 0) throw invalidField('merchant.name', 'has no character that can be written in the QR');
-  if (city.length === 0) throw invalidField('merchant.city', 'has no character that can be written in the QR');
+  if (name.length === 0) throw new QrFieldError('merchant.name', 'has no character that can be written in the QR');
+  if (city.length === 0) throw new QrFieldError('merchant.city', 'has no character that can be written in the QR');
 
   const out: string[] = [
     encodeTlv(TAG.payloadFormat, PAYLOAD_FORMAT),

@@ -3,7 +3,7 @@
  * templates (`CO.COM.<ACQ>.<SUFFIX>`) and the codes written under them. The encoder and the decoder
  * read their vocabulary from here.
  */
-import type { KeyType } from '../domain/key-formats';
+import type { KeyType } from './key-formats';
 
 export const TAG = {
   payloadFormat: '00',

@@ -4,7 +4,7 @@
  * are printable ASCII, so characters and bytes agree; a third-party payload with other characters is
  * read by code points.
  */
-import { invalidField } from '../domain/errors';
+import { QrFieldError } from './errors';
 import { DecodeError } from './decode-error';
 
 export interface TlvField {
@@ -25,15 +25,15 @@ const ASCII = /^[\x00-\x7F]*$/;
  */
 export function encodeTlv(id: string, value: string, field = `tag ${id}`): string {
   if (!TWO_DIGITS.test(id)) throw new RangeError(`A TLV id is two digits, not '${id}'`);
-  if (value.length === 0) throw invalidField(field, `must not be empty (tag ${id})`);
+  if (value.length === 0) throw new QrFieldError(field, `must not be empty (tag ${id})`);
   if (value.length > MAX_TLV_VALUE_LENGTH) {
-    throw invalidField(
+    throw new QrFieldError(
       field,
       `makes tag ${id} of the QR payload ${value.length} characters long; at most ${MAX_TLV_VALUE_LENGTH} fit`,
     );
   }
   if (!PRINTABLE_ASCII.test(value)) {
-    throw invalidField(field, `must be printable ASCII in the QR payload (tag ${id})`);
+    throw new QrFieldError(field, `must be printable ASCII in the QR payload (tag ${id})`);
   }
   return `${id}${value.length < 10 ? '0' : ''}${value.length}${value}`;
 }

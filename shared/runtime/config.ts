@@ -87,3 +87,11 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
   };
 }
+
+let processConfig: RuntimeConfig | undefined;
+
+/** The settings of this process, read once on first use (a function's environment never changes). */
+export function runtimeConfig(): RuntimeConfig {
+  processConfig ??= readRuntimeConfig();
+  return processConfig;
+}

@@ -3,7 +3,9 @@
  * strings; AJV coerces the numeric ones. Shapes are checked here, meanings (real dates, ordered
  * bounds, a snapshot not in the future) by shared/domain/lists.ts.
  */
-import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../domain/lists';
+/** The page-size and page-number bounds (docs/pagination.md); shared/domain/lists.ts reads them too. */
+export const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_NUMBER = 1_000_000_000;
 
 /** `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, or with milliseconds as the API writes its own timestamps. */
 export const DATE_OR_TIMESTAMP = {

@@ -1,11 +1,11 @@
-/** Idempotency-Key records in DynamoDB Local, and runIdempotently over them (design.md section 3). */
+/** Idempotency-Key records in DynamoDB Local, and runIdempotently over them (docs/reliability.md). */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { itemKeys } from '../../shared/data/item-keys';
 import { AppError } from '../../shared/domain/errors';
+import { IDEMPOTENCY_TTL_SECONDS } from '../../shared/data/idempotency-store';
 import {
-  IDEMPOTENCY_TTL_SECONDS,
   REPLAY_HEADER,
   runIdempotently,
   type IdempotentRequest,

@@ -11,12 +11,14 @@ import { createTestTable, type TestTable } from '../support/dynamo-table';
 let table: TestTable;
 let pagination: typeof import('../../shared/data/pagination');
 let keys: typeof import('../../shared/data/item-keys');
+let counters: typeof import('../../shared/data/counters');
 let transactions: typeof import('../../shared/data/transactions');
 
 beforeAll(async () => {
   table = await createTestTable('pagination');
   pagination = await import('../../shared/data/pagination');
   keys = await import('../../shared/data/item-keys');
+  counters = await import('../../shared/data/counters');
   transactions = await import('../../shared/data/transactions');
 });
 afterAll(() => table.drop());
@@ -60,7 +62,7 @@ async function insertOne(tenant: string, widget: Widget): Promise<void> {
             },
           },
         },
-        ...pagination.counterIncrements(partitions, widget.id),
+        ...counters.counterIncrements(partitions, widget.id),
       ],
     });
   }

@@ -6,7 +6,7 @@
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { MAX_HEADER_BYTES } from '../../infra/local/server';
 import { MAX_BODY_BYTES } from '../../shared/http/middlewares';
-import { MAX_PAGE_SIZE } from '../../shared/domain/lists';
+import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { createParty, pathOf, queryOf, sampleOf, sendSample, type Party } from '../support/route-samples';
 

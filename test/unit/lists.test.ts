@@ -1,6 +1,7 @@
 /** The list conventions of design.md section 4: parameters, dates, snapshots, pagination_info, routes. */
 import { AppError } from '../../shared/domain/errors';
-import { paginationInfo, parsePageRequest, routeToPage, timeSpan, type PageQuery } from '../../shared/domain/lists';
+import { routeToPage } from '../../shared/data/page-routes';
+import { paginationInfo, parsePageRequest, timeSpan, type PageQuery } from '../../shared/domain/lists';
 import { queryValidator } from '../../shared/http/validation';
 import { accountListQuery } from '../../shared/schemas/generated/accounts';
 import { customerListQuery } from '../../shared/schemas/generated/customers';

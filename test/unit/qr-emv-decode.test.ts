@@ -1,8 +1,8 @@
 /** Decoding: our payloads, another Bre-B acquirer's, another scheme's (Pix), and broken ones. */
 import fc from 'fast-check';
-import { AppError } from '../../shared/domain/errors';
 import { crc16Hex } from '../../shared/qr/crc';
 import { DecodeError } from '../../shared/qr/decode-error';
+import { QrFieldError } from '../../shared/qr/errors';
 import { decodeEmvPayload, MAX_PAYLOAD_LENGTH } from '../../shared/qr/emv-decode';
 import type { EmvPayloadInput } from '../../shared/qr/emv-input';
 import { encodeEmvPayload } from '../../shared/qr/emv-payload';
@@ -292,7 +292,7 @@ describe('decodeEmvPayload: what is not a payload', () => {
     }
     expect(thrown).toBeInstanceOf(DecodeError);
     expect((thrown as DecodeError).reason).toBe(reason);
-    expect((thrown as AppError).code).toBe('VALIDATION_FAILED');
+    expect((thrown as QrFieldError).field).toBe('qr_code_data');
   });
 
   test('a template that does not parse is kept raw, with a warning, not an error', () => {

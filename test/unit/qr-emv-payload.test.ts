@@ -4,10 +4,10 @@
  * (the crc module, tested on its own) are computed.
  */
 import { createHmac } from 'node:crypto';
-import { AppError } from '../../shared/domain/errors';
 import { crc16Hex } from '../../shared/qr/crc';
 import { customerInfoCode, type EmvPayloadInput } from '../../shared/qr/emv-input';
 import { encodeEmvPayload, encodeUnsignedPayload, prefixedReference } from '../../shared/qr/emv-payload';
+import { QrFieldError } from '../../shared/qr/errors';
 
 const SETTINGS = { acquirerId: 'RBM', signingSecret: 'golden-secret' };
 
@@ -186,9 +186,8 @@ describe('encodeEmvPayload: what it refuses', () => {
     try {
       run();
     } catch (error) {
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).code).toBe('VALIDATION_FAILED');
-      return (error as AppError).extensions.errors?.[0]?.field;
+      expect(error).toBeInstanceOf(QrFieldError);
+      return (error as QrFieldError).field;
     }
     throw new Error('expected a validation error');
   };

@@ -5,12 +5,12 @@
  * naming the member; the oracle below predicts which from the tag table.
  */
 import fc from 'fast-check';
-import { AppError } from '../../shared/domain/errors';
 import { formatCents } from '../../shared/domain/money';
 import { hasNonAscii, merchantCityForQr, merchantNameForQr } from '../../shared/qr/ascii';
 import { decodeEmvPayload, type DecodedAdditionalInfo } from '../../shared/qr/emv-decode';
 import type { EmvPayloadInput, EmvSettings, QrAdditionalData } from '../../shared/qr/emv-input';
 import { encodeEmvPayload, prefixedReference } from '../../shared/qr/emv-payload';
+import { QrFieldError } from '../../shared/qr/errors';
 import { renderQrPng } from '../../shared/qr/image';
 import { CHANNELS, TRANSACTION_PURPOSES } from '../../shared/qr/tags';
 import { parseTlv, serializeTlv } from '../../shared/qr/tlv';
@@ -167,8 +167,8 @@ describe('encode then decode (property)', () => {
           } catch (thrown) {
             error = thrown;
           }
-          expect(error).toBeInstanceOf(AppError);
-          expect((error as AppError).extensions.errors?.[0]?.field).toBe(refusal);
+          expect(error).toBeInstanceOf(QrFieldError);
+          expect((error as QrFieldError).field).toBe(refusal);
           refused += 1;
           return;
         }

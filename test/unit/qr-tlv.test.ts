@@ -1,5 +1,5 @@
 /** The TLV layer: ID (2 digits) + LENGTH (2 digits) + VALUE, templates nesting the same format. */
-import { AppError } from '../../shared/domain/errors';
+import { QrFieldError } from '../../shared/qr/errors';
 import { DecodeError } from '../../shared/qr/decode-error';
 import { encodeTemplate, encodeTlv, parseTlv, serializeTlv } from '../../shared/qr/tlv';
 
@@ -14,13 +14,12 @@ describe('encodeTlv', () => {
   });
 
   test('rejects values longer than 99 characters, naming the field', () => {
-    expect(() => encodeTlv('62', 'x'.repeat(100), 'additional')).toThrow(AppError);
+    expect(() => encodeTlv('62', 'x'.repeat(100), 'additional')).toThrow(QrFieldError);
     try {
       encodeTlv('62', 'x'.repeat(100), 'additional');
     } catch (error) {
-      expect((error as AppError).code).toBe('VALIDATION_FAILED');
-      expect((error as AppError).extensions.errors?.[0]?.field).toBe('additional');
-      expect((error as AppError).detail).toBe(
+      expect((error as QrFieldError).field).toBe('additional');
+      expect((error as QrFieldError).message).toBe(
         'additional makes tag 62 of the QR payload 100 characters long; at most 99 fit',
       );
     }
@@ -105,13 +104,12 @@ describe('parseTlv', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(DecodeError);
-    expect(thrown).toBeInstanceOf(AppError);
+    expect(thrown).toBeInstanceOf(QrFieldError);
     const error = thrown as DecodeError;
     expect(error.reason).toBe(reason);
     expect(error.position).toBe(position);
     expect(error.message).toMatch(message);
-    expect(error.code).toBe('VALIDATION_FAILED');
-    expect(error.extensions.errors?.[0]?.field).toBe('qr_code_data');
+    expect(error.field).toBe('qr_code_data');
   });
 
   test('errors in a template name the template path and the position in the whole payload', () => {

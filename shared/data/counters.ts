@@ -1,0 +1,52 @@
+/**
+ * List counters: every list partition (a tenant's collection, or one scope of it) keeps its number
+ * of items in a few sharded counter items, incremented in the same transaction as the insert, so a
+ * list's total is one small query (shared/data/pagination.ts) whatever the list's size.
+ */
+import { createHash } from 'node:crypto';
+import { tableName } from './client';
+import { itemKeys } from './item-keys';
+
+/** Counters are spread over shards so that concurrent inserts rarely meet on one item. */
+export const COUNTER_SHARDS = 4;
+
+/** Increments of the counters of every list partition an inserted item joins, for its transaction. */
+export function counterIncrements(partitions: readonly string[], itemId: string) {
+  return counterIncrementsOf([{ partitions, itemId }]);
+}
+
+/**
+ * The counter increments of several items inserted by one transaction (a payment and the payee's
+ * record of it). Two of them may fall on the same counter shard, and a transaction may touch an
+ * item only once: their increments are added up into one update.
+ */
+export function counterIncrementsOf(inserts: readonly { partitions: readonly string[]; itemId: string }[]) {
+  const shards = new Map<string, { partition: string; shard: number; count: number }>();
+  for (const { partitions, itemId } of inserts) {
+    const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
+    for (const partition of partitions) {
+      const counter = shards.get(`${shard}#${partition}`) ?? { partition, shard, count: 0 };
+      counter.count += 1;
+      shards.set(`${shard}#${partition}`, counter);
+    }
+  }
+  return [...shards.values()].map(({ partition, shard, count }) => ({
+    Update: {
+      TableName: tableName(),
+      Key: itemKeys.counterShard(partition, shard),
+      UpdateExpression: 'SET entity = :entity ADD #count :count',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': 'COUNTER', ':count': count },
+    },
+  }));
+}
+
+/** The query (key condition only) that reads every shard of a partition's counter. */
+export const counterShardsQuery = (partition: string) => ({
+  KeyConditionExpression: 'pk = :pk',
+  ExpressionAttributeValues: { ':pk': itemKeys.counterPartition(partition) },
+});
+
+/** The count of a partition: the sum of its shards. */
+export const counterTotal = (shards: readonly Record<string, unknown>[]): number =>
+  shards.reduce((sum, item) => sum + Number(item['count'] ?? 0), 0);
