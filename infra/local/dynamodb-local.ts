@@ -43,7 +43,9 @@ async function waitUntilAnswering(endpoint: string, child: ChildProcess, output:
       return;
     } catch (error) {
       if (Date.now() > deadline)
-        throw new Error(`DynamoDB Local did not answer within 60 s: ${(error as Error).message}\n${output()}`);
+        throw new Error(`DynamoDB Local did not answer within 60 s: ${(error as Error).message}\n${output()}`, {
+          cause: error,
+        });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

@@ -169,7 +169,7 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // Another request (a retry of the same payment) settled it first.
       const current = await getPayment(payment.id);
-      if (!current) throw new Error(`Payment ${payment.id} does not exist`);
+      if (!current) throw new Error(`Payment ${payment.id} does not exist`, { cause: error });
       return current;
     }
   },

@@ -16,6 +16,7 @@ export const MAX_TLV_VALUE_LENGTH = 99;
 
 const TWO_DIGITS = /^[0-9]{2}$/;
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+// eslint-disable-next-line no-control-regex -- the whole 7-bit range is the point: control characters are ASCII too.
 const ASCII = /^[\x00-\x7F]*$/;
 
 /**

@@ -7,6 +7,7 @@ import { stages } from '../../infra/stages';
 import { SANDBOX_NIT, linkMerchantBody } from '../support/fixtures';
 import { accountNumbers, linkAccount, linkedCustomer, queryString, setStatus, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { expectProblem } from '../support/problems';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -60,10 +61,6 @@ const register = (
 
 const resolve = (token: string, customerId: string, key: Record<string, string>): Promise<ApiAnswer> =>
   api.request('POST', '/v1/resolve-key', { token, body: { customer_id: customerId, key } });
-
-const expectProblem = (answer: ApiAnswer, status: number, code: string): void => {
-  expect([answer.status, answer.body?.code]).toEqual([status, code]);
-};
 
 describe('registering a key', () => {
   it('answers the key object, PHONE normalised, display_name defaulting to the business name', async () => {

@@ -6,6 +6,7 @@
  */
 import { accountNumbers, linkAccount, setStatus, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { expectProblem } from '../support/problems';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -26,10 +27,6 @@ beforeAll(async () => {
   readonly = await api.token('sandbox-client-readonly');
 });
 afterAll(() => api.stop());
-
-const expectProblem = (answer: ApiAnswer, status: number, code: string): void => {
-  expect([answer.status, answer.body?.code]).toEqual([status, code]);
-};
 
 async function resolve(token: string, customerId: string, key: Record<string, string>): Promise<string> {
   const answer = await api.request('POST', '/v1/resolve-key', { token, body: { customer_id: customerId, key } });

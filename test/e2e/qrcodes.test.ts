@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { crc16Hex } from '../../shared/qr/crc';
 import { queryString, setStatus } from '../support/accounts';
-import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { expectProblem, fieldsOf } from '../support/problems';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
 import { BREB_EXAMPLE, PIX_EXAMPLE, readQrPng } from '../support/qr-fixtures';
 
@@ -54,14 +55,6 @@ const dynamicBody = (of: MerchantWithKey, extra: Record<string, unknown> = {}) =
 
 const create = (body: Record<string, unknown>, token = tokenA, headers: Record<string, string> = {}) =>
   api.request('POST', '/v1/qrcodes', { token, body, headers });
-
-function expectProblem(answer: ApiAnswer, status: number, code: string): void {
-  expect({ status: answer.status, code: answer.body['code'] }).toEqual({ status, code });
-  expect(answer.headers.get('content-type')).toContain('application/problem+json');
-}
-
-const fieldsOf = (answer: ApiAnswer): string[] =>
-  (answer.body['errors'] as { field: string }[]).map((error) => error.field).sort();
 
 /** The signing key the local runtime gave the QR routes (the same process runs them). */
 const signingKey = (): string => JSON.parse(process.env['QR_SIGNING_SECRET']!).current;

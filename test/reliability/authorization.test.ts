@@ -5,6 +5,7 @@
  */
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { expectProblem } from '../support/problems';
 import { createParty, sampleOf, secretsOf, sendSample, type Party, type SampleRequest } from '../support/route-samples';
 import { BAD_TOKENS, badAuthorization, tokenWithoutScopeOf } from '../support/tokens';
 
@@ -25,11 +26,6 @@ afterAll(async () => {
   process.stdout.write(`authorization matrix: ${routes.length} routes, ${casesRun} cases\n`);
   await api.stop();
 });
-
-function expectProblem(answer: ApiAnswer, status: number, code: string, label: string): void {
-  expect({ label, status: answer.status, code: answer.body?.code }).toEqual({ label, status, code });
-  expect(answer.headers.get('content-type')).toBe('application/problem+json');
-}
 
 /** `text` holds `value` as a whole token, not inside a longer id, alias or number. */
 const containsToken = (text: string, value: string): boolean =>

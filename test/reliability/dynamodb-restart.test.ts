@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../infra/local/dynamodb-local';
 import { linkMerchantBody } from '../support/fixtures';
-import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { expectUnavailable } from '../support/problems';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'breb-restart-'));
 let port: number;
@@ -31,11 +32,6 @@ async function kill(database: DynamoDbLocal): Promise<void> {
   const exited = new Promise((resolve) => database.process.once('exit', resolve));
   database.process.kill('SIGKILL');
   await exited;
-}
-
-function expectUnavailable(answer: ApiAnswer): void {
-  expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 }
 
 it('answers 503 while DynamoDB Local is down and recovers when it is back, without a restart', async () => {

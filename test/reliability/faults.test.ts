@@ -12,6 +12,7 @@ import { DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../shared/runtime/config
 import { DYNAMODB_MAX_ATTEMPTS } from '../../shared/data/client';
 import { DynamoDbFaultProxy, type Attempt, type Fault } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { expectUnavailable } from '../support/problems';
 import { createParty, sampleOf, sendSample, type Party, type SampleRequest } from '../support/route-samples';
 import { describeChanges, diffItems, writesOf, type Writes } from '../support/table-diff';
 
@@ -61,12 +62,6 @@ const shapeOf = (writes: Writes) => ({
 });
 
 const nothingWritten = shapeOf({ entities: {}, updated: {}, counters: {} });
-
-function expectUnavailable(answer: ApiAnswer): void {
-  expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-  expect(answer.headers.get('content-type')).toBe('application/problem+json');
-  expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-}
 
 /** The SDK invocations since `from`, each with its attempts. */
 function invocationsSince(from: number): Map<string, Attempt[]> {

@@ -98,7 +98,7 @@ async function fuzz(route: RouteDefinition): Promise<void> {
       try {
         checkAnswer(answer);
       } catch (error) {
-        throw new Error(`${context}\n${(error as Error).message}`);
+        throw new Error(`${context}\n${(error as Error).message}`, { cause: error });
       }
       if (answer.status >= 400) {
         row.refused += 1;

@@ -7,7 +7,8 @@ import { routes, type RouteDefinition } from '../../functions/routes';
 import { MAX_HEADER_BYTES } from '../../infra/local/server';
 import { MAX_BODY_BYTES } from '../../shared/http/middlewares';
 import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
-import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { expectProblem } from '../support/problems';
 import { createParty, pathOf, queryOf, sampleOf, sendSample, type Party } from '../support/route-samples';
 
 let api: TestApi;
@@ -24,11 +25,6 @@ const withBody = routes.filter((route) => ['POST', 'PATCH'].includes(route.metho
 const withId = routes.filter((route) => route.paths[0]!.includes('{'));
 const lists = routes.filter((route) => route.method === 'GET' && !route.paths[0]!.includes('{'));
 const label = (route: RouteDefinition) => `${route.method} ${route.paths[0]}`;
-
-function expectProblem(answer: ApiAnswer, status: number, code: string): void {
-  expect({ status: answer.status, code: answer.body?.code }).toEqual({ status, code });
-  expect(answer.headers.get('content-type')).toBe('application/problem+json');
-}
 
 /** Every string of a JSON value with its dotted path, as the API names fields in `errors`. */
 function stringPaths(value: unknown, prefix = ''): string[] {

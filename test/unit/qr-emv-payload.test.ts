@@ -76,7 +76,6 @@ const HYBRID_UNSIGNED =
   '8331' + '0015CO.COM.RBM.BASE' + '010812605.04' + // 83 VAT base: 19 + 12
   '8425' + '0015CO.COM.RBM.CINC' + '010201' + // 84 INC condition WALLET; no 85 (no value)
   '9035' + '0016CO.COM.RBM.TRXID' + '0111P9876543210'; // 20 + 15
-'9035' + '0016CO.COM.RBM.TRXID' + '0111P9876543210'; // 20 + 15
 
 const DYNAMIC_INPUT: EmvPayloadInput = {
   type: 'DYNAMIC',
@@ -130,15 +129,6 @@ const DYNAMIC_UNSIGNED =
   '8425' + '0015CO.COM.RBM.CINC' + '010202' + // INC fixed
   '8529' + '0014CO.COM.RBM.INC' + '01071000.00' + // 18 + 11
   '9034' + '0016CO.COM.RBM.TRXID' + '0110PORD2026X1'; // 20 + 14
-'8425' +
-  '0015CO.COM.RBM.CINC' +
-  '010202' + // INC fixed
-  '8529' +
-  '0014CO.COM.RBM.INC' +
-  '01071000.00' + // 18 + 11
-  '9034' +
-  '0016CO.COM.RBM.TRXID' +
-  '0110PORD2026X1'; // 20 + 14
 
 describe('encodeEmvPayload: golden payloads written by hand', () => {
   test.each([

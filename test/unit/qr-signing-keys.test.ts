@@ -28,7 +28,7 @@ describe('parseSigningKeys', () => {
     ['not JSON', 'current=abc'],
     ['no current', '{}'],
     ['a short current', JSON.stringify({ current: 'short' })],
-    ['a number', JSON.stringify({ current: 12345678901234567890 })],
+    ['a number', '{"current": 12345678901234567890}'],
     ['a short previous', JSON.stringify({ current: CURRENT, previous: 'x' })],
   ])('refuses %s', (_what, json) => {
     expect(() => parseSigningKeys(json)).toThrow(/QR signing secret/);
