@@ -1,7 +1,8 @@
 /**
  * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (design.md
  * section 2). It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer
- * does: signature by `kid` from the JWKS, `iss`, `aud` or `client_id` in the audience, `exp`, `nbf`.
+ * does: signature by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one) in the audience,
+ * `exp`, `nbf`.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -127,10 +128,9 @@ export class LocalIssuer {
   async verify(token: string): Promise<VerifiedToken> {
     try {
       const { payload } = await jwtVerify(token, this.keySet, { issuer: this.issuer, algorithms: [ALGORITHM] });
-      const audiences = [payload.aud ?? []].flat();
-      const accepted = [...audiences, payload['client_id']].some(
-        (value) => typeof value === 'string' && this.audience.includes(value),
-      );
+      // As API Gateway: `client_id` counts only when the token has no `aud`.
+      const audience = payload.aud ?? payload['client_id'];
+      const accepted = [audience].flat().some((value) => typeof value === 'string' && this.audience.includes(value));
       if (!accepted) throw new TokenRejected('audience');
       const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [];
       return { claims: payload, scopes };

@@ -113,6 +113,10 @@ describe('LocalIssuer', () => {
     await expectRejected(await issuer.sign({ aud: 'stranger' }));
   });
 
+  test('an aud outside the audience is rejected even with a known client_id (API Gateway reads aud first)', async () => {
+    await expectRejected(await issuer.sign({ aud: 'https://other-api.test', client_id: clientA.clientId }));
+  });
+
   test("an unsigned token (alg 'none') is rejected", async () => {
     const header = base64url({ alg: 'none', typ: 'JWT' });
     const payload = base64url({
