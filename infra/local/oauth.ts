@@ -1,12 +1,15 @@
 /**
  * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (design.md
  * section 2). It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer
- * does: signature by `kid` from the JWKS, `iss`, `aud` or `client_id` in the audience, `exp`, `nbf`.
+ * does: signature by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one) in the audience,
+ * `exp`, `nbf`.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   createLocalJWKSet,
+  decodeProtectedHeader,
+  errors,
   exportJWK,
   generateKeyPair,
   importJWK,
@@ -18,6 +21,7 @@ import {
   type JWTPayload,
 } from 'jose';
 import { allScopes, readScopes } from '../../functions/routes';
+import type { TokenFault } from './token-refusals';
 
 export interface OAuthClient {
   readonly clientId: string;
@@ -39,7 +43,34 @@ export interface VerifiedToken {
   readonly scopes: readonly string[];
 }
 
-export class TokenRejected extends Error {}
+export class TokenRejected extends Error {
+  constructor(readonly fault: Exclude<TokenFault, { kind: 'missing' }>) {
+    super(`token rejected: ${fault.kind}`);
+  }
+}
+
+const dateOf = (numericDate: unknown): Date => new Date(Number(numericDate) * 1000);
+
+/** Which of the authorizer's checks a token failed, from the error jose threw. */
+function faultOf(error: unknown, token: string): TokenRejected['fault'] {
+  if (error instanceof errors.JWTExpired) return { kind: 'expired', expiredAt: dateOf(error.payload['exp']) };
+  if (error instanceof errors.JWTClaimValidationFailed && error.reason !== 'invalid') {
+    if (error.claim === 'nbf') return { kind: 'not-yet-valid', notBefore: dateOf(error.payload['nbf']) };
+    if (error.claim === 'iss') return { kind: 'issuer', issuer: error.payload.iss };
+  }
+  // The header parsed (jose read its alg): it names an algorithm other than RS256.
+  if (error instanceof errors.JOSEAlgNotAllowed) {
+    return { kind: 'signature', algorithm: String(decodeProtectedHeader(token).alg) };
+  }
+  if (
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JWKSMultipleMatchingKeys
+  ) {
+    return { kind: 'signature' };
+  }
+  return { kind: 'malformed' };
+}
 
 interface SigningKey {
   readonly kid: string;
@@ -127,15 +158,14 @@ export class LocalIssuer {
   async verify(token: string): Promise<VerifiedToken> {
     try {
       const { payload } = await jwtVerify(token, this.keySet, { issuer: this.issuer, algorithms: [ALGORITHM] });
-      const audiences = [payload.aud ?? []].flat();
-      const accepted = [...audiences, payload['client_id']].some(
-        (value) => typeof value === 'string' && this.audience.includes(value),
-      );
-      if (!accepted) throw new TokenRejected('audience');
+      // As API Gateway: `client_id` counts only when the token has no `aud`.
+      const audience = payload.aud ?? payload['client_id'];
+      const accepted = [audience].flat().some((value) => typeof value === 'string' && this.audience.includes(value));
+      if (!accepted) throw new TokenRejected({ kind: 'audience', audience });
       const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [];
       return { claims: payload, scopes };
     } catch (error) {
-      throw error instanceof TokenRejected ? error : new TokenRejected((error as Error).message);
+      throw error instanceof TokenRejected ? error : new TokenRejected(faultOf(error, token));
     }
   }
 }

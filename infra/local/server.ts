@@ -16,6 +16,7 @@ import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
 import { ClientRateLimiter, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { answerTokenRequest } from './token-endpoint';
+import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
 
 /** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -77,9 +78,15 @@ function sendProblem(
   );
 }
 
+/** A token refused (401) or short of scope (403): RFC 6750's challenge, and the same words as detail. */
+function sendRefusal(response: ServerResponse, requestId: string, code: ErrorCode, refusal: Refusal): void {
+  sendProblem(response, requestId, code, refusal.detail, { 'www-authenticate': refusal.challenge });
+}
+
 function bearerToken(authorization: string | undefined): string | undefined {
-  // API Gateway accepts the token with or without the Bearer prefix.
-  const token = authorization?.replace(/^Bearer\s+/i, '').trim();
+  // API Gateway accepts the token with or without the Bearer prefix. The scheme alone (HTTP clients
+  // trim the space of `Bearer `) sends no token.
+  const token = authorization?.replace(/^Bearer(\s+|$)/i, '').trim();
   return token ? token : undefined;
 }
 
@@ -235,19 +242,16 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     }
     const { route, path: routePath } = match.mounted;
 
+    const refuseToken = (fault: TokenFault): void =>
+      sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
     const token = bearerToken(request.headers.authorization);
-    if (!token)
-      return sendProblem(response, requestId, 'UNAUTHORIZED', 'Send an access token: Authorization: Bearer <token>', {
-        'www-authenticate': 'Bearer',
-      });
+    if (!token) return refuseToken({ kind: 'missing' });
     let verified: VerifiedToken;
     try {
       verified = await issuer.verify(token);
     } catch (error) {
       if (!(error instanceof TokenRejected)) throw error;
-      return sendProblem(response, requestId, 'UNAUTHORIZED', 'The access token is invalid or expired', {
-        'www-authenticate': 'Bearer error="invalid_token"',
-      });
+      return refuseToken(error.fault);
     }
     const throttled = limiter?.take(String(verified.claims['client_id'] ?? verified.claims.sub));
     if (throttled && !throttled.allowed) {
@@ -257,12 +261,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
     if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
-      return sendProblem(
-        response,
-        requestId,
-        'INSUFFICIENT_SCOPE',
-        `This operation needs the scope ${route.scopes.join(' or ')}`,
-      );
+      return sendRefusal(response, requestId, 'INSUFFICIENT_SCOPE', scopeRefusal(route.scopes, verified.scopes));
     }
 
     const handler = handlers.get(route.name);

@@ -37,7 +37,11 @@ export const linkMerchantRequestSchema = {
     business_name: text(140),
     email: { type: 'string', minLength: 1, maxLength: 35, format: 'email' },
     // E.164 with at most 15 digits, with or without the leading +; normalised by the domain.
-    mobile_phone_number: { type: 'string', pattern: '^\\+?[0-9]{7,15}$' },
+    mobile_phone_number: {
+      type: 'string',
+      pattern: '^\\+?[0-9]{7,15}$',
+      patternMessage: 'must be 7 to 15 digits, with or without a leading +',
+    },
     identification_type: { type: 'string', enum: ['NIT'] },
     identification_number: NIT,
     address: addressSchema,
@@ -56,7 +60,11 @@ export const customerSchema = {
     id: UUID,
     status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
     ...linkMerchantRequestSchema.properties,
-    mobile_phone_number: { type: 'string', pattern: '^\\+[0-9]{7,15}$' },
+    mobile_phone_number: {
+      type: 'string',
+      pattern: '^\\+[0-9]{7,15}$',
+      patternMessage: 'must be + and 7 to 15 digits',
+    },
     created_at: TIMESTAMP,
     updated_at: TIMESTAMP,
   },

@@ -65,7 +65,11 @@ export const keyOwnerSchema = {
   required: ['identification_type', 'identification_number', 'type'],
   properties: {
     identification_type: { type: 'string', enum: ['NIT', 'CC', 'CE', 'TI', 'PP', 'PEP', 'PPT'] },
-    identification_number: { type: 'string', pattern: '^[A-Za-z0-9]{1,18}$' },
+    identification_number: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9]{1,18}$',
+      patternMessage: 'must be 1 to 18 letters or digits',
+    },
     type: { type: 'string', enum: ['BUSINESS', 'PERSON'] },
     business_name: text(140),
     first_name: text(60),
@@ -97,7 +101,11 @@ export const sandboxDirectoryKeyRequestSchema = {
       required: ['account_number', 'account_type'],
       properties: {
         account_number: ACCOUNT_NUMBER,
-        account_type: { type: 'string', pattern: '^[A-Z][A-Z_]{0,29}$' },
+        account_type: {
+          type: 'string',
+          pattern: '^[A-Z][A-Z_]{0,29}$',
+          patternMessage: 'must be 1 to 30 capital letters or underscores, starting with a letter',
+        },
       },
     },
   },

@@ -11,31 +11,42 @@ export const MAX_PAGE_NUMBER = 1_000_000_000;
 export const DATE_OR_TIMESTAMP = {
   type: 'string',
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z)?$',
+  patternMessage: 'must be a date, YYYY-MM-DD, or a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ',
 } as const;
 
 export const UTC_TIMESTAMP = {
   type: 'string',
   pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z$',
+  patternMessage: 'must be a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ (with or without milliseconds)',
 } as const;
 
 /** A customer status in any case (the spec's examples write it in lower case). */
 export const CUSTOMER_STATUS_FILTER = {
   type: 'string',
   pattern: '^([aA][cC][tT][iI][vV][eE]|[iI][nN][aA][cC][tT][iI][vV][eE])$',
+  patternMessage: 'must be ACTIVE or INACTIVE, in any letter case',
 } as const;
 
 /**
  * A mobile number in any of the accepted forms. A `+` sent unencoded in a query string arrives as a
  * space, so a leading space is read as `+`.
  */
-export const MOBILE_FILTER = { type: 'string', pattern: '^[+ ]?[0-9]{7,15}$' } as const;
+export const MOBILE_FILTER = {
+  type: 'string',
+  pattern: '^[+ ]?[0-9]{7,15}$',
+  patternMessage: 'must be 7 to 15 digits, with or without a leading +',
+} as const;
 
 /** The parameters every list takes: paging, order, snapshot and the date filters. */
 export const pageQueryProperties = {
   page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
   page_number: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER },
   order_key: { type: 'string', enum: ['created_at', 'updated_at'] },
-  order_direction: { type: 'string', pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$' },
+  order_direction: {
+    type: 'string',
+    pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
+    patternMessage: 'must be asc or desc, in any letter case',
+  },
   first_request_timestamp: UTC_TIMESTAMP,
   created_at: DATE_OR_TIMESTAMP,
   created_from: DATE_OR_TIMESTAMP,

@@ -3,7 +3,7 @@
  * reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { text, UUID } from './common';
+import { amountValue, text, UUID } from './common';
 import { pageQueryProperties } from './lists';
 
 export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
@@ -16,7 +16,7 @@ export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
  * A COP amount with two decimals and at most 13 integer digits: every amount is then a safe integer
  * of cents (shared/domain/money.ts). That it is above zero is a rule of the domain (its own message).
  */
-export const PAYMENT_AMOUNT_VALUE = { type: 'string', pattern: '^(0|[1-9][0-9]{0,12})\\.[0-9]{2}$' } as const;
+export const PAYMENT_AMOUNT_VALUE = amountValue(13);
 
 export const paymentAmountSchema = {
   type: 'object',
@@ -62,7 +62,11 @@ export const paymentListQuerySchema = {
     direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
     status: { type: 'string', enum: PAYMENT_STATUSES },
     // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
-    qr_code_reference: { type: 'string', pattern: '^[A-Za-z0-9.]{1,64}$' },
+    qr_code_reference: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9.]{1,64}$',
+      patternMessage: 'must be 1 to 64 letters, digits or dots',
+    },
   },
 } as const;
 

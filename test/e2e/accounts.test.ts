@@ -127,6 +127,14 @@ describe('rules of the link request (400)', () => {
     expect(answer.body.errors).toContainEqual(expect.objectContaining({ field }));
   });
 
+  it('says what a number must be, not the pattern it fails', async () => {
+    const answer = await api.request('POST', '/v1/accounts', {
+      token: tokenA,
+      body: { ...valid, number: '0001002003AB' },
+    });
+    expect(answer.body.errors).toEqual([{ field: 'number', message: 'must be 4 to 20 digits' }]);
+  });
+
   it('reports every violation at once', async () => {
     const answer = await api.request('POST', '/v1/accounts', { token: tokenA, body: { type: 'SAVINGS', number: 'x' } });
     const fields = (answer.body.errors as { field: string }[]).map((e) => e.field).sort();

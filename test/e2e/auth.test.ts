@@ -2,8 +2,9 @@
  * The local server checks tokens the way API Gateway's JWT authorizer does, and routes like it.
  * Each case below is a token a real client could send.
  */
+import { decodeJwt } from 'jose';
 import { LocalIssuer } from '../../infra/local/oauth';
-import { SCOPES } from '../../functions/routes';
+import { readScopes, SCOPES } from '../../functions/routes';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { base64url, claimsOf } from '../support/tokens';
 
@@ -19,43 +20,94 @@ afterAll(() => api.stop());
 const claimsWith = (clientId: string, scope: string = SCOPES.customersRead) => claimsOf(clientId, [scope]);
 
 describe('tokens (401)', () => {
-  const rejected: [string, () => Promise<Record<string, string>>][] = [
-    ['no Authorization header', async () => ({})],
-    ['an empty bearer', async () => ({ authorization: 'Bearer ' })],
-    ['a token that is not a JWT', async () => ({ authorization: 'Bearer not.a.jwt' })],
+  /** A bad Authorization header (none when undefined) and the detail its refusal must give. */
+  interface Rejection {
+    readonly authorization?: string;
+    readonly detail: string | RegExp;
+  }
+  const GET_A_TOKEN = 'get a new one from POST /oauth2/token';
+  const NOT_SENT =
+    'The request carries no access token; send one as Authorization: Bearer <token>, from POST /oauth2/token';
+  const BAD_SIGNATURE =
+    /^The access token's signature does not verify with the issuer's keys \(GET \/\.well-known\/jwks\.json\)/;
+  /** A NumericDate claim of the token as the answer writes it. */
+  const claimAt = (token: string, claim: 'exp' | 'nbf'): string =>
+    new Date(Number(decodeJwt(token)[claim]) * 1000).toISOString().replace('.000Z', 'Z');
+  const signed = (claims: Record<string, unknown>, lifetimeSeconds?: number) =>
+    api.runtime.issuer.sign(claims, lifetimeSeconds);
+
+  const rejected: [string, () => Promise<Rejection>][] = [
+    ['no Authorization header', async () => ({ detail: NOT_SENT })],
+    ['an empty bearer', async () => ({ authorization: 'Bearer ', detail: NOT_SENT })],
+    [
+      'a token that is not a JWT',
+      async () => ({ authorization: 'Bearer not.a.jwt', detail: /^The access token is not a JWT \(three Base64url/ }),
+    ],
     [
       'a token signed by another key',
       async () => {
         const impostor = await LocalIssuer.create({ issuer: api.runtime.issuer.issuer });
-        return { authorization: `Bearer ${await impostor.sign(claimsWith('sandbox-client-a'))}` };
+        return {
+          authorization: `Bearer ${await impostor.sign(claimsWith('sandbox-client-a'))}`,
+          detail: BAD_SIGNATURE,
+        };
       },
     ],
     [
       'an expired token',
-      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsWith('sandbox-client-a'), -60)}` }),
+      async () => {
+        const token = await signed(claimsWith('sandbox-client-a'), -60);
+        return {
+          authorization: `Bearer ${token}`,
+          detail: `The access token expired at ${claimAt(token, 'exp')}; ${GET_A_TOKEN}`,
+        };
+      },
     ],
     [
       'a token not valid yet',
-      async () => ({
-        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsWith('sandbox-client-a'), nbf: Math.floor(Date.now() / 1000) + 600 })}`,
-      }),
+      async () => {
+        const token = await signed({ ...claimsWith('sandbox-client-a'), nbf: Math.floor(Date.now() / 1000) + 600 });
+        return {
+          authorization: `Bearer ${token}`,
+          detail: `The access token is not valid before ${claimAt(token, 'nbf')} (nbf); wait until then, or correct the issuer's clock`,
+        };
+      },
     ],
     [
       'a token of another issuer',
       async () => ({
-        authorization: `Bearer ${await api.runtime.issuer.sign({ ...claimsWith('sandbox-client-a'), iss: 'https://issuer.example.com' })}`,
+        authorization: `Bearer ${await signed({ ...claimsWith('sandbox-client-a'), iss: 'https://issuer.example.com' })}`,
+        detail:
+          'The access token was issued by https://issuer.example.com; ' +
+          `this API accepts tokens of ${api.runtime.issuer.issuer} only: get one from POST /oauth2/token`,
       }),
     ],
     [
       'a token for a client outside the audience',
-      async () => ({ authorization: `Bearer ${await api.runtime.issuer.sign(claimsWith('unknown-client'))}` }),
+      async () => ({
+        authorization: `Bearer ${await signed(claimsWith('unknown-client'))}`,
+        detail:
+          'The access token is for unknown-client, which is not a client of this API; ' +
+          "get a token with your client's credentials from POST /oauth2/token",
+      }),
+    ],
+    [
+      'a token whose aud names another API, with a client_id of ours',
+      async () => ({
+        authorization: `Bearer ${await signed({ ...claimsWith('sandbox-client-a'), aud: 'https://api.example.com' })}`,
+        detail: /^The access token is for https:\/\/api\.example\.com, which is not a client of this API;/,
+      }),
     ],
     [
       'an unsigned token (alg none)',
       async () => {
         const now = Math.floor(Date.now() / 1000);
         const payload = { ...claimsWith('sandbox-client-a'), iss: api.runtime.issuer.issuer, iat: now, exp: now + 600 };
-        return { authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.` };
+        return {
+          authorization: `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(payload)}.`,
+          detail:
+            'The access token is signed with alg none; this API accepts RS256 only: get a token from POST /oauth2/token',
+        };
       },
     ],
     [
@@ -66,17 +118,22 @@ describe('tokens (401)', () => {
           ...claimsWith('sandbox-client-a', SCOPES.customersWrite),
           iss: api.runtime.issuer.issuer,
         });
-        return { authorization: `Bearer ${header}.${forged}.${signature}` };
+        return { authorization: `Bearer ${header}.${forged}.${signature}`, detail: BAD_SIGNATURE };
       },
     ],
   ];
 
-  it.each(rejected)('rejects %s', async (_, headers) => {
-    const answer = await api.request('GET', CUSTOMER, { headers: await headers() });
+  it.each(rejected)('rejects %s, saying why', async (_, rejection) => {
+    const { authorization, detail } = await rejection();
+    const answer = await api.request('GET', CUSTOMER, { headers: authorization ? { authorization } : {} });
     expect(answer.status).toBe(401);
     expect(answer.body.code).toBe('UNAUTHORIZED');
-    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(answer.body.detail).toEqual(typeof detail === 'string' ? detail : expect.stringMatching(detail));
+    // RFC 6750 section 3.1: no error code for a request that sent no token; the header and body agree.
+    expect(answer.headers.get('www-authenticate')).toBe(
+      detail === NOT_SENT ? 'Bearer' : `Bearer error="invalid_token", error_description="${answer.body.detail}"`,
+    );
   });
 
   it('accepts a valid token with or without the word Bearer, as API Gateway does', async () => {
@@ -94,6 +151,13 @@ describe('scopes (403)', () => {
     });
     expect(answer.status).toBe(403);
     expect(answer.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect(answer.body.detail).toBe(
+      `This operation needs the scope ${SCOPES.customersWrite}; the access token carries ${readScopes.join(' ')}: ` +
+        'get a token with it from POST /oauth2/token (the client must be granted the scope)',
+    );
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", error_description="${answer.body.detail}", scope="${SCOPES.customersWrite}"`,
+    );
   });
 
   it('lets the read-only client read', async () => {

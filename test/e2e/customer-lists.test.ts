@@ -108,6 +108,22 @@ describe('GET /v1/customers', () => {
     expect([answer.status, answer.body.code]).toEqual([400, 'VALIDATION_FAILED']);
     expect(answer.body.errors).toContainEqual(expect.objectContaining({ field }));
   });
+
+  it('says in words what a refused parameter must be, not the pattern it fails', async () => {
+    const answer = await api.request('GET', '/v1/customers?order_direction=up&created_from=yesterday', {
+      token: tokenA,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toHaveLength(2);
+    expect(answer.body.errors).toContainEqual({
+      field: 'order_direction',
+      message: 'must be asc or desc, in any letter case',
+    });
+    expect(answer.body.errors).toContainEqual({
+      field: 'created_from',
+      message: 'must be a date, YYYY-MM-DD, or a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ',
+    });
+  });
 });
 
 describe('PATCH /v1/customers/{id}', () => {

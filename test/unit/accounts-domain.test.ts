@@ -1,6 +1,4 @@
 /** Account and customer-status rules with in-memory stores: no DynamoDB, no HTTP. */
-import { Ajv } from 'ajv';
-import addFormatsPlugin from 'ajv-formats';
 import {
   accountListItem,
   linkAccount,
@@ -16,10 +14,10 @@ import { AppError } from '../../shared/domain/errors';
 import type { PageRequest } from '../../shared/domain/lists';
 import { accountListItemSchema, accountSchema } from '../../shared/schemas/accounts';
 import type { CustomerStatus } from '../../shared/schemas/customers';
+import { requestAjv } from '../../tools/request-ajv';
 
-const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
-  addFormatsPlugin) as typeof addFormatsPlugin;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: true }), ['date-time', 'uuid']);
+// The AJV the schemas are written for: it knows their patternMessage keyword.
+const ajv = requestAjv('body');
 
 const TENANT = 'sandbox-client-a';
 const NOW = '2025-06-15T12:00:00.000Z';

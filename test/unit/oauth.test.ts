@@ -36,8 +36,11 @@ beforeAll(async () => {
   issuer = await LocalIssuer.create({ issuer: ISSUER });
 });
 
-async function expectRejected(token: string): Promise<void> {
-  await expect(issuer.verify(token)).rejects.toBeInstanceOf(TokenRejected);
+/** The token is refused, for the reason `fault` (the check of API Gateway's authorizer it fails). */
+async function expectRejected(token: string, fault: TokenRejected['fault']): Promise<void> {
+  const refusal = issuer.verify(token);
+  await expect(refusal).rejects.toBeInstanceOf(TokenRejected);
+  await expect(refusal).rejects.toEqual(expect.objectContaining({ fault }));
 }
 
 describe('LocalIssuer', () => {
@@ -75,17 +78,22 @@ describe('LocalIssuer', () => {
     expect(first.jti).not.toBe(second.jti);
   });
 
-  test('an expired token is rejected', async () => {
-    await expectRejected(await issuer.sign({ client_id: clientA.clientId, scope: SCOPES.customersRead }, -10));
+  test('an expired token is rejected, with its exp', async () => {
+    const token = await issuer.sign({ client_id: clientA.clientId, scope: SCOPES.customersRead }, -10);
+    await expectRejected(token, { kind: 'expired', expiredAt: new Date(decodeJwt(token).exp! * 1000) });
   });
 
-  test('a token not valid yet (nbf in the future) is rejected', async () => {
-    await expectRejected(await issuer.sign({ client_id: clientA.clientId, nbf: nowSeconds() + 600 }));
+  test('a token not valid yet (nbf in the future) is rejected, with its nbf', async () => {
+    const nbf = nowSeconds() + 600;
+    await expectRejected(await issuer.sign({ client_id: clientA.clientId, nbf }), {
+      kind: 'not-yet-valid',
+      notBefore: new Date(nbf * 1000),
+    });
   });
 
   test('a token of another issuer instance (another key) is rejected', async () => {
     const other = await LocalIssuer.create({ issuer: ISSUER });
-    await expectRejected(await other.issueAccessToken(clientA, allScopes));
+    await expectRejected(await other.issueAccessToken(clientA, allScopes), { kind: 'signature' });
   });
 
   test('a token signed by another key under our kid is rejected (the signature is checked)', async () => {
@@ -97,20 +105,44 @@ describe('LocalIssuer', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(privateKey);
-    await expectRejected(forged);
+    await expectRejected(forged, { kind: 'signature' });
   });
 
   test('a token naming another issuer is rejected', async () => {
-    await expectRejected(await issuer.sign({ iss: 'http://other-issuer.test', client_id: clientA.clientId }));
+    await expectRejected(await issuer.sign({ iss: 'http://other-issuer.test', client_id: clientA.clientId }), {
+      kind: 'issuer',
+      issuer: 'http://other-issuer.test',
+    });
+  });
+
+  test('a token without iss is rejected for naming no issuer', async () => {
+    await expectRejected(await issuer.sign({ iss: undefined, client_id: clientA.clientId }), {
+      kind: 'issuer',
+      issuer: undefined,
+    });
+  });
+
+  test('a signed token whose exp is not a NumericDate is malformed', async () => {
+    await expectRejected(await issuer.sign({ client_id: clientA.clientId, exp: 'tomorrow' }), { kind: 'malformed' });
   });
 
   test('a client_id outside the audience is rejected', async () => {
-    await expectRejected(await issuer.sign({ client_id: 'stranger', sub: 'stranger' }));
+    await expectRejected(await issuer.sign({ client_id: 'stranger', sub: 'stranger' }), {
+      kind: 'audience',
+      audience: 'stranger',
+    });
   });
 
   test('an aud naming a known client is accepted without client_id, an unknown one is not', async () => {
     await expect(issuer.verify(await issuer.sign({ aud: clientA.clientId }))).resolves.toBeDefined();
-    await expectRejected(await issuer.sign({ aud: 'stranger' }));
+    await expectRejected(await issuer.sign({ aud: 'stranger' }), { kind: 'audience', audience: 'stranger' });
+  });
+
+  test('an aud outside the audience is rejected even with a known client_id (API Gateway reads aud first)', async () => {
+    await expectRejected(await issuer.sign({ aud: 'https://other-api.test', client_id: clientA.clientId }), {
+      kind: 'audience',
+      audience: 'https://other-api.test',
+    });
   });
 
   test("an unsigned token (alg 'none') is rejected", async () => {
@@ -123,7 +155,7 @@ describe('LocalIssuer', () => {
       iat: nowSeconds(),
       exp: nowSeconds() + 3600,
     });
-    await expectRejected(`${header}.${payload}.`);
+    await expectRejected(`${header}.${payload}.`, { kind: 'signature', algorithm: 'none' });
   });
 
   test('a tampered payload is rejected', async () => {
@@ -134,11 +166,11 @@ describe('LocalIssuer', () => {
       scope: allScopes.join(' '),
       exp: nowSeconds() + 3600,
     });
-    await expectRejected(`${header}.${payload}.${signature}`);
+    await expectRejected(`${header}.${payload}.${signature}`, { kind: 'signature' });
   });
 
   test.each(['', 'not-a-jwt', 'a.b.c'])('garbage %j is rejected', async (token) => {
-    await expectRejected(token);
+    await expectRejected(token, { kind: 'malformed' });
   });
 
   test('authenticate checks the secret', () => {
@@ -163,7 +195,7 @@ describe('LocalIssuer', () => {
       await expect(second.verify(await first.issueAccessToken(clientA, allScopes))).resolves.toBeDefined();
       await expect(first.verify(await second.issueAccessToken(clientA, allScopes))).resolves.toBeDefined();
       // ...while an issuer without the file has a key of its own.
-      await expectRejected(await first.issueAccessToken(clientA, allScopes));
+      await expectRejected(await first.issueAccessToken(clientA, allScopes), { kind: 'signature' });
     });
 
     test('the key file is readable by its owner only', async () => {
