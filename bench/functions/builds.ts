@@ -95,16 +95,22 @@ async function baselineModules(): Promise<Plugin> {
   const modules = await requestSchemaModules();
   const schemaModule = (name: string) => path.join(REPO_ROOT, 'shared', 'schemas', `${name}.ts`);
   const compiler = path.join(BASELINE_DIR, 'compiled-at-cold-start.ts');
+  const swapped = new Set<'telemetry' | 'validators'>();
   return {
     name: 'baseline-modules',
     setup(plugin) {
+      plugin.onStart(() => swapped.clear());
       // The libraries the functions used before: Powertools' Tracer (with the X-Ray SDK), Logger, Metrics.
-      plugin.onLoad({ filter: /[\\/]shared[\\/](xray|json-logger|emf-metrics)\.ts$/ }, (args) => ({
-        contents: readFileSync(path.join(BASELINE_DIR, path.basename(args.path)), 'utf8'),
-        resolveDir: BASELINE_DIR,
-        loader: 'ts',
-      }));
-      plugin.onLoad({ filter: /[\\/]shared[\\/]schemas[\\/]validators[\\/][\w-]+\.js$/ }, (args) => {
+      plugin.onLoad({ filter: /[\\/]shared[\\/]observability[\\/](xray|json-logger|emf-metrics)\.ts$/ }, (args) => {
+        swapped.add('telemetry');
+        return {
+          contents: readFileSync(path.join(BASELINE_DIR, path.basename(args.path)), 'utf8'),
+          resolveDir: BASELINE_DIR,
+          loader: 'ts',
+        };
+      });
+      plugin.onLoad({ filter: /[\\/]shared[\\/]schemas[\\/]generated[\\/][\w-]+\.js$/ }, (args) => {
+        swapped.add('validators');
         const name = path.basename(args.path, '.js');
         const module = modules.find((m) => m.name === name);
         if (!module) throw new Error(`No schema module for ${path.relative(VALIDATORS_DIR, args.path)}`);
@@ -116,6 +122,13 @@ async function baselineModules(): Promise<Plugin> {
           ),
         ];
         return { contents: lines.join('\n'), resolveDir: REPO_ROOT, loader: 'ts' };
+      });
+      plugin.onEnd((result) => {
+        // Every handler logs and validates (its query at least): a build that swapped less than both
+        // matched a moved file no more, and would measure our own code against itself.
+        if (result.errors.length === 0 && swapped.size < 2) {
+          throw new Error(`The baseline build swapped only ${[...swapped].join(', ') || 'nothing'}: check its filters`);
+        }
       });
     },
   };

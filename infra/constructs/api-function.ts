@@ -25,8 +25,9 @@ export { SERVICE_NAME };
 export type StageSecretMap = Readonly<Record<SecretName, ISecret>>;
 
 /**
- * esbuild emits ESM, where `require` does not exist; CommonJS dependencies bundled into the output
- * (qrcode and pngjs in the QR functions, for one) still call it, so the banner recreates it.
+ * esbuild emits ESM, where `require` does not exist; a CommonJS dependency bundled into the output
+ * that requires one of Node's modules still calls it, so the banner recreates it (none does today:
+ * pngjs did, until the QR functions took qrcode's symbol builder alone).
  */
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 

@@ -10,6 +10,7 @@ import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { stages } from '../stages';
+import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { LocalIssuer } from './oauth';
@@ -39,6 +40,12 @@ export interface LocalRuntimeOptions {
   readonly throttling?: ThrottlingSettings | 'stage';
   /** How the server loads each route's handler (see LocalServerOptions). */
   readonly loadHandler?: LocalServerOptions['loadHandler'];
+  /**
+   * A synthesized cloud assembly (dist/cdk.out after `npm run build`): each route runs its Lambda
+   * bundle from there (infra/local/bundles.ts) instead of its TypeScript source, unless loadHandler
+   * is given.
+   */
+  readonly cloudAssembly?: string;
   /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
   readonly dynamodbRequestTimeoutMs?: number;
 }
@@ -101,13 +108,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
+    const loadHandler =
+      options.loadHandler ?? (options.cloudAssembly ? bundleLoader(options.cloudAssembly) : undefined);
     server.on(
       'request',
       await createLocalApi({
         issuer,
         sandboxEnabled: settings.sandboxEnabled,
         ...(throttling ? { throttling } : {}),
-        ...(options.loadHandler ? { loadHandler: options.loadHandler } : {}),
+        ...(loadHandler ? { loadHandler } : {}),
       }),
     );
 

@@ -3,7 +3,8 @@
  * Settings: PORT, DATA_DIR (default .data; ':memory:' keeps nothing), TABLE_NAME,
  * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
  * THROTTLING (default: the local stage's API Gateway throttling per client; `off` for load tests),
- * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally).
+ * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
@@ -21,11 +22,13 @@ const runtime = await startLocalRuntime({
   ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
   ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const }),
   ...(env[ENV.dynamodbRequestTimeoutMs] ? { dynamodbRequestTimeoutMs: Number(env[ENV.dynamodbRequestTimeoutMs]) } : {}),
+  ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 
 const client = SANDBOX_CLIENTS[0]!;
 console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
+  Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
   Get a token:

@@ -34,7 +34,7 @@ export function createDynamoDbClient(endpoint: string | undefined, requestTimeou
         }
       : {}),
   });
-  // In Lambda each DynamoDB call becomes an X-Ray subsegment; elsewhere the client stays untouched.
+  // In Lambda each DynamoDB call is traced (an X-Ray subsegment today); elsewhere the client stays untouched.
   return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
 }
 

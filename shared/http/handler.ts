@@ -98,6 +98,6 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       .use(requireBody())
       .use(httpJsonBodyParser() as never);
   }
-  // Each invocation in a tracing context of its own (shared/observability/xray.ts), whatever runs beside it.
+  // Each invocation in a tracing context of its own (shared/observability/tracer.ts), whatever runs beside it.
   return tracer.traced(chain);
 }

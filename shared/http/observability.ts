@@ -1,15 +1,14 @@
 /**
  * The observability layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): Lambda context on every log line (shared/observability/json-logger.ts), an X-Ray
- * subsegment per invocation (shared/observability/xray.ts), and one `Responses` metric per request by route and
- * status class, flushed as EMF (shared/observability/emf-metrics.ts), with a ColdStart metric on an environment's
- * first request.
+ * answer (problem+json included): Lambda context on every log line (shared/observability/json-logger.ts), a
+ * trace of every invocation (the process's Tracer, shared/observability/tracer.ts), and one `Responses` metric
+ * per request by route and status class, flushed as EMF (shared/observability/emf-metrics.ts), with a ColdStart
+ * metric on an environment's first request.
  */
 import type { MiddlewareObj } from '@middy/core';
 import { logMetrics, MetricUnit } from '../observability/emf-metrics';
 import { injectLambdaContext } from '../observability/json-logger';
 import { metrics, tracer } from '../observability/telemetry';
-import { captureLambdaHandler } from '../observability/xray';
 import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import type { HttpResponse } from './responses';
@@ -42,7 +41,7 @@ export function observability(routeName: string): ApiMiddleware[] {
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
     typed(injectLambdaContext(logger)),
     // Responses hold customers' data: traces keep timings and errors, never bodies.
-    typed(captureLambdaHandler(tracer)),
+    typed(tracer.handlerMiddleware()),
     typed(logMetrics(metrics)),
     responseMetric(routeName),
   ];

@@ -1,5 +1,5 @@
 /**
- * X-Ray tracing of the functions, written to the X-Ray daemon directly instead of through the X-Ray
+ * The functions' Tracer (tracer.ts) today: X-Ray, written to the X-Ray daemon directly instead of through the X-Ray
  * SDK (aws-xray-sdk-core, ≈120 KB minified with its dependencies, and tens of milliseconds of every
  * cold start). Lambda's active tracing (Tracing.ACTIVE in the stack) already records each invocation
  * (the function's segment, with its initialization and overhead); what only code inside the
@@ -21,8 +21,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
-import type { MiddlewareObj } from '@middy/core';
 import { coldStartTracker } from './cold-start';
+import type { TracedInvocation, Tracer } from './tracer';
 
 const DAEMON_HEADER = '{"format":"json","version":1}\n';
 const DEFAULT_DAEMON = { host: '127.0.0.1', port: 2000 };
@@ -144,7 +144,7 @@ export interface TracerOptions {
   readonly serviceName: string;
 }
 
-export class XRayTracer {
+export class XRayTracer implements Tracer {
   readonly serviceName: string;
   private readonly enabled: boolean;
   /** True once: on the first invocation of an environment initialized on demand. */
@@ -228,7 +228,7 @@ export class XRayTracer {
   }
 
   /**
-   * Runs each call of `handler` in a tracing context of its own, where captureLambdaHandler records
+   * Runs each call of `handler` in a tracing context of its own, where handlerMiddleware records
    * the invocation and captured clients find it.
    */
   traced<Handler extends (...args: never[]) => Promise<unknown>>(handler: Handler): Handler {
@@ -236,8 +236,17 @@ export class XRayTracer {
     return ((...args: Parameters<Handler>) => this.invocations.run({}, () => handler(...args))) as Handler;
   }
 
+  /** Used outermost, its onError runs last: after the error became an answer, whose status it reads. */
+  handlerMiddleware(): TracedInvocation {
+    return {
+      before: () => this.beginInvocation(),
+      after: () => this.endInvocation(),
+      onError: (request) => this.endInvocation(request.error, request.response?.statusCode),
+    };
+  }
+
   /** Opens the invocation's `## <handler>` subsegment, if tracing is on and Lambda sampled the request. */
-  beginInvocation(): void {
+  private beginInvocation(): void {
     const coldStart = this.isColdStart();
     const slot = this.invocations.getStore();
     if (!this.enabled || !slot) return;
@@ -259,7 +268,7 @@ export class XRayTracer {
   }
 
   /** Closes and sends the invocation's subsegment, with the error that ended it and its status, if any. */
-  endInvocation(error?: unknown, status?: number): void {
+  private endInvocation(error?: unknown, status?: number): void {
     const slot = this.invocations.getStore();
     const invocation = slot?.current;
     if (!slot || !invocation) return;
@@ -283,16 +292,4 @@ export class XRayTracer {
     }
     this.socket.send(DAEMON_HEADER + JSON.stringify(subsegment), port, host);
   }
-}
-
-/**
- * The Middy middleware that traces each invocation of a handler wrapped in `tracer.traced`. Used
- * outermost, its onError runs last: after the error became an answer, whose status it reads.
- */
-export function captureLambdaHandler(tracer: XRayTracer): MiddlewareObj<unknown, { statusCode?: number } | undefined> {
-  return {
-    before: () => tracer.beginInvocation(),
-    after: () => tracer.endInvocation(),
-    onError: (request) => tracer.endInvocation(request.error, request.response?.statusCode),
-  };
 }

@@ -4,7 +4,8 @@
  * pixels per module that brings the image closest to 360 px (290 to 425 px whatever the QR version;
  * whole pixels per module keep every module the same size, which scanners like).
  */
-import QRCode from 'qrcode';
+// The symbol builder alone: the package's main module also loads renderers we never use (qrcode.d.ts).
+import QRCode from 'qrcode/lib/core/qrcode.js';
 import { modulesToPng } from './png';
 
 export const QR_ERROR_CORRECTION = 'M';

@@ -1,14 +1,11 @@
 /**
  * Assertions on the synthesized CloudFormation of every stage: one function per route, the
  * authorizer and scopes of every route, the table settings, and least-privilege IAM. Identity, the
- * API stage, secrets, monitoring and cdk-nag have test files of their own beside this one.
+ * API stage, secrets, monitoring, cdk-nag and the Lambda bundles have test files of their own beside
+ * this one.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { routes, routesFor } from '../../functions/routes';
 import { tableDefinition } from '../../shared/data/table';
 import { stages, stageSettings, type StageName } from '../../infra/stages';
@@ -240,37 +237,3 @@ describe('the least-privilege check catches', () => {
     );
   });
 });
-
-const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
-
-test('bundles every handler locally as source-mapped ESM', () => {
-  // Real esbuild bundling, no Docker: catches handlers or dependencies that do not bundle.
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-cdk-'));
-  try {
-    const { stack, template } = synth('dev', { bundle: { outdir } });
-    const resources = template.toJSON().Resources;
-    for (const route of routesFor(stageSettings('dev').sandboxEnabled)) {
-      const fn = stack.functions.get(route.name)!.function;
-      const metadata = resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)].Metadata;
-      const assetDir = path.join(outdir, metadata['aws:asset:path']);
-      const code = fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
-      expect(code.startsWith("import { createRequire } from 'module';")).toBe(true);
-      expect(fs.existsSync(path.join(assetDir, 'index.mjs.map'))).toBe(true);
-      // What a function never runs stays out of its bundle (docs/benchmarks.md): no schema compiler,
-      // no X-Ray SDK, no credential sources but the environment, no event streams; the QR image code
-      // only in QR routes.
-      const { sources } = JSON.parse(fs.readFileSync(path.join(assetDir, 'index.mjs.map'), 'utf8')) as {
-        sources: string[];
-      };
-      expect({ [route.name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({
-        [route.name]: [],
-      });
-      if (sources.some((source) => source.includes('node_modules/qrcode/'))) {
-        expect({ [route.name]: route.paths }).toEqual({ [route.name]: [expect.stringMatching(/^\/v1\/qrcodes/)] });
-      }
-    }
-  } finally {
-    fs.rmSync(outdir, { recursive: true, force: true });
-  }
-}, 120_000);

@@ -39,7 +39,11 @@ export function synth(stage: StageName, options: SynthOptions = {}) {
   const context = {
     ...cdkContext,
     stage,
-    ...(options.bundle ? { 'aws:cdk:enable-asset-metadata': true } : { 'aws:cdk:bundling-stacks': [] }),
+    // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
+    // path, by which the local server finds a route's bundle (infra/local/bundles.ts).
+    ...(options.bundle
+      ? { 'aws:cdk:enable-asset-metadata': true, 'aws:cdk:enable-path-metadata': true }
+      : { 'aws:cdk:bundling-stacks': [] }),
   };
   const app = new App({ context, ...(options.bundle ? { outdir: options.bundle.outdir } : {}) });
   const base = stageSettings(stage);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import middy from '@middy/core';
-import { captureLambdaHandler, daemonAddress, sampledTraceContext, XRayTracer } from '../../shared/observability/xray';
+import { daemonAddress, sampledTraceContext, XRayTracer } from '../../shared/observability/xray';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 const ROOT = '1-67891233-abcdef012345678912345678';
@@ -77,7 +77,7 @@ function tracedFunction(
     middy(async (event: { calls?: number }) => {
       await work(client, event);
       return { statusCode: 200 };
-    }).use(captureLambdaHandler(tracer)),
+    }).use(tracer.handlerMiddleware()),
   );
 }
 

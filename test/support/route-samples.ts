@@ -62,6 +62,8 @@ export interface RouteSample {
    * key value, key or code to change) on every call, preparing what it needs through the API.
    */
   readonly valid: (context: SampleContext) => Promise<SampleRequest>;
+  /** The status that request answers: 200 unless the route creates what it answers with 201. */
+  readonly status?: number;
   readonly foreign: ForeignAnswer;
   readonly uniqueness?: UniquenessRule;
   /** A GET list: its query string is fuzzed, and `page_size` bounds are checked. */
@@ -291,6 +293,7 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
         accounts: [accountNumbers(1)[0], { number: accountNumbers(1)[0], available_balance: '2500.00' }],
       },
     }),
+    status: 201,
     foreign: { kind: 'not-applicable', why: 'sandbox operator tool: approves at the sponsor bank, not per client' },
     convergesOnRetry:
       'sandbox operator tool: the merchant and each account are written on their own (up to 100 accounts, more ' +
@@ -311,6 +314,7 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
         account: { account_number: '4009998887', account_type: 'SAVINGS' },
       },
     }),
+    status: 201,
     foreign: { kind: 'not-applicable', why: "sandbox operator tool: adds another participant's key" },
     uniqueness: { rule: 'one key value in the Bre-B directory', code: 'KEY_ALREADY_REGISTERED' },
   },

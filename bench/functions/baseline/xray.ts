@@ -4,13 +4,17 @@
  * build (bench/functions/builds.ts) loads this file in place of shared/observability/xray.ts.
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import { captureLambdaHandler as powertoolsCapture } from '@aws-lambda-powertools/tracer/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import type { TracedInvocation, Tracer as FunctionsTracer } from '../../../shared/observability/tracer';
 
-export class XRayTracer extends Tracer {
+export class XRayTracer extends Tracer implements FunctionsTracer {
   /** The X-Ray SDK keeps each invocation's context itself (cls-hooked): nothing to wrap. */
   traced<Handler>(handler: Handler): Handler {
     return handler;
   }
-}
 
-export const captureLambdaHandler = (tracer: Tracer) => powertoolsCapture(tracer, { captureResponse: false });
+  /** Powertools types its middleware for any event and result. */
+  handlerMiddleware(): TracedInvocation {
+    return captureLambdaHandler(this, { captureResponse: false }) as TracedInvocation;
+  }
+}

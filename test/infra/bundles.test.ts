@@ -1,0 +1,102 @@
+/**
+ * What deploys is what runs: the functions as `cdk synth` bundles them (real esbuild, no Docker), then
+ * served by the local server from the cloud assembly (infra/local/bundles.ts) instead of their sources,
+ * each sent a valid request (test/support/route-samples.ts) with a real token. A bundling fault the
+ * sources cannot show (an alias to the wrong module, a package left out of the bundle, a wrong handler
+ * entry) fails here rather than in Lambda. One synthesis serves every test of this file: bundling all
+ * the functions is the slowest step of the CDK tests.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { routesFor } from '../../functions/routes';
+import { lambdaBundles } from '../../infra/local/bundles';
+import { stageSettings } from '../../infra/stages';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { createParty, sampleOf, sendSample, type Party } from '../support/route-samples';
+import { resourcesOf, synth, type Synth } from './synth';
+
+const STAGE = 'dev';
+const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
+
+const LEFT_OUT_OF_BUNDLES =
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
+
+// In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out
+// of itself finds nothing.
+const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-cdk-'));
+let synthed: Synth;
+
+beforeAll(() => {
+  synthed = synth(STAGE, { bundle: { outdir } });
+}, 600_000);
+
+afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+/** The code folder of a route's function, found through the construct tree (not the way the server does). */
+function assetDirOf(routeName: string): string {
+  const fn = synthed.stack.functions.get(routeName)!.function;
+  const resource = resourcesOf(synthed)[synthed.stack.getLogicalId(fn.node.defaultChild as CfnFunction)];
+  return path.join(outdir, resource.Metadata['aws:asset:path']);
+}
+
+test('every function is bundled locally as source-mapped ESM, holding only what it runs', () => {
+  for (const route of deployed) {
+    const assetDir = assetDirOf(route.name);
+    const code = fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
+    expect(code.startsWith("import { createRequire } from 'module';")).toBe(true);
+    expect(fs.existsSync(path.join(assetDir, 'index.mjs.map'))).toBe(true);
+    // What a function never runs stays out of its bundle (docs/benchmarks.md): no schema compiler,
+    // no X-Ray SDK, no credential sources but the environment, no event streams; the QR image code
+    // only in QR routes.
+    const { sources } = JSON.parse(fs.readFileSync(path.join(assetDir, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+    };
+    expect({ [route.name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({
+      [route.name]: [],
+    });
+    if (sources.some((source) => source.includes('node_modules/qrcode/'))) {
+      expect({ [route.name]: route.paths }).toEqual({ [route.name]: [expect.stringMatching(/^\/v1\/qrcodes/)] });
+    }
+  }
+});
+
+test('the local server finds the bundle of every route in the cloud assembly, and nothing else', () => {
+  const bundles = lambdaBundles(outdir);
+  expect(Object.fromEntries(bundles)).toEqual(
+    Object.fromEntries(
+      deployed.map((route) => [
+        route.name,
+        { file: path.join(assetDirOf(route.name), 'index.mjs'), exportName: 'handler' },
+      ]),
+    ),
+  );
+});
+
+describe('served by the local server', () => {
+  let api: TestApi;
+  let party: Party;
+
+  beforeAll(async () => {
+    api = await startTestApi({ cloudAssembly: outdir });
+    party = await createParty(api, 'sandbox-client-a');
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  test.each(deployed.map((route) => [route.name, route] as const))(
+    '%s answers its sample request from its bundle',
+    async (_, route) => {
+      const sample = sampleOf(route);
+      const answer = await sendSample(api, route, await sample.valid({ api, party }), { token: party.token });
+      // The problem the bundle answered, if any, says what broke.
+      expect({ status: answer.status, problem: answer.status >= 400 ? answer.body : undefined }).toEqual({
+        status: sample.status ?? 200,
+        problem: undefined,
+      });
+    },
+  );
+});
