@@ -1,4 +1,4 @@
-/** GET /v1/customers: the client's customers, a page at a time (design.md section 4). */
+/** GET /v1/customers: the client's customers, a page at a time (docs/pagination.md). */
 import { systemClock } from '../shared/domain/clock';
 import { listCustomers } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';

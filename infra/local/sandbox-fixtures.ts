@@ -1,5 +1,5 @@
 /**
- * The sandbox's out-of-band data (design.md section 2): the merchant approved at the sponsor bank
+ * The sandbox's out-of-band data (docs/sandbox.md): the merchant approved at the sponsor bank
  * and its accounts, and keys of the Bre-B directory registered at another participant. Seeding is
  * idempotent: existing accounts keep their balances, existing directory entries stay as they are.
  */
@@ -29,7 +29,7 @@ const anasKey = (key: DirectoryEntry['key']): SandboxDirectoryKey => ({
   account: ANA_ACCOUNT,
 });
 
-/** The directory keys of design.md section 2: a person's four keys and a business's BCODE. */
+/** The directory keys of docs/sandbox.md: a person's four keys and a business's BCODE. */
 export const SANDBOX_DIRECTORY_KEYS: readonly SandboxDirectoryKey[] = [
   anasKey({ key_type: 'PHONE', key_value: '3001234567' }),
   anasKey({ key_type: 'EMAIL', key_value: 'ana.gomez@example.com' }),

@@ -1,5 +1,5 @@
 /**
- * The Bre-B merchant-presented QR profile (shared/qr-payload.md): tag ids, the GUIDs of the Colombian
+ * The Bre-B merchant-presented QR profile (docs/qr-payload.md): tag ids, the GUIDs of the Colombian
  * templates (`CO.COM.<ACQ>.<SUFFIX>`) and the codes written under them. The encoder and the decoder
  * read their vocabulary from here.
  */

@@ -81,7 +81,7 @@ export const keyOwnerSchema = {
 
 export type KeyOwner = FromSchema<typeof keyOwnerSchema>;
 
-/** POST /sandbox/directory/keys (design.md section 2): a key of someone at another participant. */
+/** POST /sandbox/directory/keys (docs/sandbox.md): a key of someone at another participant. */
 export const sandboxDirectoryKeyRequestSchema = {
   type: 'object',
   additionalProperties: false,

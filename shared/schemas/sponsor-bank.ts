@@ -1,4 +1,4 @@
-/** Sandbox operator tool: approve a merchant at the sponsor bank (design.md section 2). */
+/** Sandbox operator tool: approve a merchant at the sponsor bank (docs/sandbox.md). */
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, MONEY_VALUE, NIT, text } from './common';
 

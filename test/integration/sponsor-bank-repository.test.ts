@@ -1,4 +1,4 @@
-/** The sponsor bank's approved merchants and accounts in DynamoDB Local (design.md section 2). */
+/** The sponsor bank's approved merchants and accounts in DynamoDB Local (docs/sandbox.md). */
 import { randomInt } from 'node:crypto';
 import {
   approveSponsorBankMerchant,

@@ -1,4 +1,4 @@
-/** Bre-B key formats (shared/qr-payload.md): every rule of each type, normalisation and inference. */
+/** Bre-B key formats (docs/qr-payload.md): every rule of each type, normalisation and inference. */
 import {
   inferKeyType,
   normaliseKeyValue,

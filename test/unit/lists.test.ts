@@ -1,4 +1,4 @@
-/** The list conventions of design.md section 4: parameters, dates, snapshots, pagination_info, routes. */
+/** The list conventions of docs/pagination.md: parameters, dates, snapshots, pagination_info, routes. */
 import { AppError } from '../../shared/domain/errors';
 import { routeToPage } from '../../shared/data/page-routes';
 import { paginationInfo, parsePageRequest, timeSpan, type PageQuery } from '../../shared/domain/lists';

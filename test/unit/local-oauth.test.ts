@@ -1,6 +1,6 @@
 /**
  * The local OAuth2 issuer verifies tokens as API Gateway's JWT authorizer does, and its token
- * endpoint answers like Cognito's (design.md section 2).
+ * endpoint answers like Cognito's (docs/sandbox.md).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The encoder against payloads written out by hand from the tag table (shared/qr-payload.md), one
+ * The encoder against payloads written out by hand from the tag table (docs/qr-payload.md), one
  * TLV per line with its length counted by hand. Only the signature (node:crypto, here) and the CRC
  * (the crc module, tested on its own) are computed.
  */
