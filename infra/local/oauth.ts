@@ -1,6 +1,7 @@
 /**
- * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (docs/sandbox.md). It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer
- * does: signature by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one) in the audience,
+ * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (docs/sandbox.md).
+ * It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer does: signature
+ * by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one) in the audience,
  * `exp`, `nbf`.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
