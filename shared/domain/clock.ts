@@ -24,3 +24,6 @@ export function newRecord({ clock, ids }: NewRecords, tenant: string) {
   const now = clock.now();
   return { id: ids.newId(), tenant, created_at: now, updated_at: now };
 }
+
+/** The process's clock and random UUIDs: what every function gives the rules that create records. */
+export const systemNewRecords: NewRecords = { clock: systemClock, ids: uuidIds };
