@@ -10,6 +10,7 @@ import { listRecords, type ListRecordsInput } from './pagination';
 import { getRecord } from './records';
 import { writeUnless, type Condition, type TransactItem } from './transactions';
 
+/** One kind of listed record (its filters `F` are the domain's list filters of the kind). */
 export interface ListedKind<T extends ListedRecord, F> {
   /** The items' `entity`, and their collection's name. */
   readonly name: string;
@@ -23,7 +24,7 @@ export interface ListedKind<T extends ListedRecord, F> {
 }
 
 /** The scope of a record listed under its customer: the customer_id filter reads only it. */
-export const customerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+const customerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
 
 interface CustomerFilter {
   readonly customerId?: string;
