@@ -13,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { SCOPES } from '../functions/routes';
+import { apiEvent, type BenchRequest } from './api-event';
 
 // The functions read their settings from the environment on first use, as in Lambda.
 process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
@@ -108,54 +110,34 @@ async function measured<T>(action: () => Promise<T>): Promise<{ result: T; measu
   };
 }
 
-type ListHandler = (
+/** A function's handler, as Lambda calls it. */
+type Handler = (
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
   context: Context,
 ) => Promise<{ statusCode: number; body: string }>;
 
-function listEvent(tenant: string, query: Record<string, string>): APIGatewayProxyEventV2WithJWTAuthorizer {
-  const requestId = randomUUID();
-  const now = Date.now();
-  return {
-    version: '2.0',
-    routeKey: 'GET /v1/accounts',
-    rawPath: '/v1/accounts',
-    rawQueryString: new URLSearchParams(query).toString(),
-    headers: {},
-    queryStringParameters: query,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench',
-      domainPrefix: 'bench',
-      http: { method: 'GET', path: '/v1/accounts', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId,
-      routeKey: 'GET /v1/accounts',
-      stage: '$default',
-      time: new Date(now).toISOString(),
-      timeEpoch: now,
-      authorizer: {
-        principalId: '',
-        integrationLatency: 0,
-        jwt: { claims: { client_id: tenant, scope: 'breb/accounts.read' }, scopes: ['breb/accounts.read'] },
-      },
-    },
-  };
-}
-
 const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+/** The handler of one of our functions (functions/<name>.ts), loaded as the local server loads it. */
+const handlerOf = async (name: string): Promise<Handler> =>
+  ((await import(`../functions/${name}.ts`)) as { handler: Handler }).handler;
+
+/** Calls a handler directly; its answer's body, which must come with status 200. */
+async function call<T>(handler: Handler, request: Omit<BenchRequest, 'requestId'>): Promise<T> {
+  const answer = await handler(apiEvent({ ...request, requestId: randomUUID() }), context);
+  if (answer.statusCode !== 200) {
+    throw new Error(`${request.method} ${request.path} answered ${answer.statusCode}: ${answer.body}`);
+  }
+  return JSON.parse(answer.body) as T;
+}
 
 interface ListAnswer {
   readonly accounts: { id: string }[];
   readonly pagination_info: { total_elements: number; total_pages: number; first_request_timestamp: string };
 }
 
-async function list(handler: ListHandler, tenant: string, query: Record<string, string>): Promise<ListAnswer> {
-  const answer = await handler(listEvent(tenant, query), context);
-  if (answer.statusCode !== 200) throw new Error(`List answered ${answer.statusCode}: ${answer.body}`);
-  return JSON.parse(answer.body) as ListAnswer;
-}
+const list = (handler: Handler, tenant: string, query: Record<string, string>): Promise<ListAnswer> =>
+  call(handler, { method: 'GET', path: '/v1/accounts', query, tenant, scopes: [SCOPES.accountsRead] });
 
 interface Scenario {
   readonly name: string;
@@ -185,7 +167,7 @@ const median = (values: number[]): number => {
 };
 
 /** One walk of every page, then cold jumps; every figure from the same run, repeated. */
-async function runScenario(handler: ListHandler, scenario: Scenario): Promise<Row[]> {
+async function runScenario(handler: Handler, scenario: Scenario): Promise<Row[]> {
   const byKey = new Map<string, Measurement[]>();
   const add = (key: string, m: Measurement) => byKey.set(key, [...(byKey.get(key) ?? []), m]);
   const pages = Math.ceil(scenario.expected / PAGE_SIZE);
@@ -276,18 +258,10 @@ const address = {
  */
 async function seed(): Promise<Seeded> {
   const { dynamoSponsorBank } = await import('../shared/data/sponsor-bank-repository');
-  const { dynamoCustomerStore } = await import('../shared/data/customers-repository');
-  const { dynamoAccountStore } = await import('../shared/data/accounts-repository');
-  const { linkMerchant, setCustomerStatus } = await import('../shared/domain/customers');
-  const { linkAccount } = await import('../shared/domain/accounts');
-  const { systemClock, uuidIds } = await import('../shared/domain/clock');
-  const deps = {
-    customers: dynamoCustomerStore,
-    accounts: dynamoAccountStore,
-    sponsorBank: dynamoSponsorBank,
-    clock: systemClock,
-    ids: uuidIds,
-  };
+  const { systemClock } = await import('../shared/domain/clock');
+  const linkMerchant = await handlerOf('link-merchant');
+  const linkAccount = await handlerOf('link-account');
+  const updateCustomer = await handlerOf('update-customer');
 
   async function merchant(tenant: string, nit: string, name: string, numbers: readonly string[]) {
     for (let i = 0; i < numbers.length; i += 100) {
@@ -296,15 +270,21 @@ async function seed(): Promise<Seeded> {
         numbers.slice(i, i + 100).map((number) => ({ number, availableBalanceCents: 100_000_00 })),
       );
     }
-    return linkMerchant(deps, tenant, {
-      type: 'BUSINESS',
-      business_name: name,
-      email: 'bench@example.com',
-      mobile_phone_number: `300${nit.slice(-7)}`,
-      identification_type: 'NIT',
-      identification_number: nit,
-      address,
-      merchant_category_code: '5411',
+    return call<{ id: string }>(linkMerchant, {
+      method: 'POST',
+      path: '/v1/customers/business/link',
+      body: {
+        type: 'BUSINESS',
+        business_name: name,
+        email: 'bench@example.com',
+        mobile_phone_number: `300${nit.slice(-7)}`,
+        identification_type: 'NIT',
+        identification_number: nit,
+        address,
+        merchant_category_code: '5411',
+      },
+      tenant,
+      scopes: [SCOPES.customersWrite],
     });
   }
 
@@ -315,10 +295,12 @@ async function seed(): Promise<Seeded> {
       Array.from({ length: 8 }, async () => {
         while (next < links.length) {
           const link = links[next++]!;
-          const account = await linkAccount(deps, tenant, {
-            customer_id: link.customerId,
-            type: 'ORDINARY',
-            number: link.number,
+          const account = await call<{ created_at: string }>(linkAccount, {
+            method: 'POST',
+            path: '/v1/accounts',
+            body: { customer_id: link.customerId, type: 'ORDINARY', number: link.number },
+            tenant,
+            scopes: [SCOPES.accountsWrite],
           });
           created.push(account.created_at);
         }
@@ -344,12 +326,14 @@ async function seed(): Promise<Seeded> {
     { customerId: inactive.id, number: numbers(9_000_000_000, half)[i]! },
   ]);
   await linkAll(FILTER_TENANT, interleaved);
-  await setCustomerStatus(
-    { customers: dynamoCustomerStore, followers: dynamoAccountStore, clock: systemClock },
-    FILTER_TENANT,
-    inactive.id,
-    'INACTIVE',
-  );
+  await call(updateCustomer, {
+    method: 'PATCH',
+    path: `/v1/customers/${inactive.id}`,
+    route: { path: '/v1/customers/{id}', parameters: { id: inactive.id } },
+    body: { status: 'INACTIVE' },
+    tenant: FILTER_TENANT,
+    scopes: [SCOPES.customersWrite],
+  });
   const middleCreatedAt = createdAts[half]!;
   return {
     customerId: owner.id,
@@ -397,7 +381,7 @@ async function main(): Promise<void> {
     console.log(`Seeded ${2 * ACCOUNTS} accounts in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
     instrument();
-    const { handler } = (await import('../functions/list-accounts')) as unknown as { handler: ListHandler };
+    const handler = await handlerOf('list-accounts');
     const half = Math.floor(ACCOUNTS / 2);
     const scenarios: Scenario[] = [
       { name: 'all accounts, created_at asc', tenant: TENANT, query: {}, expected: ACCOUNTS },

@@ -1,5 +1,5 @@
 /** POST /v1/payments: pay a resolved Bre-B key from one of the client's accounts (docs/payments.md). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { payResolution } from '../shared/domain/pay-resolution';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
@@ -17,14 +17,13 @@ export const handler = httpHandler<CreatePaymentRequest>({
   handle: ({ auth, body }) =>
     payResolution(
       {
+        ...systemNewRecords,
         resolutions: dynamoResolutionStore,
         customers: dynamoCustomerStore,
         accounts: dynamoAccountStore,
         keys: dynamoKeyStore,
         payments: dynamoPaymentStore,
         participant: runtimeConfig().participant,
-        clock: systemClock,
-        ids: uuidIds,
       },
       auth.tenant,
       body,

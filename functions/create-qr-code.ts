@@ -1,5 +1,5 @@
 /** POST /v1/qrcodes: a static, hybrid or dynamic payment QR code for a merchant's key (docs/qrcodes.md). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { createQrCode } from '../shared/domain/qrcodes';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
@@ -16,12 +16,11 @@ export const handler = httpHandler<CreateQrCodeRequest>({
   handle: ({ auth, body }) =>
     createQrCode(
       {
+        ...systemNewRecords,
         customers: dynamoCustomerStore,
         keys: dynamoKeyStore,
         qrCodes: dynamoQrCodeStore,
         emvSettings,
-        clock: systemClock,
-        ids: uuidIds,
         drawImage: renderQrBase64,
       },
       auth.tenant,

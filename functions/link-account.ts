@@ -1,5 +1,5 @@
 /** POST /accounts and POST /v1/accounts: link an account approved at the sponsor bank (spec 4.2). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { linkAccount } from '../shared/domain/accounts';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
@@ -9,11 +9,10 @@ import type { LinkAccountRequest } from '../shared/schemas/accounts';
 import { linkAccountRequest } from '../shared/schemas/generated/accounts';
 
 const deps = {
+  ...systemNewRecords,
   customers: dynamoCustomerStore,
   accounts: dynamoAccountStore,
   sponsorBank: dynamoSponsorBank,
-  clock: systemClock,
-  ids: uuidIds,
 };
 
 export const handler = httpHandler<LinkAccountRequest>({

@@ -1,5 +1,5 @@
 /** POST /v1/customers/business/link: link a merchant approved at the sponsor bank (spec 4.1). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { linkMerchant } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
@@ -7,7 +7,7 @@ import { httpHandler } from '../shared/http/handler';
 import type { LinkMerchantRequest } from '../shared/schemas/customers';
 import { linkMerchantRequest } from '../shared/schemas/generated/customers';
 
-const deps = { customers: dynamoCustomerStore, sponsorBank: dynamoSponsorBank, clock: systemClock, ids: uuidIds };
+const deps = { ...systemNewRecords, customers: dynamoCustomerStore, sponsorBank: dynamoSponsorBank };
 
 export const handler = httpHandler<LinkMerchantRequest>({
   name: 'linkMerchant',

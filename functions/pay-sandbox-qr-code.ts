@@ -1,5 +1,5 @@
 /** POST /sandbox/qrcodes/{id}/pay: the sandbox's shopper pays one of the client's QR codes (docs/payments.md). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { payQrCode } from '../shared/domain/pay-qr-code';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoQrPaymentStore } from '../shared/data/payments-repository';
@@ -9,11 +9,10 @@ import type { PayQrCodeRequest } from '../shared/schemas/payments';
 import { payQrCodeRequest } from '../shared/schemas/generated/payments';
 
 const deps = {
+  ...systemNewRecords,
   qrCodes: dynamoQrCodeStore,
   keys: dynamoKeyStore,
   payments: dynamoQrPaymentStore,
-  clock: systemClock,
-  ids: uuidIds,
 };
 
 export const handler = httpHandler<PayQrCodeRequest, Record<string, never>, { id: string }>({

@@ -1,5 +1,5 @@
 /** POST /v1/keys: register a Bre-B key for one of the client's accounts (docs/keys.md). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { registerKey } from '../shared/domain/keys';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
@@ -15,12 +15,11 @@ export const handler = httpHandler<RegisterKeyRequest>({
   handle: ({ auth, body }) =>
     registerKey(
       {
+        ...systemNewRecords,
         customers: dynamoCustomerStore,
         accounts: dynamoAccountStore,
         keys: dynamoKeyStore,
         participant: runtimeConfig().participant,
-        clock: systemClock,
-        ids: uuidIds,
       },
       auth.tenant,
       body,

@@ -1,5 +1,5 @@
 /** POST /v1/resolve-key: resolve a Bre-B key to its owner, participant and account (spec 2.3, 4.4). */
-import { systemClock, uuidIds } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
@@ -8,11 +8,10 @@ import type { ResolveKeyRequest } from '../shared/schemas/keys';
 import { resolveKeyRequest } from '../shared/schemas/generated/keys';
 
 const deps = {
+  ...systemNewRecords,
   customers: dynamoCustomerStore,
   directory: dynamoDirectory,
   resolutions: dynamoResolutionStore,
-  clock: systemClock,
-  ids: uuidIds,
 };
 
 export const handler = httpHandler<ResolveKeyRequest>({

@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { httpHandler } from '../../shared/http/handler';
 import type { ApiContext, ApiEvent } from '../../shared/http/middlewares';
 import { linkMerchantRequest } from '../../shared/schemas/generated/customers';
+import { apiEvent } from '../api-event';
 
 const WARMUP = Number(process.env['BENCH_OVERHEAD_WARMUP'] ?? 500);
 const CALLS = Number(process.env['BENCH_OVERHEAD_CALLS'] ?? 3000);
@@ -23,7 +24,7 @@ const routes = {
   post: httpHandler({ name: 'benchPost', body: linkMerchantRequest, handle: async () => ANSWER }),
 };
 
-const LINK_BODY = JSON.stringify({
+const LINK_BODY = {
   type: 'BUSINESS',
   business_name: 'Tienda La Esperanza SAS',
   email: 'pagos@esperanza.co',
@@ -32,36 +33,17 @@ const LINK_BODY = JSON.stringify({
   identification_number: '900123456',
   address: { line_1: 'Calle 10 # 5-20', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
   merchant_category_code: '5411',
-});
+};
 
 function eventOf(method: 'GET' | 'POST', requestId: string): ApiEvent {
-  const path = method === 'GET' ? '/v1/bench/7d0b1a4e-6c1f-4c47-9d3e-5b8f0a2c9e11' : '/v1/bench';
-  return {
-    version: '2.0',
-    routeKey: `${method} ${path}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: method === 'POST' ? { 'content-type': 'application/json' } : {},
+  return apiEvent({
+    method,
+    path: method === 'GET' ? '/v1/bench/7d0b1a4e-6c1f-4c47-9d3e-5b8f0a2c9e11' : '/v1/bench',
     ...(method === 'POST' ? { body: LINK_BODY } : {}),
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'bench',
-      domainName: 'bench',
-      domainPrefix: 'bench',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId,
-      routeKey: `${method} ${path}`,
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-      authorizer: {
-        principalId: '',
-        integrationLatency: 0,
-        jwt: { claims: { client_id: 'bench-client' }, scopes: ['breb/customers.write'] },
-      },
-    },
-  } as ApiEvent;
+    tenant: 'bench-client',
+    scopes: ['breb/customers.write'],
+    requestId,
+  }) as ApiEvent;
 }
 
 const context = (requestId: string) =>

@@ -34,53 +34,75 @@ function calls(m: FunctionMeasurement): string {
   return `${m.dynamodb.callsPerRequest} (${byOperation || 'none'})`;
 }
 
-function sizeAndColdStart(functions: readonly FunctionResult[]): string {
-  const rows = functions.map(({ name, builds: { optimized: o, baseline: b } }) =>
-    [
-      name,
-      kb(o.bytes),
-      ms(o.coldStart.medianMs),
-      ms(o.coldStart.p90Ms),
-      `${ms(o.coldStart.initMedianMs)} + ${ms(o.coldStart.firstRequestMedianMs)}`,
-      ms(b.coldStart.medianMs),
-      `${ms(b.coldStart.initMedianMs)} + ${ms(b.coldStart.firstRequestMedianMs)}`,
-      ratio(o.coldStart.medianMs / b.coldStart.medianMs),
-      `${o.coldStart.rssMedianMb.toFixed(0)} / ${b.coldStart.rssMedianMb.toFixed(0)}`,
-    ].join(' | '),
-  );
-  return [
-    '| Function | Bundle KB | Cold start median ms | p90 ms | init + first request ms | Baseline median ms | Baseline init + first request ms | Cold start vs baseline | RSS MB (baseline) |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
-    ...rows.map((row) => `| ${row} |`),
-  ].join('\n');
+type Cells = readonly (string | number)[];
+
+/** A Markdown table: its header and alignment rows as written, then a row of cells per item. */
+function table(header: string, alignment: string, rows: readonly Cells[]): string {
+  return [header, alignment, ...rows.map((cells) => `| ${cells.join(' | ')} |`)].join('\n');
 }
 
-function warm(functions: readonly FunctionResult[]): string {
-  const rows = functions.map(({ name, builds: { optimized: o, baseline: b } }) =>
-    [
-      name,
-      `${ms(o.c1.p50Ms)} / ${ms(o.c1.p99Ms)}`,
-      `${ms(o.c16.p50Ms)} / ${ms(o.c16.p99Ms)}`,
-      o.requestsPerCpuSecond.toFixed(0),
-      `${ms(b.c1.p50Ms)} / ${ms(b.c1.p99Ms)}`,
-      `${ms(b.c16.p50Ms)} / ${ms(b.c16.p99Ms)}`,
-      b.requestsPerCpuSecond.toFixed(0),
-    ].join(' | '),
-  );
-  return [
-    '| Function | c1 p50 / p99 ms | c16 p50 / p99 ms | Requests per CPU-second | Baseline c1 p50 / p99 ms | Baseline c16 p50 / p99 ms | Baseline requests per CPU-second |',
-    '|---|--:|--:|--:|--:|--:|--:|',
-    ...rows.map((row) => `| ${row} |`),
-  ].join('\n');
+/** A table with a row per function: its name, then what `cells` makes of its two builds. */
+interface FunctionTable {
+  readonly header: string;
+  readonly alignment: string;
+  readonly cells: (optimized: FunctionMeasurement, baseline: FunctionMeasurement, result: FunctionResult) => Cells;
 }
+
+const functionTable = (functions: readonly FunctionResult[], { header, alignment, cells }: FunctionTable): string =>
+  table(
+    header,
+    alignment,
+    functions.map((result) => [result.name, ...cells(result.builds.optimized, result.builds.baseline, result)]),
+  );
+
+const SIZE_AND_COLD_START: FunctionTable = {
+  header:
+    '| Function | Bundle KB | Cold start median ms | p90 ms | init + first request ms | Baseline median ms | Baseline init + first request ms | Cold start vs baseline | RSS MB (baseline) |',
+  alignment: '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  cells: (o, b) => [
+    kb(o.bytes),
+    ms(o.coldStart.medianMs),
+    ms(o.coldStart.p90Ms),
+    `${ms(o.coldStart.initMedianMs)} + ${ms(o.coldStart.firstRequestMedianMs)}`,
+    ms(b.coldStart.medianMs),
+    `${ms(b.coldStart.initMedianMs)} + ${ms(b.coldStart.firstRequestMedianMs)}`,
+    ratio(o.coldStart.medianMs / b.coldStart.medianMs),
+    `${o.coldStart.rssMedianMb.toFixed(0)} / ${b.coldStart.rssMedianMb.toFixed(0)}`,
+  ],
+};
+
+const WARM: FunctionTable = {
+  header:
+    '| Function | c1 p50 / p99 ms | c16 p50 / p99 ms | Requests per CPU-second | Baseline c1 p50 / p99 ms | Baseline c16 p50 / p99 ms | Baseline requests per CPU-second |',
+  alignment: '|---|--:|--:|--:|--:|--:|--:|',
+  cells: (o, b) => [
+    `${ms(o.c1.p50Ms)} / ${ms(o.c1.p99Ms)}`,
+    `${ms(o.c16.p50Ms)} / ${ms(o.c16.p99Ms)}`,
+    o.requestsPerCpuSecond.toFixed(0),
+    `${ms(b.c1.p50Ms)} / ${ms(b.c1.p99Ms)}`,
+    `${ms(b.c16.p50Ms)} / ${ms(b.c16.p99Ms)}`,
+    b.requestsPerCpuSecond.toFixed(0),
+  ],
+};
+
+const DYNAMODB: FunctionTable = {
+  header:
+    '| Function | Sample request | DynamoDB calls per request (by operation) | RCU | WCU | Baseline calls | Connections opened / warm requests (baseline) | X-Ray documents per request (baseline) |',
+  alignment: '|---|---|---|--:|--:|---|--:|--:|',
+  cells: (o, b, { sample }) => [
+    `\`${sample}\``,
+    calls(o),
+    o.dynamodb.rcuPerRequest,
+    o.dynamodb.wcuPerRequest,
+    o.dynamodb.callsPerRequest === b.dynamodb.callsPerRequest ? 'same' : calls(b),
+    `${o.dynamodb.connections} / ${o.dynamodb.requests} (${b.dynamodb.connections} / ${b.dynamodb.requests})`,
+    `${o.xrayDocumentsPerRequest} / ${b.xrayDocumentsPerRequest}`,
+  ],
+};
 
 function dedicatedWarm(report: FunctionsReport): string {
   const warm = report.dedicatedWarm;
   if (!warm) return '';
-  const rows = warm.p50Ms.optimized.map(
-    (p50, batch) =>
-      `| ${batch * warm.batch + 1} to ${(batch + 1) * warm.batch} | ${ms(p50)} | ${ms(warm.p50Ms.baseline[batch] ?? NaN)} | ${ratio(p50 / (warm.p50Ms.baseline[batch] ?? NaN))} |`,
-  );
   return [
     `### ${warm.route} alone in a process of its own`,
     '',
@@ -88,29 +110,16 @@ function dedicatedWarm(report: FunctionsReport): string {
     `through the same local API; the p50 of each batch of ${warm.batch} requests at concurrency 1, from the`,
     "process's first request on (both builds' code gets faster as the compiler optimises it).",
     '',
-    '| Requests | Bundle p50 ms | Baseline p50 ms | Bundle vs baseline |',
-    '|---|--:|--:|--:|',
-    ...rows,
-  ].join('\n');
-}
-
-function dynamodb(functions: readonly FunctionResult[]): string {
-  const rows = functions.map(({ name, sample, builds: { optimized: o, baseline: b } }) =>
-    [
-      name,
-      `\`${sample}\``,
-      calls(o),
-      o.dynamodb.rcuPerRequest,
-      o.dynamodb.wcuPerRequest,
-      o.dynamodb.callsPerRequest === b.dynamodb.callsPerRequest ? 'same' : calls(b),
-      `${o.dynamodb.connections} / ${o.dynamodb.requests} (${b.dynamodb.connections} / ${b.dynamodb.requests})`,
-      `${o.xrayDocumentsPerRequest} / ${b.xrayDocumentsPerRequest}`,
-    ].join(' | '),
-  );
-  return [
-    '| Function | Sample request | DynamoDB calls per request (by operation) | RCU | WCU | Baseline calls | Connections opened / warm requests (baseline) | X-Ray documents per request (baseline) |',
-    '|---|---|---|--:|--:|---|--:|--:|',
-    ...rows.map((row) => `| ${row} |`),
+    table(
+      '| Requests | Bundle p50 ms | Baseline p50 ms | Bundle vs baseline |',
+      '|---|--:|--:|--:|',
+      warm.p50Ms.optimized.map((p50, batch) => [
+        `${batch * warm.batch + 1} to ${(batch + 1) * warm.batch}`,
+        ms(p50),
+        ms(warm.p50Ms.baseline[batch] ?? NaN),
+        ratio(p50 / (warm.p50Ms.baseline[batch] ?? NaN)),
+      ]),
+    ),
   ].join('\n');
 }
 
@@ -259,7 +268,7 @@ and X-Ray documents are sent to a UDP socket standing in for the daemon.
 
 ## Size and cold start
 
-${sizeAndColdStart(report.functions)}
+${functionTable(report.functions, SIZE_AND_COLD_START)}
 
 ## Warm latency and throughput
 
@@ -269,13 +278,13 @@ carries its own copy, warmed only by its own route's requests. The comparison le
 more so for the routes measured last. Each function in a process of its own, as in Lambda, is the
 fair comparison: see the notes.
 
-${warm(report.functions)}
+${functionTable(report.functions, WARM)}
 
 ${dedicatedWarm(report)}
 
 ## DynamoDB per request
 
-${dynamodb(report.functions)}
+${functionTable(report.functions, DYNAMODB)}
 
 ## The middleware chain alone
 

@@ -5,68 +5,47 @@
  * opening balance), and the counters of both lists.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountListFilters, AccountStore, InsertAccountResult, StoredAccount } from '../domain/accounts';
-import type { PageRequest, PageResult } from '../domain/lists';
 import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
-import { guardPut, listedRecordInsert } from './inserts';
+import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
-import { getRecord } from './records';
+import { insertListed, listedReads, underCustomer } from './listed-records';
 import { openingMovement } from './movements';
-import { listRecords } from './pagination';
-import { failedConditions, transactWrite, whileActive } from './transactions';
+import { activeOr } from './transactions';
 
-export const ACCOUNTS_COLLECTION = 'ACCOUNT';
-
-/** The scope of an account in its collection: its customer (the customer_id filter reads only it). */
-export const customerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+const ACCOUNTS = underCustomer<StoredAccount, AccountListFilters>('ACCOUNT', itemKeys.account, (filters) => ({
+  customer_status: filters.customerStatus,
+  customer_mobile: filters.mobile,
+}));
 
 /** How many accounts of one customer get their status copy updated at once. */
 const PROPAGATION_CONCURRENCY = 8;
 
 export const dynamoAccountStore: AccountStore = {
-  async insert(account: StoredAccount): Promise<InsertAccountResult> {
-    const listing = { collection: ACCOUNTS_COLLECTION, scope: customerScope(account.customer_id) };
-    try {
-      await transactWrite({
-        TransactItems: [
-          guardPut(itemKeys.accountNumberGuard(account.customer_id, account.number), 'ACCOUNT_NUMBER_GUARD', {
-            account_id: account.id,
-          }),
-          // The status copied onto the account must be the customer's: a concurrent deactivation
-          // either comes first (and this fails) or finds this account when it copies the status.
-          whileActive(itemKeys.customer(account.customer_id)),
-          ...listedRecordInsert(account, itemKeys.account(account.id), 'ACCOUNT', listing),
-          // The balance's ledger starts with it (docs/payments.md).
-          openingMovement(account),
-        ],
-      });
-      return { inserted: true };
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (failed?.has(0)) {
-        const existingId = failed.get(0)?.['account_id'] ?? (await readGuard(account));
-        return { inserted: false, reason: 'number_taken', existingId: String(existingId) };
-      }
-      if (failed?.has(1)) return { inserted: false, reason: 'customer_inactive' };
-      throw error;
-    }
-  },
+  ...listedReads(ACCOUNTS),
 
-  async get(id: string): Promise<StoredAccount | undefined> {
-    return getRecord<StoredAccount>(itemKeys.account(id));
-  },
-
-  list: (tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>> =>
-    listRecords<StoredAccount>({
-      tenant,
-      collection: ACCOUNTS_COLLECTION,
-      scope: filters.customerId && customerScope(filters.customerId),
-      equals: { customer_status: filters.customerStatus, customer_mobile: filters.mobile },
-      request,
-    }),
+  insert: (account: StoredAccount): Promise<InsertAccountResult> =>
+    insertListed(
+      ACCOUNTS,
+      account,
+      [
+        uniqueGuard(
+          itemKeys.accountNumberGuard(account.customer_id, account.number),
+          'ACCOUNT_NUMBER_GUARD',
+          'account_id',
+          account.id,
+          (existingId) => ({ inserted: false, reason: 'number_taken', existingId }),
+        ),
+        // The status copied onto the account must be the customer's: a concurrent deactivation
+        // either comes first (and this fails) or finds this account when it copies the status.
+        activeOr({ inserted: false, reason: 'customer_inactive' }, itemKeys.customer(account.customer_id)),
+      ],
+      // The balance's ledger starts with it (docs/payments.md).
+      [openingMovement(account)],
+    ),
 
   /**
    * The customer's status copy is not part of the account's representation, so updated_at stays:
@@ -106,15 +85,4 @@ async function customerAccountIds(customerId: string): Promise<string[]> {
     'account_id',
   );
   return guards.map((guard) => String(guard['account_id']));
-}
-
-async function readGuard(account: StoredAccount): Promise<unknown> {
-  const { Item } = await dynamo().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: itemKeys.accountNumberGuard(account.customer_id, account.number),
-      ConsistentRead: true,
-    }),
-  );
-  return Item?.['account_id'];
 }

@@ -4,27 +4,40 @@
  * its client's collection and in one scope of it, with the counters of both lists
  * (shared/data/pagination.ts reads them for `total_elements`).
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from './client';
 import { collectionKeys, collectionPartition, scopePartition, type ItemKey } from './item-keys';
 import { counterIncrements } from './counters';
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { getRecord } from './records';
+import type { Condition, TransactItem } from './transactions';
 
 const NOT_YET_THERE = 'attribute_not_exists(pk)';
 
 /**
- * A guard item: its key exists once, so of two concurrent writes of one value only one passes. When
- * it fails, its old image names the record that holds the value.
+ * A guard item: its key exists once, so of two concurrent writes of one value only one passes. It
+ * holds the id of the record that took the value, under `holder` (e.g. account_id); when the value is
+ * taken, the insert answers `taken` with the holder's id, from the failed guard's old image or, when
+ * DynamoDB sent none, read from the guard.
  */
-export const guardPut = (key: ItemKey, entity: string, holder: Record<string, string>): TransactItem => ({
-  Put: {
-    TableName: tableName(),
-    Item: { ...key, entity, ...holder },
-    ConditionExpression: NOT_YET_THERE,
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-  },
-});
+export function uniqueGuard<R>(
+  key: ItemKey,
+  entity: string,
+  holder: string,
+  id: string,
+  taken: (existingId: string) => R,
+): Condition<R> {
+  return {
+    item: {
+      Put: {
+        TableName: tableName(),
+        Item: { ...key, entity, [holder]: id },
+        ConditionExpression: NOT_YET_THERE,
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    refused: async (old) =>
+      taken(String(old?.[holder] ?? (await getRecord<Record<string, unknown>>(key, { consistent: true }))?.[holder])),
+  };
+}
 
 /** What a listed record carries: its client, its id, and the times it is ordered by. */
 export interface ListedRecord {

@@ -6,27 +6,32 @@
  * caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
  * that either all of it is written or none of it.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { PageRequest, PageResult } from '../domain/lists';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { StoredQrCode } from '../domain/qrcodes';
-import { dynamo, tableName } from './client';
-import { listPartitions, listedRecordPut, type Listing, type TransactItem } from './inserts';
-import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
-import { getRecord } from './records';
+import { tableName } from './client';
+import { listPartitions, listedRecordPut } from './inserts';
+import { itemKeys } from './item-keys';
+import { listedReads, listingOf, underCustomer } from './listed-records';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf } from './counters';
-import { listRecords } from './pagination';
 import { payableQrCode } from './qrcodes-repository';
-import { failedConditions, transactWrite, whileActive } from './transactions';
+import { changeStatus } from './status-changes';
+import { failedConditions, transactWrite, whileActive, type TransactItem } from './transactions';
 
-export const PAYMENTS_COLLECTION = 'PAYMENT';
-
-/** The scope of a payment in its collection: its customer (the customer_id filter reads only it). */
-export const paymentCustomerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+const PAYMENTS = underCustomer<StoredPayment, PaymentListFilters>(
+  'PAYMENT',
+  itemKeys.payment,
+  (filters) => ({
+    account_id: filters.accountId,
+    direction: filters.direction,
+    status: filters.status,
+    qr_code_reference: filters.qrCodeReference,
+  }),
+  // A retry meets the payment its first request wrote a moment before.
+  true,
+);
 
 /** A transaction item of the caller's, named so that the caller can tell why a write failed. */
 export interface LabelledItem {
@@ -43,12 +48,6 @@ export type PaymentWriteOutcome =
   | { readonly written: true }
   /** The labels of the items whose condition failed, with their old image when they asked for it. */
   | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
-
-/** A payment is listed in its client's collection and in its customer's scope. */
-const paymentListing = (payment: StoredPayment): Listing => ({
-  collection: PAYMENTS_COLLECTION,
-  scope: paymentCustomerScope(payment.customer_id),
-});
 
 /**
  * Writes `write` atomically with the caller's `items` (placed first). Answers which labelled items
@@ -73,12 +72,12 @@ export async function writePayment(
     ...labelled.map(({ item }) => item),
     ...movements,
     ...write.payments.map((payment) =>
-      listedRecordPut(payment, itemKeys.payment(payment.id), 'PAYMENT', paymentListing(payment)),
+      listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment)),
     ),
     // A payment and the payee's record of it may share a counter shard: their increments are added up.
     ...counterIncrementsOf(
       write.payments.map((payment) => ({
-        partitions: listPartitions(payment.tenant, paymentListing(payment)),
+        partitions: listPartitions(payment.tenant, listingOf(PAYMENTS, payment)),
         itemId: payment.id,
       })),
     ),
@@ -103,11 +102,11 @@ const PAYEE = 'payee';
 const QR_CODE = 'qr-code';
 const KEY = 'key';
 
-async function getPayment(id: string): Promise<StoredPayment | undefined> {
-  return getRecord<StoredPayment>(itemKeys.payment(id), { consistent: true });
-}
+const paymentReads = listedReads(PAYMENTS);
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {
+  ...paymentReads,
+
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
     const outcome = await writePayment(write, [
       {
@@ -141,52 +140,14 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
     throw new Error(`Payment refused by ${[...failed.keys()].join(', ')}`);
   },
 
-  get: getPayment,
-
   async settle(payment: StoredPayment, now: string): Promise<StoredPayment> {
-    const moved = updatedAtKeys(payment.id, now, true);
-    try {
-      const { Attributes } = await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: itemKeys.payment(payment.id),
-          UpdateExpression:
-            'SET #status = :settled, settled_at = :now, updated_at = :now, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':settled': 'SETTLED',
-            ':pending': 'PENDING',
-            ':now': now,
-            ':gsi2sk': moved.gsi2sk,
-            ':gsi4sk': moved.gsi4sk,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return withoutStorageAttributes<StoredPayment>(Attributes!);
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      // Another request (a retry of the same payment) settled it first.
-      const current = await getPayment(payment.id);
-      if (!current) throw new Error(`Payment ${payment.id} does not exist`, { cause: error });
-      return current;
-    }
+    const change = { from: 'PENDING', to: 'SETTLED', now, stamp: 'settled_at' };
+    const settled = await changeStatus<StoredPayment>(itemKeys.payment(payment.id), payment.id, change);
+    // Undefined: another request (a retry of the same payment) settled it first.
+    const current = settled ?? (await paymentReads.get(payment.id));
+    if (!current) throw new Error(`Payment ${payment.id} does not exist`);
+    return current;
   },
-
-  list: (tenant: string, filters: PaymentListFilters, request: PageRequest): Promise<PageResult<StoredPayment>> =>
-    listRecords<StoredPayment>({
-      tenant,
-      collection: PAYMENTS_COLLECTION,
-      scope: filters.customerId && paymentCustomerScope(filters.customerId),
-      equals: {
-        account_id: filters.accountId,
-        direction: filters.direction,
-        status: filters.status,
-        qr_code_reference: filters.qrCodeReference,
-      },
-      request,
-    }),
 };
 
 export const dynamoQrPaymentStore: QrPaymentStore = {

@@ -6,6 +6,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from './client';
 import type { ItemKey } from './item-keys';
 
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
 /** Attempts of a transaction that DynamoDB cancels for a conflict (list counters are shared items). */
 const CONFLICT_ATTEMPTS = 6;
 
@@ -61,3 +63,35 @@ export const whileActive = (Key: ItemKey, statusAttribute = 'status') => ({
     ExpressionAttributeValues: { ':active': 'ACTIVE' },
   },
 });
+
+/** An item of a write whose condition may fail, and what the write answers when it does. */
+export interface Condition<R> {
+  readonly item: TransactItem;
+  /** `old` is the item's old image, when it asked for it (ReturnValuesOnConditionCheckFailure). */
+  readonly refused: (old: Record<string, unknown> | undefined) => R | Promise<R>;
+}
+
+/** whileActive, answering `refusal` when the item is not ACTIVE. */
+export const activeOr = <R>(refusal: R, key: ItemKey, statusAttribute?: string): Condition<R> => ({
+  item: whileActive(key, statusAttribute),
+  refused: () => refusal,
+});
+
+/**
+ * Writes the conditions' items, then `items`, in one transaction. Undefined when written; when the
+ * transaction was refused for conditions only, the answer of the first of `conditions` that failed.
+ */
+export async function writeUnless<R>(
+  conditions: readonly Condition<R>[],
+  items: readonly TransactItem[] = [],
+): Promise<R | undefined> {
+  try {
+    await transactWrite({ TransactItems: [...conditions.map(({ item }) => item), ...items] });
+    return undefined;
+  } catch (error) {
+    const failed = failedConditions(error);
+    const first = conditions.findIndex((_, index) => failed?.has(index));
+    if (first < 0) throw error;
+    return conditions[first]!.refused(failed?.get(first));
+  }
+}

@@ -1,11 +1,11 @@
 /** Bank accounts of business customers: linking (spec 2.2 and 4.2), reading and listing (4.3). */
 import type { Account, AccountListItem, AccountListQuery, LinkAccountRequest } from '../schemas/accounts';
 import type { CustomerStatus } from '../schemas/customers';
-import type { Clock, IdGenerator } from './clock';
+import { newRecord, type NewRecords } from './clock';
 import { customerStatusFilter, getOwnCustomer, mobileFilter, type CustomerStore } from './customers';
 import { AppError } from './errors';
-import { readOwn } from './ownership';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { ownReader } from './ownership';
+import { listOwn, type RecordReader } from './lists';
 import { cop } from './money';
 import type { SponsorBankStore } from './sponsor-bank';
 
@@ -42,24 +42,20 @@ export interface AccountListFilters {
   readonly mobile?: string;
 }
 
-export interface AccountStore {
+export interface AccountStore extends RecordReader<StoredAccount, AccountListFilters> {
   /**
    * Inserts unless the customer already has this account number, and only while the customer is
    * ACTIVE; atomic against concurrent inserts and status changes.
    */
   insert(account: StoredAccount): Promise<InsertAccountResult>;
-  get(id: string): Promise<StoredAccount | undefined>;
-  list(tenant: string, filters: AccountListFilters, request: PageRequest): Promise<PageResult<StoredAccount>>;
   /** Copies a customer's status onto its accounts; a copy of a newer version already there wins. */
   propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
 }
 
-export interface LinkAccountDeps {
+export interface LinkAccountDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'insert'>;
   readonly sponsorBank: Pick<SponsorBankStore, 'findAccount'>;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 /** The account object of spec 2.2: the answer of the link call and of GET /v1/accounts/{id}. */
@@ -117,10 +113,8 @@ export async function linkAccount(
       "No account with this number is approved at the sponsor bank for the customer's NIT",
     );
   }
-  const now = deps.clock.now();
   const account: StoredAccount = {
-    id: deps.ids.newId(),
-    tenant,
+    ...newRecord(deps, tenant),
     customer_id: customer.id,
     number: request.number,
     type: request.type,
@@ -132,8 +126,6 @@ export async function linkAccount(
     customer_status: customer.status,
     customer_status_version: customer.status_version ?? 0,
     customer_mobile: customer.mobile_phone_number,
-    created_at: now,
-    updated_at: now,
   };
   const result = await deps.accounts.insert(account);
   if (!result.inserted) {
@@ -146,18 +138,7 @@ export async function linkAccount(
 }
 
 /** Reads one of the tenant's accounts: 404 when unknown, 403 when another client's. */
-export async function getOwnAccount(
-  accounts: Pick<AccountStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<StoredAccount> {
-  return readOwn((accountId) => accounts.get(accountId), tenant, 'Account', id);
-}
-
-export interface AccountList {
-  readonly accounts: AccountListItem[];
-  readonly pagination_info: PaginationInfo;
-}
+export const getOwnAccount = ownReader<StoredAccount>('Account');
 
 export interface ListAccountsDeps {
   readonly accounts: Pick<AccountStore, 'list'>;
@@ -165,27 +146,22 @@ export interface ListAccountsDeps {
   readonly bankName: string;
 }
 
-/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, design.md section 4). */
-export async function listAccounts(
-  deps: ListAccountsDeps,
-  tenant: string,
-  query: AccountListQuery,
-  now: string,
-): Promise<AccountList> {
-  const request = parsePageRequest(query, now);
+/** The store's filters for a list query: a customer's accounts, and copies of its status and mobile. */
+function accountFilters(query: AccountListQuery): AccountListFilters {
   const customerStatus = customerStatusFilter(query.customer_status);
   const mobile = mobileFilter(query.mobile);
-  const page = await deps.accounts.list(
-    tenant,
-    {
-      ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),
-      ...(customerStatus ? { customerStatus } : {}),
-      ...(mobile ? { mobile } : {}),
-    },
-    request,
-  );
   return {
-    accounts: page.items.map((account) => accountListItem(account, deps.bankName)),
-    pagination_info: paginationInfo(request, page.total),
+    ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),
+    ...(customerStatus ? { customerStatus } : {}),
+    ...(mobile ? { mobile } : {}),
   };
+}
+
+/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, design.md section 4). */
+export function listAccounts(deps: ListAccountsDeps, tenant: string, query: AccountListQuery, now: string) {
+  return listOwn(deps.accounts, tenant, query, now, {
+    name: 'accounts',
+    filters: accountFilters,
+    toPublic: (account: StoredAccount) => accountListItem(account, deps.bankName),
+  });
 }

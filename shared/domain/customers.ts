@@ -1,9 +1,9 @@
 /** Business customers (merchants): linking (spec 2.1 and 4.1), reading, listing, activation. */
 import type { Customer, CustomerListQuery, CustomerStatus, LinkMerchantRequest } from '../schemas/customers';
-import type { Clock, IdGenerator } from './clock';
+import type { Clock, NewRecords } from './clock';
 import { AppError } from './errors';
-import { readOwn } from './ownership';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { ownReader } from './ownership';
+import { listOf, type RecordReader } from './lists';
 import { normaliseMobilePhone } from './phone';
 import type { SponsorBankStore } from './sponsor-bank';
 
@@ -26,16 +26,14 @@ export interface CustomerListFilters {
   readonly identificationNumber?: string;
 }
 
-export interface CustomerStore {
+export interface CustomerStore extends RecordReader<StoredCustomer, CustomerListFilters> {
   /** Inserts unless the tenant already linked this NIT; atomic against concurrent inserts. */
   insert(customer: StoredCustomer): Promise<InsertCustomerResult>;
-  get(id: string): Promise<StoredCustomer | undefined>;
   /**
    * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
    * customer as stored afterwards, or undefined when another change came first.
    */
   updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined>;
-  list(tenant: string, filters: CustomerListFilters, request: PageRequest): Promise<PageResult<StoredCustomer>>;
 }
 
 /** What a customer's status change must reach besides the customer: its accounts' copies. */
@@ -43,11 +41,9 @@ export interface CustomerStatusFollowers {
   propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
 }
 
-export interface LinkMerchantDeps {
+export interface LinkMerchantDeps extends NewRecords {
   readonly customers: CustomerStore;
   readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant'>;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 export function publicCustomer({ tenant: _tenant, status_version: _version, ...customer }: StoredCustomer): Customer {
@@ -68,6 +64,7 @@ export async function linkMerchant(
     );
   }
   const now = deps.clock.now();
+  // Field by field, not newRecord: the answer is this object without its tenant, in this order.
   const customer: StoredCustomer = {
     id: deps.ids.newId(),
     status: 'ACTIVE',
@@ -93,13 +90,7 @@ export async function linkMerchant(
 }
 
 /** Reads one of the tenant's customers: 404 when unknown, 403 when another client's. */
-export async function getOwnCustomer(
-  customers: Pick<CustomerStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<StoredCustomer> {
-  return readOwn((customerId) => customers.get(customerId), tenant, 'Customer', id);
-}
+export const getOwnCustomer = ownReader<StoredCustomer>('Customer');
 
 export interface SetCustomerStatusDeps {
   readonly customers: Pick<CustomerStore, 'get' | 'updateStatus'>;
@@ -144,29 +135,17 @@ export const customerStatusFilter = (value: string | undefined): CustomerStatus 
 export const mobileFilter = (value: string | undefined): string | undefined =>
   value === undefined ? undefined : normaliseMobilePhone(value.replace(/^ /, '+'), 'mobile');
 
-export interface CustomerList {
-  readonly customers: Customer[];
-  readonly pagination_info: PaginationInfo;
-}
-
 /** GET /v1/customers: the tenant's customers, a page at a time (design.md section 4). */
-export async function listCustomers(
-  customers: Pick<CustomerStore, 'list'>,
-  tenant: string,
-  query: CustomerListQuery,
-  now: string,
-): Promise<CustomerList> {
-  const request = parsePageRequest(query, now);
-  const status = customerStatusFilter(query.customer_status);
-  const mobile = mobileFilter(query.mobile);
-  const page = await customers.list(
-    tenant,
-    {
+export const listCustomers = listOf({
+  name: 'customers',
+  filters: (query: CustomerListQuery): CustomerListFilters => {
+    const status = customerStatusFilter(query.customer_status);
+    const mobile = mobileFilter(query.mobile);
+    return {
       ...(status ? { status } : {}),
       ...(mobile ? { mobile } : {}),
       ...(query.identification_number ? { identificationNumber: query.identification_number } : {}),
-    },
-    request,
-  );
-  return { customers: page.items.map(publicCustomer), pagination_info: paginationInfo(request, page.total) };
-}
+    };
+  },
+  toPublic: publicCustomer,
+});

@@ -6,10 +6,10 @@
  * will name it as resolution_id.
  */
 import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest } from '../schemas/keys';
-import type { Clock, IdGenerator } from './clock';
+import type { NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore } from './customers';
 import { AppError } from './errors';
-import { readOwn } from './ownership';
+import { ownReader } from './ownership';
 import { normaliseKeyValue, parseKey, type KeyType } from './key-formats';
 
 export interface DirectoryKey {
@@ -63,12 +63,10 @@ export interface ResolutionStore {
   get(id: string): Promise<StoredResolution | undefined>;
 }
 
-export interface ResolveKeyDeps {
+export interface ResolveKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly resolutions: Pick<ResolutionStore, 'insert'>;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 const OWNER_FIELDS = [
@@ -134,22 +132,7 @@ export async function resolveKey(
 }
 
 /** Reads one of the tenant's resolutions: 404 when unknown, 403 when another client's. */
-export async function getOwnStoredResolution(
-  resolutions: Pick<ResolutionStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<StoredResolution> {
-  return readOwn((resolutionId) => resolutions.get(resolutionId), tenant, 'Resolution', id);
-}
-
-/** GET /v1/resolutions/{id}: 404 when unknown, 403 when another client's. */
-export async function getOwnResolution(
-  resolutions: Pick<ResolutionStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<Resolution> {
-  return publicResolution(await getOwnStoredResolution(resolutions, tenant, id));
-}
+export const getOwnResolution = ownReader<StoredResolution>('Resolution');
 
 /** The answer of POST /sandbox/directory/keys. */
 export type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account' | 'created_at'>;

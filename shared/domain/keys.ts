@@ -6,13 +6,13 @@
  */
 import type { KeyListQuery, KeyStatus, RegisterKeyRequest } from '../schemas/keys';
 import { getOwnAccount, type AccountStore } from './accounts';
-import type { Clock, IdGenerator } from './clock';
+import { newRecord, type Clock, type NewRecords } from './clock';
 import type { CustomerStore } from './customers';
 import type { DirectoryEntry } from './directory';
 import { AppError, invalidField } from './errors';
-import { readOwn } from './ownership';
+import { ownReader } from './ownership';
 import { normaliseKeyValue, type KeyType } from './key-formats';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { listOf, type RecordReader } from './lists';
 
 export interface StoredKey {
   readonly id: string;
@@ -53,14 +53,12 @@ export interface KeyListFilters {
   readonly status?: KeyStatus;
 }
 
-export interface KeyStore {
+export interface KeyStore extends RecordReader<StoredKey, KeyListFilters> {
   /**
    * Inserts the key with its directory entry unless the (type, value) is already in the directory,
    * and only while the customer and the account are ACTIVE; atomic against concurrent inserts.
    */
   insert(key: StoredKey, entry: DirectoryEntry): Promise<InsertKeyResult>;
-  get(id: string): Promise<StoredKey | undefined>;
-  list(tenant: string, filters: KeyListFilters, request: PageRequest): Promise<PageResult<StoredKey>>;
   /**
    * Moves the key from its current status (as read) to `to`, and its directory entry with it (a
    * DELETED key's entry is removed, freeing the value). 'conflict' when the status changed since it
@@ -69,14 +67,12 @@ export interface KeyStore {
   transition(key: StoredKey, to: KeyStatus, now: string): Promise<TransitionResult>;
 }
 
-export interface RegisterKeyDeps {
+export interface RegisterKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly keys: Pick<KeyStore, 'insert'>;
   /** Our sponsor bank: the participant of our merchants' keys. */
   readonly participant: { readonly name: string; readonly nit: string };
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 export function publicKey(key: StoredKey): PublicKey {
@@ -118,18 +114,14 @@ export async function registerKey(
     throw invalidField('key.key_value', "of an ID key must be the owner's identification number");
   }
 
-  const now = deps.clock.now();
   const key: StoredKey = {
-    id: deps.ids.newId(),
-    tenant,
+    ...newRecord(deps, tenant),
     customer_id: customer.id,
     account_id: account.id,
     key_type: keyType,
     key_value: keyValue,
     display_name: request.display_name ?? customer.business_name,
     status: 'ACTIVE',
-    created_at: now,
-    updated_at: now,
   };
   const entry: DirectoryEntry = {
     key: { key_type: keyType, key_value: keyValue },
@@ -145,8 +137,8 @@ export async function registerKey(
     status: 'ACTIVE',
     key_id: key.id,
     tenant,
-    created_at: now,
-    updated_at: now,
+    created_at: key.created_at,
+    updated_at: key.updated_at,
   };
   const result = await deps.keys.insert(key, entry);
   if (!result.inserted) {
@@ -158,9 +150,7 @@ export async function registerKey(
 }
 
 /** Reads one of the tenant's keys: 404 when unknown, 403 when another client's. */
-export async function getOwnKey(keys: Pick<KeyStore, 'get'>, tenant: string, id: string): Promise<StoredKey> {
-  return readOwn((keyId) => keys.get(keyId), tenant, 'Key', id);
-}
+export const getOwnKey = ownReader<StoredKey>('Key');
 
 export type KeyAction = 'suspend' | 'activate' | 'delete';
 
@@ -208,31 +198,17 @@ export async function changeKeyStatus(
   return publicKey({ ...key, status: to, updated_at: now });
 }
 
-export interface KeyList {
-  readonly keys: PublicKey[];
-  readonly pagination_info: PaginationInfo;
-}
-
 /** GET /v1/keys: the tenant's keys, a page at a time (design.md section 4). */
-export async function listKeys(
-  keys: Pick<KeyStore, 'list'>,
-  tenant: string,
-  query: KeyListQuery,
-  now: string,
-): Promise<KeyList> {
-  const request = parsePageRequest(query, now);
-  const page = await keys.list(
-    tenant,
-    {
-      ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),
-      ...(query.account_id ? { accountId: query.account_id.toLowerCase() } : {}),
-      ...(query.key_type ? { keyType: query.key_type } : {}),
-      ...(query.status ? { status: query.status } : {}),
-    },
-    request,
-  );
-  return { keys: page.items.map(publicKey), pagination_info: paginationInfo(request, page.total) };
-}
+export const listKeys = listOf({
+  name: 'keys',
+  filters: (query: KeyListQuery): KeyListFilters => ({
+    ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),
+    ...(query.account_id ? { accountId: query.account_id.toLowerCase() } : {}),
+    ...(query.key_type ? { keyType: query.key_type } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  }),
+  toPublic: publicKey,
+});
 
 /**
  * The key a new QR code is printed with (for POST /v1/qrcodes): one of the tenant's keys, and

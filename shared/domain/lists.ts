@@ -58,6 +58,25 @@ export interface PageResult<T> {
   readonly total: number;
 }
 
+/** The reads every store of a listed kind of record answers (filters `F` are the kind's own). */
+export interface RecordReader<T, F> {
+  get(id: string): Promise<T | undefined>;
+  list(tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>>;
+}
+
+/** A list's answer: the page's records under the list's own name ('accounts', 'keys', ...). */
+export type ListAnswer<K extends string, P> = { readonly [name in K]: P[] } & {
+  readonly pagination_info: PaginationInfo;
+};
+
+/** What one GET list adds to the conventions: its name, its filters, its records' public form. */
+export interface ListSpec<K extends string, Q extends PageQuery, F, T, P> {
+  readonly name: K;
+  /** The store's filters for the query's filter parameters. */
+  readonly filters: (query: Q) => F;
+  readonly toPublic: (record: T) => P;
+}
+
 /** Collects every invalid parameter, so a client fixes a request in one round trip. */
 export class FieldErrors {
   private readonly errors: FieldError[] = [];
@@ -198,3 +217,29 @@ export function paginationInfo(request: PageRequest, total: number): PaginationI
     first_request_timestamp: request.snapshot,
   };
 }
+
+/**
+ * A GET list: the page the query asks for of the tenant's records that pass its filters, each in its
+ * public form. The page parameters are checked first: their errors come before a filter's.
+ */
+export async function listOwn<K extends string, Q extends PageQuery, F, T, P>(
+  records: Pick<RecordReader<T, F>, 'list'>,
+  tenant: string,
+  query: Q,
+  now: string,
+  spec: ListSpec<K, Q, F, T, P>,
+): Promise<ListAnswer<K, P>> {
+  const request = parsePageRequest(query, now);
+  const page = await records.list(tenant, spec.filters(query), request);
+  return {
+    // One argument: no index for a toPublic with an optional second parameter (publicQrCode's image).
+    [spec.name]: page.items.map((record) => spec.toPublic(record)),
+    pagination_info: paginationInfo(request, page.total),
+  } as ListAnswer<K, P>;
+}
+
+/** The GET list of a kind of record whose store is all it reads. */
+export const listOf =
+  <K extends string, Q extends PageQuery, F, T, P>(spec: ListSpec<K, Q, F, T, P>) =>
+  (records: Pick<RecordReader<T, F>, 'list'>, tenant: string, query: Q, now: string): Promise<ListAnswer<K, P>> =>
+    listOwn(records, tenant, query, now, spec);

@@ -16,3 +16,9 @@ export async function readOwn<T extends { readonly tenant: string }>(
   if (record.tenant !== tenant) throw new AppError('FORBIDDEN', `${noun} ${id} belongs to another client`);
   return record;
 }
+
+/** readOwn for one kind of record, read from its store; `noun` names the kind in the errors. */
+export const ownReader =
+  <T extends { readonly tenant: string }>(noun: string) =>
+  (records: { get(id: string): Promise<T | undefined> }, tenant: string, id: string): Promise<T> =>
+    readOwn((recordId) => records.get(recordId), tenant, noun, id);

@@ -8,7 +8,7 @@
  * the code's own change: a DYNAMIC code is paid once (PAID).
  */
 import type { PayQrCodeRequest } from '../schemas/payments';
-import type { Clock, IdGenerator } from './clock';
+import { newRecord, type NewRecords } from './clock';
 import { AppError } from './errors';
 import type { KeyStore } from './keys';
 import { FieldErrors } from './lists';
@@ -51,12 +51,10 @@ export interface QrPaymentStore {
   insert(payment: StoredPayment, code: StoredQrCode): Promise<QrPaymentResult>;
 }
 
-export interface PayQrCodeDeps {
+export interface PayQrCodeDeps extends NewRecords {
   readonly qrCodes: Pick<QrCodeStore, 'get'>;
   readonly keys: Pick<KeyStore, 'get'>;
   readonly payments: QrPaymentStore;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 /** What a payment of a code moves: the amount (tip included) and the tip part of it. */
@@ -116,10 +114,9 @@ export async function payQrCode(
   if (code.status !== 'ACTIVE') throw notPayable(code);
   const charge = qrCharge(code, request);
 
-  const now = deps.clock.now();
+  const record = newRecord(deps, code.tenant);
   const payment: StoredPayment = {
-    id: deps.ids.newId(),
-    tenant: code.tenant,
+    ...record,
     customer_id: code.customer_id,
     account_id: code.account_id,
     direction: 'INBOUND',
@@ -130,9 +127,7 @@ export async function payQrCode(
     qr_code_id: code.id,
     qr_code_reference: code.qr_code_reference,
     counterparty: SANDBOX_SHOPPER,
-    created_at: now,
-    updated_at: now,
-    settled_at: now,
+    settled_at: record.created_at,
   };
   const result = await deps.payments.insert(payment, code);
   if (!result.written) {

@@ -8,9 +8,9 @@
  */
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
-import type { Clock, IdGenerator } from './clock';
+import { newRecord, type NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
-import { getOwnStoredResolution, type ResolutionStore, type StoredResolution } from './directory';
+import { getOwnResolution, type ResolutionStore, type StoredResolution } from './directory';
 import { AppError, invalidField } from './errors';
 import type { KeyStore } from './keys';
 import {
@@ -47,7 +47,7 @@ export interface ResolutionPaymentStore extends PaymentReader {
   settle(payment: StoredPayment, now: string): Promise<StoredPayment>;
 }
 
-export interface PayResolutionDeps {
+export interface PayResolutionDeps extends NewRecords {
   readonly resolutions: Pick<ResolutionStore, 'get'>;
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;
@@ -55,8 +55,6 @@ export interface PayResolutionDeps {
   readonly payments: ResolutionPaymentStore;
   /** Our sponsor bank: the participant of our merchants' accounts. */
   readonly participant: { readonly name: string; readonly nit: string };
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
 }
 
 /** What makes two requests with one resolution the same payment. */
@@ -93,7 +91,7 @@ export async function payResolution(
     amountCents: paymentAmountCents('amount.value', request.amount.value),
     ...(request.description === undefined ? {} : { description: request.description }),
   };
-  const resolution = await getOwnStoredResolution(deps.resolutions, tenant, request.resolution_id);
+  const resolution = await getOwnResolution(deps.resolutions, tenant, request.resolution_id);
   if (resolution.customer_id !== intent.customerId) {
     throw invalidField('resolution_id', 'was resolved for another customer of the client');
   }
@@ -110,10 +108,9 @@ export async function payResolution(
     throw invalidField('account_id', 'is the account the resolved key pays into: a payment needs two accounts');
   }
 
-  const now = deps.clock.now();
+  const record = newRecord(deps, tenant);
   const outbound: StoredPayment = {
-    id: deps.ids.newId(),
-    tenant,
+    ...record,
     customer_id: customer.id,
     account_id: account.id,
     direction: 'OUTBOUND',
@@ -128,9 +125,7 @@ export async function payResolution(
       participant: resolution.participant,
       account: resolution.account,
     },
-    created_at: now,
-    updated_at: now,
-    ...(payeeAccount ? { settled_at: now } : {}),
+    ...(payeeAccount ? { settled_at: record.created_at } : {}),
   };
   const debit = { accountId: account.id, paymentId: outbound.id, amountCents: -intent.amountCents };
   const guard = { resolutionId: resolution.id, payerCustomerId: customer.id };

@@ -8,8 +8,8 @@ import type { KeyOwner } from '../schemas/keys';
 import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
-import { readOwn } from './ownership';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { ownReader } from './ownership';
+import { listOf, type RecordReader } from './lists';
 import { cop, parseCents, type Money } from './money';
 
 /** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
@@ -49,24 +49,10 @@ export interface StoredPayment {
   readonly settled_at?: string;
 }
 
-/** The payment object the payment routes answer. */
-export interface PublicPayment {
-  readonly id: string;
-  readonly status: PaymentStatus;
-  readonly direction: PaymentDirection;
-  readonly customer_id: string;
-  readonly account_id: string;
+/** The payment object the payment routes answer: amounts as money, and no client (tenant). */
+export interface PublicPayment extends Omit<StoredPayment, 'tenant' | 'amount_cents' | 'tip_cents'> {
   readonly amount: Money;
   readonly tip?: Money;
-  readonly description?: string;
-  readonly resolution_id?: string;
-  readonly qr_code_id?: string;
-  readonly qr_code_reference?: string;
-  readonly counterparty: Counterparty;
-  readonly rejection_reason?: RejectionReason;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly settled_at?: string;
 }
 
 /**
@@ -94,11 +80,8 @@ export interface PaymentListFilters {
   readonly qrCodeReference?: string;
 }
 
-export interface PaymentReader {
-  /** Strongly consistent: a payment is read right after the write that created it. */
-  get(id: string): Promise<StoredPayment | undefined>;
-  list(tenant: string, filters: PaymentListFilters, request: PageRequest): Promise<PageResult<StoredPayment>>;
-}
+/** Its `get` is strongly consistent: a payment is read right after the write that created it. */
+export type PaymentReader = RecordReader<StoredPayment, PaymentListFilters>;
 
 const optional = <K extends string, V>(name: K, value: V | undefined) =>
   (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
@@ -147,38 +130,18 @@ export function paymentAmountCents(field: string, value: string): number {
 export const insufficientFunds = (accountId: string) =>
   new AppError('INSUFFICIENT_FUNDS', `The available balance of account ${accountId} does not cover the amount`);
 
-/** GET /v1/payments/{id}: 404 when unknown, 403 when another client's. */
-export async function getOwnPayment(
-  payments: Pick<PaymentReader, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<PublicPayment> {
-  return publicPayment(await readOwn((paymentId) => payments.get(paymentId), tenant, 'Payment', id));
-}
-
-export interface PaymentList {
-  readonly payments: PublicPayment[];
-  readonly pagination_info: PaginationInfo;
-}
+/** Reads one of the tenant's payments: 404 when unknown, 403 when another client's. */
+export const getOwnPayment = ownReader<StoredPayment>('Payment');
 
 /** GET /v1/payments: the tenant's payments, a page at a time (design.md section 4). */
-export async function listPayments(
-  payments: Pick<PaymentReader, 'list'>,
-  tenant: string,
-  query: PaymentListQuery,
-  now: string,
-): Promise<PaymentList> {
-  const request = parsePageRequest(query, now);
-  const page = await payments.list(
-    tenant,
-    {
-      ...optional('customerId', query.customer_id?.toLowerCase()),
-      ...optional('accountId', query.account_id?.toLowerCase()),
-      ...optional('direction', query.direction),
-      ...optional('status', query.status),
-      ...optional('qrCodeReference', query.qr_code_reference),
-    },
-    request,
-  );
-  return { payments: page.items.map(publicPayment), pagination_info: paginationInfo(request, page.total) };
-}
+export const listPayments = listOf({
+  name: 'payments',
+  filters: (query: PaymentListQuery): PaymentListFilters => ({
+    ...optional('customerId', query.customer_id?.toLowerCase()),
+    ...optional('accountId', query.account_id?.toLowerCase()),
+    ...optional('direction', query.direction),
+    ...optional('status', query.status),
+    ...optional('qrCodeReference', query.qr_code_reference),
+  }),
+  toPublic: publicPayment,
+});

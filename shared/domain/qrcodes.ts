@@ -17,12 +17,12 @@ import type {
   QrTipRequest,
   QrVatRequest,
 } from '../schemas/qrcodes';
-import type { Clock, IdGenerator } from './clock';
+import { newRecord, type Clock, type NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
 import { AppError, invalidField } from './errors';
-import { readOwn } from './ownership';
+import { ownReader } from './ownership';
 import { keyForNewQrCode, type KeyStore } from './keys';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type PaginationInfo } from './lists';
+import { listOf, type RecordReader } from './lists';
 import { CURRENCY, type Money } from './money';
 import { checkQrCodeRequest, emvInputFor } from './qr-request';
 import type { KeyType } from './key-formats';
@@ -81,14 +81,12 @@ export interface QrCodeListFilters {
   readonly status?: QrCodeStatus;
 }
 
-export interface QrCodeStore {
+export interface QrCodeStore extends RecordReader<StoredQrCode, QrCodeListFilters> {
   /**
    * Inserts the code unless its merchant already used the reference, and only while the customer,
    * the key and the key's account are ACTIVE; atomic against concurrent inserts.
    */
   insert(code: StoredQrCode): Promise<InsertQrCodeResult>;
-  get(id: string): Promise<StoredQrCode | undefined>;
-  list(tenant: string, filters: QrCodeListFilters, request: PageRequest): Promise<PageResult<StoredQrCode>>;
   /** ACTIVE -> DELETED; false when the status changed since `code` was read. */
   markDeleted(code: StoredQrCode, now: string): Promise<boolean>;
 }
@@ -99,14 +97,12 @@ export interface QrCodeStore {
  */
 export type DrawQrImage = (qrCodeData: string) => Promise<string>;
 
-export interface CreateQrCodeDeps {
+export interface CreateQrCodeDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly keys: Pick<KeyStore, 'get'>;
   readonly qrCodes: Pick<QrCodeStore, 'insert'>;
   /** The acquirer and the current signing key, read when a code is created (the key rotates). */
   readonly emvSettings: () => Promise<EmvSettings>;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
   readonly drawImage: DrawQrImage;
 }
 
@@ -205,10 +201,8 @@ export async function createQrCode(
       settings,
     ),
   );
-  const now = deps.clock.now();
   const code: StoredQrCode = {
-    id: deps.ids.newId(),
-    tenant,
+    ...newRecord(deps, tenant),
     status: 'ACTIVE',
     type: request.type,
     channel: request.channel,
@@ -226,8 +220,6 @@ export async function createQrCode(
     ...(request.inc ? { inc: request.inc } : {}),
     ...(request.tip ? { tip: request.tip } : {}),
     ...(request.amount ? { amount: { value: request.amount.value, currency: CURRENCY } } : {}),
-    created_at: now,
-    updated_at: now,
   };
   // Drawn before the write: a code that could not be drawn is never stored.
   const answer = await withImage(code, deps.drawImage);
@@ -249,13 +241,7 @@ export async function createQrCode(
 }
 
 /** Reads one of the tenant's QR codes: 404 when unknown, 403 when another client's. */
-export async function getOwnQrCode(
-  qrCodes: Pick<QrCodeStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<StoredQrCode> {
-  return readOwn((codeId) => qrCodes.get(codeId), tenant, 'QR code', id);
-}
+export const getOwnQrCode = ownReader<StoredQrCode>('QR code');
 
 /** GET /v1/qrcodes/{id}: the code with its image. */
 export async function readQrCode(
@@ -289,35 +275,18 @@ export async function deleteQrCode(deps: DeleteQrCodeDeps, tenant: string, id: s
   return publicQrCode({ ...code, status: 'DELETED', updated_at: now });
 }
 
-export interface QrCodeList {
-  readonly qr_codes: QrCode[];
-  readonly pagination_info: PaginationInfo;
-}
-
 /** GET /v1/qrcodes: the tenant's codes, a page at a time, without their images. */
-export async function listQrCodes(
-  qrCodes: Pick<QrCodeStore, 'list'>,
-  tenant: string,
-  query: QrCodeListQuery,
-  now: string,
-): Promise<QrCodeList> {
-  const request = parsePageRequest(query, now);
-  const page = await qrCodes.list(
-    tenant,
-    {
-      customerId: query.customer_id?.toLowerCase(),
-      keyId: query.key_id?.toLowerCase(),
-      type: query.type,
-      channel: query.channel,
-      status: query.status,
-    },
-    request,
-  );
-  return {
-    qr_codes: page.items.map((code) => publicQrCode(code)),
-    pagination_info: paginationInfo(request, page.total),
-  };
-}
+export const listQrCodes = listOf({
+  name: 'qr_codes',
+  filters: (query: QrCodeListQuery): QrCodeListFilters => ({
+    customerId: query.customer_id?.toLowerCase(),
+    keyId: query.key_id?.toLowerCase(),
+    type: query.type,
+    channel: query.channel,
+    status: query.status,
+  }),
+  toPublic: publicQrCode,
+});
 
 export interface DecodeSettings {
   readonly acquirerId: string;

@@ -31,6 +31,27 @@ export function prefixedReference(acquirerId: string, reference: string): string
   return `${guid(acquirerId, GUID_SUFFIX.transactionId)}${REFERENCE_MARK}${reference}`;
 }
 
+/**
+ * A template of the Colombian profile: 00 is the GUID `CO.COM.<ACQ>.<suffix>` that names it, 01 its
+ * one value (tag 26 is the exception: the key's value sits under its type's sub-tag). `field` names
+ * the input a value too long for the tag came from.
+ */
+function colombianTemplate(
+  acquirerId: string,
+  template: Exclude<keyof typeof GUID_SUFFIX, 'key'>,
+  value: string,
+  field?: string,
+): string {
+  return encodeTemplate(
+    TAG[template],
+    [
+      ['00', guid(acquirerId, GUID_SUFFIX[template])],
+      ['01', value],
+    ],
+    field,
+  );
+}
+
 /** The text tag 91 signs: the payload from tag 00 through tag 90. Exposed for tests and tools. */
 export function encodeUnsignedPayload(input: EmvPayloadInput, settings: EmvSettings): string {
   validateSettings(settings);
@@ -54,10 +75,7 @@ export function encodeUnsignedPayload(input: EmvPayloadInput, settings: EmvSetti
       ],
       'key.keyValue',
     ),
-    encodeTemplate(TAG.network, [
-      ['00', guid(acq, GUID_SUFFIX.network)],
-      ['01', acq],
-    ]),
+    colombianTemplate(acq, 'network', acq),
     encodeTlv(TAG.mcc, merchant.mcc, 'merchant.mcc'),
     encodeTlv(TAG.currency, CURRENCY_COP),
   ];
@@ -104,74 +122,19 @@ export function encodeUnsignedPayload(input: EmvPayloadInput, settings: EmvSetti
     );
   }
 
-  out.push(
-    encodeTemplate(TAG.channel, [
-      ['00', guid(acq, GUID_SUFFIX.channel)],
-      ['01', input.channel],
-    ]),
-  );
+  out.push(colombianTemplate(acq, 'channel', input.channel));
   if (input.vat) {
-    out.push(
-      encodeTemplate(TAG.vatCondition, [
-        ['00', guid(acq, GUID_SUFFIX.vatCondition)],
-        ['01', TAX_CODE[input.vat.type]],
-      ]),
-    );
-    if (input.vat.value !== undefined) {
-      out.push(
-        encodeTemplate(
-          TAG.vatValue,
-          [
-            ['00', guid(acq, GUID_SUFFIX.vatValue)],
-            ['01', input.vat.value],
-          ],
-          'vat.value',
-        ),
-      );
-    }
+    out.push(colombianTemplate(acq, 'vatCondition', TAX_CODE[input.vat.type]));
+    if (input.vat.value !== undefined) out.push(colombianTemplate(acq, 'vatValue', input.vat.value, 'vat.value'));
     if (input.vat.baseValue !== undefined) {
-      out.push(
-        encodeTemplate(
-          TAG.vatBase,
-          [
-            ['00', guid(acq, GUID_SUFFIX.vatBase)],
-            ['01', input.vat.baseValue],
-          ],
-          'vat.baseValue',
-        ),
-      );
+      out.push(colombianTemplate(acq, 'vatBase', input.vat.baseValue, 'vat.baseValue'));
     }
   }
   if (input.inc) {
-    out.push(
-      encodeTemplate(TAG.incCondition, [
-        ['00', guid(acq, GUID_SUFFIX.incCondition)],
-        ['01', TAX_CODE[input.inc.type]],
-      ]),
-    );
-    if (input.inc.value !== undefined) {
-      out.push(
-        encodeTemplate(
-          TAG.incValue,
-          [
-            ['00', guid(acq, GUID_SUFFIX.incValue)],
-            ['01', input.inc.value],
-          ],
-          'inc.value',
-        ),
-      );
-    }
+    out.push(colombianTemplate(acq, 'incCondition', TAX_CODE[input.inc.type]));
+    if (input.inc.value !== undefined) out.push(colombianTemplate(acq, 'incValue', input.inc.value, 'inc.value'));
   }
-  out.push(
-    encodeTemplate(
-      TAG.transactionId,
-      [
-        ['00', guid(acq, GUID_SUFFIX.transactionId)],
-        ['01', `${REFERENCE_MARK}${input.reference}`],
-      ],
-      'reference',
-    ),
-  );
+  out.push(colombianTemplate(acq, 'transactionId', `${REFERENCE_MARK}${input.reference}`, 'reference'));
   return out.join('');
 }
 
@@ -179,11 +142,7 @@ export function encodeUnsignedPayload(input: EmvPayloadInput, settings: EmvSetti
 export function encodeEmvPayload(input: EmvPayloadInput, settings: EmvSettings): string {
   const unsigned = encodeUnsignedPayload(input, settings);
   const signed =
-    unsigned +
-    encodeTemplate(TAG.security, [
-      ['00', guid(settings.acquirerId, GUID_SUFFIX.security)],
-      ['01', signPayload(unsigned, settings.signingSecret)],
-    ]);
+    unsigned + colombianTemplate(settings.acquirerId, 'security', signPayload(unsigned, settings.signingSecret));
   const withCrcTag = `${signed}${TAG.crc}04`;
   return withCrcTag + crc16Hex(withCrcTag);
 }

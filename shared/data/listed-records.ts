@@ -1,0 +1,76 @@
+/**
+ * The kinds of record listed in their client's collection and in one scope of it (docs/data-model.md):
+ * customers under their NIT; accounts, keys, QR codes and payments under their customer. A kind's
+ * description gives its store's reads and its insert.
+ */
+import type { PageRequest, PageResult, RecordReader } from '../domain/lists';
+import { listedRecordInsert, type ListedRecord, type Listing } from './inserts';
+import type { ItemKey } from './item-keys';
+import { listRecords, type ListRecordsInput } from './pagination';
+import { getRecord } from './records';
+import { writeUnless, type Condition, type TransactItem } from './transactions';
+
+/** One kind of listed record (its filters `F` are the domain's list filters of the kind). */
+export interface ListedKind<T extends ListedRecord, F> {
+  /** The items' `entity`, and their collection's name. */
+  readonly name: string;
+  readonly key: (id: string) => ItemKey;
+  /** The scope of the collection a record is listed in. */
+  readonly scopeOf: (record: T) => string;
+  /** What a list reads: the scope a filter names (if one does), and what the other filters compare. */
+  readonly where: (filters: F) => Pick<ListRecordsInput, 'scope' | 'equals'>;
+  /** Gets see the latest write (a retry meets the payment its first request wrote). */
+  readonly consistentGet?: boolean;
+}
+
+/** The scope of a record listed under its customer: the customer_id filter reads only it. */
+const customerScope = (customerId: string): string => `CUSTOMER#${customerId}`;
+
+interface CustomerFilter {
+  readonly customerId?: string;
+}
+
+/** A kind listed under its customer; `equals` maps the list's other filters to the attributes they compare. */
+export const underCustomer = <T extends ListedRecord & { readonly customer_id: string }, F extends CustomerFilter>(
+  name: string,
+  key: (id: string) => ItemKey,
+  equals: (filters: F) => ListRecordsInput['equals'],
+  consistentGet = false,
+): ListedKind<T, F> => ({
+  name,
+  key,
+  scopeOf: (record) => customerScope(record.customer_id),
+  where: (filters) => ({ scope: filters.customerId && customerScope(filters.customerId), equals: equals(filters) }),
+  consistentGet,
+});
+
+/** A kind's `get` (one record by id) and `list` (a page of a tenant's records). */
+export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
+  get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
+  list: (tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>> =>
+    listRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), request }),
+});
+
+/** Where a record of `kind` is listed: the kind's collection, and the record's scope in it. */
+export const listingOf = <T extends ListedRecord>(kind: ListedKind<T, never>, record: T): Listing => ({
+  collection: kind.name,
+  scope: kind.scopeOf(record),
+});
+
+/**
+ * Inserts a record of `kind` (listed, with the counters of its lists) in one transaction with
+ * `conditions` and `also`. `{ inserted: true }`, or the answer of the first condition that failed.
+ */
+export async function insertListed<T extends ListedRecord, R>(
+  kind: ListedKind<T, never>,
+  record: T,
+  // The answers' type is the store's declared result, not whatever the first condition answers.
+  conditions: readonly Condition<NoInfer<R>>[],
+  also: readonly TransactItem[] = [],
+): Promise<{ readonly inserted: true } | R> {
+  const refusal = await writeUnless(conditions, [
+    ...listedRecordInsert(record, kind.key(record.id), kind.name, listingOf(kind, record)),
+    ...also,
+  ]);
+  return refusal ?? { inserted: true };
+}
