@@ -157,7 +157,7 @@ function accountFilters(query: AccountListQuery): AccountListFilters {
   };
 }
 
-/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, design.md section 4). */
+/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, docs/pagination.md). */
 export function listAccounts(deps: ListAccountsDeps, tenant: string, query: AccountListQuery, now: string) {
   return listOwn(deps.accounts, tenant, query, now, {
     name: 'accounts',

@@ -135,7 +135,7 @@ export const customerStatusFilter = (value: string | undefined): CustomerStatus 
 export const mobileFilter = (value: string | undefined): string | undefined =>
   value === undefined ? undefined : normaliseMobilePhone(value.replace(/^ /, '+'), 'mobile');
 
-/** GET /v1/customers: the tenant's customers, a page at a time (design.md section 4). */
+/** GET /v1/customers: the tenant's customers, a page at a time (docs/pagination.md). */
 export const listCustomers = listOf({
   name: 'customers',
   filters: (query: CustomerListQuery): CustomerListFilters => {

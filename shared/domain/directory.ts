@@ -138,7 +138,7 @@ export const getOwnResolution = ownReader<StoredResolution>('Resolution');
 export type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account' | 'created_at'>;
 
 /**
- * POST /sandbox/directory/keys (design.md section 2): a key of someone at another participant. A
+ * POST /sandbox/directory/keys (docs/sandbox.md): a key of someone at another participant. A
  * business owner needs business_name; a person first_name and first_last_name. Taken value 409.
  */
 export async function addSandboxDirectoryKey(

@@ -198,7 +198,7 @@ export async function changeKeyStatus(
   return publicKey({ ...key, status: to, updated_at: now });
 }
 
-/** GET /v1/keys: the tenant's keys, a page at a time (design.md section 4). */
+/** GET /v1/keys: the tenant's keys, a page at a time (docs/pagination.md). */
 export const listKeys = listOf({
   name: 'keys',
   filters: (query: KeyListQuery): KeyListFilters => ({

@@ -133,7 +133,7 @@ export const insufficientFunds = (accountId: string) =>
 /** Reads one of the tenant's payments: 404 when unknown, 403 when another client's. */
 export const getOwnPayment = ownReader<StoredPayment>('Payment');
 
-/** GET /v1/payments: the tenant's payments, a page at a time (design.md section 4). */
+/** GET /v1/payments: the tenant's payments, a page at a time (docs/pagination.md). */
 export const listPayments = listOf({
   name: 'payments',
   filters: (query: PaymentListQuery): PaymentListFilters => ({
