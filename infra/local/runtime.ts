@@ -65,44 +65,43 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const dataDir = options.dataDir && options.dataDir !== IN_MEMORY ? resolve(options.dataDir) : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
+  // The port first: a port in use fails the start before DynamoDB Local is started for nothing, and
+  // from here on every request is answered (503 with Retry-After until the API is served below).
+  const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   let dynamoDbLocal: DynamoDbLocal | undefined;
-  const endpoint =
-    options.dynamodbEndpoint ??
-    (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
-  const tableName = options.tableName ?? 'breb-local';
-
-  // The functions read their settings from the environment, as they do in Lambda.
-  Object.assign(process.env, {
-    [ENV.tableName]: tableName,
-    [ENV.dynamodbEndpoint]: endpoint,
-    [ENV.stage]: settings.name,
-    [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
-    [ENV.acquirerId]: settings.acquirerId,
-    [ENV.participantName]: settings.participant.name,
-    [ENV.participantNit]: settings.participant.nit,
-    [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
-  });
-  // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
-  if (!process.env[ENV.qrSigningSecretArn]) {
-    process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
-  }
-
-  let started: Server | undefined;
   try {
+    const endpoint =
+      options.dynamodbEndpoint ??
+      (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
+    const tableName = options.tableName ?? 'breb-local';
+
+    // The functions read their settings from the environment, as they do in Lambda.
+    Object.assign(process.env, {
+      [ENV.tableName]: tableName,
+      [ENV.dynamodbEndpoint]: endpoint,
+      [ENV.stage]: settings.name,
+      [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+      [ENV.acquirerId]: settings.acquirerId,
+      [ENV.participantName]: settings.participant.name,
+      [ENV.participantNit]: settings.participant.nit,
+      [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
+    });
+    // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
+    if (!process.env[ENV.qrSigningSecretArn]) {
+      process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
+    }
+
     const client = createDynamoDbClient(endpoint);
     await ensureTable(client, tableName);
     client.destroy();
     if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
 
-    const { server, url } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
-    started = server;
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
-    server.on(
-      'request',
+    serve(
       await createLocalApi({
         issuer,
         sandboxEnabled: settings.sandboxEnabled,
@@ -124,7 +123,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       },
     };
   } catch (error) {
-    started?.close();
+    server.closeAllConnections();
+    server.close();
     await dynamoDbLocal?.stop();
     throw error;
   }

@@ -305,14 +305,43 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-/** Starts listening (port 0 picks a free one) and answers the base URL. */
-export async function listen(port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
+/** Whole seconds a client waits before it asks again while the runtime starts (a few seconds in all). */
+export const STARTING_RETRY_AFTER_SECONDS = 1;
+
+/** The answer to every request that arrives before the runtime is ready. */
+const answerStarting: RequestListener = (_request, response) =>
+  sendProblem(response, randomUUID(), 'SERVICE_UNAVAILABLE', 'The server is starting; retry shortly', {
+    'retry-after': String(STARTING_RETRY_AFTER_SECONDS),
+  });
+
+export interface ListeningServer {
+  readonly server: Server;
+  /** The base URL (the port is known only now when port 0 picked one). */
+  readonly url: string;
+  /** Hands every request from now on to the ready API, instead of answering 503. */
+  serve(listener: RequestListener): void;
+}
+
+/**
+ * Starts listening (port 0 picks a free one). The runtime listens before it has an API to serve
+ * (the issuer's URL names the port), so until `serve` is called every request is answered 503
+ * SERVICE_UNAVAILABLE with Retry-After: a connection the server accepts always gets an answer.
+ */
+export async function listen(port: number, host = '127.0.0.1'): Promise<ListeningServer> {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('clientError', answerClientError);
+  let listener = answerStarting;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => listener(request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  return { server, url: `http://${host}:${address.port}` };
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    serve: (ready) => {
+      listener = ready;
+    },
+  };
 }
