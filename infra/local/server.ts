@@ -13,7 +13,7 @@ import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
-import { ClientRateLimiter, type ThrottlingSettings } from './rate-limiter';
+import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { answerTokenRequest } from './token-endpoint';
 
@@ -32,7 +32,7 @@ export interface LocalServerOptions {
   readonly issuer: LocalIssuer;
   readonly sandboxEnabled: boolean;
   readonly routes?: readonly RouteDefinition[];
-  /** Per-client token bucket (as the stage's API Gateway throttling); undefined throttles nothing. */
+  /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
   /** Loads a route's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
   readonly loadHandler?: (route: RouteDefinition) => Promise<LambdaHandler>;
@@ -185,7 +185,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   const handlers = new Map<string, LambdaHandler>();
   for (const route of routes) handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
   const { issuer } = options;
-  const limiter = options.throttling ? new ClientRateLimiter(options.throttling) : undefined;
+  const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
@@ -219,6 +219,17 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
     }
 
+    // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
+    // takes a token of the one bucket before it is routed or its token checked, so that a flood of
+    // bad tokens spends the bucket here as it may deployed. The OAuth2 endpoints above stand in for
+    // Cognito, outside the stage.
+    const throttled = throttle?.take();
+    if (throttled && !throttled.allowed) {
+      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests to the API; slow down', {
+        'retry-after': String(throttled.retryAfterSeconds),
+      });
+    }
+
     const match = matchRoute(mounted, method, url.pathname);
     if (match.kind === 'none')
       return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
@@ -247,12 +258,6 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       if (!(error instanceof TokenRejected)) throw error;
       return sendProblem(response, requestId, 'UNAUTHORIZED', 'The access token is invalid or expired', {
         'www-authenticate': 'Bearer error="invalid_token"',
-      });
-    }
-    const throttled = limiter?.take(String(verified.claims['client_id'] ?? verified.claims.sub));
-    if (throttled && !throttled.allowed) {
-      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests from this client; slow down', {
-        'retry-after': String(throttled.retryAfterSeconds),
       });
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
