@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { ENV } from '../../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
@@ -32,11 +32,16 @@ export interface LocalRuntimeOptions {
   /** Token issuer (`iss`); defaults to the server's own URL. */
   readonly issuer?: string;
   /**
-   * Per-client throttling: 'stage' applies the local stage's API Gateway settings (infra/stages.ts),
-   * as `npm start` does; other settings override them. Off by default, so that tests and benchmarks
-   * driving the server at full speed are not throttled.
+   * The stage's throttling, one bucket for every caller: 'stage' applies the local stage's API
+   * Gateway settings (infra/stages.ts), as `npm start` does; other settings override them. Off by
+   * default, so that tests and benchmarks driving the server at full speed are not throttled.
    */
   readonly throttling?: ThrottlingSettings | 'stage';
+  /**
+   * Each tenant's limit, enforced by the functions (TENANT_RATE_LIMIT, as the stack sets it): 'stage'
+   * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
+   */
+  readonly tenantRateLimit?: TenantRateLimitSettings | 'stage';
   /** How the server loads each route's handler (see LocalServerOptions). */
   readonly loadHandler?: LocalServerOptions['loadHandler'];
   /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
@@ -86,6 +91,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       [ENV.participantNit]: settings.participant.nit,
       [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
     });
+    const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
+    if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
+    else delete process.env[ENV.tenantRateLimit];
     // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));

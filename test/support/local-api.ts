@@ -47,7 +47,10 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<LocalRuntimeOptions, 'throttling' | 'dynamodbRequestTimeoutMs'> {
+export interface TestApiOptions extends Pick<
+  LocalRuntimeOptions,
+  'throttling' | 'tenantRateLimit' | 'dynamodbRequestTimeoutMs'
+> {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
   /** Where scan() reads the table; the server's DynamoDB by default, or the test run's behind a proxy. */
@@ -76,6 +79,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     dynamodbEndpoint,
     tableName: `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
   });
   const tokens = new Map<string, string>();
