@@ -35,7 +35,11 @@ export interface RouteDefinition {
   readonly handler: string;
   /** OAuth scopes the JWT authorizer demands; empty means any valid token. */
   readonly scopes: readonly Scope[];
-  /** The only DynamoDB actions the function is granted on the table. */
+  /**
+   * The only DynamoDB actions the function is granted on the table for its route's work. (The shared
+   * chain's per-tenant rate limit has a grant of its own on every function, reaching its counters
+   * only: infra/constructs/api-function.ts.)
+   */
   readonly tableActions: readonly TableAction[];
   /** Secrets the function may read (Secrets Manager GetSecretValue); their ARNs arrive in SECRET_ENV. */
   readonly secrets?: readonly SecretName[];

@@ -4,6 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -48,8 +49,17 @@ export interface StageSettings {
   /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
   readonly sandboxEnabled: boolean;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
-  /** Requests per second (steady rate) and burst for the whole API stage. */
+  /**
+   * Requests per second (steady rate) and burst for the whole API stage: API Gateway's one token
+   * bucket, shared by every caller. Kept well above tenantRateLimit (a test checks by how much), so
+   * that a tenant within its limit leaves most of the stage to the others.
+   */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * What one tenant may send, enforced by the functions across all their instances (DynamoDB
+   * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
+   */
+  readonly tenantRateLimit: TenantRateLimitSettings;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   /**
@@ -96,6 +106,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     logLevel: 'DEBUG',
     throttling: { rateLimit: 50, burstLimit: 100 },
+    tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
     logRetention: RetentionDays.ONE_WEEK,
     retainData: false,
     alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
@@ -107,6 +118,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     logLevel: 'DEBUG',
     throttling: { rateLimit: 50, burstLimit: 100 },
+    tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
     logRetention: RetentionDays.TWO_WEEKS,
     retainData: false,
     alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
@@ -118,6 +130,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     logLevel: 'INFO',
     throttling: { rateLimit: 100, burstLimit: 200 },
+    tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     logRetention: RetentionDays.THREE_MONTHS,
     retainData: true,
     alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
@@ -130,6 +143,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: false,
     logLevel: 'INFO',
     throttling: { rateLimit: 500, burstLimit: 1000 },
+    tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
     retainData: true,

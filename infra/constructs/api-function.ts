@@ -2,8 +2,8 @@
  * One Lambda function serving one route of the route table. This is the only place that sets a
  * function's runtime, bundling, logging and rights, so every route gets the same settings and no
  * route can quietly receive more rights than it declares: the execution role starts empty (no
- * managed policy) and receives its own log group, X-Ray, the route's table actions and the
- * route's secrets, nothing else.
+ * managed policy) and receives its own log group, X-Ray, the route's table actions, the route's
+ * secrets, and the shared chain's update of its tenant rate-limit counters, nothing else.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -15,7 +15,15 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../functions/routes';
-import { ENV, METRICS_NAMESPACE, SECRET_ENV, SERVICE_NAME, type SecretName } from '../../shared/runtime/config';
+import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
+import {
+  ENV,
+  formatTenantRateLimit,
+  METRICS_NAMESPACE,
+  SECRET_ENV,
+  SERVICE_NAME,
+  type SecretName,
+} from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
 import { removalPolicyOf, type StageSettings } from '../stages';
 
@@ -63,6 +71,7 @@ export function functionEnvironment(settings: StageSettings, tableName: string):
     [ENV.acquirerId]: settings.acquirerId,
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
+    [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
     POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
@@ -79,6 +88,26 @@ export function tableAccessStatement(table: ITable, route: RouteDefinition): Pol
   return new PolicyStatement({
     actions: route.tableActions.map((action) => `dynamodb:${action}`),
     resources: [table.tableArn, `${table.tableArn}/index/*`],
+  });
+}
+
+/**
+ * The per-tenant rate limit of the shared chain (shared/http/tenant-rate-limit.ts) updates its
+ * counters on every request of every route, so every role gets this, and it is as narrow as IAM
+ * makes it: UpdateItem only, on the table only (no index), on items whose partition key starts with
+ * the counters' prefix only, writing or reading in conditions the counters' attributes only, and
+ * returning no item. The route table's `tableActions` stay the route's own work.
+ */
+export function tenantRateLimitStatement(table: ITable): PolicyStatement {
+  return new PolicyStatement({
+    actions: ['dynamodb:UpdateItem'],
+    resources: [table.tableArn],
+    conditions: {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_WINDOW_KEY_PREFIX}*`] },
+      // The key attributes are listed too: DynamoDB needs them allowed to find the item.
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...RATE_WINDOW_ATTRIBUTES] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+    },
   });
 }
 
@@ -154,6 +183,7 @@ export class ApiFunction extends Construct {
     });
 
     if (route.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, route));
+    this.function.addToRolePolicy(tenantRateLimitStatement(table));
     for (const name of route.secrets ?? []) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
 
     suppressExpectedFindings(this, table);

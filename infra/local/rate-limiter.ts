@@ -1,6 +1,9 @@
 /**
- * Per-client throttling of the local server: a token bucket per client id, with the steady rate and
- * burst of a stage's `throttling` (the settings the stack gives API Gateway, infra/stages.ts).
+ * The stage throttling of the local server, as API Gateway applies an HTTP API stage's `throttling`
+ * (infra/stages.ts): one token bucket for the whole stage, shared by every caller, with the steady
+ * rate and burst of the settings. API Gateway does not tell tenants apart here, so neither does the
+ * local server: one client's burst spends every client's tokens. Each tenant's own limit is enforced
+ * by the functions (shared/http/tenant-rate-limit.ts), locally as deployed.
  */
 export interface ThrottlingSettings {
   /** Tokens added per second (steady requests per second). */
@@ -12,13 +15,9 @@ export interface ThrottlingSettings {
 export type ThrottleDecision =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-interface Bucket {
-  tokens: number;
-  refilledAt: number;
-}
-
-export class ClientRateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+export class StageThrottle {
+  private tokens: number;
+  private refilledAt: number;
 
   constructor(
     readonly settings: ThrottlingSettings,
@@ -27,21 +26,21 @@ export class ClientRateLimiter {
     if (!(settings.rateLimit > 0) || !(settings.burstLimit >= 1)) {
       throw new Error(`Throttling needs rateLimit > 0 and burstLimit >= 1, not ${JSON.stringify(settings)}`);
     }
+    this.tokens = settings.burstLimit;
+    this.refilledAt = nowMs();
   }
 
-  /** Takes one token of the client's bucket, or says how long until one is there. */
-  take(clientId: string): ThrottleDecision {
+  /** Takes one token of the stage's bucket, or says how long until one is there. */
+  take(): ThrottleDecision {
     const now = this.nowMs();
     const { rateLimit, burstLimit } = this.settings;
-    const bucket = this.buckets.get(clientId) ?? { tokens: burstLimit, refilledAt: now };
-    bucket.tokens = Math.min(burstLimit, bucket.tokens + ((now - bucket.refilledAt) / 1000) * rateLimit);
-    bucket.refilledAt = now;
-    this.buckets.set(clientId, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    this.tokens = Math.min(burstLimit, this.tokens + ((now - this.refilledAt) / 1000) * rateLimit);
+    this.refilledAt = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
       return { allowed: true };
     }
     // Retry-After is in whole seconds (RFC 9110): never 0, or clients would retry at once.
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rateLimit)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.tokens) / rateLimit)) };
   }
 }

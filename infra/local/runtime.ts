@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { ENV } from '../../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
@@ -33,11 +33,16 @@ export interface LocalRuntimeOptions {
   /** Token issuer (`iss`); defaults to the server's own URL. */
   readonly issuer?: string;
   /**
-   * Per-client throttling: 'stage' applies the local stage's API Gateway settings (infra/stages.ts),
-   * as `npm start` does; other settings override them. Off by default, so that tests and benchmarks
-   * driving the server at full speed are not throttled.
+   * The stage's throttling, one bucket for every caller: 'stage' applies the local stage's API
+   * Gateway settings (infra/stages.ts), as `npm start` does; other settings override them. Off by
+   * default, so that tests and benchmarks driving the server at full speed are not throttled.
    */
   readonly throttling?: ThrottlingSettings | 'stage';
+  /**
+   * Each tenant's limit, enforced by the functions (TENANT_RATE_LIMIT, as the stack sets it): 'stage'
+   * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
+   */
+  readonly tenantRateLimit?: TenantRateLimitSettings | 'stage';
   /** How the server loads each route's handler (see LocalServerOptions). */
   readonly loadHandler?: LocalServerOptions['loadHandler'];
   /**
@@ -72,37 +77,40 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const dataDir = options.dataDir && options.dataDir !== IN_MEMORY ? resolve(options.dataDir) : undefined;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
 
+  // The port first: a port in use fails the start before DynamoDB Local is started for nothing, and
+  // from here on every request is answered (503 with Retry-After until the API is served below).
+  const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   let dynamoDbLocal: DynamoDbLocal | undefined;
-  const endpoint =
-    options.dynamodbEndpoint ??
-    (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
-  const tableName = options.tableName ?? 'breb-local';
-
-  // The functions read their settings from the environment, as they do in Lambda.
-  Object.assign(process.env, {
-    [ENV.tableName]: tableName,
-    [ENV.dynamodbEndpoint]: endpoint,
-    [ENV.stage]: settings.name,
-    [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
-    [ENV.acquirerId]: settings.acquirerId,
-    [ENV.participantName]: settings.participant.name,
-    [ENV.participantNit]: settings.participant.nit,
-    [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
-  });
-  // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
-  if (!process.env[ENV.qrSigningSecretArn]) {
-    process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
-  }
-
-  let started: Server | undefined;
   try {
+    const endpoint =
+      options.dynamodbEndpoint ??
+      (dynamoDbLocal = await startDynamoDbLocal({ ...(dataDir ? { dataDir } : {}) })).endpoint;
+    const tableName = options.tableName ?? 'breb-local';
+
+    // The functions read their settings from the environment, as they do in Lambda.
+    Object.assign(process.env, {
+      [ENV.tableName]: tableName,
+      [ENV.dynamodbEndpoint]: endpoint,
+      [ENV.stage]: settings.name,
+      [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+      [ENV.acquirerId]: settings.acquirerId,
+      [ENV.participantName]: settings.participant.name,
+      [ENV.participantNit]: settings.participant.nit,
+      [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
+    });
+    const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
+    if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
+    else delete process.env[ENV.tenantRateLimit];
+    // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
+    if (!process.env[ENV.qrSigningSecretArn]) {
+      process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
+    }
+
     const client = createDynamoDbClient(endpoint);
     await ensureTable(client, tableName);
     client.destroy();
     if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
 
-    const { server, url } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
-    started = server;
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
@@ -110,8 +118,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
     const loadHandler =
       options.loadHandler ?? (options.cloudAssembly ? bundleLoader(options.cloudAssembly) : undefined);
-    server.on(
-      'request',
+    serve(
       await createLocalApi({
         issuer,
         sandboxEnabled: settings.sandboxEnabled,
@@ -133,7 +140,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       },
     };
   } catch (error) {
-    started?.close();
+    server.closeAllConnections();
+    server.close();
     await dynamoDbLocal?.stop();
     throw error;
   }

@@ -13,7 +13,7 @@ import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
-import { ClientRateLimiter, type ThrottlingSettings } from './rate-limiter';
+import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { answerTokenRequest } from './token-endpoint';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
@@ -33,7 +33,7 @@ export interface LocalServerOptions {
   readonly issuer: LocalIssuer;
   readonly sandboxEnabled: boolean;
   readonly routes?: readonly RouteDefinition[];
-  /** Per-client token bucket (as the stage's API Gateway throttling); undefined throttles nothing. */
+  /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
   /** Loads a route's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
   readonly loadHandler?: (route: RouteDefinition) => Promise<LambdaHandler>;
@@ -192,7 +192,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   const handlers = new Map<string, LambdaHandler>();
   for (const route of routes) handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
   const { issuer } = options;
-  const limiter = options.throttling ? new ClientRateLimiter(options.throttling) : undefined;
+  const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
@@ -226,6 +226,17 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
     }
 
+    // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
+    // takes a token of the one bucket before it is routed or its token checked, so that a flood of
+    // bad tokens spends the bucket here as it may deployed. The OAuth2 endpoints above stand in for
+    // Cognito, outside the stage.
+    const throttled = throttle?.take();
+    if (throttled && !throttled.allowed) {
+      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests to the API; slow down', {
+        'retry-after': String(throttled.retryAfterSeconds),
+      });
+    }
+
     const match = matchRoute(mounted, method, url.pathname);
     if (match.kind === 'none')
       return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
@@ -252,12 +263,6 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     } catch (error) {
       if (!(error instanceof TokenRejected)) throw error;
       return refuseToken(error.fault);
-    }
-    const throttled = limiter?.take(String(verified.claims['client_id'] ?? verified.claims.sub));
-    if (throttled && !throttled.allowed) {
-      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests from this client; slow down', {
-        'retry-after': String(throttled.retryAfterSeconds),
-      });
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
     if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
@@ -304,14 +309,43 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
-/** Starts listening (port 0 picks a free one) and answers the base URL. */
-export async function listen(port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
+/** Whole seconds a client waits before it asks again while the runtime starts (a few seconds in all). */
+export const STARTING_RETRY_AFTER_SECONDS = 1;
+
+/** The answer to every request that arrives before the runtime is ready. */
+const answerStarting: RequestListener = (_request, response) =>
+  sendProblem(response, randomUUID(), 'SERVICE_UNAVAILABLE', 'The server is starting; retry shortly', {
+    'retry-after': String(STARTING_RETRY_AFTER_SECONDS),
+  });
+
+export interface ListeningServer {
+  readonly server: Server;
+  /** The base URL (the port is known only now when port 0 picked one). */
+  readonly url: string;
+  /** Hands every request from now on to the ready API, instead of answering 503. */
+  serve(listener: RequestListener): void;
+}
+
+/**
+ * Starts listening (port 0 picks a free one). The runtime listens before it has an API to serve
+ * (the issuer's URL names the port), so until `serve` is called every request is answered 503
+ * SERVICE_UNAVAILABLE with Retry-After: a connection the server accepts always gets an answer.
+ */
+export async function listen(port: number, host = '127.0.0.1'): Promise<ListeningServer> {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
   server.on('clientError', answerClientError);
+  let listener = answerStarting;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => listener(request, response));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  return { server, url: `http://${host}:${address.port}` };
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    serve: (ready) => {
+      listener = ready;
+    },
+  };
 }

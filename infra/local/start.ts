@@ -2,7 +2,8 @@
  * `npm start`: the API on http://127.0.0.1:3000 with DynamoDB Local, no AWS account, no network.
  * Settings: PORT, DATA_DIR (default .data; ':memory:' keeps nothing), TABLE_NAME,
  * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
- * THROTTLING (default: the local stage's API Gateway throttling per client; `off` for load tests),
+ * THROTTLING (default: the local stage's API Gateway throttling, one bucket for every client, and its
+ * per-tenant limit in the functions; `off` turns both off for load tests),
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
@@ -20,7 +21,7 @@ const runtime = await startLocalRuntime({
   dataDir,
   ...(env[ENV.tableName] ? { tableName: env[ENV.tableName] } : {}),
   ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
-  ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const }),
+  ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const, tenantRateLimit: 'stage' as const }),
   ...(env[ENV.dynamodbRequestTimeoutMs] ? { dynamodbRequestTimeoutMs: Number(env[ENV.dynamodbRequestTimeoutMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });

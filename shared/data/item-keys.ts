@@ -10,6 +10,14 @@ export interface ItemKey {
 
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
+/**
+ * The per-tenant rate limit's counters (shared/data/rate-limit-store.ts) are the only items under
+ * this partition-key prefix and the only attributes they hold: every function may update them, and
+ * its IAM grant for that reaches these keys and attributes only (infra/constructs/api-function.ts).
+ */
+export const RATE_WINDOW_KEY_PREFIX = 'RATE#';
+export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expires_at'] as const;
+
 export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
@@ -48,6 +56,14 @@ export const itemKeys = {
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
+  /**
+   * The request counter of a tenant in one window of the per-tenant rate limit. The window is in the
+   * partition key: each window's writes land on an item (and partition) of their own.
+   */
+  rateWindow: (tenant: string, window: number): ItemKey => ({
+    pk: `${RATE_WINDOW_KEY_PREFIX}${tenant}#${window}`,
+    sk: 'RATE_WINDOW',
+  }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   /**
    * A movement of an account's available balance (its opening balance, each payment), in the

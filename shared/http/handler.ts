@@ -1,16 +1,18 @@
 /**
  * `httpHandler` builds a route's Lambda handler: the shared Middy chain around a thin function that
  * turns a validated request into a domain call. Order: Powertools (logger context, tracer, metrics;
- * outermost), answers and logs, auth context,
+ * outermost), answers and logs, auth context, the tenant's rate limit,
  * path ids, body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
+import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
 import { tracer } from '../observability/telemetry';
 import { observability } from './observability';
+import { tenantRateLimit } from './tenant-rate-limit';
 import {
   authContext,
   bodySizeLimit,
@@ -91,6 +93,8 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     .use(observability(spec.name))
     .use(httpResponses(spec.name))
     .use(authContext())
+    // Counted before anything else of the request: invalid requests spend the tenant's limit too.
+    .use(tenantRateLimit(dynamoTenantRateLimitStore))
     .use(resourceIds());
   if (validateBody) {
     chain

@@ -1,6 +1,6 @@
 /** HTTP answers of the Lambda functions (API Gateway HTTP API, payload format 2.0). */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError } from '../domain/errors';
+import { AppError, type ErrorCode } from '../domain/errors';
 import { logger } from './logger';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem';
 
@@ -15,6 +15,17 @@ export const jsonResponse = (statusCode: number, body: unknown): HttpResponse =>
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+/** A refusal the client may send again once `retryAfterSeconds` have passed: answered with Retry-After. */
+export class RetryLater extends AppError {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, detail);
+  }
+}
 
 /** Names of AWS SDK errors that mean "DynamoDB is not answering now", not "the request is wrong". */
 const UNAVAILABLE = new Set([
@@ -56,6 +67,7 @@ function fromMiddyError(error: unknown): AppError | undefined {
 export function errorResponse(error: unknown, requestId: string): HttpResponse {
   let known = error instanceof AppError ? error : fromMiddyError(error);
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
+  if (error instanceof RetryLater) headers['retry-after'] = String(error.retryAfterSeconds);
   if (!known) {
     if (isUnavailable(error)) {
       logger.warn('dependency unavailable', {

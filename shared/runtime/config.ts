@@ -22,6 +22,11 @@ export const ENV = {
   awsEndpoint: 'AWS_ENDPOINT_URL',
   /** How long one DynamoDB call may take before the SDK abandons it (and retries); see shared/data/client.ts. */
   dynamodbRequestTimeoutMs: 'DYNAMODB_REQUEST_TIMEOUT_MS',
+  /**
+   * Each tenant's request limit, as JSON `{"requestsPerSecond":n,"burst":m}` (formatTenantRateLimit);
+   * unset: no limit (the local runtime leaves it unset unless asked, so tests run unthrottled).
+   */
+  tenantRateLimit: 'TENANT_RATE_LIMIT',
 } as const;
 
 /**
@@ -41,6 +46,50 @@ export const SERVICE_NAME = 'breb-merchant-api';
 
 /** CloudWatch namespace of the functions' own metrics (POWERTOOLS_METRICS_NAMESPACE in Lambda). */
 export const METRICS_NAMESPACE = 'BrebMerchantApi';
+
+/**
+ * What one tenant (client id) may send, across every function and instance: a window of
+ * `burst / requestsPerSecond` seconds admits `burst` requests (shared/http/tenant-rate-limit.ts).
+ */
+export interface TenantRateLimitSettings {
+  /** The sustained rate a tenant may keep up. */
+  readonly requestsPerSecond: number;
+  /** The most requests of a tenant at once (at least requestsPerSecond: windows of one second or more). */
+  readonly burst: number;
+}
+
+/** The value of TENANT_RATE_LIMIT for these settings. */
+export const formatTenantRateLimit = ({ requestsPerSecond, burst }: TenantRateLimitSettings): string =>
+  JSON.stringify({ requestsPerSecond, burst });
+
+/**
+ * The limit TENANT_RATE_LIMIT sets, or undefined for none. Read apart from RuntimeConfig: the shared
+ * chain applies it to every function, whatever else the function needs.
+ */
+export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): TenantRateLimitSettings | undefined {
+  const value = env[ENV.tenantRateLimit];
+  if (value === undefined || value === '') return undefined;
+  const wrong = new Error(
+    `Environment variable ${ENV.tenantRateLimit} must be {"requestsPerSecond":n,"burst":m} with integers 1 <= n <= m`,
+  );
+  let settings: { requestsPerSecond?: unknown; burst?: unknown };
+  try {
+    settings = JSON.parse(value) ?? {};
+  } catch {
+    throw wrong;
+  }
+  const { requestsPerSecond, burst } = settings;
+  if (typeof requestsPerSecond !== 'number' || typeof burst !== 'number') throw wrong;
+  if (
+    !Number.isInteger(requestsPerSecond) ||
+    !Number.isInteger(burst) ||
+    requestsPerSecond < 1 ||
+    burst < requestsPerSecond
+  ) {
+    throw wrong;
+  }
+  return { requestsPerSecond, burst };
+}
 
 export interface RuntimeConfig {
   readonly tableName: string;

@@ -39,7 +39,8 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       'AwsSolutions-SMG4': 1,
       // Node.js 22 by decision (api-function.ts).
       'AwsSolutions-L1': functions,
-      // X-Ray's Resource "*" and the table's index/* (api-function.ts).
+      // X-Ray's Resource "*" and the table's index/* (api-function.ts). The rate-limit counters' grant
+      // names the table itself, narrowed by conditions: no finding of its own.
       'AwsSolutions-IAM5[Resource::*]': functions,
       [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: functions,
       // No Plus tier for a pool without users (identity.ts).

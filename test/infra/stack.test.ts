@@ -7,9 +7,10 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { routes, routesFor } from '../../functions/routes';
+import { readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
 import { stages, stageSettings, type StageName } from '../../infra/stages';
-import { grantedTableActions, managedPolicies, permissionProblems } from './privileges';
+import { grantedTableActions, managedPolicies, permissionProblems, tenantRateLimitGrants } from './privileges';
 import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth, type SynthOptions } from './synth';
 
 const stageNames = Object.keys(stages) as StageName[];
@@ -58,6 +59,7 @@ describe.each(stageNames)('stage %s', (stage) => {
         ACQUIRER_ID: settings.acquirerId,
         PARTICIPANT_NAME: settings.participant.name,
         PARTICIPANT_NIT: settings.participant.nit,
+        TENANT_RATE_LIMIT: expect.any(String),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         POWERTOOLS_METRICS_NAMESPACE: 'BrebMerchantApi',
@@ -67,6 +69,8 @@ describe.each(stageNames)('stage %s', (stage) => {
           ? { QR_SIGNING_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.qrSigning) } }
           : {}),
       });
+      // Every function reads the stage's per-tenant limit from it.
+      expect(readTenantRateLimit(properties.Environment.Variables)).toEqual(settings.tenantRateLimit);
     });
 
     test('each function logs to its own log group, kept as the stage says', () => {
@@ -175,6 +179,8 @@ describe.each(stageNames)('stage %s', (stage) => {
       expect(permissionProblems(synthed, route)).toEqual([]);
       // Each declared table action is granted (on the table and its indexes, checked above).
       expect(grantedTableActions(synthed, route)).toEqual(route.tableActions.map((a) => `dynamodb:${a}`).sort());
+      // Beside them, the shared chain's update of its rate-limit counters, once.
+      expect(tenantRateLimitGrants(synthed, route)).toHaveLength(1);
     });
 
     test('execution roles carry no managed policy (AWSLambdaBasicExecutionRole reaches every log group)', () => {
@@ -221,6 +227,29 @@ describe('the least-privilege check catches', () => {
       stack.secrets.qrSigning.grantRead(stack.functions.get(route.name)!.function),
     );
     expect(problems).toEqual(expect.arrayContaining([expect.stringContaining('secretsmanager:GetSecretValue')]));
+  });
+
+  test("the rate-limit counters' grant without its conditions, or on another key prefix", () => {
+    // getCustomer declares GetItem only: UpdateItem is the counters' and nothing else.
+    const reader = routes.find((r) => r.name === 'getCustomer')!;
+    const synthed = synth('dev', {
+      modify: (stack) => {
+        const fn = stack.functions.get(reader.name)!.function;
+        fn.addToRolePolicy(
+          new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [stack.table.tableArn] }),
+        );
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [stack.table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*'] } },
+          }),
+        );
+      },
+    });
+    const problems = permissionProblems(synthed, reader);
+    expect(problems).toHaveLength(2);
+    expect(problems).toEqual(Array(2).fill(expect.stringContaining('dynamodb:UpdateItem: not declared by the route')));
   });
 
   test('a wildcard action, and a declared action on another resource', () => {

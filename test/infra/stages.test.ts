@@ -26,6 +26,17 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (name) => {
     expect(removalPolicyOf(settings)).toBe(settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
   });
 
+  test("the stage's throttling stays well above one tenant's limit", () => {
+    const { throttling, tenantRateLimit } = settings;
+    expect(tenantRateLimit.requestsPerSecond).toBeGreaterThanOrEqual(1);
+    expect(tenantRateLimit.burst).toBeGreaterThanOrEqual(tenantRateLimit.requestsPerSecond);
+    // A tenant within its limit keeps up at most a fifth of the stage's steady rate...
+    expect(5 * tenantRateLimit.requestsPerSecond).toBeLessThanOrEqual(throttling.rateLimit);
+    // ...and sends at once at most half of the stage's burst, even across a window boundary, where
+    // two windows' worth (2 x burst) can arrive together.
+    expect(2 * (2 * tenantRateLimit.burst)).toBeLessThanOrEqual(throttling.burstLimit);
+  });
+
   test('a Cognito domain prefix that Cognito accepts', () => {
     if (settings.identity.kind !== 'cognito') return;
     // Lowercase letters, digits and hyphens, and none of the reserved words.

@@ -49,7 +49,7 @@ export interface TestApi {
 
 export interface TestApiOptions extends Pick<
   LocalRuntimeOptions,
-  'throttling' | 'dynamodbRequestTimeoutMs' | 'cloudAssembly'
+  'throttling' | 'tenantRateLimit' | 'dynamodbRequestTimeoutMs' | 'cloudAssembly'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -79,6 +79,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     dynamodbEndpoint,
     tableName: `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
   });

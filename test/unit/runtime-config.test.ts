@@ -3,7 +3,9 @@ import {
   DEFAULT_ACQUIRER_ID,
   DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
   ENV,
+  formatTenantRateLimit,
   readRuntimeConfig,
+  readTenantRateLimit,
   SECRET_ENV,
 } from '../../shared/runtime/config';
 
@@ -55,4 +57,23 @@ test('the table name is required, from the environment given', () => {
 
 test('each secret a route can name has the variable that carries its ARN', () => {
   expect(SECRET_ENV).toEqual({ qrSigning: 'QR_SIGNING_SECRET_ARN' });
+});
+
+test("each tenant's rate limit: none unless set, as the stack writes it, and nothing malformed", () => {
+  expect(readTenantRateLimit(base)).toBeUndefined();
+  const settings = { requestsPerSecond: 10, burst: 20 };
+  const variable = formatTenantRateLimit(settings);
+  expect(variable).toBe('{"requestsPerSecond":10,"burst":20}');
+  expect(readTenantRateLimit({ [ENV.tenantRateLimit]: variable })).toEqual(settings);
+  for (const wrong of [
+    '10/20',
+    'null',
+    '{"requestsPerSecond":10}',
+    '{"requestsPerSecond":0,"burst":5}',
+    '{"requestsPerSecond":10,"burst":5}',
+    '{"requestsPerSecond":1.5,"burst":5}',
+    '{"requestsPerSecond":"10","burst":"20"}',
+  ]) {
+    expect(() => readTenantRateLimit({ [ENV.tenantRateLimit]: wrong })).toThrow('TENANT_RATE_LIMIT');
+  }
 });
