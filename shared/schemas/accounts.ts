@@ -1,7 +1,8 @@
 /** Account schemas: spec 2.2, 4.2 and 4.3. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, MONEY_VALUE, TIMESTAMP, UUID } from './common';
-import { CUSTOMER_STATUS_FILTER, MOBILE_FILTER, pageQueryProperties, paginationInfoSchema } from './lists';
+import { customerFilters } from './customers';
+import { listQueryUnderCustomer, paginationInfoSchema } from './lists';
 
 export const linkAccountRequestSchema = {
   type: 'object',
@@ -83,15 +84,6 @@ export const accountListSchema = {
   properties: { accounts: { type: 'array', items: accountListItemSchema }, pagination_info: paginationInfoSchema },
 } as const;
 
-export const accountListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    customer_status: CUSTOMER_STATUS_FILTER,
-    mobile: MOBILE_FILTER,
-  },
-} as const;
+export const accountListQuerySchema = listQueryUnderCustomer(customerFilters);
 
 export type AccountListQuery = FromSchema<typeof accountListQuerySchema>;

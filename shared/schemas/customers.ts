@@ -1,7 +1,7 @@
 /** Customer (business merchant) schemas: spec 2.1 and 4.1. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { digits, NIT, text, TIMESTAMP, UUID } from './common';
-import { CUSTOMER_STATUS_FILTER, MOBILE_FILTER, pageQueryProperties, paginationInfoSchema } from './lists';
+import { digits, matching, NIT, text, TIMESTAMP, UUID } from './common';
+import { anyCase, listQuery, paginationInfoSchema } from './lists';
 
 export const addressSchema = {
   type: 'object',
@@ -83,16 +83,16 @@ export const updateCustomerRequestSchema = {
 
 export type UpdateCustomerRequest = FromSchema<typeof updateCustomerRequestSchema>;
 
-export const customerListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_status: CUSTOMER_STATUS_FILTER,
-    mobile: MOBILE_FILTER,
-    identification_number: NIT,
-  },
+/** The filters on the customer, in the lists of customers and of accounts. */
+export const customerFilters = {
+  // The spec's examples write the status in lower case.
+  customer_status: anyCase('ACTIVE', 'INACTIVE'),
+  // A mobile number in any of the accepted forms. A `+` sent unencoded in a query string arrives as
+  // a space, so a leading space is read as `+`.
+  mobile: matching('^[+ ]?[0-9]{7,15}$', 'must be 7 to 15 digits, with or without a leading +'),
 } as const;
+
+export const customerListQuerySchema = listQuery({ ...customerFilters, identification_number: NIT });
 
 export type CustomerListQuery = FromSchema<typeof customerListQuerySchema>;
 

@@ -1,7 +1,7 @@
 /** Bre-B key schemas: key registration and management, key resolution (spec 2.3, 4.4), sandbox directory. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, NIT, text, UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { listQueryUnderCustomer } from './lists';
 
 const KEY_TYPE = { type: 'string', enum: ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'] } as const;
 /** Shapes only: the format of each type is checked by shared/domain/key-formats.ts (400 either way). */
@@ -26,17 +26,11 @@ export const registerKeyRequestSchema = {
 
 export type RegisterKeyRequest = FromSchema<typeof registerKeyRequestSchema>;
 
-export const keyListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    account_id: UUID,
-    key_type: KEY_TYPE,
-    status: { type: 'string', enum: KEY_STATUSES },
-  },
-} as const;
+export const keyListQuerySchema = listQueryUnderCustomer({
+  account_id: UUID,
+  key_type: KEY_TYPE,
+  status: { type: 'string', enum: KEY_STATUSES },
+});
 
 export type KeyListQuery = FromSchema<typeof keyListQuerySchema>;
 

@@ -3,8 +3,8 @@
  * reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { amountValue, text, UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { amountValue, matching, text, UUID } from './common';
+import { listQueryUnderCustomer } from './lists';
 
 export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -52,22 +52,12 @@ export const payQrCodeRequestSchema = {
 
 export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
 
-export const paymentListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    account_id: UUID,
-    direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
-    status: { type: 'string', enum: PAYMENT_STATUSES },
-    // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
-    qr_code_reference: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9.]{1,64}$',
-      patternMessage: 'must be 1 to 64 letters, digits or dots',
-    },
-  },
-} as const;
+export const paymentListQuerySchema = listQueryUnderCustomer({
+  account_id: UUID,
+  direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
+  status: { type: 'string', enum: PAYMENT_STATUSES },
+  // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
+  qr_code_reference: matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots'),
+});
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;

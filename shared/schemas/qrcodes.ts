@@ -7,7 +7,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_PAYLOAD_LENGTH } from '../qr/emv-decode';
 import { CHANNELS, TRANSACTION_PURPOSES } from '../qr/tags';
 import { UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { listQueryUnderCustomer } from './lists';
 
 export const QR_CODE_TYPES = ['STATIC', 'DYNAMIC'] as const;
 /** PAID: a DYNAMIC code that was paid (once; docs/qrcodes.md). */
@@ -96,18 +96,12 @@ export type QrVatRequest = FromSchema<typeof vatSchema>;
 export type QrIncRequest = FromSchema<typeof incSchema>;
 export type QrTipRequest = FromSchema<typeof tipSchema>;
 
-export const qrCodeListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    key_id: UUID,
-    type: QR_CODE_TYPE,
-    channel: CHANNEL,
-    status: { type: 'string', enum: QR_CODE_STATUSES },
-  },
-} as const;
+export const qrCodeListQuerySchema = listQueryUnderCustomer({
+  key_id: UUID,
+  type: QR_CODE_TYPE,
+  channel: CHANNEL,
+  status: { type: 'string', enum: QR_CODE_STATUSES },
+});
 
 export type QrCodeListQuery = FromSchema<typeof qrCodeListQuerySchema>;
 
