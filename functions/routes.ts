@@ -20,6 +20,8 @@ export const SCOPES = {
   qrCodesWrite: `${SCOPE_PREFIX}/qrcodes.write`,
   paymentsRead: `${SCOPE_PREFIX}/payments.read`,
   paymentsWrite: `${SCOPE_PREFIX}/payments.write`,
+  webhooksRead: `${SCOPE_PREFIX}/webhooks.read`,
+  webhooksWrite: `${SCOPE_PREFIX}/webhooks.write`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -258,6 +260,57 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'list-payments',
     scopes: [SCOPES.paymentsRead],
     tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'createWebhook',
+    method: 'POST',
+    paths: ['/v1/webhooks'],
+    handler: 'create-webhook',
+    scopes: [SCOPES.webhooksWrite],
+    // The transaction puts the webhook and updates its list's counters.
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
+    name: 'listWebhooks',
+    method: 'GET',
+    paths: ['/v1/webhooks'],
+    handler: 'list-webhooks',
+    scopes: [SCOPES.webhooksRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'getWebhook',
+    method: 'GET',
+    paths: ['/v1/webhooks/{id}'],
+    handler: 'get-webhook',
+    scopes: [SCOPES.webhooksRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'updateWebhook',
+    method: 'PATCH',
+    paths: ['/v1/webhooks/{id}'],
+    handler: 'update-webhook',
+    scopes: [SCOPES.webhooksWrite],
+    tableActions: ['GetItem', 'UpdateItem'],
+  },
+  {
+    name: 'deleteWebhook',
+    method: 'DELETE',
+    paths: ['/v1/webhooks/{id}'],
+    handler: 'delete-webhook',
+    scopes: [SCOPES.webhooksWrite],
+    // Reads the webhook; the transaction deletes it and updates its list's counters.
+    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  },
+  {
+    name: 'rotateWebhookSecret',
+    method: 'POST',
+    paths: ['/v1/webhooks/{id}/rotate-secret'],
+    handler: 'rotate-webhook-secret',
+    scopes: [SCOPES.webhooksWrite],
+    // Reads the webhook and updates its secrets.
+    tableActions: IDEMPOTENCY_ACTIONS,
   },
   {
     name: 'paySandboxQrCode',

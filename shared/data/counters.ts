@@ -10,9 +10,12 @@ import { itemKeys } from './item-keys';
 /** Counters are spread over shards so that concurrent inserts rarely meet on one item. */
 export const COUNTER_SHARDS = 4;
 
-/** Increments of the counters of every list partition an inserted item joins, for its transaction. */
-export function counterIncrements(partitions: readonly string[], itemId: string) {
-  return counterIncrementsOf([{ partitions, itemId }]);
+/**
+ * Increments of the counters of every list partition an inserted item joins, for its transaction;
+ * `step` -1 takes a deleted item back out (it falls on the same shard: the shard is its id's).
+ */
+export function counterIncrements(partitions: readonly string[], itemId: string, step = 1) {
+  return counterIncrementsOf([{ partitions, itemId, step }]);
 }
 
 /**
@@ -20,13 +23,15 @@ export function counterIncrements(partitions: readonly string[], itemId: string)
  * record of it). Two of them may fall on the same counter shard, and a transaction may touch an
  * item only once: their increments are added up into one update.
  */
-export function counterIncrementsOf(inserts: readonly { partitions: readonly string[]; itemId: string }[]) {
+export function counterIncrementsOf(
+  inserts: readonly { partitions: readonly string[]; itemId: string; step?: number }[],
+) {
   const shards = new Map<string, { partition: string; shard: number; count: number }>();
-  for (const { partitions, itemId } of inserts) {
+  for (const { partitions, itemId, step = 1 } of inserts) {
     const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
     for (const partition of partitions) {
       const counter = shards.get(`${shard}#${partition}`) ?? { partition, shard, count: 0 };
-      counter.count += 1;
+      counter.count += step;
       shards.set(`${shard}#${partition}`, counter);
     }
   }

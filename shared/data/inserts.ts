@@ -47,16 +47,19 @@ export interface ListedRecord {
   readonly updated_at: string;
 }
 
-/** Where a record is listed: its client's collection, and a scope in it (its customer, its NIT). */
+/**
+ * Where a record is listed: its client's collection, and a scope in it (its customer, its NIT), or
+ * none for a kind that is only ever listed whole (a client's webhooks).
+ */
 export interface Listing {
   readonly collection: string;
-  readonly scope: string;
+  readonly scope: string | undefined;
 }
 
 /** The list partitions a record joins, each with a counter. */
 export const listPartitions = (tenant: string, { collection, scope }: Listing): string[] => [
   collectionPartition(tenant, collection),
-  scopePartition(tenant, collection, scope),
+  ...(scope === undefined ? [] : [scopePartition(tenant, collection, scope)]),
 ];
 
 /** The Put of a new record under `key`, with the index keys that list it. */

@@ -65,6 +65,7 @@ export const itemKeys = {
     sk: 'RATE_WINDOW',
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
+  webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
   /**
    * A movement of an account's available balance (its opening balance, each payment), in the
    * account's item collection: the account's ledger is one strongly consistent Query, in time order.

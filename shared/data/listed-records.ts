@@ -15,8 +15,8 @@ export interface ListedKind<T extends ListedRecord, F> {
   /** The items' `entity`, and their collection's name. */
   readonly name: string;
   readonly key: (id: string) => ItemKey;
-  /** The scope of the collection a record is listed in. */
-  readonly scopeOf: (record: T) => string;
+  /** The scope of the collection a record is listed in (undefined: the collection only). */
+  readonly scopeOf: (record: T) => string | undefined;
   /** What a list reads: the scope a filter names (if one does), and what the other filters compare. */
   readonly where: (filters: F) => Pick<ListRecordsInput, 'scope' | 'equals'>;
   /** Gets see the latest write (a retry meets the payment its first request wrote). */

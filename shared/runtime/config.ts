@@ -41,6 +41,12 @@ export type SecretName = keyof typeof SECRET_ENV;
 
 export const DEFAULT_ACQUIRER_ID = 'RBM';
 
+/**
+ * The stage `npm start` runs on a developer's machine (infra/stages.ts): the only one whose webhooks
+ * may call back to this machine's loopback (shared/domain/webhook-urls.ts).
+ */
+export const LOCAL_STAGE = 'local';
+
 /** The `service` of every log line, metric and trace (POWERTOOLS_SERVICE_NAME in Lambda). */
 export const SERVICE_NAME = 'breb-merchant-api';
 
@@ -124,7 +130,7 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
     tableName: required(env, ENV.tableName),
-    stage: env[ENV.stage] ?? 'local',
+    stage: env[ENV.stage] ?? LOCAL_STAGE,
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
     acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
     participant: {

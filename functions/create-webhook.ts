@@ -1,0 +1,19 @@
+/** POST /v1/webhooks: a webhook for the client's events; the answer shows its secret, once (docs/webhooks.md). */
+import { systemNewRecords } from '../shared/domain/clock';
+import { createWebhook, randomWebhookSecrets } from '../shared/domain/webhooks';
+import { webhookUrlDeps } from '../shared/data/host-resolver';
+import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { httpHandler } from '../shared/http/handler';
+import type { CreateWebhookRequest } from '../shared/schemas/webhooks';
+import { createWebhookRequest } from '../shared/schemas/generated/webhooks';
+
+export const handler = httpHandler<CreateWebhookRequest>({
+  name: 'createWebhook',
+  body: createWebhookRequest,
+  handle: ({ auth, body }) =>
+    createWebhook(
+      { ...systemNewRecords, ...webhookUrlDeps(), webhooks: dynamoWebhookStore, secrets: randomWebhookSecrets },
+      auth.tenant,
+      body,
+    ),
+});

@@ -1,0 +1,15 @@
+/** POST /v1/webhooks/{id}/rotate-secret: a new secret, shown once; the previous one signs for 24 h more. */
+import { systemClock } from '../shared/domain/clock';
+import { randomWebhookSecrets, rotateWebhookSecret } from '../shared/domain/webhooks';
+import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
+  name: 'rotateWebhookSecret',
+  handle: ({ auth, path }) =>
+    rotateWebhookSecret(
+      { webhooks: dynamoWebhookStore, clock: systemClock, secrets: randomWebhookSecrets },
+      auth.tenant,
+      path.id,
+    ),
+});

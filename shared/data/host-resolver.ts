@@ -1,0 +1,28 @@
+/**
+ * The webhook URL check's host resolver (shared/domain/webhook-urls.ts) on Lambda and locally: the
+ * system's resolver, every address of the name (IPv4 and IPv6), as a connection would choose from.
+ */
+import { lookup } from 'node:dns/promises';
+import type { HostResolver } from '../domain/webhook-urls';
+import type { WebhookUrlDeps } from '../domain/webhooks';
+import { LOCAL_STAGE, runtimeConfig } from '../runtime/config';
+
+/** Codes of a name that does not exist or has no address: an answer (none), not a failure. */
+const NO_SUCH_NAME = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+
+export const systemHostResolver: HostResolver = {
+  async resolve(hostname: string): Promise<readonly string[]> {
+    try {
+      return (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address);
+    } catch (error) {
+      if (NO_SUCH_NAME.has((error as NodeJS.ErrnoException).code ?? '')) return [];
+      throw error;
+    }
+  },
+};
+
+/** What the webhook URL check needs on this stage: its policy (the local stage's loopback exception) and the resolver. */
+export const webhookUrlDeps = (): WebhookUrlDeps => ({
+  urlPolicy: { localReceivers: runtimeConfig().stage === LOCAL_STAGE },
+  resolver: systemHostResolver,
+});

@@ -1,0 +1,166 @@
+/**
+ * Where a webhook may send (docs/webhooks.md, URL rules): a guard against server-side request
+ * forgery. A webhook URL is chosen by a client and fetched by our functions, inside our network: left
+ * unchecked it would reach the instance metadata service, a private address or the function's own
+ * loopback. Checked when a webhook is created or its URL changed, and again by the sender on the
+ * address it resolved at send time (a name can resolve elsewhere later), which it then connects to.
+ */
+import { BlockList, isIP } from 'node:net';
+import { invalidField } from './errors';
+
+/** Looks a host name up: every address it resolves to (empty when the name does not exist). */
+export interface HostResolver {
+  resolve(hostname: string): Promise<readonly string[]>;
+}
+
+export interface WebhookUrlPolicy {
+  /**
+   * The local stage's exception: a developer's receiver on this machine, `http://127.0.0.1[:port]`
+   * or `http://localhost[:port]`. Never on a deployed stage, where the loopback is the function's own.
+   */
+  readonly localReceivers: boolean;
+}
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** Host names of the local stage's exception; `localhost` must still resolve to loopback addresses only. */
+const LOCAL_RECEIVER_HOSTS = new Set(['127.0.0.1', 'localhost']);
+
+function blockList(subnets: readonly (readonly [string, number, 'ipv4' | 'ipv6'])[]): BlockList {
+  const list = new BlockList();
+  for (const [network, prefix, family] of subnets) list.addSubnet(network, prefix, family);
+  return list;
+}
+
+/**
+ * The address ranges a webhook never reaches, each with the words a client reads. BlockList also
+ * matches the IPv4-mapped IPv6 form (`::ffff:10.0.0.1`) against the IPv4 ranges.
+ */
+const REFUSED_RANGES: readonly { readonly what: string; readonly list: BlockList }[] = [
+  {
+    what: 'a loopback address',
+    list: blockList([
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ]),
+  },
+  {
+    what: 'a private address',
+    list: blockList([
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+      ['fc00::', 7, 'ipv6'],
+      // Site-local, deprecated but still routed privately by some networks.
+      ['fec0::', 10, 'ipv6'],
+    ]),
+  },
+  {
+    what: 'a link-local address (the cloud metadata service, 169.254.169.254, is one)',
+    list: blockList([
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ]),
+  },
+  { what: 'a carrier-grade NAT address', list: blockList([['100.64.0.0', 10, 'ipv4']]) },
+  {
+    what: 'an unspecified or reserved address',
+    list: blockList([
+      // "This network": 0.0.0.0 reaches the local host on most systems.
+      ['0.0.0.0', 8, 'ipv4'],
+      ['240.0.0.0', 4, 'ipv4'],
+      // `::` and the deprecated IPv4-compatible form `::a.b.c.d`.
+      ['::', 96, 'ipv6'],
+    ]),
+  },
+  {
+    what: 'a multicast or broadcast address',
+    list: blockList([
+      ['224.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ]),
+  },
+];
+
+/**
+ * Why a webhook may not be sent to this IP address (e.g. `a private address`), or undefined when it
+ * may. The sender calls it on the address it is about to connect to.
+ */
+export function addressRefusal(address: string): string | undefined {
+  const family = isIP(address);
+  if (family === 0) return 'not an IP address';
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return REFUSED_RANGES.find(({ list }) => list.check(address, type))?.what;
+}
+
+/** What a URL check found: the parsed URL and the addresses it may connect to, or why it may not. */
+export type WebhookUrlCheck =
+  | { readonly allowed: true; readonly url: URL; readonly addresses: readonly string[] }
+  | { readonly allowed: false; readonly reason: string };
+
+const refused = (reason: string): WebhookUrlCheck => ({ allowed: false, reason });
+
+/** The host of a URL as an IP address (brackets of an IPv6 literal removed), or undefined for a name. */
+function literalAddress(hostname: string): string | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) ? bare : undefined;
+}
+
+/**
+ * Checks a webhook URL under the stage's policy, resolving its host name through `resolver`: every
+ * address it resolves to must pass (a name with one private address among public ones is refused,
+ * since the connection may pick any of them).
+ */
+export async function inspectWebhookUrl(
+  raw: string,
+  policy: WebhookUrlPolicy,
+  resolver: HostResolver,
+): Promise<WebhookUrlCheck> {
+  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return refused(`must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refused('must be an absolute URL, e.g. https://hooks.example.com/breb');
+  }
+  const local = policy.localReceivers && LOCAL_RECEIVER_HOSTS.has(url.hostname);
+  const schemes = local ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    return refused(
+      policy.localReceivers
+        ? 'must be an https URL (http is accepted only for http://127.0.0.1 and http://localhost on the local stage)'
+        : 'must be an https URL',
+    );
+  }
+  if (url.username || url.password) {
+    return refused('must not carry credentials (user:password@); authenticate our calls with the signature');
+  }
+  const literal = literalAddress(url.hostname);
+  const addresses = literal ? [literal] : await resolver.resolve(url.hostname);
+  if (addresses.length === 0) return refused(`has a host, ${url.hostname}, that does not resolve to any address`);
+  for (const address of addresses) {
+    const why = local
+      ? addressRefusal(address) === 'a loopback address'
+        ? undefined
+        : 'not a loopback address'
+      : addressRefusal(address);
+    if (why) {
+      const where = literal ? `${address}, ${why}` : `${url.hostname}, which resolves to ${address}, ${why}`;
+      return refused(
+        `must not point to ${local ? 'anything but this machine' : 'an internal address'}: its host is ${where}`,
+      );
+    }
+  }
+  return { allowed: true, url, addresses };
+}
+
+/** inspectWebhookUrl for a request: 400 VALIDATION_FAILED on `field` when the URL is refused. */
+export async function checkWebhookUrl(
+  raw: string,
+  policy: WebhookUrlPolicy,
+  resolver: HostResolver,
+  field = 'url',
+): Promise<void> {
+  const check = await inspectWebhookUrl(raw, policy, resolver);
+  if (!check.allowed) throw invalidField(field, check.reason);
+}

@@ -1,0 +1,238 @@
+/**
+ * Webhooks of a client (docs/webhooks.md): where its events are sent, which ones, and the secret they
+ * are signed with. The secret is answered twice only: when the webhook is created and when it is
+ * rotated; every other answer, and every log line, goes without it.
+ */
+import { randomBytes } from 'node:crypto';
+import type {
+  CreateWebhookRequest,
+  DeliveryMode,
+  UpdateWebhookRequest,
+  WebhookEventType,
+  WebhookListQuery,
+} from '../schemas/webhooks';
+import { newRecord, type Clock, type NewRecords } from './clock';
+import { AppError } from './errors';
+import { listOf, type RecordReader } from './lists';
+import { ownReader } from './ownership';
+import { checkWebhookUrl, type HostResolver, type WebhookUrlPolicy } from './webhook-urls';
+
+/** A signing secret; `expires_at` on a previous one, kept after a rotation until then. */
+export interface WebhookSecret {
+  readonly secret: string;
+  readonly expires_at?: string;
+}
+
+export interface StoredWebhook {
+  readonly id: string;
+  readonly tenant: string;
+  readonly url: string;
+  readonly events: readonly WebhookEventType[];
+  readonly delivery_mode: DeliveryMode;
+  readonly enabled: boolean;
+  readonly description?: string;
+  /** The current secret first, then previous ones until their expiry. */
+  readonly secrets: readonly WebhookSecret[];
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** The webhook the routes answer: no secret, ever, except `WebhookWithSecret`'s. */
+export interface PublicWebhook {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly WebhookEventType[];
+  readonly delivery_mode: DeliveryMode;
+  readonly enabled: boolean;
+  readonly description?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** The answer of create and rotate-secret: the only ones that show the (new) current secret. */
+export interface WebhookWithSecret extends PublicWebhook {
+  readonly secret: string;
+}
+
+/** The fields a PATCH or a rotation changes. */
+export type WebhookChanges = Partial<
+  Pick<StoredWebhook, 'url' | 'events' | 'delivery_mode' | 'enabled' | 'description' | 'secrets'>
+>;
+
+/** No list filter beyond the shared conventions. */
+export type WebhookListFilters = Record<string, never>;
+
+export interface WebhookStore extends RecordReader<StoredWebhook, WebhookListFilters> {
+  insert(webhook: StoredWebhook): Promise<void>;
+  /**
+   * Applies `changes` and sets updated_at to `now`, only while the webhook is as it was read (same
+   * updated_at): the webhook as stored afterwards, or undefined when it changed or went meanwhile.
+   */
+  update(seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined>;
+  /** Deletes the webhook (out of its lists too); false when it was already gone. */
+  delete(webhook: StoredWebhook): Promise<boolean>;
+}
+
+export interface SecretGenerator {
+  newSecret(): string;
+}
+
+/** `whsec_` and the base64 of 24 random bytes (Standard Webhooks: the signing key is the base64 part). */
+export const randomWebhookSecrets: SecretGenerator = {
+  newSecret: () => `whsec_${randomBytes(24).toString('base64')}`,
+};
+
+/** How long a previous secret still signs after a rotation, so receivers can switch without a gap. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * The most previous secrets kept (rotations within 24 hours): every one of them signs each delivery,
+ * so their number is bounded; past it the oldest goes before its expiry.
+ */
+export const MAX_PREVIOUS_SECRETS = 4;
+
+/** Where webhook URLs are checked: the stage's policy and the host resolver. */
+export interface WebhookUrlDeps {
+  readonly urlPolicy: WebhookUrlPolicy;
+  readonly resolver: HostResolver;
+}
+
+export function publicWebhook(webhook: StoredWebhook): PublicWebhook {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    delivery_mode: webhook.delivery_mode,
+    enabled: webhook.enabled,
+    ...(webhook.description === undefined ? {} : { description: webhook.description }),
+    created_at: webhook.created_at,
+    updated_at: webhook.updated_at,
+  };
+}
+
+const withSecret = (webhook: StoredWebhook): WebhookWithSecret => ({
+  ...publicWebhook(webhook),
+  secret: webhook.secrets[0]!.secret,
+});
+
+/** The secrets that sign a delivery at `now`: the current one and every previous one not yet expired. */
+export function signingSecrets(webhook: Pick<StoredWebhook, 'secrets'>, now: string): string[] {
+  return webhook.secrets.filter((s) => s.expires_at === undefined || s.expires_at > now).map((s) => s.secret);
+}
+
+/**
+ * The secrets after a rotation at `now`: the new one, the current one until now + 24 h, and the
+ * previous ones not yet expired (the most recent MAX_PREVIOUS_SECRETS of them); expired ones go.
+ */
+export function rotatedSecrets(secrets: readonly WebhookSecret[], fresh: string, now: string): WebhookSecret[] {
+  const [current, ...previous] = secrets;
+  const expiresAt = new Date(Date.parse(now) + PREVIOUS_SECRET_TTL_MS).toISOString();
+  const kept = [
+    ...(current ? [{ secret: current.secret, expires_at: expiresAt }] : []),
+    ...previous.filter((s) => s.expires_at !== undefined && s.expires_at > now),
+  ];
+  return [{ secret: fresh }, ...kept.slice(0, MAX_PREVIOUS_SECRETS)];
+}
+
+export interface CreateWebhookDeps extends NewRecords, WebhookUrlDeps {
+  readonly webhooks: Pick<WebhookStore, 'insert'>;
+  readonly secrets: SecretGenerator;
+}
+
+/** POST /v1/webhooks: a refused URL is 400 on `url`; the answer is the only one but rotate's with the secret. */
+export async function createWebhook(
+  deps: CreateWebhookDeps,
+  tenant: string,
+  request: CreateWebhookRequest,
+): Promise<WebhookWithSecret> {
+  await checkWebhookUrl(request.url, deps.urlPolicy, deps.resolver);
+  const webhook: StoredWebhook = {
+    ...newRecord(deps, tenant),
+    url: request.url,
+    events: request.events,
+    delivery_mode: request.delivery_mode ?? 'RETRY',
+    enabled: request.enabled ?? true,
+    ...(request.description === undefined ? {} : { description: request.description }),
+    secrets: [{ secret: deps.secrets.newSecret() }],
+  };
+  await deps.webhooks.insert(webhook);
+  return withSecret(webhook);
+}
+
+/** Reads one of the tenant's webhooks: 404 when unknown, 403 when another client's. */
+export const getOwnWebhook = ownReader<StoredWebhook>('Webhook');
+
+/** GET /v1/webhooks/{id}. */
+export const getWebhook = async (
+  webhooks: Pick<WebhookStore, 'get'>,
+  tenant: string,
+  id: string,
+): Promise<PublicWebhook> => publicWebhook(await getOwnWebhook(webhooks, tenant, id));
+
+/** GET /v1/webhooks: the tenant's webhooks, a page at a time (docs/pagination.md). */
+export const listWebhooks = listOf({
+  name: 'webhooks',
+  filters: (_query: WebhookListQuery): WebhookListFilters => ({}),
+  toPublic: publicWebhook,
+});
+
+interface ChangeDeps {
+  readonly webhooks: Pick<WebhookStore, 'get' | 'update'>;
+  readonly clock: Clock;
+}
+
+/** Reads the tenant's webhook, applies the changes `changesOf` makes of it, answers it as stored. */
+async function changeWebhook(
+  deps: ChangeDeps,
+  tenant: string,
+  id: string,
+  changesOf: (webhook: StoredWebhook, now: string) => WebhookChanges,
+): Promise<StoredWebhook> {
+  const webhook = await getOwnWebhook(deps.webhooks, tenant, id);
+  const now = deps.clock.now();
+  const updated = await deps.webhooks.update(webhook, changesOf(webhook, now), now);
+  if (!updated) {
+    throw new AppError('CONCURRENT_UPDATE', `Webhook ${webhook.id} was changed by another request: read it and retry`);
+  }
+  return updated;
+}
+
+export type UpdateWebhookDeps = ChangeDeps & WebhookUrlDeps;
+
+/** PATCH /v1/webhooks/{id}: any of url (checked as on create), events, delivery_mode, enabled, description. */
+export async function updateWebhook(
+  deps: UpdateWebhookDeps,
+  tenant: string,
+  id: string,
+  request: UpdateWebhookRequest,
+): Promise<PublicWebhook> {
+  if (request.url !== undefined) await checkWebhookUrl(request.url, deps.urlPolicy, deps.resolver);
+  return publicWebhook(await changeWebhook(deps, tenant, id, () => request));
+}
+
+export interface RotateWebhookSecretDeps extends ChangeDeps {
+  readonly secrets: SecretGenerator;
+}
+
+/** POST /v1/webhooks/{id}/rotate-secret: a new secret, answered once; the previous one signs 24 h more. */
+export async function rotateWebhookSecret(
+  deps: RotateWebhookSecretDeps,
+  tenant: string,
+  id: string,
+): Promise<WebhookWithSecret> {
+  const fresh = deps.secrets.newSecret();
+  return withSecret(
+    await changeWebhook(deps, tenant, id, (webhook, now) => ({ secrets: rotatedSecrets(webhook.secrets, fresh, now) })),
+  );
+}
+
+/** DELETE /v1/webhooks/{id}: the webhook is gone (404 from then on); answers it as it was. */
+export async function deleteWebhook(
+  webhooks: Pick<WebhookStore, 'get' | 'delete'>,
+  tenant: string,
+  id: string,
+): Promise<PublicWebhook> {
+  const webhook = await getOwnWebhook(webhooks, tenant, id);
+  // Gone meanwhile (a concurrent DELETE): the answer a DELETE after it gets.
+  if (!(await webhooks.delete(webhook))) throw new AppError('NOT_FOUND', `Webhook ${id} does not exist`);
+  return publicWebhook(webhook);
+}
