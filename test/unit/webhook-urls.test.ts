@@ -1,0 +1,185 @@
+/**
+ * Where a webhook may send (shared/domain/webhook-urls.ts): the URL rules on a deployed stage and on
+ * the local one, literal addresses in every spelling the URL parser accepts, and host names through a
+ * resolver (an in-memory table of names here, the system's resolver for `localhost`).
+ */
+import { AppError } from '../../shared/domain/errors';
+import {
+  addressRefusal,
+  checkWebhookUrl,
+  inspectWebhookUrl,
+  type HostResolver,
+  type WebhookUrlPolicy,
+} from '../../shared/domain/webhook-urls';
+import { systemHostResolver } from '../../shared/data/host-resolver';
+
+/** A resolver over a fixed table of names: the DNS of these tests. */
+const tableResolver = (names: Record<string, readonly string[]>): HostResolver => ({
+  resolve: async (hostname) => names[hostname] ?? [],
+});
+
+const names = tableResolver({
+  'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  'internal.example.com': ['10.1.2.3'],
+  // One private address among public ones: a connection may pick it.
+  'mixed.example.com': ['93.184.216.34', '10.0.0.5'],
+  'metadata.example.com': ['169.254.169.254'],
+  'mapped.example.com': ['::ffff:192.168.0.10'],
+  localhost: ['127.0.0.1', '::1'],
+  'rebound.localhost': ['127.0.0.1', '10.0.0.1'],
+});
+
+const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
+const LOCAL: WebhookUrlPolicy = { localReceivers: true };
+
+const reasonOf = async (url: string, policy: WebhookUrlPolicy, resolver = names): Promise<string | undefined> => {
+  const check = await inspectWebhookUrl(url, policy, resolver);
+  return check.allowed ? undefined : check.reason;
+};
+
+describe('on a deployed stage', () => {
+  test.each([
+    'https://hooks.example.com/breb',
+    'https://hooks.example.com:8443/breb?source=api',
+    'https://93.184.216.34/hooks',
+    'https://[2606:4700:4700::1111]/hooks',
+    // Just outside the refused ranges.
+    'https://172.32.0.1/x',
+    'https://172.15.255.255/x',
+    'https://100.128.0.1/x',
+    'https://169.255.0.1/x',
+    'https://11.0.0.1/x',
+  ])('accepts %s', async (url) => {
+    expect(await reasonOf(url, DEPLOYED)).toBeUndefined();
+  });
+
+  test.each([
+    ['http://hooks.example.com/breb', 'must be an https URL'],
+    ['ftp://hooks.example.com/breb', 'must be an https URL'],
+    ['hooks.example.com/breb', 'must be an absolute URL'],
+    ['https://', 'must be an absolute URL'],
+    ['https://user:secret@hooks.example.com/breb', 'must not carry credentials'],
+    ['https://user@hooks.example.com/breb', 'must not carry credentials'],
+    ['http://127.0.0.1:8080/hooks', 'must be an https URL'],
+    ['https://127.0.0.1/hooks', 'a loopback address'],
+    ['https://127.1.2.3/hooks', 'a loopback address'],
+    // Other spellings of 127.0.0.1 that the URL parser normalises.
+    ['https://2130706433/hooks', 'a loopback address'],
+    ['https://0x7f.1/hooks', 'a loopback address'],
+    ['https://localhost/hooks', 'a loopback address'],
+    ['https://[::1]/hooks', 'a loopback address'],
+    ['https://10.0.0.1/hooks', 'a private address'],
+    ['https://172.16.0.1/hooks', 'a private address'],
+    ['https://172.31.255.255/hooks', 'a private address'],
+    ['https://192.168.1.10/hooks', 'a private address'],
+    ['https://[fc00::1]/hooks', 'a private address'],
+    ['https://[fd12:3456:789a::1]/hooks', 'a private address'],
+    ['https://169.254.169.254/latest/meta-data/', 'link-local'],
+    ['https://169.254.10.1/hooks', 'link-local'],
+    ['https://[fe80::1]/hooks', 'link-local'],
+    ['https://100.64.0.1/hooks', 'carrier-grade NAT'],
+    ['https://100.127.255.254/hooks', 'carrier-grade NAT'],
+    ['https://0.0.0.0/hooks', 'unspecified'],
+    ['https://[::]/hooks', 'unspecified'],
+    ['https://224.0.0.1/hooks', 'multicast'],
+    ['https://255.255.255.255/hooks', 'unspecified or reserved'],
+    ['https://[ff02::1]/hooks', 'multicast'],
+    // IPv4-mapped IPv6 forms of refused IPv4 addresses.
+    ['https://[::ffff:127.0.0.1]/hooks', 'a loopback address'],
+    ['https://[::ffff:a9fe:a9fe]/hooks', 'link-local'],
+    ['https://[::ffff:10.0.0.1]/hooks', 'a private address'],
+    // Names resolving to refused addresses: every address must pass.
+    ['https://internal.example.com/hooks', 'internal.example.com, which resolves to 10.1.2.3, a private address'],
+    ['https://mixed.example.com/hooks', 'which resolves to 10.0.0.5, a private address'],
+    ['https://metadata.example.com/hooks', 'link-local'],
+    ['https://mapped.example.com/hooks', 'a private address'],
+    ['https://nowhere.example.com/hooks', 'does not resolve to any address'],
+    [`https://hooks.example.com/${'a'.repeat(2048)}`, 'at most 2048 characters'],
+  ])('refuses %s: %s', async (url, reason) => {
+    expect(await reasonOf(url, DEPLOYED)).toContain(reason);
+  });
+});
+
+describe('on the local stage', () => {
+  test.each([
+    'http://127.0.0.1:4000/hooks',
+    'http://127.0.0.1/hooks',
+    'http://localhost:4000/hooks',
+    'https://localhost:4443/hooks',
+    'https://hooks.example.com/breb',
+  ])('accepts %s', async (url) => {
+    expect(await reasonOf(url, LOCAL)).toBeUndefined();
+  });
+
+  test.each([
+    ['http://hooks.example.com/breb', 'http is accepted only for http://127.0.0.1 and http://localhost'],
+    ['http://10.0.0.1/hooks', 'must be an https URL'],
+    ['https://10.0.0.1/hooks', 'a private address'],
+    ['https://169.254.169.254/latest/meta-data/', 'link-local'],
+    // Only the two spellings of the exception: other loopback forms stay refused.
+    ['http://[::1]:4000/hooks', 'must be an https URL'],
+    ['https://[::1]:4000/hooks', 'a loopback address'],
+    ['https://127.0.0.2/hooks', 'a loopback address'],
+    ['http://user:secret@127.0.0.1:4000/hooks', 'must not carry credentials'],
+  ])('refuses %s: %s', async (url, reason) => {
+    expect(await reasonOf(url, LOCAL)).toContain(reason);
+  });
+
+  test('localhost must resolve to loopback addresses only', async () => {
+    const rebound = tableResolver({ localhost: ['127.0.0.1', '10.0.0.1'] });
+    expect(await reasonOf('http://localhost:4000/hooks', LOCAL, rebound)).toBe(
+      'must not point to anything but this machine: its host is localhost, which resolves to 10.0.0.1, not a loopback address',
+    );
+  });
+});
+
+describe('the answer a client reads', () => {
+  test('a refused URL is 400 VALIDATION_FAILED on url, saying what to fix', async () => {
+    const error = await checkWebhookUrl('https://169.254.169.254/latest', DEPLOYED, names).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('VALIDATION_FAILED');
+    expect((error as AppError).extensions.errors).toEqual([
+      {
+        field: 'url',
+        message:
+          'must not point to an internal address: its host is 169.254.169.254, a link-local address (the cloud metadata service, 169.254.169.254, is one)',
+      },
+    ]);
+  });
+
+  test('an accepted URL answers the addresses checked, for the sender to connect to', async () => {
+    const check = await inspectWebhookUrl('https://hooks.example.com/breb', DEPLOYED, names);
+    expect(check).toMatchObject({ allowed: true, addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
+  });
+});
+
+describe('addressRefusal, which the sender applies to the address it connects to', () => {
+  test.each([
+    ['93.184.216.34', undefined],
+    ['2606:4700:4700::1111', undefined],
+    ['127.0.0.1', 'a loopback address'],
+    ['::ffff:127.0.0.1', 'a loopback address'],
+    ['169.254.169.254', 'a link-local address (the cloud metadata service, 169.254.169.254, is one)'],
+    ['fd00::1', 'a private address'],
+    ['hooks.example.com', 'not an IP address'],
+  ])('%s: %s', (address, reason) => {
+    expect(addressRefusal(address)).toBe(reason);
+  });
+});
+
+describe("the system's resolver (node:dns lookup, every address)", () => {
+  test('resolves localhost to loopback addresses only', async () => {
+    const addresses = await systemHostResolver.resolve('localhost');
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(addresses.map(addressRefusal)).toEqual(addresses.map(() => 'a loopback address'));
+  });
+
+  test('http://localhost is a receiver on the local stage and refused on a deployed one', async () => {
+    await expect(checkWebhookUrl('http://localhost:9/hooks', LOCAL, systemHostResolver)).resolves.toBeUndefined();
+    expect(await reasonOf('https://localhost:9/hooks', DEPLOYED, systemHostResolver)).toContain('a loopback address');
+  });
+
+  test('a name that does not exist resolves to no address (RFC 6761: .invalid never resolves)', async () => {
+    expect(await systemHostResolver.resolve('nowhere.invalid')).toEqual([]);
+  });
+});
