@@ -1,0 +1,130 @@
+/**
+ * Webhooks in DynamoDB Local, through the domain's rules: the item as stored (secrets included, in
+ * the tenant's collection only), secret rotation keeping the previous secret until its expiry, lists
+ * of one tenant only with their totals, changes that lose to a concurrent one, and deletion.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../shared/domain/clock';
+import { AppError } from '../../shared/domain/errors';
+import { parsePageRequest } from '../../shared/domain/lists';
+import type { HostResolver } from '../../shared/domain/webhook-urls';
+import {
+  createWebhook,
+  deleteWebhook,
+  randomWebhookSecrets,
+  rotateWebhookSecret,
+  signingSecrets,
+  type WebhookStore,
+} from '../../shared/domain/webhooks';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+let table: TestTable;
+let webhooks: WebhookStore;
+
+beforeAll(async () => {
+  table = await createTestTable('webhooks');
+  ({ dynamoWebhookStore: webhooks } = await import('../../shared/data/webhooks-repository'));
+});
+afterAll(() => table.drop());
+
+/** A clock the test moves: rotation's expiry is 24 hours of it. */
+function clockAt(start: string): Clock & { advance(ms: number): void } {
+  let time = Date.parse(start);
+  return { now: () => new Date(time).toISOString(), advance: (ms) => (time += ms) };
+}
+
+const HOUR = 60 * 60 * 1000;
+const resolver: HostResolver = { resolve: async () => ['93.184.216.34'] };
+
+function depsAt(clock: Clock) {
+  return {
+    clock,
+    ids: { newId: () => randomUUID() },
+    webhooks,
+    secrets: randomWebhookSecrets,
+    urlPolicy: { localReceivers: false },
+    resolver,
+  };
+}
+
+const create = (tenant: string, clock: Clock = clockAt(new Date().toISOString())) =>
+  createWebhook(depsAt(clock), tenant, { url: 'https://hooks.example.com/breb', events: ['payment.settled'] });
+
+test('the item holds the secret and is listed in the tenant collection only', async () => {
+  const tenant = `client-${randomUUID()}`;
+  const created = await create(tenant);
+  const [item] = await table.scan((i) => i['id'] === created.id);
+  expect(item).toMatchObject({
+    pk: `WEBHOOK#${created.id}`,
+    sk: 'WEBHOOK',
+    entity: 'WEBHOOK',
+    tenant,
+    gsi1pk: `${tenant}#WEBHOOK`,
+    secrets: [{ secret: created.secret }],
+    delivery_mode: 'RETRY',
+    enabled: true,
+  });
+  expect(item).not.toHaveProperty('gsi3pk');
+  expect(await webhooks.get(created.id)).toMatchObject({ id: created.id, secrets: [{ secret: created.secret }] });
+});
+
+test('a rotation keeps the previous secret until its expiry; rotating again drops an expired one', async () => {
+  const tenant = `client-${randomUUID()}`;
+  const clock = clockAt('2026-11-23T10:00:00.000Z');
+  const deps = depsAt(clock);
+  const first = await create(tenant, clock);
+
+  clock.advance(HOUR);
+  const second = await rotateWebhookSecret(deps, tenant, first.id);
+  expect(second.secret).not.toBe(first.secret);
+  const rotated = (await webhooks.get(first.id))!;
+  expect(rotated.secrets).toEqual([
+    { secret: second.secret },
+    { secret: first.secret, expires_at: '2026-11-24T11:00:00.000Z' },
+  ]);
+  expect(signingSecrets(rotated, '2026-11-24T10:59:59.999Z')).toEqual([second.secret, first.secret]);
+  expect(signingSecrets(rotated, '2026-11-24T11:00:00.000Z')).toEqual([second.secret]);
+
+  clock.advance(25 * HOUR);
+  const third = await rotateWebhookSecret(deps, tenant, first.id);
+  expect((await webhooks.get(first.id))!.secrets).toEqual([
+    { secret: third.secret },
+    { secret: second.secret, expires_at: '2026-11-25T12:00:00.000Z' },
+  ]);
+});
+
+test("a tenant's list holds its own webhooks only, and its total follows creation and deletion", async () => {
+  const tenant = `client-${randomUUID()}`;
+  const other = `client-${randomUUID()}`;
+  const mine = [await create(tenant), await create(tenant), await create(tenant)];
+  await create(other);
+  const listed = async (who: string) =>
+    webhooks.list(who, {}, parsePageRequest({ page_size: 100 }, new Date().toISOString()));
+
+  const before = await listed(tenant);
+  expect(before.items.map((w) => w.id).sort()).toEqual(mine.map((w) => w.id).sort());
+  expect(before.items.every((w) => w.tenant === tenant)).toBe(true);
+  expect(before.total).toBe(3);
+
+  await deleteWebhook(webhooks, tenant, mine[0]!.id);
+  const after = await listed(tenant);
+  expect(after.items.map((w) => w.id).sort()).toEqual([mine[1]!.id, mine[2]!.id].sort());
+  expect(after.total).toBe(2);
+  expect((await listed(other)).total).toBe(1);
+  expect(await webhooks.get(mine[0]!.id)).toBeUndefined();
+});
+
+test('a change made on a stale read is refused; deleting twice finds nothing the second time', async () => {
+  const tenant = `client-${randomUUID()}`;
+  const created = await create(tenant);
+  const seen = (await webhooks.get(created.id))!;
+  const changed = await webhooks.update(seen, { enabled: false }, new Date().toISOString());
+  expect(changed).toMatchObject({ enabled: false });
+  expect(await webhooks.update(seen, { description: 'late' }, new Date().toISOString())).toBeUndefined();
+  expect((await webhooks.get(created.id))!.description).toBeUndefined();
+
+  expect(await webhooks.delete(seen)).toBe(true);
+  expect(await webhooks.delete(seen)).toBe(false);
+  const error = await deleteWebhook(webhooks, tenant, created.id).catch((e: unknown) => e);
+  expect((error as AppError).code).toBe('NOT_FOUND');
+});
