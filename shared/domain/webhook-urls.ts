@@ -136,7 +136,13 @@ export async function inspectWebhookUrl(
     return refused('must not carry credentials (user:password@); authenticate our calls with the signature');
   }
   const literal = literalAddress(url.hostname);
-  const addresses = literal ? [literal] : await resolver.resolve(url.hostname);
+  let addresses: readonly string[];
+  try {
+    addresses = literal ? [literal] : await resolver.resolve(url.hostname);
+  } catch {
+    // A resolver that failed (timed out, refused) said nothing about the name: no address is checked.
+    return refused(`has a host, ${url.hostname}, that could not be resolved just now: retry, or check the name`);
+  }
   if (addresses.length === 0) return refused(`has a host, ${url.hostname}, that does not resolve to any address`);
   for (const address of addresses) {
     const why = local

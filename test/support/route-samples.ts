@@ -19,6 +19,8 @@ export interface Party extends MerchantWithKey {
   readonly resolutionId: string;
   readonly qrCode: Record<string, any>;
   readonly paymentId: string;
+  /** A webhook of the client's, and the secret its create answered (shown nowhere else). */
+  readonly webhook: { readonly id: string; readonly secret: string };
 }
 
 export interface SampleContext {
@@ -143,6 +145,21 @@ async function paymentBody(api: TestApi, merchant: MerchantWithKey, token: strin
     amount: { value: '10.00', currency: 'COP' },
   };
 }
+
+/**
+ * A webhook receiver on the local stage (its loopback exception, docs/webhooks.md); port 9 (discard)
+ * has no listener: nothing here needs a delivery to arrive.
+ */
+export const SAMPLE_WEBHOOK_URL = 'http://127.0.0.1:9/breb-webhooks';
+
+const webhookBody = () => ({
+  url: SAMPLE_WEBHOOK_URL,
+  events: ['payment.settled', 'qr_code.paid'],
+  description: 'Conciliación de pagos',
+});
+
+const newWebhook = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
+  expectOk(api.request('POST', '/v1/webhooks', { token: party.token, body: webhookBody() }), 'creating a webhook');
 
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
 const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
@@ -276,6 +293,29 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     foreign: { kind: 'empty-list', collection: 'payments' },
     list: { collection: 'payments' },
   },
+  createWebhook: {
+    valid: async () => ({ body: webhookBody() }),
+    foreign: { kind: 'not-applicable', why: "creates a webhook of the caller's own" },
+  },
+  listWebhooks: {
+    valid: async () => ({ query: { page_size: '5', order_direction: 'desc' } }),
+    // The list takes no filter naming a client's data; the other client's view checks it shows none.
+    foreign: {
+      kind: 'not-applicable',
+      why: "lists the caller's own webhooks; its query names nothing of another client",
+    },
+    list: { collection: 'webhooks' },
+  },
+  getWebhook: { valid: async ({ party }) => byId(party.webhook.id), foreign: forbidden },
+  updateWebhook: {
+    valid: async (context) => ({
+      pathParameters: { id: (await newWebhook(context)).id },
+      body: { enabled: false, events: ['payment.rejected'], delivery_mode: 'ONCE' },
+    }),
+    foreign: forbidden,
+  },
+  deleteWebhook: { valid: async (context) => byId((await newWebhook(context)).id), foreign: forbidden },
+  rotateWebhookSecret: { valid: async (context) => byId((await newWebhook(context)).id), foreign: forbidden },
   paySandboxQrCode: {
     // The party's static code: a shopper may pay it any number of times.
     valid: async ({ party }) => ({
@@ -368,12 +408,24 @@ export async function createParty(api: TestApi, clientId: string): Promise<Party
     api.request('POST', '/v1/payments', { token, body: await paymentBody(api, merchant, token) }),
     'paying',
   );
-  return { ...merchant, clientId, token, resolutionId: resolution.id, qrCode, paymentId: payment.id };
+  const webhook = await expectOk(
+    api.request('POST', '/v1/webhooks', { token, body: webhookBody() }),
+    'creating a webhook',
+  );
+  return {
+    ...merchant,
+    clientId,
+    token,
+    resolutionId: resolution.id,
+    qrCode,
+    paymentId: payment.id,
+    webhook: { id: webhook.id, secret: webhook.secret },
+  };
 }
 
 /**
  * The values of a party that no answer to another client may contain: ids, identification number,
- * business name, account number, key value, QR code reference.
+ * business name, account number, key value, QR code reference, webhook and its secret.
  */
 export function secretsOf(party: Party): string[] {
   return [
@@ -388,5 +440,7 @@ export function secretsOf(party: Party): string[] {
     String(party.qrCode.id),
     String(party.qrCode.qr_code_reference),
     party.paymentId,
+    party.webhook.id,
+    party.webhook.secret,
   ];
 }

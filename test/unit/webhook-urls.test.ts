@@ -133,6 +133,15 @@ describe('on the local stage', () => {
   });
 });
 
+test('a resolver that fails refuses the URL rather than letting it through unchecked', async () => {
+  const failing: HostResolver = {
+    resolve: () => Promise.reject(Object.assign(new Error('queryA ETIMEOUT'), { code: 'ETIMEOUT' })),
+  };
+  expect(await reasonOf('https://hooks.example.com/breb', DEPLOYED, failing)).toBe(
+    'has a host, hooks.example.com, that could not be resolved just now: retry, or check the name',
+  );
+});
+
 describe('the answer a client reads', () => {
   test('a refused URL is 400 VALIDATION_FAILED on url, saying what to fix', async () => {
     const error = await checkWebhookUrl('https://169.254.169.254/latest', DEPLOYED, names).catch((e: unknown) => e);

@@ -1,0 +1,241 @@
+/**
+ * Webhook endpoints through the real local server with real tokens (docs/webhooks.md): the secret
+ * answered by create and rotate only, lists a page at a time, changes, deletion, another client's and
+ * the read-only client's refusals, and the URL rules as the local stage applies them.
+ */
+import { walkAll } from '../support/accounts';
+import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { expectProblem, fieldsOf } from '../support/problems';
+import { SAMPLE_WEBHOOK_URL } from '../support/route-samples';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
+const UNKNOWN = '7d7c5a1e-0000-4000-8000-000000000000';
+
+let api: TestApi;
+let tokenA: string;
+let tokenB: string;
+let readonly: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  tokenA = await api.token('sandbox-client-a');
+  tokenB = await api.token('sandbox-client-b');
+  readonly = await api.token('sandbox-client-readonly');
+});
+afterAll(() => api.stop());
+
+const create = (body: Record<string, unknown>, token = tokenA, headers: Record<string, string> = {}) =>
+  api.request('POST', '/v1/webhooks', { token, body, headers });
+
+async function created(body: Record<string, unknown> = {}, token = tokenA): Promise<Record<string, any>> {
+  const answer = await create({ url: SAMPLE_WEBHOOK_URL, events: ['payment.settled'], ...body }, token);
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+/** Nothing of any webhook answer but create's and rotate's holds a secret. */
+const expectNoSecret = (answer: ApiAnswer) => {
+  expect(answer.text).not.toContain('whsec_');
+  expect(answer.text).not.toContain('secret');
+};
+
+test('create answers the webhook with its secret, once; GET never shows it', async () => {
+  const answer = await create(
+    {
+      url: 'http://localhost:8080/breb',
+      events: ['payment.settled', 'payment.rejected', 'webhook.test'],
+      description: 'Conciliación',
+    },
+    tokenA,
+    { 'idempotency-key': 'webhook-create-1' },
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({
+    id: expect.stringMatching(UUID),
+    url: 'http://localhost:8080/breb',
+    events: ['payment.settled', 'payment.rejected', 'webhook.test'],
+    delivery_mode: 'RETRY',
+    enabled: true,
+    description: 'Conciliación',
+    secret: expect.stringMatching(SECRET),
+    created_at: expect.stringMatching(TIMESTAMP),
+    updated_at: answer.body.created_at,
+  });
+  const { secret, ...rest } = answer.body;
+
+  const read = await api.request('GET', `/v1/webhooks/${answer.body.id}`, { token: tokenA });
+  expect(read.status).toBe(200);
+  expect(read.body).toEqual(rest);
+  expectNoSecret(read);
+
+  // The same request under the same Idempotency-Key is the same answer, and no second webhook.
+  const replay = await create(
+    {
+      url: 'http://localhost:8080/breb',
+      events: ['payment.settled', 'payment.rejected', 'webhook.test'],
+      description: 'Conciliación',
+    },
+    tokenA,
+    { 'idempotency-key': 'webhook-create-1' },
+  );
+  expect(replay.body).toEqual(answer.body);
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  expect(secret).toMatch(SECRET);
+});
+
+test('delivery_mode and enabled take what the client sends', async () => {
+  const webhook = await created({ delivery_mode: 'ONCE', enabled: false });
+  expect(webhook).toMatchObject({ delivery_mode: 'ONCE', enabled: false });
+  expect(webhook).not.toHaveProperty('description');
+});
+
+test('the list pages through the client’s webhooks, without secrets or another client’s', async () => {
+  const own = [await created(), await created(), await created()];
+  const foreign = await created({}, tokenB);
+  const walk = await walkAll(api, tokenA, '/v1/webhooks', 'webhooks', { page_size: 2 });
+  expect(walk.pages.length).toBeGreaterThanOrEqual(2);
+  const ids = walk.items.map((w: Record<string, any>) => w.id);
+  for (const webhook of own) expect(ids).toContain(webhook.id);
+  expect(ids).not.toContain(foreign.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  for (const page of walk.pages) expectNoSecret(page);
+  expect(walk.pages[0]!.body.pagination_info).toMatchObject({ total_elements: ids.length, current_page: 1 });
+});
+
+test('PATCH changes any of the fields and moves updated_at; the URL is checked again', async () => {
+  const webhook = await created({ description: 'antes' });
+  const patched = await api.request('PATCH', `/v1/webhooks/${webhook.id}`, {
+    token: tokenA,
+    body: {
+      url: 'http://127.0.0.1:9999/nuevo',
+      events: ['qr_code.paid'],
+      delivery_mode: 'ONCE',
+      enabled: false,
+      description: 'después',
+    },
+  });
+  expect(patched.status).toBe(200);
+  expect(patched.body).toEqual({
+    id: webhook.id,
+    url: 'http://127.0.0.1:9999/nuevo',
+    events: ['qr_code.paid'],
+    delivery_mode: 'ONCE',
+    enabled: false,
+    description: 'después',
+    created_at: webhook.created_at,
+    updated_at: expect.stringMatching(TIMESTAMP),
+  });
+  expect(patched.body.updated_at >= webhook.updated_at).toBe(true);
+  expectNoSecret(patched);
+  expect((await api.request('GET', `/v1/webhooks/${webhook.id}`, { token: tokenA })).body).toEqual(patched.body);
+
+  const refused = await api.request('PATCH', `/v1/webhooks/${webhook.id}`, {
+    token: tokenA,
+    body: { url: 'https://169.254.169.254/latest/meta-data/' },
+  });
+  expectProblem(refused, 400, 'VALIDATION_FAILED');
+  expect(fieldsOf(refused)).toEqual(['url']);
+  const empty = await api.request('PATCH', `/v1/webhooks/${webhook.id}`, { token: tokenA, body: {} });
+  expectProblem(empty, 400, 'VALIDATION_FAILED');
+});
+
+test('DELETE answers the webhook once; then it is 404 everywhere', async () => {
+  const webhook = await created();
+  const deleted = await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { token: tokenA });
+  expect(deleted.status).toBe(200);
+  expect(deleted.body.id).toBe(webhook.id);
+  expectNoSecret(deleted);
+  for (const [method, path] of [
+    ['GET', `/v1/webhooks/${webhook.id}`],
+    ['DELETE', `/v1/webhooks/${webhook.id}`],
+    ['POST', `/v1/webhooks/${webhook.id}/rotate-secret`],
+  ] as const) {
+    expectProblem(await api.request(method, path, { token: tokenA }), 404, 'NOT_FOUND', `${method} ${path}`);
+  }
+  expectProblem(
+    await api.request('PATCH', `/v1/webhooks/${webhook.id}`, { token: tokenA, body: { enabled: true } }),
+    404,
+    'NOT_FOUND',
+  );
+  const ids = (await walkAll(api, tokenA, '/v1/webhooks', 'webhooks')).items.map((w: Record<string, any>) => w.id);
+  expect(ids).not.toContain(webhook.id);
+});
+
+test('rotate-secret answers a new secret once; GET still shows none', async () => {
+  const webhook = await created();
+  const rotated = await api.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { token: tokenA });
+  expect(rotated.status).toBe(200);
+  expect(rotated.body.secret).toMatch(SECRET);
+  expect(rotated.body.secret).not.toBe(webhook.secret);
+  const { secret: _fresh, ...rest } = rotated.body;
+  const { secret: _first, updated_at: _updated, ...before } = webhook;
+  expect(rest).toEqual({ ...before, updated_at: expect.stringMatching(TIMESTAMP) });
+  expectNoSecret(await api.request('GET', `/v1/webhooks/${webhook.id}`, { token: tokenA }));
+  const again = await api.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { token: tokenA });
+  expect(again.body.secret).not.toBe(rotated.body.secret);
+});
+
+test("another client's webhook is 403 on every route, and nothing of it is shown", async () => {
+  const webhook = await created();
+  const path = `/v1/webhooks/${webhook.id}`;
+  for (const answer of [
+    await api.request('GET', path, { token: tokenB }),
+    await api.request('PATCH', path, { token: tokenB, body: { enabled: false } }),
+    await api.request('DELETE', path, { token: tokenB }),
+    await api.request('POST', `${path}/rotate-secret`, { token: tokenB }),
+  ]) {
+    expectProblem(answer, 403, 'FORBIDDEN');
+    expect(answer.text).not.toContain(webhook.url);
+  }
+  expect((await api.request('GET', path, { token: tokenA })).body).toMatchObject({ enabled: true });
+  expectProblem(await api.request('GET', `/v1/webhooks/${UNKNOWN}`, { token: tokenA }), 404, 'NOT_FOUND');
+});
+
+test('the read-only client reads webhooks and may change none', async () => {
+  const webhook = await created();
+  expect((await api.request('GET', '/v1/webhooks', { token: readonly })).status).toBe(200);
+  for (const answer of [
+    await create({ url: SAMPLE_WEBHOOK_URL, events: ['payment.settled'] }, readonly),
+    await api.request('PATCH', `/v1/webhooks/${webhook.id}`, { token: readonly, body: { enabled: false } }),
+    await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { token: readonly }),
+    await api.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { token: readonly }),
+  ]) {
+    expectProblem(answer, 403, 'INSUFFICIENT_SCOPE');
+    expect(answer.body.detail).toContain('breb/webhooks.write');
+  }
+});
+
+describe('400: what create refuses', () => {
+  test.each([
+    ['no events', { url: SAMPLE_WEBHOOK_URL, events: [] }, ['events']],
+    ['an unknown event', { url: SAMPLE_WEBHOOK_URL, events: ['payment.created'] }, ['events.0']],
+    ['an event twice', { url: SAMPLE_WEBHOOK_URL, events: ['qr_code.paid', 'qr_code.paid'] }, ['events']],
+    [
+      'an unknown delivery mode',
+      { url: SAMPLE_WEBHOOK_URL, events: ['qr_code.paid'], delivery_mode: 'TWICE' },
+      ['delivery_mode'],
+    ],
+    ['no url', { events: ['qr_code.paid'] }, ['url']],
+    ['a secret of its own', { url: SAMPLE_WEBHOOK_URL, events: ['qr_code.paid'], secret: 'whsec_mine' }, ['secret']],
+  ])('%s', async (_, body, fields) => {
+    const answer = await create(body);
+    expectProblem(answer, 400, 'VALIDATION_FAILED');
+    expect(fieldsOf(answer)).toEqual(fields);
+  });
+
+  test.each([
+    ['http to another host than this machine', 'http://hooks.example.com/breb', 'must be an https URL'],
+    ['the metadata service', 'https://169.254.169.254/latest/meta-data/', 'link-local'],
+    ['a private address', 'https://10.0.0.1/hooks', 'a private address'],
+    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'a loopback address'],
+    ['the IPv6 loopback (not one of the local exceptions)', 'http://[::1]:8080/hooks', 'must be an https URL'],
+    ['credentials', 'http://user:secret@127.0.0.1:8080/hooks', 'must not carry credentials'],
+    ['not a URL', 'hooks.example.com/breb', 'must be an absolute URL'],
+  ])('the URL: %s', async (_, url, message) => {
+    const answer = await create({ url, events: ['payment.settled'] });
+    expectProblem(answer, 400, 'VALIDATION_FAILED');
+    expect(answer.body.errors).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
+  });
+});
