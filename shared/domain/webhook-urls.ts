@@ -26,61 +26,31 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** Host names of the local stage's exception; `localhost` must still resolve to loopback addresses only. */
 const LOCAL_RECEIVER_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
-function blockList(subnets: readonly (readonly [string, number, 'ipv4' | 'ipv6'])[]): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix, family] of subnets) list.addSubnet(network, prefix, family);
-  return list;
-}
+const LOOPBACK = 'a loopback address';
 
 /**
  * The address ranges a webhook never reaches, each with the words a client reads. BlockList also
  * matches the IPv4-mapped IPv6 form (`::ffff:10.0.0.1`) against the IPv4 ranges.
  */
-const REFUSED_RANGES: readonly { readonly what: string; readonly list: BlockList }[] = [
-  {
-    what: 'a loopback address',
-    list: blockList([
-      ['127.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-    ]),
-  },
-  {
-    what: 'a private address',
-    list: blockList([
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-      ['fc00::', 7, 'ipv6'],
-      // Site-local, deprecated but still routed privately by some networks.
-      ['fec0::', 10, 'ipv6'],
-    ]),
-  },
-  {
-    what: 'a link-local address (the cloud metadata service, 169.254.169.254, is one)',
-    list: blockList([
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ]),
-  },
-  { what: 'a carrier-grade NAT address', list: blockList([['100.64.0.0', 10, 'ipv4']]) },
-  {
-    what: 'an unspecified or reserved address',
-    list: blockList([
-      // "This network": 0.0.0.0 reaches the local host on most systems.
-      ['0.0.0.0', 8, 'ipv4'],
-      ['240.0.0.0', 4, 'ipv4'],
-      // `::` and the deprecated IPv4-compatible form `::a.b.c.d`.
-      ['::', 96, 'ipv6'],
-    ]),
-  },
-  {
-    what: 'a multicast or broadcast address',
-    list: blockList([
-      ['224.0.0.0', 4, 'ipv4'],
-      ['ff00::', 8, 'ipv6'],
-    ]),
-  },
+const REFUSED_RANGES: readonly (readonly [what: string, subnets: readonly string[]])[] = [
+  [LOOPBACK, ['127.0.0.0/8', '::1/128']],
+  // fec0::/10: site-local, deprecated but still routed privately by some networks.
+  ['a private address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', 'fec0::/10']],
+  ['a link-local address (the cloud metadata service, 169.254.169.254, is one)', ['169.254.0.0/16', 'fe80::/10']],
+  ['a carrier-grade NAT address', ['100.64.0.0/10']],
+  // 0.0.0.0 reaches the local host on most systems; ::/96 holds `::` and the deprecated `::a.b.c.d`.
+  ['an unspecified or reserved address', ['0.0.0.0/8', '240.0.0.0/4', '::/96']],
+  ['a multicast or broadcast address', ['224.0.0.0/4', 'ff00::/8']],
 ];
+
+const REFUSED_LISTS = REFUSED_RANGES.map(([what, subnets]) => {
+  const list = new BlockList();
+  for (const subnet of subnets) {
+    const [network, prefix] = subnet.split('/') as [string, string];
+    list.addSubnet(network, Number(prefix), isIP(network) === 4 ? 'ipv4' : 'ipv6');
+  }
+  return { what, list };
+});
 
 /**
  * Why a webhook may not be sent to this IP address (e.g. `a private address`), or undefined when it
@@ -90,8 +60,12 @@ export function addressRefusal(address: string): string | undefined {
   const family = isIP(address);
   if (family === 0) return 'not an IP address';
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return REFUSED_RANGES.find(({ list }) => list.check(address, type))?.what;
+  return REFUSED_LISTS.find(({ list }) => list.check(address, type))?.what;
 }
+
+/** The local stage's exception reaches this machine only: a loopback address, nothing else. */
+const localRefusal = (address: string): string | undefined =>
+  addressRefusal(address) === LOOPBACK ? undefined : `not ${LOOPBACK}`;
 
 /** What a URL check found: the parsed URL and the addresses it may connect to, or why it may not. */
 export type WebhookUrlCheck =
@@ -145,11 +119,7 @@ export async function inspectWebhookUrl(
   }
   if (addresses.length === 0) return refused(`has a host, ${url.hostname}, that does not resolve to any address`);
   for (const address of addresses) {
-    const why = local
-      ? addressRefusal(address) === 'a loopback address'
-        ? undefined
-        : 'not a loopback address'
-      : addressRefusal(address);
+    const why = local ? localRefusal(address) : addressRefusal(address);
     if (why) {
       const where = literal ? `${address}, ${why}` : `${url.hostname}, which resolves to ${address}, ${why}`;
       return refused(
