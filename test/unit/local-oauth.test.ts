@@ -281,6 +281,7 @@ describe('answerTokenRequest', () => {
       SCOPES.keysRead,
       SCOPES.qrCodesRead,
       SCOPES.paymentsRead,
+      SCOPES.webhooksRead,
     ]);
   });
 
