@@ -6,6 +6,7 @@
  * address it resolved at send time (a name can resolve elsewhere later), which it then connects to.
  */
 import { BlockList, isIP } from 'node:net';
+import { MAX_WEBHOOK_URL_LENGTH } from '../schemas/webhooks';
 import { invalidField } from './errors';
 
 /** Looks a host name up: every address it resolves to (empty when the name does not exist). */
@@ -20,8 +21,6 @@ export interface WebhookUrlPolicy {
    */
   readonly localReceivers: boolean;
 }
-
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /** Host names of the local stage's exception; `localhost` must still resolve to loopback addresses only. */
 const LOCAL_RECEIVER_HOSTS = new Set(['127.0.0.1', 'localhost']);

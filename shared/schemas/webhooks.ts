@@ -21,8 +21,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DELIVERY_MODES = ['ONCE', 'RETRY'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
-/** The most characters of a webhook URL (the domain says so in words, with the other URL rules). */
-const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: 2048 } as const;
+/** The most characters of a webhook URL; shared/domain/webhook-urls.ts holds the other URL rules. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
 
 const webhookProperties = {
   url: WEBHOOK_URL,
