@@ -3,8 +3,8 @@
  * the addresses its host resolves to) is decided by shared/domain/webhook-urls.ts, 400 either way.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { text } from './common';
-import { pageQueryProperties } from './lists';
+import { closedObject, text } from './common';
+import { listQuery } from './lists';
 
 /** The events a webhook may subscribe to (the design's contract; docs/webhooks.md). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -39,29 +39,16 @@ const webhookProperties = {
   description: text(200),
 } as const;
 
-export const createWebhookRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['url', 'events'],
-  properties: webhookProperties,
-} as const;
+export const createWebhookRequestSchema = closedObject(webhookProperties, ['url', 'events']);
 
 export type CreateWebhookRequest = FromSchema<typeof createWebhookRequestSchema>;
 
 /** PATCH: any of the fields, at least one. */
-export const updateWebhookRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  minProperties: 1,
-  properties: webhookProperties,
-} as const;
+export const updateWebhookRequestSchema = { ...closedObject(webhookProperties), minProperties: 1 } as const;
 
 export type UpdateWebhookRequest = FromSchema<typeof updateWebhookRequestSchema>;
 
-export const webhookListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: pageQueryProperties,
-} as const;
+/** No filter of its own: a client has few webhooks. */
+export const webhookListQuerySchema = listQuery({});
 
 export type WebhookListQuery = FromSchema<typeof webhookListQuerySchema>;
