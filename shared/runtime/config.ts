@@ -99,7 +99,8 @@ export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): Tenan
 
 export interface RuntimeConfig {
   readonly tableName: string;
-  readonly stage: string;
+  /** Unset means a deployed stage as far as any rule goes: only an explicit `local` relaxes one. */
+  readonly stage: string | undefined;
   readonly sandboxEnabled: boolean;
   readonly acquirerId: string;
   readonly participant: { readonly name: string; readonly nit: string };
@@ -130,7 +131,7 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
     tableName: required(env, ENV.tableName),
-    stage: env[ENV.stage] ?? LOCAL_STAGE,
+    stage: env[ENV.stage] || undefined,
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
     acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
     participant: {

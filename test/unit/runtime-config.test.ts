@@ -51,6 +51,12 @@ test('defaults: the RBM acquirer network, no QR secret (only QR routes get one)'
   expect(config.qrSigningSecretArn).toBeUndefined();
 });
 
+test('without STAGE no stage is assumed, so no rule of the local stage applies (webhook URLs on loopback)', () => {
+  expect(readRuntimeConfig(base).stage).toBeUndefined();
+  expect(readRuntimeConfig({ ...base, [ENV.stage]: '' }).stage).toBeUndefined();
+  expect(readRuntimeConfig({ ...base, [ENV.stage]: 'local' }).stage).toBe('local');
+});
+
 test('the table name is required, from the environment given', () => {
   expect(() => readRuntimeConfig({})).toThrow('TABLE_NAME');
 });
