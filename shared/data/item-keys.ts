@@ -65,6 +65,8 @@ export const itemKeys = {
     sk: 'RATE_WINDOW',
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
+  /** An event of the outbox, written with the change it reports (shared/data/events.ts). */
+  event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
   /**
    * A movement of an account's available balance (its opening balance, each payment), in the
    * account's item collection: the account's ledger is one strongly consistent Query, in time order.
