@@ -4,85 +4,75 @@
  * library, the schemas, observability and runtime settings are leaves that reach up to nothing.
  */
 const upper = (...folders) => `^(${folders.join('|')})/`;
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
 module.exports = {
   forbidden: [
-    {
-      name: 'no-cycles',
-      comment: 'A module that imports itself, however far round, cannot be read or tested on its own.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'shared-is-below-the-entry-points',
-      comment: 'shared/ is the code the entry points use: it never reaches back into them.',
-      severity: 'error',
-      from: { path: '^shared/' },
-      to: { path: upper('functions', 'infra', 'tools', 'test', 'bench') },
-    },
-    {
-      name: 'functions-are-handlers-only',
-      comment: 'A function bundles its handler and what shared/ gives it: no CDK, no tooling, no tests.',
-      severity: 'error',
-      from: { path: '^functions/' },
-      to: { path: upper('infra', 'tools', 'test', 'bench') },
-    },
-    {
-      name: 'domain-knows-no-infrastructure',
-      comment: 'Business rules know nothing of HTTP, Lambda or DynamoDB: they declare ports, data implements them.',
-      severity: 'error',
-      from: { path: '^shared/domain/' },
-      to: { path: '^shared/(data|http|observability|runtime)/' },
-    },
-    {
-      name: 'http-does-not-call-functions-or-rules',
-      comment: 'The Middy chain wraps any handler; it maps the error catalog but runs no business rule.',
-      severity: 'error',
-      from: { path: '^shared/http/' },
-      to: { path: '^shared/domain/', pathNot: '^shared/domain/errors\\.ts$' },
-    },
-    {
-      name: 'data-is-the-bottom-layer',
-      comment: 'Repositories never call up into the HTTP layer.',
-      severity: 'error',
-      from: { path: '^shared/data/' },
-      to: { path: '^shared/http/' },
-    },
-    {
-      name: 'data-implements-domain-ports-by-type-only',
-      comment:
-        'A repository implements a port the domain declares: it may name the domain types (erased at build) ' +
+    forbid(
+      'no-cycles',
+      'A module that imports itself, however far round, cannot be read or tested on its own.',
+      {},
+      { circular: true },
+    ),
+    forbid(
+      'shared-is-below-the-entry-points',
+      'shared/ is the code the entry points use: it never reaches back into them.',
+      { path: '^shared/' },
+      { path: upper('functions', 'infra', 'tools', 'test', 'bench') },
+    ),
+    forbid(
+      'functions-are-handlers-only',
+      'A function bundles its handler and what shared/ gives it: no CDK, no tooling, no tests.',
+      { path: '^functions/' },
+      { path: upper('infra', 'tools', 'test', 'bench') },
+    ),
+    forbid(
+      'domain-knows-no-infrastructure',
+      'Business rules know nothing of HTTP, Lambda or DynamoDB: they declare ports, data implements them.',
+      { path: '^shared/domain/' },
+      { path: '^shared/(data|http|observability|runtime)/' },
+    ),
+    forbid(
+      'http-does-not-call-functions-or-rules',
+      'The Middy chain wraps any handler; it maps the error catalog but runs no business rule.',
+      { path: '^shared/http/' },
+      { path: '^shared/domain/', pathNot: '^shared/domain/errors\\.ts$' },
+    ),
+    forbid(
+      'data-is-the-bottom-layer',
+      'Repositories never call up into the HTTP layer.',
+      { path: '^shared/data/' },
+      { path: '^shared/http/' },
+    ),
+    forbid(
+      'data-implements-domain-ports-by-type-only',
+      'A repository implements a port the domain declares: it may name the domain types (erased at build) ' +
         'and answer in the error catalog, never run a business rule.',
-      severity: 'error',
-      from: { path: '^shared/data/' },
-      to: {
+      { path: '^shared/data/' },
+      {
         path: '^shared/domain/',
         pathNot: '^shared/domain/errors\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
-    },
-    {
-      name: 'qr-is-a-library',
-      comment: 'The QR library has its own errors and types: it depends on nothing else of ours.',
-      severity: 'error',
-      from: { path: '^shared/qr/' },
-      to: { path: '^shared/', pathNot: '^shared/qr/' },
-    },
-    {
-      name: 'schemas-are-a-leaf',
-      comment: 'Schemas feed validators, types and docs; they use only the QR vocabulary below them.',
-      severity: 'error',
-      from: { path: '^shared/schemas/' },
-      to: { path: '^shared/(domain|data|http|observability|runtime)/' },
-    },
-    {
-      name: 'observability-and-runtime-are-leaves',
-      comment: 'Logs, metrics, traces and the environment settings serve every layer and call none.',
-      severity: 'error',
-      from: { path: '^shared/(observability|runtime)/' },
-      to: { path: '^shared/(domain|data|http|qr|schemas)/' },
-    },
+    ),
+    forbid(
+      'qr-is-a-library',
+      'The QR library has its own errors and types: it depends on nothing else of ours.',
+      { path: '^shared/qr/' },
+      { path: '^shared/', pathNot: '^shared/qr/' },
+    ),
+    forbid(
+      'schemas-are-a-leaf',
+      'Schemas feed validators, types and docs; they use only the QR vocabulary below them.',
+      { path: '^shared/schemas/' },
+      { path: '^shared/(domain|data|http|observability|runtime)/' },
+    ),
+    forbid(
+      'observability-and-runtime-are-leaves',
+      'Logs, metrics, traces and the environment settings serve every layer and call none.',
+      { path: '^shared/(observability|runtime)/' },
+      { path: '^shared/(domain|data|http|qr|schemas)/' },
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -4,7 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { TenantRateLimitSettings } from '../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -160,3 +160,19 @@ export function stageSettings(name: string | undefined): StageSettings {
 /** RETAIN for stages that keep their data, DESTROY elsewhere. */
 export const removalPolicyOf = (settings: StageSettings): RemovalPolicy =>
   settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+/**
+ * The variables shared/runtime/config.ts reads that come from a stage's settings: the stack sets them
+ * on every function and the local runtime on its own process, so both run the handlers alike.
+ */
+export function stageEnvironment(settings: StageSettings, tableName: string): Record<string, string> {
+  return {
+    [ENV.tableName]: tableName,
+    [ENV.stage]: settings.name,
+    [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
+    [ENV.acquirerId]: settings.acquirerId,
+    [ENV.participantName]: settings.participant.name,
+    [ENV.participantNit]: settings.participant.nit,
+    [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
+  };
+}

@@ -16,16 +16,9 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../../functions/routes';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
-import {
-  ENV,
-  formatTenantRateLimit,
-  METRICS_NAMESPACE,
-  SECRET_ENV,
-  SERVICE_NAME,
-  type SecretName,
-} from '../../shared/runtime/config';
+import { METRICS_NAMESPACE, SECRET_ENV, SERVICE_NAME, type SecretName } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
-import { removalPolicyOf, type StageSettings } from '../stages';
+import { removalPolicyOf, stageEnvironment, type StageSettings } from '../stages';
 
 export { SERVICE_NAME };
 
@@ -62,16 +55,10 @@ export interface ApiFunctionProps {
   readonly secrets: StageSecretMap;
 }
 
-/** The variables shared/runtime/config.ts reads, plus the Powertools settings. */
+/** The stage's variables (shared/runtime/config.ts), plus the Powertools settings. */
 export function functionEnvironment(settings: StageSettings, tableName: string): Record<string, string> {
   return {
-    [ENV.tableName]: tableName,
-    [ENV.stage]: settings.name,
-    [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
-    [ENV.acquirerId]: settings.acquirerId,
-    [ENV.participantName]: settings.participant.name,
-    [ENV.participantNit]: settings.participant.nit,
-    [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
+    ...stageEnvironment(settings, tableName),
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
     POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,

@@ -10,7 +10,7 @@ import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../../
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
-import { stages } from '../stages';
+import { stageEnvironment, stages } from '../stages';
 import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
@@ -98,14 +98,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const tableName = options.tableName ?? 'breb-local';
 
     // The functions read their settings from the environment, as they do in Lambda.
-    Object.assign(process.env, {
-      [ENV.tableName]: tableName,
+    Object.assign(process.env, stageEnvironment(settings, tableName), {
       [ENV.dynamodbEndpoint]: endpoint,
-      [ENV.stage]: settings.name,
-      [ENV.sandboxEnabled]: String(settings.sandboxEnabled),
-      [ENV.acquirerId]: settings.acquirerId,
-      [ENV.participantName]: settings.participant.name,
-      [ENV.participantNit]: settings.participant.nit,
       [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
     });
     if (options.sandboxSettlementDelayMs === undefined) delete process.env[ENV.sandboxSettlementDelayMs];
