@@ -7,13 +7,8 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
-import { sandboxNetwork, settlePayment } from '../shared/domain/settlement';
+import { sandboxNetwork, settlePayment, type SettlementMessage } from '../shared/domain/settlement';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
-
-/** The body of a settlement message. */
-export interface SettlementMessage {
-  readonly payment_id: string;
-}
 
 // The sandbox's network is the only one there is: every stage settles through it.
 const deps = { ...systemNewRecords, payments: dynamoSettlementStore, network: sandboxNetwork };

@@ -5,8 +5,7 @@
  * failed is delivered again, a few times, then dropped with a log line (SQS would move it to its
  * dead-letter queue); a payment still PENDING is scheduled again by its request's retry.
  */
-import type { SettlementQueue } from '../../shared/domain/settlement';
-import type { SettlementMessage } from '../../functions/settle-payment';
+import type { SettlementMessage, SettlementQueue } from '../../shared/domain/settlement';
 
 export type SettlementHandler = (event: { Records: { body: string }[] }) => Promise<void>;
 

@@ -28,6 +28,11 @@ export interface SettlementQueue {
   schedule(paymentId: string, delayMs: number): Promise<void>;
 }
 
+/** The message of a settlement job, as a queue carries it (JSON): the payment to settle. */
+export interface SettlementMessage {
+  readonly payment_id: string;
+}
+
 /** When and where a PENDING payment's settlement job runs. */
 export interface SettlementScheduling {
   readonly queue: SettlementQueue;
