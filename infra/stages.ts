@@ -92,10 +92,29 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
   clients: defaultClients,
 });
 
+/** What the two throwaway stages share: the sandbox on, verbose logs, small limits, nothing kept. */
+const throwaway = {
+  ...network,
+  sandboxEnabled: true,
+  logLevel: 'DEBUG',
+  throttling: { rateLimit: 50, burstLimit: 100 },
+  tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
+  retainData: false,
+  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
+} as const;
+
+/** What the two stages that keep their data share: quieter logs and tighter alarms. */
+const kept = {
+  ...network,
+  logLevel: 'INFO',
+  retainData: true,
+  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
+} as const;
+
 export const stages: Readonly<Record<StageName, StageSettings>> = {
   local: {
     name: 'local',
-    ...network,
+    ...throwaway,
     // LocalStack's community edition has no Cognito: tokens come from the local issuer of
     // `npm start`, with its sandbox clients.
     identity: {
@@ -103,51 +122,28 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
       issuer: 'http://127.0.0.1:3000',
       audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
     },
-    sandboxEnabled: true,
-    logLevel: 'DEBUG',
-    throttling: { rateLimit: 50, burstLimit: 100 },
-    tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
     logRetention: RetentionDays.ONE_WEEK,
-    retainData: false,
-    alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
   },
-  dev: {
-    name: 'dev',
-    ...network,
-    identity: cognito('dev'),
-    sandboxEnabled: true,
-    logLevel: 'DEBUG',
-    throttling: { rateLimit: 50, burstLimit: 100 },
-    tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
-    logRetention: RetentionDays.TWO_WEEKS,
-    retainData: false,
-    alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
-  },
+  dev: { name: 'dev', ...throwaway, identity: cognito('dev'), logRetention: RetentionDays.TWO_WEEKS },
   staging: {
     name: 'staging',
-    ...network,
+    ...kept,
     identity: cognito('staging'),
     sandboxEnabled: true,
-    logLevel: 'INFO',
     throttling: { rateLimit: 100, burstLimit: 200 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     logRetention: RetentionDays.THREE_MONTHS,
-    retainData: true,
-    alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
   },
   prod: {
     name: 'prod',
-    ...network,
+    ...kept,
     identity: cognito('prod'),
     // Sandbox operator tools would let any client invent approved merchants and balances.
     sandboxEnabled: false,
-    logLevel: 'INFO',
     throttling: { rateLimit: 500, burstLimit: 1000 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
-    retainData: true,
-    alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
   },
 };
 

@@ -1,13 +1,10 @@
 /** Customer (business merchant) schemas: spec 2.1 and 4.1. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { digits, NIT, text, TIMESTAMP, UUID } from './common';
-import { CUSTOMER_STATUS_FILTER, MOBILE_FILTER, pageQueryProperties, paginationInfoSchema } from './lists';
+import { allRequired, closedObject, digits, matching, NIT, text, TIMESTAMPS, UUID } from './common';
+import { anyCase, listQuery, paginationInfoSchema } from './lists';
 
-export const addressSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['line_1', 'city', 'state', 'post_code', 'country'],
-  properties: {
+export const addressSchema = closedObject(
+  {
     line_1: text(100),
     line_2: text(100),
     line_3: text(100),
@@ -17,88 +14,54 @@ export const addressSchema = {
     post_code: digits(6),
     country: { type: 'string', const: 'CO' },
   },
-} as const;
+  ['line_1', 'city', 'state', 'post_code', 'country'],
+);
 
-export const linkMerchantRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: [
-    'type',
-    'business_name',
-    'email',
-    'mobile_phone_number',
-    'identification_type',
-    'identification_number',
-    'address',
-    'merchant_category_code',
-  ],
-  properties: {
-    type: { type: 'string', enum: ['BUSINESS'] },
-    business_name: text(140),
-    email: { type: 'string', minLength: 1, maxLength: 35, format: 'email' },
-    // E.164 with at most 15 digits, with or without the leading +; normalised by the domain.
-    mobile_phone_number: {
-      type: 'string',
-      pattern: '^\\+?[0-9]{7,15}$',
-      patternMessage: 'must be 7 to 15 digits, with or without a leading +',
-    },
-    identification_type: { type: 'string', enum: ['NIT'] },
-    identification_number: NIT,
-    address: addressSchema,
-    merchant_category_code: digits(4),
-  },
-} as const;
+export const linkMerchantRequestSchema = allRequired({
+  type: { type: 'string', enum: ['BUSINESS'] },
+  business_name: text(140),
+  email: { type: 'string', minLength: 1, maxLength: 35, format: 'email' },
+  // E.164 with at most 15 digits, with or without the leading +; normalised by the domain.
+  mobile_phone_number: matching('^\\+?[0-9]{7,15}$', 'must be 7 to 15 digits, with or without a leading +'),
+  identification_type: { type: 'string', enum: ['NIT'] },
+  identification_number: NIT,
+  address: addressSchema,
+  merchant_category_code: digits(4),
+});
 
 export type LinkMerchantRequest = FromSchema<typeof linkMerchantRequestSchema>;
 export type Address = FromSchema<typeof addressSchema>;
 
-export const customerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'status', ...linkMerchantRequestSchema.required, 'created_at', 'updated_at'],
-  properties: {
-    id: UUID,
-    status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
-    ...linkMerchantRequestSchema.properties,
-    mobile_phone_number: {
-      type: 'string',
-      pattern: '^\\+[0-9]{7,15}$',
-      patternMessage: 'must be + and 7 to 15 digits',
-    },
-    created_at: TIMESTAMP,
-    updated_at: TIMESTAMP,
-  },
-} as const;
+export const customerSchema = allRequired({
+  id: UUID,
+  status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
+  ...linkMerchantRequestSchema.properties,
+  mobile_phone_number: matching('^\\+[0-9]{7,15}$', 'must be + and 7 to 15 digits'),
+  ...TIMESTAMPS,
+});
 
 export type Customer = FromSchema<typeof customerSchema>;
 export type CustomerStatus = Customer['status'];
 
 /** PATCH /v1/customers/{id}: the status is the one field a client changes. */
-export const updateCustomerRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['status'],
-  properties: { status: customerSchema.properties.status },
-} as const;
+export const updateCustomerRequestSchema = allRequired({ status: customerSchema.properties.status });
 
 export type UpdateCustomerRequest = FromSchema<typeof updateCustomerRequestSchema>;
 
-export const customerListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_status: CUSTOMER_STATUS_FILTER,
-    mobile: MOBILE_FILTER,
-    identification_number: NIT,
-  },
+/** The filters on the customer, in the lists of customers and of accounts. */
+export const customerFilters = {
+  // The spec's examples write the status in lower case.
+  customer_status: anyCase('ACTIVE', 'INACTIVE'),
+  // A mobile number in any of the accepted forms. A `+` sent unencoded in a query string arrives as
+  // a space, so a leading space is read as `+`.
+  mobile: matching('^[+ ]?[0-9]{7,15}$', 'must be 7 to 15 digits, with or without a leading +'),
 } as const;
+
+export const customerListQuerySchema = listQuery({ ...customerFilters, identification_number: NIT });
 
 export type CustomerListQuery = FromSchema<typeof customerListQuerySchema>;
 
-export const customerListSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['customers', 'pagination_info'],
-  properties: { customers: { type: 'array', items: customerSchema }, pagination_info: paginationInfoSchema },
-} as const;
+export const customerListSchema = allRequired({
+  customers: { type: 'array', items: customerSchema },
+  pagination_info: paginationInfoSchema,
+});

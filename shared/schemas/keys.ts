@@ -1,7 +1,7 @@
 /** Bre-B key schemas: key registration and management, key resolution (spec 2.3, 4.4), sandbox directory. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACCOUNT_NUMBER, NIT, text, UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { ACCOUNT_NUMBER, allRequired, closedObject, matching, NIT, text, UUID } from './common';
+import { listQueryUnderCustomer } from './lists';
 
 const KEY_TYPE = { type: 'string', enum: ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'] } as const;
 /** Shapes only: the format of each type is checked by shared/domain/key-formats.ts (400 either way). */
@@ -10,66 +10,40 @@ const KEY_VALUE = { type: 'string', minLength: 1, maxLength: 100 } as const;
 export const KEY_STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 
-const typedKey = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['key_type', 'key_value'],
-  properties: { key_type: KEY_TYPE, key_value: KEY_VALUE },
-} as const;
+const typedKey = allRequired({ key_type: KEY_TYPE, key_value: KEY_VALUE });
 
-export const registerKeyRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['account_id', 'key'],
-  properties: { account_id: UUID, key: typedKey, display_name: text(100) },
-} as const;
+export const registerKeyRequestSchema = closedObject(
+  {
+    account_id: UUID,
+    key: typedKey,
+    display_name: text(100),
+  },
+  ['account_id', 'key'],
+);
 
 export type RegisterKeyRequest = FromSchema<typeof registerKeyRequestSchema>;
 
-export const keyListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    account_id: UUID,
-    key_type: KEY_TYPE,
-    status: { type: 'string', enum: KEY_STATUSES },
-  },
-} as const;
+export const keyListQuerySchema = listQueryUnderCustomer({
+  account_id: UUID,
+  key_type: KEY_TYPE,
+  status: { type: 'string', enum: KEY_STATUSES },
+});
 
 export type KeyListQuery = FromSchema<typeof keyListQuerySchema>;
 
 /** POST /v1/resolve-key (spec 2.3): key_type is optional and then inferred. */
-export const resolveKeyRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['customer_id', 'key'],
-  properties: {
-    customer_id: UUID,
-    key: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['key_value'],
-      properties: { key_type: KEY_TYPE, key_value: KEY_VALUE },
-    },
-  },
-} as const;
+export const resolveKeyRequestSchema = allRequired({
+  customer_id: UUID,
+  key: closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']),
+});
 
 export type ResolveKeyRequest = FromSchema<typeof resolveKeyRequestSchema>;
 
 /** The owner of a key (spec 2.3): a business (business_name) or a person (first and last names). */
-export const keyOwnerSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['identification_type', 'identification_number', 'type'],
-  properties: {
+export const keyOwnerSchema = closedObject(
+  {
     identification_type: { type: 'string', enum: ['NIT', 'CC', 'CE', 'TI', 'PP', 'PEP', 'PPT'] },
-    identification_number: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9]{1,18}$',
-      patternMessage: 'must be 1 to 18 letters or digits',
-    },
+    identification_number: matching('^[A-Za-z0-9]{1,18}$', 'must be 1 to 18 letters or digits'),
     type: { type: 'string', enum: ['BUSINESS', 'PERSON'] },
     business_name: text(140),
     first_name: text(60),
@@ -77,38 +51,23 @@ export const keyOwnerSchema = {
     first_last_name: text(60),
     second_last_name: text(60),
   },
-} as const;
+  ['identification_type', 'identification_number', 'type'],
+);
 
 export type KeyOwner = FromSchema<typeof keyOwnerSchema>;
 
 /** POST /sandbox/directory/keys (docs/sandbox.md): a key of someone at another participant. */
-export const sandboxDirectoryKeyRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['key', 'owner', 'participant', 'account'],
-  properties: {
-    key: typedKey,
-    owner: keyOwnerSchema,
-    participant: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'identification_number'],
-      properties: { name: text(140), identification_number: NIT },
-    },
-    account: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['account_number', 'account_type'],
-      properties: {
-        account_number: ACCOUNT_NUMBER,
-        account_type: {
-          type: 'string',
-          pattern: '^[A-Z][A-Z_]{0,29}$',
-          patternMessage: 'must be 1 to 30 capital letters or underscores, starting with a letter',
-        },
-      },
-    },
-  },
-} as const;
+export const sandboxDirectoryKeyRequestSchema = allRequired({
+  key: typedKey,
+  owner: keyOwnerSchema,
+  participant: allRequired({ name: text(140), identification_number: NIT }),
+  account: allRequired({
+    account_number: ACCOUNT_NUMBER,
+    account_type: matching(
+      '^[A-Z][A-Z_]{0,29}$',
+      'must be 1 to 30 capital letters or underscores, starting with a letter',
+    ),
+  }),
+});
 
 export type SandboxDirectoryKeyRequest = FromSchema<typeof sandboxDirectoryKeyRequestSchema>;

@@ -2,51 +2,41 @@
  * Query-string schemas of the GET lists (spec 4.3, docs/pagination.md). Query values arrive as
  * strings; AJV coerces the numeric ones. Shapes are checked here, meanings (real dates, ordered
  * bounds, a snapshot not in the future) by shared/domain/lists.ts.
+ *
+ * The functions bundle this module (shared/domain/lists.ts reads the page bounds): the calls of
+ * common.ts's builders are marked pure so that a bundle drops the schemas it does not use, as it
+ * drops an unused object literal (esbuild reads their @__NO_SIDE_EFFECTS__ within common.ts only).
  */
+import { allRequired, closedObject, matching, TIMESTAMP, UUID } from './common';
+
 /** The page-size and page-number bounds (docs/pagination.md); shared/domain/lists.ts reads them too. */
 export const MAX_PAGE_SIZE = 100;
 export const MAX_PAGE_NUMBER = 1_000_000_000;
 
 /** `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, or with milliseconds as the API writes its own timestamps. */
-export const DATE_OR_TIMESTAMP = {
-  type: 'string',
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z)?$',
-  patternMessage: 'must be a date, YYYY-MM-DD, or a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ',
-} as const;
+export const DATE_OR_TIMESTAMP = /* @__PURE__ */ matching(
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z)?$',
+  'must be a date, YYYY-MM-DD, or a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ',
+);
 
-export const UTC_TIMESTAMP = {
-  type: 'string',
-  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z$',
-  patternMessage: 'must be a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ (with or without milliseconds)',
-} as const;
+export const UTC_TIMESTAMP = /* @__PURE__ */ matching(
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z$',
+  'must be a UTC timestamp, YYYY-MM-DDTHH:MM:SSZ (with or without milliseconds)',
+);
 
-/** A customer status in any case (the spec's examples write it in lower case). */
-export const CUSTOMER_STATUS_FILTER = {
-  type: 'string',
-  pattern: '^([aA][cC][tT][iI][vV][eE]|[iI][nN][aA][cC][tT][iI][vV][eE])$',
-  patternMessage: 'must be ACTIVE or INACTIVE, in any letter case',
-} as const;
-
-/**
- * A mobile number in any of the accepted forms. A `+` sent unencoded in a query string arrives as a
- * space, so a leading space is read as `+`.
- */
-export const MOBILE_FILTER = {
-  type: 'string',
-  pattern: '^[+ ]?[0-9]{7,15}$',
-  patternMessage: 'must be 7 to 15 digits, with or without a leading +',
-} as const;
+/** A value that is one of `words` (letters only) in any letter case, e.g. `asc`, `ASC` or `Asc`. */
+export const anyCase = /* @__NO_SIDE_EFFECTS__ */ (...words: readonly string[]) =>
+  matching(
+    `^(${words.map((word) => [...word].map((c) => `[${c.toLowerCase()}${c.toUpperCase()}]`).join('')).join('|')})$`,
+    `must be ${words.join(' or ')}, in any letter case`,
+  );
 
 /** The parameters every list takes: paging, order, snapshot and the date filters. */
 export const pageQueryProperties = {
   page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
   page_number: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER },
   order_key: { type: 'string', enum: ['created_at', 'updated_at'] },
-  order_direction: {
-    type: 'string',
-    pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$',
-    patternMessage: 'must be asc or desc, in any letter case',
-  },
+  order_direction: anyCase('asc', 'desc'),
   first_request_timestamp: UTC_TIMESTAMP,
   created_at: DATE_OR_TIMESTAMP,
   created_from: DATE_OR_TIMESTAMP,
@@ -56,14 +46,20 @@ export const pageQueryProperties = {
   updated_to: DATE_OR_TIMESTAMP,
 } as const;
 
-export const paginationInfoSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['total_elements', 'total_pages', 'current_page', 'first_request_timestamp'],
-  properties: {
-    total_elements: { type: 'integer', minimum: 0 },
-    total_pages: { type: 'integer', minimum: 0 },
-    current_page: { type: 'integer', minimum: 1 },
-    first_request_timestamp: { type: 'string', format: 'date-time' },
-  },
-} as const;
+/** The query string of a list: the parameters every list takes and the list's own filters. */
+export const listQuery = <const Filters extends Readonly<Record<string, object>>>(filters: Filters) =>
+  closedObject({ ...pageQueryProperties, ...filters });
+
+/**
+ * The query string of a list of records listed under their customer (accounts, keys, QR codes and
+ * payments; shared/data/listed-records.ts): customer_id, then the list's own filters.
+ */
+export const listQueryUnderCustomer = <const Filters extends Readonly<Record<string, object>>>(filters: Filters) =>
+  listQuery({ customer_id: UUID, ...filters });
+
+export const paginationInfoSchema = /* @__PURE__ */ allRequired({
+  total_elements: { type: 'integer', minimum: 0 },
+  total_pages: { type: 'integer', minimum: 0 },
+  current_page: { type: 'integer', minimum: 1 },
+  first_request_timestamp: TIMESTAMP,
+});

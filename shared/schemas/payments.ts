@@ -3,8 +3,8 @@
  * reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { amountValue, text, UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { allRequired, amountValue, closedObject, COP, matching, text, UUID } from './common';
+import { listQueryUnderCustomer } from './lists';
 
 export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -18,25 +18,18 @@ export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
  */
 export const PAYMENT_AMOUNT_VALUE = amountValue(13);
 
-export const paymentAmountSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['value', 'currency'],
-  properties: { value: PAYMENT_AMOUNT_VALUE, currency: { type: 'string', const: 'COP' } },
-} as const;
+export const paymentAmountSchema = allRequired({ value: PAYMENT_AMOUNT_VALUE, currency: COP });
 
-export const createPaymentRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['customer_id', 'account_id', 'resolution_id', 'amount'],
-  properties: {
+export const createPaymentRequestSchema = closedObject(
+  {
     customer_id: UUID,
     account_id: UUID,
     resolution_id: UUID,
     amount: paymentAmountSchema,
     description: text(140),
   },
-} as const;
+  ['customer_id', 'account_id', 'resolution_id', 'amount'],
+);
 
 export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>;
 
@@ -44,30 +37,16 @@ export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>
  * POST /sandbox/qrcodes/{id}/pay: what the shopper's wallet sends. `amount` only for a static code
  * without an amount (the payer types it); `tip` only for a code whose tip_type is REQUEST.
  */
-export const payQrCodeRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { amount: paymentAmountSchema, tip: paymentAmountSchema },
-} as const;
+export const payQrCodeRequestSchema = closedObject({ amount: paymentAmountSchema, tip: paymentAmountSchema });
 
 export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
 
-export const paymentListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    account_id: UUID,
-    direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
-    status: { type: 'string', enum: PAYMENT_STATUSES },
-    // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
-    qr_code_reference: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9.]{1,64}$',
-      patternMessage: 'must be 1 to 64 letters, digits or dots',
-    },
-  },
-} as const;
+export const paymentListQuerySchema = listQueryUnderCustomer({
+  account_id: UUID,
+  direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
+  status: { type: 'string', enum: PAYMENT_STATUSES },
+  // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
+  qr_code_reference: matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots'),
+});
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;

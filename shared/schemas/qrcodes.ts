@@ -6,8 +6,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_PAYLOAD_LENGTH } from '../qr/emv-decode';
 import { CHANNELS, TRANSACTION_PURPOSES } from '../qr/tags';
-import { UUID } from './common';
-import { pageQueryProperties } from './lists';
+import { allRequired, closedObject, COP, UUID } from './common';
+import { listQueryUnderCustomer } from './lists';
 
 export const QR_CODE_TYPES = ['STATIC', 'DYNAMIC'] as const;
 /** PAID: a DYNAMIC code that was paid (once; docs/qrcodes.md). */
@@ -22,61 +22,37 @@ const NUMBER_TEXT = { type: 'string', minLength: 1, maxLength: 20 } as const;
 /** additional_info text fields: written into the payload as they are, so printable ASCII only. */
 const LABEL = { type: 'string', minLength: 1, maxLength: 25 } as const;
 
-export const additionalInfoSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    transaction_purpose: { type: 'string', enum: TRANSACTION_PURPOSES },
-    terminal_label: LABEL,
-    invoice_number: LABEL,
-    mobile_phone_number: LABEL,
-    store_label: LABEL,
-    loyalty_label: LABEL,
-    reference_label: LABEL,
-    customer_label: LABEL,
-    // The spec's codes and the word forms its examples carry.
-    customer_info: { type: 'string', enum: ['A', 'E', 'P', 'ADDRESS', 'EMAIL', 'PHONE'] },
-    channel_presentation: { type: 'string', minLength: 3, maxLength: 3 },
-  },
-} as const;
+export const additionalInfoSchema = closedObject({
+  transaction_purpose: { type: 'string', enum: TRANSACTION_PURPOSES },
+  terminal_label: LABEL,
+  invoice_number: LABEL,
+  mobile_phone_number: LABEL,
+  store_label: LABEL,
+  loyalty_label: LABEL,
+  reference_label: LABEL,
+  customer_label: LABEL,
+  // The spec's codes and the word forms its examples carry.
+  customer_info: { type: 'string', enum: ['A', 'E', 'P', 'ADDRESS', 'EMAIL', 'PHONE'] },
+  channel_presentation: { type: 'string', minLength: 3, maxLength: 3 },
+});
 
-export const vatSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['vat_type', 'vat_value', 'vat_base_value'],
-  properties: { vat_type: TAX_TYPE, vat_value: NUMBER_TEXT, vat_base_value: NUMBER_TEXT },
-} as const;
+export const vatSchema = allRequired({ vat_type: TAX_TYPE, vat_value: NUMBER_TEXT, vat_base_value: NUMBER_TEXT });
 
-export const incSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['inc_type'],
-  properties: { inc_type: TAX_TYPE, inc_value: NUMBER_TEXT },
-} as const;
+export const incSchema = closedObject({ inc_type: TAX_TYPE, inc_value: NUMBER_TEXT }, ['inc_type']);
 
-export const qrAmountSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['value'],
-  properties: { value: NUMBER_TEXT, currency: { type: 'string', const: 'COP' } },
-} as const;
+export const qrAmountSchema = closedObject({ value: NUMBER_TEXT, currency: COP }, ['value']);
 
-export const tipSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['tip_type'],
-  properties: {
+export const tipSchema = closedObject(
+  {
     tip_type: { type: 'string', enum: ['REQUEST', 'FIXED', 'PERCENTAGE'] },
     tip_value: NUMBER_TEXT,
     tip_percentage: NUMBER_TEXT,
   },
-} as const;
+  ['tip_type'],
+);
 
-export const createQrCodeRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['key_id', 'customer_id', 'type', 'channel', 'qr_code_reference'],
-  properties: {
+export const createQrCodeRequestSchema = closedObject(
+  {
     key_id: UUID,
     customer_id: UUID,
     type: QR_CODE_TYPE,
@@ -88,7 +64,8 @@ export const createQrCodeRequestSchema = {
     amount: qrAmountSchema,
     tip: tipSchema,
   },
-} as const;
+  ['key_id', 'customer_id', 'type', 'channel', 'qr_code_reference'],
+);
 
 export type CreateQrCodeRequest = FromSchema<typeof createQrCodeRequestSchema>;
 export type QrAdditionalInfo = FromSchema<typeof additionalInfoSchema>;
@@ -96,27 +73,18 @@ export type QrVatRequest = FromSchema<typeof vatSchema>;
 export type QrIncRequest = FromSchema<typeof incSchema>;
 export type QrTipRequest = FromSchema<typeof tipSchema>;
 
-export const qrCodeListQuerySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ...pageQueryProperties,
-    customer_id: UUID,
-    key_id: UUID,
-    type: QR_CODE_TYPE,
-    channel: CHANNEL,
-    status: { type: 'string', enum: QR_CODE_STATUSES },
-  },
-} as const;
+export const qrCodeListQuerySchema = listQueryUnderCustomer({
+  key_id: UUID,
+  type: QR_CODE_TYPE,
+  channel: CHANNEL,
+  status: { type: 'string', enum: QR_CODE_STATUSES },
+});
 
 export type QrCodeListQuery = FromSchema<typeof qrCodeListQuerySchema>;
 
 /** POST /v1/qrcodes/decode: any EMVCo merchant-presented payload, at most what a QR code holds. */
-export const decodeQrCodeRequestSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['qr_code_data'],
-  properties: { qr_code_data: { type: 'string', minLength: 1, maxLength: MAX_PAYLOAD_LENGTH } },
-} as const;
+export const decodeQrCodeRequestSchema = allRequired({
+  qr_code_data: { type: 'string', minLength: 1, maxLength: MAX_PAYLOAD_LENGTH },
+});
 
 export type DecodeQrCodeRequest = FromSchema<typeof decodeQrCodeRequestSchema>;
