@@ -7,11 +7,27 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
-import { sandboxNetwork, settlePayment, type SettlementMessage } from '../shared/domain/settlement';
+import {
+  sandboxNetwork,
+  settlePayment,
+  type SettlementMessage,
+  type SettlementQueue,
+} from '../shared/domain/settlement';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 
 // The sandbox's network is the only one there is: every stage settles through it.
 const deps = { ...systemNewRecords, payments: dynamoSettlementStore, network: sandboxNetwork };
+
+/**
+ * The settlement of a process without a settlement queue (a Lambda function, until SQS carries the
+ * jobs on AWS): the job runs at once, in the request that scheduled it, which still answers PENDING
+ * and whose retry runs it again. The sandbox's delay applies only where a queue is installed.
+ */
+export const settleInRequest: SettlementQueue = {
+  async schedule(paymentId) {
+    await settlePayment(deps, paymentId);
+  },
+};
 
 export const handler = async (event: Pick<SQSEvent, 'Records'>): Promise<void> => {
   for (const record of event.Records) {

@@ -1,9 +1,9 @@
 /**
  * The settlement queue of this process (the SettlementQueue port, shared/domain/settlement.ts). The
  * local runtime installs its timer queue here (infra/local/settlement-queue.ts); on AWS it will be
- * SQS with a delay (not built yet: docs/payments.md). Kept on globalThis because a handler may be
- * loaded from its own bundle, with its own copy of this module, and must still find the runtime's
- * queue.
+ * SQS with a delay, and until then a function settles in its request (functions/settle-payment.ts).
+ * Kept on globalThis because a handler may be loaded from its own bundle, with its own copy of this
+ * module, and must still find the runtime's queue.
  */
 import type { SettlementQueue } from '../domain/settlement';
 
@@ -16,11 +16,5 @@ export function installSettlementQueue(queue: SettlementQueue | undefined): void
   (globalThis as WithQueue)[INSTALLED] = queue;
 }
 
-export const processSettlementQueue: SettlementQueue = {
-  schedule(paymentId: string, delayMs: number): Promise<void> {
-    const queue = (globalThis as WithQueue)[INSTALLED];
-    // Failing loudly beats a payment left PENDING for ever: its request's retry schedules it again.
-    if (!queue) throw new Error(`No settlement queue in this process to settle payment ${paymentId}`);
-    return queue.schedule(paymentId, delayMs);
-  },
-};
+/** The installed queue, or undefined in a process that has none (a Lambda function, until SQS). */
+export const installedSettlementQueue = (): SettlementQueue | undefined => (globalThis as WithQueue)[INSTALLED];
