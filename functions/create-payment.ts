@@ -7,7 +7,9 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { installedSettlementQueue } from '../shared/data/settlement-queue';
 import { httpHandler } from '../shared/http/handler';
+import { settleInRequest } from './settle-payment';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
 
@@ -24,6 +26,10 @@ export const handler = httpHandler<CreatePaymentRequest>({
         keys: dynamoKeyStore,
         payments: dynamoPaymentStore,
         participant: runtimeConfig().participant,
+        settlement: {
+          queue: installedSettlementQueue() ?? settleInRequest,
+          delayMs: runtimeConfig().sandboxSettlementDelayMs,
+        },
       },
       auth.tenant,
       body,

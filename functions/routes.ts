@@ -242,7 +242,8 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.paymentsWrite],
     // Reads the resolution, the customer, the account and the payee's key and account; the
     // transaction marks the resolution used, checks the customers, updates the balances, puts the
-    // payments and their movements and updates the counters; a PENDING payment is then settled.
+    // payments, their movements and their events, and updates the counters; a PENDING payment's
+    // settlement is then scheduled (the settlement queue, not the table).
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
   },
   {
@@ -320,7 +321,7 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [],
     // Reads the code (and its key when it stopped being ACTIVE); the transaction updates a DYNAMIC
     // code to PAID or checks a static one, checks the customer and the key, credits the account,
-    // puts the payment and its movement, and updates the counters.
+    // puts the payment, its movement and its events, and updates the counters.
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
     sandbox: true,
   },

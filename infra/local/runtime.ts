@@ -1,6 +1,7 @@
 /**
  * The whole local runtime in one call: DynamoDB Local (or another endpoint), the table, the sandbox
- * fixtures, the token issuer and the API server. `npm start` and the end-to-end tests both use it.
+ * fixtures, the token issuer, the settlement queue and the API server. `npm start` and the
+ * end-to-end tests both use it.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,6 +19,8 @@ import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
+import { installSettlementQueue } from '../../shared/data/settlement-queue';
+import { startLocalSettlementQueue, type LocalSettlementQueue } from './settlement-queue';
 import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -53,6 +56,8 @@ export interface LocalRuntimeOptions {
   readonly cloudAssembly?: string;
   /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
   readonly dynamodbRequestTimeoutMs?: number;
+  /** How long the sandbox network takes to settle a payment (SANDBOX_SETTLEMENT_DELAY_MS; default 1000). */
+  readonly sandboxSettlementDelayMs?: number;
 }
 
 /**
@@ -81,6 +86,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // from here on every request is answered (503 with Retry-After until the API is served below).
   const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   let dynamoDbLocal: DynamoDbLocal | undefined;
+  let settlementQueue: LocalSettlementQueue | undefined;
+  const stopQueue = async () => {
+    installSettlementQueue(undefined);
+    await settlementQueue?.stop();
+  };
   try {
     const endpoint =
       options.dynamodbEndpoint ??
@@ -92,6 +102,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       [ENV.dynamodbEndpoint]: endpoint,
       [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
     });
+    if (options.sandboxSettlementDelayMs === undefined) delete process.env[ENV.sandboxSettlementDelayMs];
+    else process.env[ENV.sandboxSettlementDelayMs] = String(options.sandboxSettlementDelayMs);
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
@@ -104,6 +116,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await ensureTable(client, tableName);
     client.destroy();
     if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
+
+    // The payments' settlement jobs run in this process, started before the API can take a payment.
+    settlementQueue = await startLocalSettlementQueue();
+    installSettlementQueue(settlementQueue);
 
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
@@ -130,12 +146,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       async stop() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
+        // The jobs still running finish before their table goes away.
+        await stopQueue();
         await dynamoDbLocal?.stop();
       },
     };
   } catch (error) {
     server.closeAllConnections();
     server.close();
+    await stopQueue();
     await dynamoDbLocal?.stop();
     throw error;
   }

@@ -4,7 +4,8 @@
  * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
  * THROTTLING (default: the local stage's API Gateway throttling, one bucket for every client, and its
  * per-tenant limit in the functions; `off` turns both off for load tests),
- * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
+ * payment to another participant stays PENDING), CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { ENV } from '../../shared/runtime/config';
@@ -23,6 +24,7 @@ const runtime = await startLocalRuntime({
   ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
   ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const, tenantRateLimit: 'stage' as const }),
   ...(env[ENV.dynamodbRequestTimeoutMs] ? { dynamodbRequestTimeoutMs: Number(env[ENV.dynamodbRequestTimeoutMs]) } : {}),
+  ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 

@@ -66,6 +66,8 @@ export const itemKeys = {
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /** An event of the outbox, written with the change it reports (shared/data/events.ts). */
+  event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
   /**
    * A movement of an account's available balance (its opening balance, each payment), in the
    * account's item collection: the account's ledger is one strongly consistent Query, in time order.

@@ -9,7 +9,8 @@ import type { BalanceMove } from '../domain/payments';
 import { tableName } from './client';
 import { itemKeys, updatedAtKeys } from './item-keys';
 
-export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT';
+/** HOLD_RELEASE: a rejected payment's amount given back to the payer (docs/payments.md). */
+export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'HOLD_RELEASE';
 
 const movementPut = (
   accountId: string,
@@ -41,9 +42,10 @@ export const openingMovement = (account: StoredAccount) =>
 /**
  * The transaction items of one balance move: the account's update and its movement. A debit holds
  * only while the available balance covers it (never below zero); a credit only on an existing
- * account. The balance is part of the account's representation, so its updated_at moves too.
+ * account. The balance is part of the account's representation, so its updated_at moves too. A
+ * payment's release of its hold is a movement of its own (another kind and sort key than the debit).
  */
-export function balanceMoveItems(move: BalanceMove, at: string) {
+export function balanceMoveItems(move: BalanceMove, at: string, kind: 'PAYMENT' | 'HOLD_RELEASE' = 'PAYMENT') {
   const debit = move.amountCents < 0;
   const moved = updatedAtKeys(move.accountId, at, true);
   return {
@@ -63,6 +65,13 @@ export function balanceMoveItems(move: BalanceMove, at: string) {
         },
       },
     },
-    movement: movementPut(move.accountId, at, move.paymentId, 'PAYMENT', move.amountCents, move.paymentId),
+    movement: movementPut(
+      move.accountId,
+      at,
+      kind === 'PAYMENT' ? move.paymentId : `${move.paymentId}#${kind}`,
+      kind,
+      move.amountCents,
+      move.paymentId,
+    ),
   };
 }

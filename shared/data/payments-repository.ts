@@ -1,23 +1,26 @@
 /**
  * Payments in DynamoDB (docs/payments.md, docs/data-model.md). `writePayment` is the one way money
  * moves: in one TransactWriteItems it puts the payment records (listed in their client's collection
- * and in their customer's scope), changes the balances (a debit only while the balance covers it),
- * records each change as a movement of its account, updates the list counters, and carries the
- * caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
- * that either all of it is written or none of it.
+ * and in their customer's scope) or the network's answer to PENDING ones, changes the balances (a
+ * debit only while the balance covers it), records each change as a movement of its account, puts
+ * the events that report it (the outbox), updates the list counters, and carries the caller's own
+ * items (the resolution's one-payment guard, status checks, a QR code's update), so that either all
+ * of it is written or none of it.
  */
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { StoredQrCode } from '../domain/qrcodes';
+import type { SettlementStore } from '../domain/settlement';
+import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
+import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { balanceMoveItems } from './movements';
 import { counterIncrementsOf } from './counters';
 import { payableQrCode } from './qrcodes-repository';
-import { changeStatus } from './status-changes';
 import { failedConditions, transactWrite, whileActive, type TransactItem } from './transactions';
 
 const PAYMENTS = underCustomer<StoredPayment, PaymentListFilters>(
@@ -43,6 +46,11 @@ export interface LabelledItem {
 export const FUNDS = 'funds';
 /** The label of a credit to an account that does not exist. */
 export const CREDITED_ACCOUNT = 'credited-account';
+/** The label of a network's answer to a payment that is no longer PENDING. */
+export const NOT_PENDING = 'not-pending';
+
+/** DynamoDB's limit of items in one TransactWriteItems. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 export type PaymentWriteOutcome =
   | { readonly written: true }
@@ -50,27 +58,52 @@ export type PaymentWriteOutcome =
   | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
 
 /**
+ * The Put of a PENDING payment as the network's answer leaves it (its list keys follow its new
+ * updated_at), holding only while the stored payment is still PENDING.
+ */
+function answeredPut(payment: StoredPayment): TransactItem {
+  const { Put } = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
+  return {
+    Put: {
+      ...Put!,
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'PENDING' },
+    },
+  };
+}
+
+/**
  * Writes `write` atomically with the caller's `items` (placed first). Answers which labelled items
  * failed their condition when the transaction was refused for conditions only; throws otherwise.
- * Each move must belong to one of the payments (its movement is dated by the payment), and a
- * transaction touches an item once: one move per account.
+ * Each move must belong to one of the payments, new (its movement dated by its creation) or answered
+ * (a release of its hold, dated by the answer), and a transaction touches an item once: one move
+ * per account, and each event its own item.
  */
 export async function writePayment(
   write: PaymentWrite,
   items: readonly LabelledItem[] = [],
 ): Promise<PaymentWriteOutcome> {
-  const labelled: LabelledItem[] = [...items];
+  const answered = write.answered ?? [];
+  const labelled: LabelledItem[] = [
+    ...items,
+    ...answered.map((payment) => ({ label: NOT_PENDING, item: answeredPut(payment) })),
+  ];
   const movements: TransactItem[] = [];
   for (const move of write.moves) {
-    const payment = write.payments.find((p) => p.id === move.paymentId);
-    if (!payment) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
-    const { update, movement } = balanceMoveItems(move, payment.created_at);
+    const created = write.payments.find((p) => p.id === move.paymentId);
+    const answer = answered.find((p) => p.id === move.paymentId);
+    if (!created && !answer) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
+    const { update, movement } = created
+      ? balanceMoveItems(move, created.created_at)
+      : balanceMoveItems(move, answer!.updated_at, 'HOLD_RELEASE');
     labelled.push({ label: move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, item: update });
     movements.push(movement);
   }
   const TransactItems: TransactItem[] = [
     ...labelled.map(({ item }) => item),
     ...movements,
+    ...write.events.map(eventPut),
     ...write.payments.map((payment) =>
       listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment)),
     ),
@@ -82,6 +115,9 @@ export async function writePayment(
       })),
     ),
   ];
+  if (TransactItems.length > MAX_TRANSACTION_ITEMS) {
+    throw new Error(`A payment write of ${TransactItems.length} items exceeds DynamoDB's ${MAX_TRANSACTION_ITEMS}`);
+  }
   try {
     await transactWrite({ TransactItems });
     return { written: true };
@@ -139,23 +175,27 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
     if (failed.has(PAYEE)) return { written: false, reason: 'payee_inactive' };
     throw new Error(`Payment refused by ${[...failed.keys()].join(', ')}`);
   },
+};
 
-  async settle(payment: StoredPayment, now: string): Promise<StoredPayment> {
-    const change = { from: 'PENDING', to: 'SETTLED', now, stamp: 'settled_at' };
-    const settled = await changeStatus<StoredPayment>(itemKeys.payment(payment.id), payment.id, change);
-    // Undefined: another request (a retry of the same payment) settled it first.
-    const current = settled ?? (await paymentReads.get(payment.id));
-    if (!current) throw new Error(`Payment ${payment.id} does not exist`);
-    return current;
+export const dynamoSettlementStore: SettlementStore = {
+  get: paymentReads.get,
+
+  async answer(write: PaymentWrite): Promise<boolean> {
+    const outcome = await writePayment(write);
+    if (outcome.written) return true;
+    // Another job answered it first; a release is a credit, which holds on an existing account.
+    if (outcome.failed.has(NOT_PENDING)) return false;
+    throw new Error(`Settlement refused by ${[...outcome.failed.keys()].join(', ')}`);
   },
 };
 
 export const dynamoQrPaymentStore: QrPaymentStore = {
-  async insert(payment: StoredPayment, code: StoredQrCode): Promise<QrPaymentResult> {
+  async insert(payment: StoredPayment, code: StoredQrCode, events: readonly DomainEvent[]): Promise<QrPaymentResult> {
     const outcome = await writePayment(
       {
         payments: [payment],
         moves: [{ accountId: code.account_id, paymentId: payment.id, amountCents: payment.amount_cents }],
+        events,
       },
       [
         { label: QR_CODE, item: payableQrCode(code, payment.created_at) },

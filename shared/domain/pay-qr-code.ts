@@ -13,14 +13,16 @@ import { AppError } from './errors';
 import type { KeyStore } from './keys';
 import { FieldErrors } from './lists';
 import { parseCents } from './money';
+import { newEvent, type DomainEvent } from './events';
 import {
   paymentAmountCents,
+  paymentEvents,
   publicPayment,
   type Counterparty,
   type PublicPayment,
   type StoredPayment,
 } from './payments';
-import { getOwnQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
+import { getOwnQrCode, publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 
 /** Who pays in the sandbox: the person of the sandbox directory, at Banco Ejemplo. */
 export const SANDBOX_SHOPPER: Counterparty = {
@@ -46,9 +48,9 @@ export interface QrPaymentStore {
   /**
    * Credits the code's account with the payment and records it, in one transaction with the code's
    * change (a DYNAMIC code becomes PAID) and checks that the code is ACTIVE and the merchant and the
-   * code's key can receive; nothing when one of them fails.
+   * code's key can receive, with `events`; nothing when one of them fails.
    */
-  insert(payment: StoredPayment, code: StoredQrCode): Promise<QrPaymentResult>;
+  insert(payment: StoredPayment, code: StoredQrCode, events: readonly DomainEvent[]): Promise<QrPaymentResult>;
 }
 
 export interface PayQrCodeDeps extends NewRecords {
@@ -95,6 +97,18 @@ export function qrCharge(code: Pick<StoredQrCode, 'amount' | 'tip'>, request: Pa
   return { amountCents: base + tip, tipCents: tip };
 }
 
+/**
+ * The merchant receives the payment and, as it settles in the same write, its confirmation; a
+ * DYNAMIC code becomes PAID (its data is the code as GET /v1/qrcodes/{id} answers it, without the
+ * image: an event reports the change, the image is drawn on read).
+ */
+function qrPaymentEvents(deps: NewRecords, payment: StoredPayment, code: StoredQrCode): DomainEvent[] {
+  const events = paymentEvents(deps.ids, payment, 'payment.inbound.received', 'payment.inbound.confirmed');
+  if (code.type !== 'DYNAMIC') return events;
+  const paid: StoredQrCode = { ...code, status: 'PAID', updated_at: payment.created_at };
+  return [...events, newEvent(deps.ids, code.tenant, 'qr_code.paid', paid.updated_at, publicQrCode(paid))];
+}
+
 const notPayable = (code: Pick<StoredQrCode, 'id' | 'status'>) =>
   new AppError('QR_CODE_STATUS_CONFLICT', `A ${code.status} QR code cannot be paid`, { qr_code_status: code.status });
 
@@ -129,7 +143,7 @@ export async function payQrCode(
     counterparty: SANDBOX_SHOPPER,
     settled_at: record.created_at,
   };
-  const result = await deps.payments.insert(payment, code);
+  const result = await deps.payments.insert(payment, code, qrPaymentEvents(deps, payment, code));
   if (!result.written) {
     switch (result.reason) {
       case 'code_not_payable': {

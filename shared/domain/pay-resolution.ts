@@ -3,8 +3,8 @@
  * and is used once: the first payment made with it is the only one, and the same request again
  * answers that payment. When the payee is one of our merchants the money reaches its account in the
  * same transaction as the debit (SETTLED, or REJECTED when the merchant cannot receive); a payee at
- * another participant gets the payment through the network, PENDING until it answers, which in the
- * sandbox it does at once (SETTLED).
+ * another participant gets the payment through the network: answered PENDING, its amount held, and
+ * settled later by a settlement job (shared/domain/settlement.ts).
  */
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
@@ -16,12 +16,14 @@ import type { KeyStore } from './keys';
 import {
   insufficientFunds,
   paymentAmountCents,
+  paymentEvents,
   publicPayment,
   type PaymentReader,
   type PaymentWrite,
   type PublicPayment,
   type StoredPayment,
 } from './payments';
+import type { SettlementScheduling } from './settlement';
 
 export interface ResolutionPaymentWrite extends PaymentWrite {
   readonly resolutionId: string;
@@ -43,8 +45,6 @@ export interface ResolutionPaymentStore extends PaymentReader {
    * payee inactive.
    */
   insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult>;
-  /** PENDING -> SETTLED; answers the payment as it is afterwards (also when a retry settled it first). */
-  settle(payment: StoredPayment, now: string): Promise<StoredPayment>;
 }
 
 export interface PayResolutionDeps extends NewRecords {
@@ -55,6 +55,8 @@ export interface PayResolutionDeps extends NewRecords {
   readonly payments: ResolutionPaymentStore;
   /** Our sponsor bank: the participant of our merchants' accounts. */
   readonly participant: { readonly name: string; readonly nit: string };
+  /** Where a payment to another participant goes to be settled. */
+  readonly settlement: SettlementScheduling;
 }
 
 /** What makes two requests with one resolution the same payment. */
@@ -130,10 +132,12 @@ export async function payResolution(
   const debit = { accountId: account.id, paymentId: outbound.id, amountCents: -intent.amountCents };
   const guard = { resolutionId: resolution.id, payerCustomerId: customer.id };
 
+  const confirmed = 'payment.outbound.confirmed';
   let written = outbound;
   let result: ResolutionPaymentResult;
   if (!payeeAccount) {
-    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit] });
+    const events = paymentEvents(deps.ids, outbound, confirmed);
+    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit], events });
   } else {
     const inbound = payeeRecord(deps, outbound, customer, account, payeeAccount);
     result = await deps.payments.insert({
@@ -142,12 +146,18 @@ export async function payResolution(
       ...(payeeAccount.customer_id === customer.id ? {} : { payeeCustomerId: payeeAccount.customer_id }),
       payments: [outbound, inbound],
       moves: [debit, { accountId: payeeAccount.id, paymentId: inbound.id, amountCents: intent.amountCents }],
+      // Accepted and settled in this one transaction: each side learns both.
+      events: [
+        ...paymentEvents(deps.ids, outbound, confirmed, 'payment.settled'),
+        ...paymentEvents(deps.ids, inbound, 'payment.inbound.received', 'payment.inbound.confirmed'),
+      ],
     });
     if (!result.written && result.reason === 'payee_inactive') {
       // Our sponsor bank, as the payee's participant, refuses it: recorded, and no money moves.
       const { settled_at: _never, ...unsettled } = outbound;
       written = { ...unsettled, status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' };
-      result = await deps.payments.insert({ ...guard, payments: [written], moves: [] });
+      const events = paymentEvents(deps.ids, written, 'payment.rejected');
+      result = await deps.payments.insert({ ...guard, payments: [written], moves: [], events });
     }
   }
 
@@ -163,7 +173,7 @@ export async function payResolution(
         throw new Error(`Payment ${outbound.id} refused: ${result.reason}`);
     }
   }
-  return publicPayment(await settleWithNetwork(deps, written));
+  return publicPayment(await sentToNetwork(deps, written));
 }
 
 /** The payee's INBOUND record of a payment to one of our merchants: the payer is its counterparty. */
@@ -212,12 +222,13 @@ async function ourPayeeAccount(
 }
 
 /**
- * The network's answer for a PENDING payment. The sandbox's other participants accept every payment
- * at once; a retry of a payment left PENDING (the request that created it failed before this step)
- * gets it here too.
+ * A PENDING payment's settlement job is scheduled; a retry of its request schedules it again, so a
+ * payment whose request failed before this step (or whose job was lost) is still settled. Jobs
+ * answer a payment once, however many run.
  */
-async function settleWithNetwork(deps: PayResolutionDeps, payment: StoredPayment): Promise<StoredPayment> {
-  return payment.status === 'PENDING' ? deps.payments.settle(payment, deps.clock.now()) : payment;
+async function sentToNetwork(deps: PayResolutionDeps, payment: StoredPayment): Promise<StoredPayment> {
+  if (payment.status === 'PENDING') await deps.settlement.queue.schedule(payment.id, deps.settlement.delayMs);
+  return payment;
 }
 
 /** A request naming a used resolution: the same request answers its payment, another one is 409. */
@@ -231,5 +242,5 @@ async function answerAgain(deps: PayResolutionDeps, paymentId: string, intent: P
       { payment_id: payment.id },
     );
   }
-  return publicPayment(await settleWithNetwork(deps, payment));
+  return publicPayment(await sentToNetwork(deps, payment));
 }

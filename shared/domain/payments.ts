@@ -6,8 +6,10 @@
  */
 import type { KeyOwner } from '../schemas/keys';
 import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
+import type { IdGenerator } from './clock';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
+import { newEvent, type DomainEvent, type EventType } from './events';
 import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
 import { cop, parseCents, type Money } from './money';
@@ -21,8 +23,11 @@ export interface Counterparty {
   readonly account: DirectoryEntry['account'];
 }
 
-/** Why the payee's participant refused a payment. */
-export type RejectionReason = 'PAYEE_INACTIVE';
+/**
+ * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, or by
+ * the network for a payee at another participant.
+ */
+export type RejectionReason = 'PAYEE_INACTIVE' | 'NETWORK_REJECTED';
 
 export interface StoredPayment {
   readonly id: string;
@@ -66,10 +71,19 @@ export interface BalanceMove {
   readonly amountCents: number;
 }
 
-/** One atomic write: payment records and the balance moves they cause. */
+/**
+ * One atomic write: new payment records, the network's answers to PENDING ones, the balance moves
+ * they cause, and the events that report them.
+ */
 export interface PaymentWrite {
   readonly payments: readonly StoredPayment[];
+  /**
+   * PENDING payments as the network's answer leaves them (SETTLED or REJECTED): the write holds only
+   * while each is still PENDING, so of two jobs answering one payment one writes.
+   */
+  readonly answered?: readonly StoredPayment[];
   readonly moves: readonly BalanceMove[];
+  readonly events: readonly DomainEvent[];
 }
 
 export interface PaymentListFilters {
@@ -119,6 +133,10 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('settled_at', payment.settled_at),
   };
 }
+
+/** The events of `types` reporting `payment` as it is now: to its client, the payment as GET answers it. */
+export const paymentEvents = (ids: IdGenerator, payment: StoredPayment, ...types: EventType[]): DomainEvent[] =>
+  types.map((type) => newEvent(ids, payment.tenant, type, payment.updated_at, publicPayment(payment)));
 
 /** The cents of a payment amount (its two-decimal format is the schema's): more than zero. */
 export function paymentAmountCents(field: string, value: string): number {

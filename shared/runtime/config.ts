@@ -27,6 +27,8 @@ export const ENV = {
    * unset: no limit (the local runtime leaves it unset unless asked, so tests run unthrottled).
    */
   tenantRateLimit: 'TENANT_RATE_LIMIT',
+  /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
+  sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
 } as const;
 
 /**
@@ -108,10 +110,14 @@ export interface RuntimeConfig {
   readonly qrSigningSecretArn: string | undefined;
   readonly dynamodbEndpoint: string | undefined;
   readonly dynamodbRequestTimeoutMs: number;
+  readonly sandboxSettlementDelayMs: number;
 }
 
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
 export const DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
+
+/** A network answers in about a second: long enough that clients see PENDING and must wait for it. */
+export const DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS = 1_000;
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = env[name];
@@ -141,6 +147,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     qrSigningSecretArn: env[ENV.qrSigningSecretArn] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
+    sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
   };
 }
 

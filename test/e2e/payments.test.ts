@@ -1,13 +1,15 @@
 /**
  * Payments (issue 7) through the real local server: paying a resolved key of another participant
- * and of our merchants (also another client's), balances read back, the one-payment-per-resolution
- * rule (replay, 409, 25 concurrent requests), every refusal (400/403/404/409), REJECTED, lists, and the
- * sandbox shopper paying QR codes (a DYNAMIC code once).
+ * (PENDING with its amount held, then SETTLED, or REJECTED for the sandbox's .99 amounts, by the
+ * local settlement queue) and of our merchants (also another client's), balances read back, the
+ * one-payment-per-resolution rule (replay, 409, 25 concurrent requests), every refusal
+ * (400/403/404/409), REJECTED, lists, and the sandbox shopper paying QR codes (a DYNAMIC code once).
  */
 import { accountNumbers, linkAccount, setStatus, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { expectProblem } from '../support/problems';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
+import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,7 +23,7 @@ let tokenB: string;
 let readonly: string;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ sandboxSettlementDelayMs: TEST_SETTLEMENT_DELAY_MS });
   tokenA = await api.token('sandbox-client-a');
   tokenB = await api.token('sandbox-client-b');
   readonly = await api.token('sandbox-client-readonly');
@@ -53,17 +55,17 @@ async function balance(token: string, accountId: string): Promise<string> {
 }
 
 describe('paying a key at another participant', () => {
-  it('answers the SETTLED payment, debits the account, and reads back the same', async () => {
+  it('answers PENDING with the amount held, then the network settles it: SETTLED, read back the same', async () => {
     const payer = await merchantWithKey(api, tokenA, { availableBalance: '500.00' });
     const resolutionId = await resolve(tokenA, payer.customerId, ANA_PHONE);
     const answer = await pay(tokenA, paymentBody(payer, resolutionId, '120.50', { description: 'Arriendo' }));
     expect(answer.status).toBe(200);
-    const { id, created_at, updated_at, settled_at, ...rest } = answer.body;
+    const { id, created_at, updated_at, ...rest } = answer.body;
     expect(id).toMatch(UUID);
-    expect([created_at, updated_at, settled_at].every((t: string) => TIMESTAMP.test(t))).toBe(true);
-    expect(updated_at).toBe(settled_at);
+    expect([created_at, updated_at].every((t: string) => TIMESTAMP.test(t))).toBe(true);
+    expect(updated_at).toBe(created_at);
     expect(rest).toEqual({
-      status: 'SETTLED',
+      status: 'PENDING',
       direction: 'OUTBOUND',
       customer_id: payer.customerId,
       account_id: payer.accountId,
@@ -85,14 +87,36 @@ describe('paying a key at another participant', () => {
         account: { account_number: '4001002003', account_type: 'SAVINGS' },
       },
     });
+    // The hold: the available balance dropped with the answer, and stays down once it settles.
     expect(await balance(tokenA, payer.accountId)).toBe('379.50');
 
-    const read = await api.request('GET', `/v1/payments/${id}`, { token: tokenA });
-    expect([read.status, read.text]).toEqual([200, answer.text]);
+    const read = await answeredPayment(api, tokenA, id);
+    const { settled_at } = read.body;
+    expect(TIMESTAMP.test(settled_at) && settled_at >= created_at).toBe(true);
+    expect(read.body).toEqual({ ...answer.body, status: 'SETTLED', updated_at: settled_at, settled_at });
+    expect(await balance(tokenA, payer.accountId)).toBe('379.50');
+    // The same request again answers the settled payment, and pays nothing more.
+    const again = await pay(tokenA, paymentBody(payer, resolutionId, '120.50', { description: 'Arriendo' }));
+    expect([again.status, again.text]).toEqual([200, read.text]);
     expectProblem(await api.request('GET', `/v1/payments/${id}`, { token: tokenB }), 403, 'FORBIDDEN');
     expectProblem(await api.request('GET', `/v1/payments/${UNKNOWN}`, { token: tokenA }), 404, 'NOT_FOUND');
     // The read-only client reads payments (of its own: none here).
     expectProblem(await api.request('GET', `/v1/payments/${id}`, { token: readonly }), 403, 'FORBIDDEN');
+  });
+
+  it('an amount ending in .99 is REJECTED by the sandbox network, and the held amount comes back', async () => {
+    const payer = await merchantWithKey(api, tokenA, { availableBalance: '50.00' });
+    const resolutionId = await resolve(tokenA, payer.customerId, ANA_PHONE);
+    const answer = await pay(tokenA, paymentBody(payer, resolutionId, '10.99'));
+    expect([answer.status, answer.body.status]).toEqual([200, 'PENDING']);
+    expect(await balance(tokenA, payer.accountId)).toBe('39.01');
+    const read = await answeredPayment(api, tokenA, answer.body.id);
+    expect(read.body).toMatchObject({ status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED' });
+    expect(read.body.settled_at).toBeUndefined();
+    expect(await balance(tokenA, payer.accountId)).toBe('50.00');
+    // The resolution is used: the same request answers the rejected payment, and moves nothing.
+    expect((await pay(tokenA, paymentBody(payer, resolutionId, '10.99'))).text).toBe(read.text);
+    expect(await balance(tokenA, payer.accountId)).toBe('50.00');
   });
 });
 
@@ -102,11 +126,14 @@ describe('one payment per resolution', () => {
     const resolutionId = await resolve(tokenA, payer.customerId, ANA_PHONE);
     const body = paymentBody(payer, resolutionId, '100.00');
     const first = await pay(tokenA, body);
+    // Once the network has answered, every replay answers the payment as it is: the same bytes.
+    const settled = await answeredPayment(api, tokenA, first.body.id);
+    expect(settled.body).toMatchObject({ id: first.body.id, status: 'SETTLED' });
     const again = await pay(tokenA, body);
-    expect([again.status, again.text]).toEqual([200, first.text]);
+    expect([again.status, again.text]).toEqual([200, settled.text]);
     // With an Idempotency-Key too (the key's own replay, or the resolution's rule underneath it).
     const keyed = await pay(tokenA, body, { 'idempotency-key': `pay-${resolutionId}` });
-    expect([keyed.status, keyed.text]).toEqual([200, first.text]);
+    expect([keyed.status, keyed.text]).toEqual([200, settled.text]);
     expect(await balance(tokenA, payer.accountId)).toBe('400.00');
 
     for (const other of [
@@ -225,7 +252,7 @@ describe('refusals', () => {
     const { amount: _amount, ...noAmount } = valid;
     expectProblem(await pay(tokenA, noAmount), 400, 'VALIDATION_FAILED');
     // Nothing was paid: the resolution still pays.
-    expect((await pay(tokenA, valid)).body.status).toBe('SETTLED');
+    expect((await pay(tokenA, valid)).body.status).toBe('PENDING');
   });
 
   it('404/403/400 for the resolution, the customer and the account', async () => {
@@ -261,7 +288,7 @@ describe('refusals', () => {
     const payments = await api.request('GET', `/v1/payments?customer_id=${payer.customerId}`, { token: tokenA });
     expect(payments.body.payments).toEqual([]);
     expect((await api.request('GET', `/v1/accounts/${payer.accountId}`, { token: tokenA })).text).toBe(account.text);
-    expect((await pay(tokenA, paymentBody(payer, resolutionId, '80.00'))).body.status).toBe('SETTLED');
+    expect((await pay(tokenA, paymentBody(payer, resolutionId, '80.00'))).body.status).toBe('PENDING');
     expect(await balance(tokenA, payer.accountId)).toBe('0.00');
     expectProblem(
       await pay(tokenA, paymentBody(payer, await resolve(tokenA, payer.customerId, ANA_PHONE), '0.01')),
@@ -328,6 +355,8 @@ describe('listing payments', () => {
     await setStatus(api, tokenB, idle.customerId, 'INACTIVE');
     const rejected = await pay(tokenB, paymentBody(payer, toIdle, '4.00'));
     expect(rejected.body.status).toBe('REJECTED');
+    // The payments to the other participant settle a moment later.
+    for (const id of ids) expect((await answeredPayment(api, tokenB, id)).body.status).toBe('SETTLED');
 
     const list = async (query: Record<string, string>) =>
       (await walkAll(api, tokenB, '/v1/payments', 'payments', { page_size: 2, ...query })).items.map((p: any) => p.id);

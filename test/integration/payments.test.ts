@@ -1,8 +1,8 @@
 /**
  * Payments in DynamoDB Local, through the real payment flow and repositories: money moves with the
  * payment records in one transaction or not at all (insufficient funds, inactive payer, a failing
- * item of the caller's), one payment per resolution also under 25 concurrent requests, PENDING
- * settling once, the opening movement of a linked account, the list filters, and the sandbox shopper
+ * item of the caller's), each change with exactly its events, one payment per resolution also under
+ * 25 concurrent requests, PENDING payments settled or rejected once by their jobs, the opening movement of a linked account, the list filters, and the sandbox shopper
  * paying QR codes (a DYNAMIC code once, also under concurrent payments).
  */
 import { randomUUID } from 'node:crypto';
@@ -10,23 +10,29 @@ import { AppError } from '../../shared/domain/errors';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { payQrCode } from '../../shared/domain/pay-qr-code';
 import { payResolution } from '../../shared/domain/pay-resolution';
-import type { StoredQrCode } from '../../shared/domain/qrcodes';
+import { settlePayment } from '../../shared/domain/settlement';
+import { publicQrCode, type StoredQrCode } from '../../shared/domain/qrcodes';
 import type { PayQrCodeRequest } from '../../shared/schemas/payments';
 import { dynamoKeyStore } from '../../shared/data/keys-repository';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
-import type { StoredPayment } from '../../shared/domain/payments';
+import { paymentEvents, publicPayment, type StoredPayment } from '../../shared/domain/payments';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
+import { installedSettlementQueue } from '../../shared/data/settlement-queue';
+import { settleInRequest } from '../../functions/settle-payment';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import {
+  eventsOf,
+  HeldSettlements,
   ledgerOf,
   otherParticipantKey,
   ourKey,
   paymentDeps,
   paymentRequest,
   qrPaymentDeps,
+  settlementDeps,
   storedAccount,
   storedMerchant,
   storedQrCode,
@@ -42,6 +48,7 @@ afterAll(() => table.drop());
 
 const tenant = (): string => `tenant-${randomUUID()}`;
 const deps = paymentDeps();
+const ids = { newId: () => randomUUID() };
 
 const errorOf = async (promise: Promise<unknown>): Promise<AppError> => {
   const error = await promise.then(
@@ -117,6 +124,16 @@ describe('paying one of our merchants', () => {
       },
     });
     expect((await dynamoResolutionStore.get(resolution.id))?.payment_id).toBe(payment.id);
+    // Each side's events, to its own client, in the same write.
+    expect((await eventsOf(table, payment.id)).map((e) => [e.tenant, e.type, e.data])).toEqual([
+      [payer.customer.tenant, 'payment.outbound.confirmed', payment],
+      [payer.customer.tenant, 'payment.settled', payment],
+    ]);
+    const inboundPayment = publicPayment((await dynamoPaymentStore.get(inbound!['id']))!);
+    expect((await eventsOf(table, inbound!['id'])).map((e) => [e.tenant, e.type, e.data])).toEqual([
+      [payee.customer.tenant, 'payment.inbound.received', inboundPayment],
+      [payee.customer.tenant, 'payment.inbound.confirmed', inboundPayment],
+    ]);
   });
 
   it('records a payment to an inactive merchant as REJECTED, and moves no money', async () => {
@@ -131,70 +148,123 @@ describe('paying one of our merchants', () => {
     expect((await ledgerOf(payer.account.id)).balanceCents).toBe(500_00);
     expect((await ledgerOf(payee.account.id)).movements).toHaveLength(1);
     expect(await paymentItems(payee)).toEqual([]);
-    // The resolution is used: the same request answers the rejected payment.
+    // The resolution is used: the same request answers the rejected payment, and writes no event.
     const again = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
     expect(again).toEqual(payment);
+    expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([['payment.rejected', payment]]);
   });
 });
 
 describe('paying a key at another participant', () => {
-  it('debits the payer, PENDING until the network answers, then SETTLED (the sandbox answers at once)', async () => {
+  it('answers PENDING with its amount held, and its job settles it: SETTLED, each change with its event', async () => {
     const payer = await storedMerchant(tenant(), 500_00);
     const payee = await otherParticipantKey();
     const resolution = await storedResolution(payer, payee);
-    const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '0.01'));
+    const queue = new HeldSettlements();
+    const payment = await payResolution(
+      paymentDeps(queue),
+      payer.customer.tenant,
+      paymentRequest(payer, resolution, '0.01'),
+    );
     expect(payment).toMatchObject({
-      status: 'SETTLED',
+      status: 'PENDING',
       counterparty: { key: payee.key, owner: payee.owner, participant: payee.participant, account: payee.account },
     });
-    expect(payment.settled_at! >= payment.created_at).toBe(true);
-    expect(payment.updated_at).toBe(payment.settled_at);
+    expect(payment.settled_at).toBeUndefined();
+    expect(queue.scheduled).toEqual([payment.id]);
+    // The hold: the available balance dropped at once.
+    const held = await ledgerOf(payer.account.id);
+    expect([held.balanceCents, held.movementsCents]).toEqual([499_99, 499_99]);
+    expect(await eventsOf(table, payment.id)).toEqual([
+      expect.objectContaining({ tenant: payer.customer.tenant, type: 'payment.outbound.confirmed', data: payment }),
+    ]);
+
+    const settled = await settlePayment(settlementDeps(), payment.id);
+    expect(settled).toMatchObject({ id: payment.id, status: 'SETTLED' });
+    expect(settled.settled_at! >= payment.created_at).toBe(true);
+    expect(settled.updated_at).toBe(settled.settled_at);
+    expect(await dynamoPaymentStore.get(payment.id)).toEqual(settled);
     const ledger = await ledgerOf(payer.account.id);
-    expect([ledger.balanceCents, ledger.movementsCents]).toEqual([499_99, 499_99]);
+    expect([ledger.balanceCents, ledger.movementsCents, ledger.movements.length]).toEqual([499_99, 499_99, 2]);
     const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}`);
-    expect(item).toMatchObject({ gsi2sk: `${payment.updated_at}#${payment.id}` });
+    expect(item).toMatchObject({ gsi2sk: `${settled.updated_at}#${payment.id}` });
+    expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([
+      ['payment.outbound.confirmed', payment],
+      ['payment.settled', publicPayment(settled)],
+    ]);
   });
 
-  it('a payment left PENDING (its request failed after the debit) is settled by its retry, once', async () => {
+  it('a process without a settlement queue (a Lambda function, until SQS) answers PENDING, settled by the time it is read', async () => {
+    expect(installedSettlementQueue()).toBeUndefined();
     const payer = await storedMerchant(tenant(), 500_00);
     const resolution = await storedResolution(payer, await otherParticipantKey());
-    // The first request's transaction, without the settlement step that followed it.
-    const at = new Date().toISOString();
-    const pending: StoredPayment = {
-      id: randomUUID(),
-      tenant: payer.customer.tenant,
-      customer_id: payer.customer.id,
-      account_id: payer.account.id,
-      direction: 'OUTBOUND',
-      status: 'PENDING',
-      amount_cents: 200_00,
-      resolution_id: resolution.id,
-      counterparty: { owner: resolution.owner, participant: resolution.participant, account: resolution.account },
-      created_at: at,
-      updated_at: at,
-    };
-    const write = {
-      resolutionId: resolution.id,
-      payerCustomerId: payer.customer.id,
-      payments: [pending],
-      moves: [{ accountId: payer.account.id, paymentId: pending.id, amountCents: -200_00 }],
-    };
-    await expect(dynamoPaymentStore.insert(write)).resolves.toEqual({ written: true });
-    expect(await dynamoPaymentStore.get(pending.id)).toEqual(pending);
+    const payment = await payResolution(
+      paymentDeps(settleInRequest),
+      payer.customer.tenant,
+      paymentRequest(payer, resolution, '0.01'),
+    );
+    expect(payment.status).toBe('PENDING');
+    expect(await dynamoPaymentStore.get(payment.id)).toMatchObject({ status: 'SETTLED' });
+    expect((await eventsOf(table, payment.id)).map((e) => e.type)).toEqual([
+      'payment.outbound.confirmed',
+      'payment.settled',
+    ]);
+  });
 
+  it('an amount ending in .99 is REJECTED by the sandbox network: the hold released once, by concurrent jobs', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '10.99'));
+    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(489_01);
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => settlePayment(settlementDeps(), payment.id)));
+    expect(new Set(answers.map((a) => JSON.stringify(publicPayment(a)))).size).toBe(1);
+    expect(answers[0]).toMatchObject({ status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED' });
+    expect(answers[0]!.settled_at).toBeUndefined();
+    const ledger = await ledgerOf(payer.account.id);
+    expect([ledger.balanceCents, ledger.movementsCents]).toEqual([500_00, 500_00]);
+    expect(ledger.movements.map((m) => [m['kind'], m['amount_cents']])).toEqual([
+      ['OPENING_BALANCE', 500_00],
+      ['PAYMENT', -10_99],
+      ['HOLD_RELEASE', 10_99],
+    ]);
+    expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([
+      ['payment.outbound.confirmed', payment],
+      ['payment.rejected', publicPayment(answers[0]!)],
+    ]);
+    // A job run again later changes nothing.
+    await expect(settlePayment(settlementDeps(), payment.id)).resolves.toEqual(answers[0]);
+    expect((await ledgerOf(payer.account.id)).movements).toHaveLength(3);
+  });
+
+  it('a payment left PENDING (its job lost with its request) is scheduled again by its retry, and settled once', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    // The first request wrote the payment; its settlement job never ran.
+    const first = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '200.00'));
+    expect(first.status).toBe('PENDING');
+
+    const queue = new HeldSettlements();
     const retries = await Promise.all(
       Array.from({ length: 3 }, () =>
-        payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '200.00')),
+        payResolution(paymentDeps(queue), payer.customer.tenant, paymentRequest(payer, resolution, '200.00')),
       ),
     );
-    expect(new Set(retries.map((r) => `${r.id} ${r.status} ${r.settled_at}`)).size).toBe(1);
-    expect(retries[0]).toMatchObject({ id: pending.id, status: 'SETTLED' });
+    expect(retries).toEqual([first, first, first]);
+    expect(queue.scheduled).toEqual([first.id, first.id, first.id]);
+    const settled = await Promise.all(queue.scheduled.map((id) => settlePayment(settlementDeps(), id)));
+    expect(new Set(settled.map((p) => `${p.id} ${p.status} ${p.settled_at}`)).size).toBe(1);
+    expect(settled[0]).toMatchObject({ id: first.id, status: 'SETTLED' });
     expect((await ledgerOf(payer.account.id)).balanceCents).toBe(300_00);
-    // Settling a settled payment changes nothing.
-    const settled = await dynamoPaymentStore.get(pending.id);
-    await expect(dynamoPaymentStore.settle(pending, new Date(Date.now() + 5000).toISOString())).resolves.toEqual(
-      settled,
-    );
+    expect((await eventsOf(table, first.id)).map((e) => e.type)).toEqual([
+      'payment.outbound.confirmed',
+      'payment.settled',
+    ]);
+    // A retry after settlement answers the settled payment and schedules nothing.
+    const request = paymentRequest(payer, resolution, '200.00');
+    const after = await payResolution(paymentDeps(queue), payer.customer.tenant, request);
+    expect(after).toEqual(publicPayment(settled[0]!));
+    expect(queue.scheduled).toHaveLength(3);
   });
 });
 
@@ -241,9 +311,11 @@ describe('nothing is written when', () => {
         payerCustomerId: payer.customer.id,
         payments: [payment],
         moves: [{ accountId: payer.account.id, paymentId: payment.id, amountCents: -1_00 }],
+        events: paymentEvents(ids, payment, 'payment.outbound.confirmed'),
       }),
     ).resolves.toEqual({ written: false, reason: 'payer_inactive' });
     expect(await paymentItems(payer)).toEqual([]);
+    expect(await eventsOf(table, payment.id)).toEqual([]);
     expect((await ledgerOf(payer.account.id)).balanceCents).toBe(100_00);
   });
 
@@ -272,6 +344,7 @@ describe('nothing is written when', () => {
     const write = {
       payments: [inbound],
       moves: [{ accountId: payee.account.id, paymentId: inbound.id, amountCents: 50_00 }],
+      events: paymentEvents(ids, inbound, 'payment.inbound.received'),
     };
     const missingCode = {
       label: 'qr-code',
@@ -287,12 +360,16 @@ describe('nothing is written when', () => {
     expect(outcome.written).toBe(false);
     expect(!outcome.written && [...outcome.failed.keys()]).toEqual(['qr-code']);
     expect(await paymentItems(payee)).toEqual([]);
+    expect(await eventsOf(table, inbound.id)).toEqual([]);
 
     // Without it, the credit and the INBOUND record are written.
     await expect(writePayment(write)).resolves.toEqual({ written: true });
     const ledger = await ledgerOf(payee.account.id);
     expect([ledger.balanceCents, ledger.movementsCents]).toEqual([50_00, 50_00]);
     expect(await dynamoPaymentStore.get(inbound.id)).toEqual(inbound);
+    expect((await eventsOf(table, inbound.id)).map((e) => [e.type, e.data])).toEqual([
+      ['payment.inbound.received', publicPayment(inbound)],
+    ]);
   });
 });
 
@@ -320,7 +397,7 @@ describe('one payment per resolution', () => {
     expect((await dynamoPaymentStore.list(payee.customer.tenant, {}, page())).total).toBe(1);
   }, 60_000);
 
-  it('25 concurrent requests to another participant: one payment, one debit, all SETTLED', async () => {
+  it('25 concurrent requests to another participant: one payment, one debit, one event, all PENDING', async () => {
     const payer = await storedMerchant(tenant(), 1_000_00);
     const resolution = await storedResolution(payer, await otherParticipantKey());
     const answers = await Promise.all(
@@ -329,10 +406,11 @@ describe('one payment per resolution', () => {
       ),
     );
     expect(new Set(answers.map((answer) => `${answer.id} ${answer.status}`))).toEqual(
-      new Set([`${answers[0]!.id} SETTLED`]),
+      new Set([`${answers[0]!.id} PENDING`]),
     );
     const ledger = await ledgerOf(payer.account.id);
     expect([ledger.movements.length, ledger.balanceCents]).toEqual([2, 1_00]);
+    expect((await eventsOf(table, answers[0]!.id)).map((e) => e.type)).toEqual(['payment.outbound.confirmed']);
   }, 60_000);
 
   it('another request with a used resolution is 409 RESOLUTION_ALREADY_USED naming the payment', async () => {
@@ -434,6 +512,15 @@ describe('the sandbox shopper paying a QR code', () => {
     expect([ledger.balanceCents, ledger.movementsCents, ledger.movements.length]).toEqual([119_000_00, 119_000_00, 2]);
     const [item] = await table.scan((i) => i['pk'] === `QRCODE#${code.id}`);
     expect(item).toMatchObject({ status: 'PAID', updated_at: paid[0]!.created_at });
+    // One payment's events, and one qr_code.paid: the code as GET answers it, without its image.
+    expect((await eventsOf(table, paid[0]!.id)).map((e) => [e.type, e.data])).toEqual([
+      ['payment.inbound.received', paid[0]],
+      ['payment.inbound.confirmed', paid[0]],
+    ]);
+    const codeEvents = await table.scan((i) => i['entity'] === 'EVENT' && i['data']?.['id'] === code.id);
+    expect(codeEvents.map((e) => [e['tenant'], e['type'], e['data']])).toEqual([
+      [merchant.customer.tenant, 'qr_code.paid', publicQrCode((await dynamoQrCodeStore.get(code.id))!)],
+    ]);
     const listed = await dynamoPaymentStore.list(
       merchant.customer.tenant,
       { qrCodeReference: code.qr_code_reference },

@@ -8,6 +8,7 @@
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { REPLAY_HEADER } from '../../shared/http/idempotency';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 import {
   createParty,
   ROUTE_SAMPLES,
@@ -26,7 +27,8 @@ let party: Party;
 let races = 0;
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // Each race is measured by the table's changes: no settlement job may change it in the background.
+  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS });
   party = await createParty(api, 'sandbox-client-a');
 });
 

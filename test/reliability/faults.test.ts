@@ -12,6 +12,7 @@ import { DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../shared/runtime/config
 import { DYNAMODB_MAX_ATTEMPTS } from '../../shared/data/client';
 import { DynamoDbFaultProxy, type Attempt, type Fault } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 import { expectUnavailable } from '../support/problems';
 import { createParty, sampleOf, sendSample, type Party, type SampleRequest } from '../support/route-samples';
 import { describeChanges, diffItems, writesOf, type Writes } from '../support/table-diff';
@@ -26,6 +27,8 @@ beforeAll(async () => {
   api = await startTestApi({
     dynamodbEndpoint: proxy.endpoint,
     scanEndpoint: testEndpoint(),
+    // The faults are injected by DynamoDB call: no settlement job may make calls in the background.
+    sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS,
     // Lambda's own bound, so the timeout test measures what is deployed.
     dynamodbRequestTimeoutMs: DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
   });

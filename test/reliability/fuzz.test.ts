@@ -14,6 +14,7 @@ import { routes, type RouteDefinition } from '../../functions/routes';
 import { ERROR_CATALOG } from '../../shared/domain/errors';
 import { hostileRequests, type HostileRequest } from '../support/hostile-input';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 import { createParty, sampleOf, type Party } from '../support/route-samples';
 import { describeChanges, diffItems, isUnchanged, type TableChanges } from '../support/table-diff';
 import type { Item } from '../support/dynamo-table';
@@ -26,7 +27,8 @@ let party: Party;
 const tried: { route: string; inputs: number; accepted: number; refused: number }[] = [];
 
 beforeAll(async () => {
-  api = await startTestApi();
+  // Inputs are checked against the table's changes: no settlement job may change it in the background.
+  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS });
   party = await createParty(api, 'sandbox-client-a');
 });
 

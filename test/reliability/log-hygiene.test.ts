@@ -7,6 +7,7 @@ import { routes, type RouteDefinition } from '../../functions/routes';
 import { DynamoDbFaultProxy } from '../support/dynamodb-fault-proxy';
 import { linkMerchantBody } from '../support/fixtures';
 import type { TestApi } from '../support/local-api';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 import type { Party, SampleRequest } from '../support/route-samples';
 
 // The functions' logger reads its level when its module loads: set it before the server is imported.
@@ -38,7 +39,12 @@ let requests = 0;
 
 beforeAll(async () => {
   proxy = await DynamoDbFaultProxy.start(testEndpoint());
-  api = await startTestApi({ dynamodbEndpoint: proxy.endpoint, scanEndpoint: testEndpoint() });
+  // The faults are injected by DynamoDB call: no settlement job may make calls in the background.
+  api = await startTestApi({
+    dynamodbEndpoint: proxy.endpoint,
+    scanEndpoint: testEndpoint(),
+    sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS,
+  });
 });
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import { metrics } from '../../shared/observability/telemetry';
 import { stages } from '../../infra/stages';
 import { DynamoDbFaultProxy } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 
 const LIMIT = stages.local.tenantRateLimit;
 const WINDOW_SECONDS = LIMIT.burst / LIMIT.requestsPerSecond;
@@ -33,6 +34,8 @@ beforeAll(async () => {
   api = await startTestApi({
     dynamodbEndpoint: proxy.endpoint,
     scanEndpoint: testEndpoint(),
+    // DynamoDB calls and the table's changes are counted: no settlement job may run in the background.
+    sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS,
     throttling: 'stage',
     tenantRateLimit: 'stage',
   });

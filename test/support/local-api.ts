@@ -49,7 +49,7 @@ export interface TestApi {
 
 export interface TestApiOptions extends Pick<
   LocalRuntimeOptions,
-  'throttling' | 'tenantRateLimit' | 'dynamodbRequestTimeoutMs' | 'cloudAssembly'
+  'throttling' | 'tenantRateLimit' | 'dynamodbRequestTimeoutMs' | 'cloudAssembly' | 'sandboxSettlementDelayMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -82,6 +82,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
+    ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
   });
   const tokens = new Map<string, string>();
   const agent = new Agent({ keepAlive: true });

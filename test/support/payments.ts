@@ -12,14 +12,16 @@ import type { DirectoryEntry, StoredResolution } from '../../shared/domain/direc
 import type { PayQrCodeDeps } from '../../shared/domain/pay-qr-code';
 import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
+import { sandboxNetwork, type SettlementQueue, type SettlePaymentDeps } from '../../shared/domain/settlement';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { queryItemCollection } from '../../shared/data/item-collection';
 import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoKeyStore } from '../../shared/data/keys-repository';
-import { dynamoPaymentStore, dynamoQrPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoPaymentStore, dynamoQrPaymentStore, dynamoSettlementStore } from '../../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
+import type { Item, TestTable } from './dynamo-table';
 import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
 
 export const PARTICIPANT = { name: 'Banco Patrocinador S.A.', nit: '860000001' } as const;
@@ -28,14 +30,37 @@ const now = (): string => new Date().toISOString();
 let counter = 0;
 const unique = (): number => (process.pid % 10_000) * 100_000 + ++counter;
 
+/**
+ * A settlement queue that keeps the payments scheduled, so that a test runs their settlement jobs
+ * when it chooses (settlePayment with settlementDeps), between, after or at the same time as others.
+ */
+export class HeldSettlements implements SettlementQueue {
+  readonly scheduled: string[] = [];
+
+  async schedule(paymentId: string): Promise<void> {
+    this.scheduled.push(paymentId);
+  }
+}
+
+export const SETTLEMENT_DELAY_MS = 1000;
+
 /** The real payment flow's dependencies: every store is the DynamoDB one. */
-export const paymentDeps = (): PayResolutionDeps => ({
+export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): PayResolutionDeps => ({
   resolutions: dynamoResolutionStore,
   customers: dynamoCustomerStore,
   accounts: dynamoAccountStore,
   keys: dynamoKeyStore,
   payments: dynamoPaymentStore,
   participant: PARTICIPANT,
+  settlement: { queue, delayMs: SETTLEMENT_DELAY_MS },
+  clock: { now },
+  ids: { newId: () => randomUUID() },
+});
+
+/** The settlement job's dependencies: the DynamoDB store and the sandbox network. */
+export const settlementDeps = (): SettlePaymentDeps => ({
+  payments: dynamoSettlementStore,
+  network: sandboxNetwork,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });
@@ -147,3 +172,22 @@ export async function ledgerOf(accountId: string): Promise<Ledger> {
     movements,
   };
 }
+
+/**
+ * The events written about one payment (the outbox's EVENT items whose data is that payment), in
+ * the order of their changes: what each committed change reported.
+ */
+export async function eventsOf(table: Pick<TestTable, 'scan'>, paymentId: string): Promise<Item[]> {
+  const events = await table.scan((item) => item['entity'] === 'EVENT' && item['data']?.['id'] === paymentId);
+  return events.sort((a, b) => String(a['created_at']).localeCompare(String(b['created_at'])) || order(a) - order(b));
+}
+
+/** Events of one change share its time: reported in the order the change's transaction lists them. */
+const EVENT_ORDER = [
+  'payment.outbound.confirmed',
+  'payment.inbound.received',
+  'payment.settled',
+  'payment.inbound.confirmed',
+  'payment.rejected',
+];
+const order = (event: Item): number => EVENT_ORDER.indexOf(String(event['type']));

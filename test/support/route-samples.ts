@@ -284,8 +284,8 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     foreign: forbidden,
     uniqueness: { rule: 'one payment per resolution', repeats: 'same-answer' },
     convergesOnRetry:
-      'the payment is committed PENDING, then settled with the network in a second step; the same request ' +
-      'again answers that payment and settles it (shared/domain/pay-resolution.ts)',
+      'the payment is committed PENDING, then its settlement is scheduled in a second step; the same request ' +
+      'again answers that payment and schedules it again (shared/domain/pay-resolution.ts)',
   },
   getPayment: { valid: async ({ party }) => byId(party.paymentId), foreign: forbidden },
   listPayments: {

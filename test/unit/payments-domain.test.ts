@@ -1,6 +1,7 @@
 /**
- * The payment rules without DynamoDB: amounts, the payment object, and the order of the checks of
- * POST /v1/payments (which answer wins when several apply), with the store's answers given.
+ * The payment rules without DynamoDB: amounts, the payment object, the order of the checks of
+ * POST /v1/payments (which answer wins when several apply), with the store's answers given, the
+ * events each write carries, and the sandbox network's answers.
  */
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
@@ -14,6 +15,7 @@ import {
   type ResolutionPaymentWrite,
 } from '../../shared/domain/pay-resolution';
 import { paymentAmountCents, publicPayment, type StoredPayment } from '../../shared/domain/payments';
+import { sandboxNetwork } from '../../shared/domain/settlement';
 import type { CreatePaymentRequest } from '../../shared/schemas/payments';
 
 const NOW = '2026-11-22T03:00:00.000Z';
@@ -91,7 +93,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
   ]);
   const payments = new Map<string, StoredPayment>();
   const writes: ResolutionPaymentWrite[] = [];
-  const settled: string[] = [];
+  const scheduled: [string, number][] = [];
   let ids = 0;
   const deps: PayResolutionDeps = {
     resolutions: { get: async (id) => resolutions.get(id) },
@@ -107,18 +109,20 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
       },
       get: async (id) => payments.get(id),
       list: async () => ({ items: [], total: 0 }),
-      settle: async (payment, now) => {
-        settled.push(payment.id);
-        const done = { ...payment, status: 'SETTLED' as const, settled_at: now, updated_at: now };
-        payments.set(done.id, done);
-        return done;
-      },
     },
     participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' },
-    clock: { now: () => (settled.length || writes.length ? LATER : NOW) },
+    settlement: {
+      queue: {
+        schedule: async (paymentId, delayMs) => {
+          scheduled.push([paymentId, delayMs]);
+        },
+      },
+      delayMs: 1000,
+    },
+    clock: { now: () => (writes.length ? LATER : NOW) },
     ids: { newId: () => `pay-${String(++ids).padStart(2, '0')}` },
   };
-  return { deps, payments, writes, settled };
+  return { deps, payments, writes, scheduled };
 }
 
 const request = (overrides: Partial<CreatePaymentRequest> = {}): CreatePaymentRequest => ({
@@ -212,8 +216,8 @@ describe('publicPayment', () => {
 });
 
 describe('payResolution', () => {
-  test('to another participant: writes PENDING with its debit, then settles it (the sandbox network)', async () => {
-    const { deps, writes, settled } = world();
+  test('to another participant: writes PENDING with its hold and its event, answers it, schedules its settlement', async () => {
+    const { deps, writes, scheduled } = world();
     const payment = await payResolution(deps, 't1', request({ description: 'Pedido 7' }));
     expect(writes).toEqual([
       {
@@ -221,22 +225,23 @@ describe('payResolution', () => {
         payerCustomerId: 'cust-01',
         payments: [expect.objectContaining({ id: 'pay-01', status: 'PENDING', direction: 'OUTBOUND' })],
         moves: [{ accountId: 'acct-01', paymentId: 'pay-01', amountCents: -15_025 }],
+        events: [{ id: 'pay-02', tenant: 't1', type: 'payment.outbound.confirmed', created_at: NOW, data: payment }],
       },
     ]);
-    expect(settled).toEqual(['pay-01']);
+    expect(scheduled).toEqual([['pay-01', 1000]]);
     expect(payment).toMatchObject({
       id: 'pay-01',
-      status: 'SETTLED',
+      status: 'PENDING',
       description: 'Pedido 7',
       resolution_id: 'res-other',
       created_at: NOW,
-      settled_at: LATER,
       counterparty: { key: OTHER_PARTICIPANT.key, participant: OTHER_PARTICIPANT.participant },
     });
+    expect(payment.settled_at).toBeUndefined();
   });
 
-  test('to our merchant: debit, credit and both records in one write, SETTLED, the payee checked', async () => {
-    const { deps, writes, settled } = world();
+  test('to our merchant: debit, credit, both records and the events of both sides in one write, SETTLED', async () => {
+    const { deps, writes, scheduled } = world();
     const payment = await payResolution(deps, 't1', request({ resolution_id: 'res-ours' }));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatchObject({
@@ -260,7 +265,15 @@ describe('payResolution', () => {
         account: { account_number: '000100200301', account_type: 'ORDINARY' },
       },
     });
-    expect(settled).toEqual([]);
+    const [outbound, inbound] = writes[0]!.payments.map(publicPayment);
+    expect(writes[0]!.events.map(({ tenant, type, data }) => [tenant, type, data])).toEqual([
+      ['t1', 'payment.outbound.confirmed', outbound],
+      ['t1', 'payment.settled', outbound],
+      ['t2', 'payment.inbound.received', inbound],
+      ['t2', 'payment.inbound.confirmed', inbound],
+    ]);
+    expect(new Set(writes[0]!.events.map((e) => e.id)).size).toBe(4);
+    expect(scheduled).toEqual([]);
     expect(payment).toMatchObject({ id: 'pay-01', status: 'SETTLED', settled_at: NOW });
   });
 
@@ -272,6 +285,7 @@ describe('payResolution', () => {
       payerCustomerId: 'cust-01',
       payments: [expect.objectContaining({ id: 'pay-01', status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' })],
       moves: [],
+      events: [expect.objectContaining({ tenant: 't1', type: 'payment.rejected', data: payment })],
     });
     expect(payment).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' });
     expect(payment.settled_at).toBeUndefined();
@@ -343,10 +357,25 @@ describe('payResolution', () => {
     expect((await failure(payResolution(deps, 't1', request())))[0]).toBe(code);
   });
 
-  test('a used resolution answers its payment without writing, settling it if it was left PENDING', async () => {
-    const { deps, payments, writes, settled } = world();
+  test('a used resolution answers its payment without writing, scheduling its settlement again if PENDING', async () => {
+    const { deps, payments, writes, scheduled } = world();
     payments.set('pay-used', stored({ status: 'PENDING', resolution_id: 'res-used' }));
     const answer = await payResolution(deps, 't1', request({ resolution_id: 'res-used' }));
-    expect([answer.id, answer.status, writes, settled]).toEqual(['pay-used', 'SETTLED', [], ['pay-used']]);
+    expect([answer.id, answer.status, writes, scheduled]).toEqual(['pay-used', 'PENDING', [], [['pay-used', 1000]]]);
+    payments.set('pay-used', stored({ status: 'SETTLED', resolution_id: 'res-used' }));
+    await payResolution(deps, 't1', request({ resolution_id: 'res-used' }));
+    expect(scheduled).toHaveLength(1);
+  });
+});
+
+describe('the sandbox network', () => {
+  test.each([
+    [10_99, { status: 'REJECTED', reason: 'NETWORK_REJECTED' }],
+    [99, { status: 'REJECTED', reason: 'NETWORK_REJECTED' }],
+    [10_98, { status: 'SETTLED' }],
+    [99_00, { status: 'SETTLED' }],
+    [1, { status: 'SETTLED' }],
+  ])('answers a payment of %i cents %j (amounts ending in .99 are its magic value)', async (cents, answer) => {
+    await expect(sandboxNetwork.answer(stored({ amount_cents: cents }))).resolves.toEqual(answer);
   });
 });

@@ -2,6 +2,7 @@
 import {
   DEFAULT_ACQUIRER_ID,
   DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
+  DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
   ENV,
   formatTenantRateLimit,
   readRuntimeConfig,
@@ -30,7 +31,19 @@ test('reads every setting the stack passes', () => {
     qrSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
     dynamodbEndpoint: undefined,
     dynamodbRequestTimeoutMs: 1000,
+    sandboxSettlementDelayMs: 1000,
   });
+});
+
+test('the sandbox network settles after 1 s unless told otherwise, and refuses a delay that is not one', () => {
+  expect(readRuntimeConfig(base).sandboxSettlementDelayMs).toBe(DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS);
+  expect(DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS).toBe(1000);
+  expect(readRuntimeConfig({ ...base, [ENV.sandboxSettlementDelayMs]: '50' }).sandboxSettlementDelayMs).toBe(50);
+  for (const wrong of ['0', '-5', '1.5', 'soon']) {
+    expect(() => readRuntimeConfig({ ...base, [ENV.sandboxSettlementDelayMs]: wrong })).toThrow(
+      'SANDBOX_SETTLEMENT_DELAY_MS',
+    );
+  }
 });
 
 test('bounds each DynamoDB call at 1 s unless told otherwise, and refuses a bound that is not one', () => {

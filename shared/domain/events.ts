@@ -1,0 +1,36 @@
+/**
+ * The events a change reports (docs/payments.md, "Events"): written in the same transaction as the
+ * change (an outbox), so an event exists exactly when its change was committed. Webhooks deliver
+ * them; `data` is the object as its GET route answers it at the moment of the change.
+ */
+import type { IdGenerator } from './clock';
+
+export const EVENT_TYPES = [
+  'payment.outbound.confirmed',
+  'payment.inbound.received',
+  'payment.inbound.confirmed',
+  'payment.settled',
+  'payment.rejected',
+  'qr_code.paid',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface DomainEvent {
+  readonly id: string;
+  /** The client the change belongs to: an inbound payment's events are the payee's. */
+  readonly tenant: string;
+  readonly type: EventType;
+  /** When the change happened: the time of the record it reports. */
+  readonly created_at: string;
+  readonly data: object;
+}
+
+/** An event of `type` reporting `data`, one of `tenant`'s records, as changed at `at`. */
+export const newEvent = (ids: IdGenerator, tenant: string, type: EventType, at: string, data: object): DomainEvent => ({
+  id: ids.newId(),
+  tenant,
+  type,
+  created_at: at,
+  data,
+});

@@ -1,0 +1,100 @@
+/**
+ * Settlement of payments to another participant (docs/payments.md, "States"): a payment written
+ * PENDING, its amount held (the payer's debit made), waits for the network's answer. A job asks the
+ * network and writes the answer: SETTLED, or REJECTED with the hold released by a compensating
+ * credit, each with its event, in one transaction that holds only while the payment is PENDING. So a
+ * job run twice, or two at once, answers once; and a payment left PENDING by a crash is answered by
+ * the next job (a retry of its request schedules one).
+ */
+import type { NewRecords } from './clock';
+import {
+  paymentEvents,
+  type PaymentReader,
+  type PaymentWrite,
+  type RejectionReason,
+  type StoredPayment,
+} from './payments';
+
+export type NetworkAnswer =
+  { readonly status: 'SETTLED' } | { readonly status: 'REJECTED'; readonly reason: RejectionReason };
+
+/** The Bre-B network as the payer's participant sees it: its answer to a payment sent to another participant. */
+export interface SettlementNetwork {
+  answer(payment: StoredPayment): Promise<NetworkAnswer>;
+}
+
+/** Runs the settlement job of a payment later: SQS with a delay on AWS, the process's timers locally. */
+export interface SettlementQueue {
+  schedule(paymentId: string, delayMs: number): Promise<void>;
+}
+
+/** The message of a settlement job, as a queue carries it (JSON): the payment to settle. */
+export interface SettlementMessage {
+  readonly payment_id: string;
+}
+
+/** When and where a PENDING payment's settlement job runs. */
+export interface SettlementScheduling {
+  readonly queue: SettlementQueue;
+  /** How long the sandbox network takes to answer (SANDBOX_SETTLEMENT_DELAY_MS). */
+  readonly delayMs: number;
+}
+
+export interface SettlementStore extends Pick<PaymentReader, 'get'> {
+  /**
+   * Writes the network's answer (`answered`, the release of a rejected payment's hold, the events) in
+   * one transaction; false, and nothing written, when the payment is no longer PENDING.
+   */
+  answer(write: PaymentWrite): Promise<boolean>;
+}
+
+export interface SettlePaymentDeps extends NewRecords {
+  readonly payments: SettlementStore;
+  readonly network: SettlementNetwork;
+}
+
+/**
+ * The sandbox's magic value: a payment whose amount ends in .99 (e.g. 10.99) is rejected by the
+ * network, so clients can test their handling of rejections; every other payment settles.
+ */
+export const SANDBOX_REJECTED_CENTS = 99;
+
+export const sandboxNetwork: SettlementNetwork = {
+  answer: async (payment) =>
+    payment.amount_cents % 100 === SANDBOX_REJECTED_CENTS
+      ? { status: 'REJECTED', reason: 'NETWORK_REJECTED' }
+      : { status: 'SETTLED' },
+};
+
+/** The payment as the network's answer leaves it. */
+function answeredPayment(payment: StoredPayment, answer: NetworkAnswer, now: string): StoredPayment {
+  if (answer.status === 'SETTLED') return { ...payment, status: 'SETTLED', updated_at: now, settled_at: now };
+  return { ...payment, status: 'REJECTED', updated_at: now, rejection_reason: answer.reason };
+}
+
+/**
+ * The settlement job of one payment: answers it when it is still PENDING, and answers the payment as
+ * it is afterwards (also when another job answered it first).
+ */
+export async function settlePayment(deps: SettlePaymentDeps, paymentId: string): Promise<StoredPayment> {
+  const payment = await deps.payments.get(paymentId);
+  if (!payment) throw new Error(`Payment ${paymentId} to settle does not exist`);
+  if (payment.status !== 'PENDING') return payment;
+
+  const answer = await deps.network.answer(payment);
+  const answered = answeredPayment(payment, answer, deps.clock.now());
+  const rejected = answered.status === 'REJECTED';
+  const write: PaymentWrite = {
+    payments: [],
+    answered: [answered],
+    // The hold was the debit: a rejection gives the payer its amount back, once.
+    moves: rejected
+      ? [{ accountId: payment.account_id, paymentId: payment.id, amountCents: payment.amount_cents }]
+      : [],
+    events: paymentEvents(deps.ids, answered, rejected ? 'payment.rejected' : 'payment.settled'),
+  };
+  if (await deps.payments.answer(write)) return answered;
+  const current = await deps.payments.get(paymentId);
+  if (!current) throw new Error(`Payment ${paymentId} disappeared while settling`);
+  return current;
+}
