@@ -3,18 +3,10 @@
  * change (an outbox), so an event exists exactly when its change was committed. Webhooks deliver
  * them; `data` is the object as its GET route answers it at the moment of the change.
  */
+import type { CHANGE_EVENT_TYPES } from '../schemas/webhooks';
 import type { IdGenerator } from './clock';
 
-export const EVENT_TYPES = [
-  'payment.outbound.confirmed',
-  'payment.inbound.received',
-  'payment.inbound.confirmed',
-  'payment.settled',
-  'payment.rejected',
-  'qr_code.paid',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+export type EventType = (typeof CHANGE_EVENT_TYPES)[number];
 
 export interface DomainEvent {
   readonly id: string;

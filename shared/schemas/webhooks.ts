@@ -6,16 +6,18 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, text } from './common';
 import { listQuery } from './lists';
 
-/** The events a webhook may subscribe to (the design's contract; docs/webhooks.md). */
-export const WEBHOOK_EVENT_TYPES = [
+/** The events a committed change reports (the outbox, shared/domain/events.ts; docs/webhooks.md). */
+export const CHANGE_EVENT_TYPES = [
   'payment.outbound.confirmed',
   'payment.inbound.received',
   'payment.inbound.confirmed',
   'payment.settled',
   'payment.rejected',
   'qr_code.paid',
-  'webhook.test',
 ] as const;
+
+/** The events a webhook may subscribe to: every change's, and the test event it can ask for. */
+export const WEBHOOK_EVENT_TYPES = [...CHANGE_EVENT_TYPES, 'webhook.test'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const DELIVERY_MODES = ['ONCE', 'RETRY'] as const;
