@@ -7,9 +7,8 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
-import { installedSettlementQueue } from '../shared/data/settlement-queue';
+import { settlementQueue } from '../shared/data/queues';
 import { httpHandler } from '../shared/http/handler';
-import { settleInRequest } from './settle-payment';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
 
@@ -27,7 +26,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
         payments: dynamoPaymentStore,
         participant: runtimeConfig().participant,
         settlement: {
-          queue: installedSettlementQueue() ?? settleInRequest,
+          queue: settlementQueue(),
           delayMs: runtimeConfig().sandboxSettlementDelayMs,
         },
       },

@@ -4,6 +4,7 @@
  * server mounts the same entries. Nothing here imports handler code, so the stack can read it cheaply.
  */
 import type { SecretName } from '../shared/runtime/config';
+import type { QueueName } from '../shared/data/queues';
 import type { TableAction } from '../shared/data/table';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
@@ -45,6 +46,8 @@ export interface RouteDefinition {
   readonly tableActions: readonly TableAction[];
   /** Secrets the function may read (Secrets Manager GetSecretValue); their ARNs arrive in SECRET_ENV. */
   readonly secrets?: readonly SecretName[];
+  /** Queues the function sends to (SQS SendMessage); their URLs arrive in QUEUE_ENV. */
+  readonly queues?: readonly QueueName[];
   /** Operator tools for the sandbox; mounted only on stages that enable the sandbox. */
   readonly sandbox?: boolean;
 }
@@ -243,8 +246,9 @@ export const routes: readonly RouteDefinition[] = [
     // Reads the resolution, the customer, the account and the payee's key and account; the
     // transaction marks the resolution used, checks the customers, updates the balances, puts the
     // payments, their movements and their events, and updates the counters; a PENDING payment's
-    // settlement is then scheduled (the settlement queue, not the table).
+    // settlement is then scheduled on the settlement queue.
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+    queues: ['settlement'],
   },
   {
     name: 'getPayment',
@@ -312,6 +316,35 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook and updates its secrets.
     tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
+    name: 'sendWebhookTest',
+    method: 'POST',
+    paths: ['/v1/webhooks/{id}/test'],
+    handler: 'send-webhook-test',
+    scopes: [SCOPES.webhooksWrite],
+    // Reads the webhook; the transaction puts the test event and its delivery and updates the
+    // deliveries' counters (the dispatcher queues it from the stream).
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
+    name: 'listWebhookDeliveries',
+    method: 'GET',
+    paths: ['/v1/webhooks/{id}/deliveries'],
+    handler: 'list-webhook-deliveries',
+    scopes: [SCOPES.webhooksRead],
+    // Reads the webhook, then a page of its deliveries.
+    tableActions: [...LIST_ACTIONS, 'GetItem'],
+  },
+  {
+    name: 'redeliverWebhookDelivery',
+    method: 'POST',
+    paths: ['/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver'],
+    handler: 'redeliver-webhook-delivery',
+    scopes: [SCOPES.webhooksWrite],
+    // Reads the webhook and the delivery, opens a new round on it, and queues its first attempt.
+    tableActions: IDEMPOTENCY_ACTIONS,
+    queues: ['webhookDeliveries'],
   },
   {
     name: 'paySandboxQrCode',

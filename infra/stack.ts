@@ -7,7 +7,7 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { tableDefinition } from '../shared/data/table';
@@ -121,6 +121,7 @@ function createTable(scope: Construct, settings: StageSettings): Table {
     sortKey: key(tableDefinition.sortKey),
     billingMode: BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: tableDefinition.ttlAttribute,
+    stream: StreamViewType[tableDefinition.streamView],
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     // Production data survives both a mistaken delete call and a stack deletion.
     deletionProtection: settings.retainData,

@@ -1,7 +1,7 @@
 /**
  * Creates the table from the shared definition (the same one the CDK stack deploys), if missing. A
  * table kept from an older version (`.data/`) gets the indexes added since, one at a time as
- * DynamoDB requires.
+ * DynamoDB requires, and its stream.
  */
 import {
   CreateTableCommand,
@@ -66,12 +66,26 @@ async function addMissingIndexes(client: DynamoDBClient, tableName: string, tabl
   return missing.length;
 }
 
+const streamSpecification = { StreamEnabled: true, StreamViewType: tableDefinition.streamView } as const;
+
+/** Turns on the stream of a table made before it existed; answers whether it had to. */
+async function enableStream(client: DynamoDBClient, tableName: string, table: TableDescription): Promise<boolean> {
+  if (table.StreamSpecification?.StreamEnabled) return false;
+  await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: streamSpecification }));
+  await waitUntilActive(client, tableName);
+  return true;
+}
+
 export async function ensureTable(
   client: DynamoDBClient,
   tableName: string,
 ): Promise<'created' | 'existing' | 'updated'> {
   const existing = await describe(client, tableName);
-  if (existing) return (await addMissingIndexes(client, tableName, existing)) > 0 ? 'updated' : 'existing';
+  if (existing) {
+    const indexes = await addMissingIndexes(client, tableName, existing);
+    const stream = await enableStream(client, tableName, existing);
+    return indexes > 0 || stream ? 'updated' : 'existing';
+  }
 
   const { partitionKey, sortKey, globalSecondaryIndexes } = tableDefinition;
   await client.send(
@@ -88,6 +102,7 @@ export async function ensureTable(
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ],
       GlobalSecondaryIndexes: globalSecondaryIndexes.map(globalSecondaryIndex),
+      StreamSpecification: streamSpecification,
     }),
   );
   await client.send(

@@ -1,6 +1,7 @@
 /**
  * The whole local runtime in one call: DynamoDB Local (or another endpoint), the table, the sandbox
- * fixtures, the token issuer, the settlement queue and the API server. `npm start` and the
+ * fixtures, the token issuer, the queues of later work (settlement, webhook deliveries), the reader
+ * of the table's stream that feeds the webhook dispatcher, and the API server. `npm start` and the
  * end-to-end tests both use it.
  */
 import { mkdirSync } from 'node:fs';
@@ -19,8 +20,9 @@ import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
-import { installSettlementQueue } from '../../shared/data/settlement-queue';
-import { startLocalSettlementQueue, type LocalSettlementQueue } from './settlement-queue';
+import { installQueue, type QueueName } from '../../shared/data/queues';
+import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } from './event-stream';
+import { startLocalQueue, type LocalQueue } from './local-queue';
 import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -58,6 +60,22 @@ export interface LocalRuntimeOptions {
   readonly dynamodbRequestTimeoutMs?: number;
   /** How long the sandbox network takes to settle a payment (SANDBOX_SETTLEMENT_DELAY_MS; default 1000). */
   readonly sandboxSettlementDelayMs?: number;
+  /** How long a webhook receiver has to answer (WEBHOOK_TIMEOUT_MS; default 5000). */
+  readonly webhookTimeoutMs?: number;
+  /** The first retry's delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 1000). */
+  readonly webhookRetryBaseMs?: number;
+}
+
+/** The functions the local queues feed, as the stack's event sources do on AWS. */
+const QUEUE_CONSUMERS: Readonly<Record<QueueName, string>> = {
+  settlement: 'settle-payment',
+  webhookDeliveries: 'send-webhook',
+};
+
+/** Sets `name` to `value`, or removes it when there is none (the default applies). */
+function setOrClear(name: string, value: number | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = String(value);
 }
 
 /**
@@ -86,10 +104,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // from here on every request is answered (503 with Retry-After until the API is served below).
   const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   let dynamoDbLocal: DynamoDbLocal | undefined;
-  let settlementQueue: LocalSettlementQueue | undefined;
-  const stopQueue = async () => {
-    installSettlementQueue(undefined);
-    await settlementQueue?.stop();
+  let eventStream: LocalEventStream | undefined;
+  const queues: LocalQueue[] = [];
+  // The stream first (nothing more is dispatched), then the queues' running work, then their table.
+  const stopWorkers = async () => {
+    await eventStream?.stop();
+    for (const name of Object.keys(QUEUE_CONSUMERS) as QueueName[]) installQueue(name, undefined);
+    await Promise.all(queues.map((queue) => queue.stop()));
   };
   try {
     const endpoint =
@@ -102,8 +123,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       [ENV.dynamodbEndpoint]: endpoint,
       [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
     });
-    if (options.sandboxSettlementDelayMs === undefined) delete process.env[ENV.sandboxSettlementDelayMs];
-    else process.env[ENV.sandboxSettlementDelayMs] = String(options.sandboxSettlementDelayMs);
+    setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
+    setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
+    setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
@@ -113,13 +135,24 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     }
 
     const client = createDynamoDbClient(endpoint);
-    await ensureTable(client, tableName);
-    client.destroy();
-    if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
+    try {
+      await ensureTable(client, tableName);
+      if (settings.sandboxEnabled) await seedSandbox(dynamoSponsorBank, dynamoDirectory, systemClock.now());
 
-    // The payments' settlement jobs run in this process, started before the API can take a payment.
-    settlementQueue = await startLocalSettlementQueue();
-    installSettlementQueue(settlementQueue);
+      // The later work runs in this process, started before the API can take a payment: the queues
+      // with their functions, and the dispatcher reading the stream from where it last stopped.
+      for (const [name, file] of Object.entries(QUEUE_CONSUMERS) as [QueueName, string][]) {
+        const queue = await startLocalQueue(name, file);
+        queues.push(queue);
+        installQueue(name, queue);
+      }
+      const dispatcherFile = 'dispatch-events';
+      const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
+      const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
+      eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions);
+    } finally {
+      client.destroy();
+    }
 
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
@@ -146,15 +179,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       async stop() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
-        // The jobs still running finish before their table goes away.
-        await stopQueue();
+        // The work still running finishes before its table goes away.
+        await stopWorkers();
         await dynamoDbLocal?.stop();
       },
     };
   } catch (error) {
     server.closeAllConnections();
     server.close();
-    await stopQueue();
+    await stopWorkers();
     await dynamoDbLocal?.stop();
     throw error;
   }

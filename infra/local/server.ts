@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import { lambdaContext } from './lambda-context';
 import { routesFor, type RouteDefinition } from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
@@ -163,24 +164,6 @@ function toEvent(
   };
 }
 
-function lambdaContext(route: RouteDefinition, requestId: string): Context {
-  const deadline = Date.now() + 10_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: route.name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.name}`,
-    memoryLimitInMB: '512',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${route.name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** The request listener of the local API (attach it to a server once the issuer's URL is known). */
@@ -272,7 +255,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     const handler = handlers.get(route.name);
     if (!handler) throw new Error(`No handler loaded for ${route.name}`);
     const event = toEvent(request, url, route, routePath, match.pathParameters, body, verified, requestId);
-    const result = await handler(event, lambdaContext(route, requestId));
+    const result = await handler(event, lambdaContext(route.name, requestId));
     const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
     send(response, result.statusCode, result.headers, resultBody);
   }

@@ -5,8 +5,12 @@
  */
 import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
+import { getRecord } from './records';
 import { itemKeys } from './item-keys';
 import type { TransactItem } from './transactions';
+
+/** The `entity` of an event's item: the dispatcher picks these out of the table's stream. */
+export const EVENT_ENTITY = 'EVENT';
 
 const EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -16,10 +20,17 @@ export const eventPut = (event: DomainEvent): TransactItem => ({
     TableName: tableName(),
     Item: {
       ...itemKeys.event(event.id),
-      entity: 'EVENT',
+      entity: EVENT_ENTITY,
       ...event,
       expires_at: Math.floor(Date.parse(event.created_at) / 1000) + EVENT_TTL_SECONDS,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
 });
+
+/** The event `id`, as its change wrote it, or undefined once the TTL removed it. */
+export const getEvent = (id: string): Promise<DomainEvent | undefined> =>
+  getRecord<DomainEvent>(itemKeys.event(id), { consistent: true });
+
+/** The outbox as the sender reads it. */
+export const dynamoEventReader = { get: getEvent };

@@ -3,7 +3,7 @@
  * system's resolver, every address of the name (IPv4 and IPv6), as a connection would choose from.
  */
 import { lookup } from 'node:dns/promises';
-import type { HostResolver } from '../domain/webhook-urls';
+import type { HostResolver, WebhookUrlPolicy } from '../domain/webhook-urls';
 import type { WebhookUrlDeps } from '../domain/webhooks';
 import { LOCAL_STAGE, runtimeConfig } from '../runtime/config';
 
@@ -42,8 +42,8 @@ export const systemHostResolver: HostResolver = {
   },
 };
 
-/** What the webhook URL check needs on this stage: its policy (the local stage's loopback exception) and the resolver. */
-export const webhookUrlDeps = (): WebhookUrlDeps => ({
-  urlPolicy: { localReceivers: runtimeConfig().stage === LOCAL_STAGE },
-  resolver: systemHostResolver,
-});
+/** The URL rules of this stage: the local stage's loopback exception, on no other. */
+export const webhookUrlPolicy = (): WebhookUrlPolicy => ({ localReceivers: runtimeConfig().stage === LOCAL_STAGE });
+
+/** What the webhook URL check needs on this stage: its policy and the resolver. */
+export const webhookUrlDeps = (): WebhookUrlDeps => ({ urlPolicy: webhookUrlPolicy(), resolver: systemHostResolver });

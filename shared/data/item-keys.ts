@@ -68,6 +68,8 @@ export const itemKeys = {
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
   /** An event of the outbox, written with the change it reports (shared/data/events.ts). */
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
+  /** The delivery of one event to one webhook (shared/data/deliveries-repository.ts). */
+  delivery: (id: string): ItemKey => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
   /**
    * A movement of an account's available balance (its opening balance, each payment), in the
    * account's item collection: the account's ledger is one strongly consistent Query, in time order.

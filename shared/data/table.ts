@@ -20,6 +20,8 @@ export interface IndexDefinition extends KeySchema {
 export interface TableDefinition extends KeySchema {
   readonly globalSecondaryIndexes: readonly IndexDefinition[];
   readonly ttlAttribute: string;
+  /** What the table's stream carries: the dispatcher reads each new event of the outbox from it. */
+  readonly streamView: 'NEW_IMAGE';
 }
 
 const index = (indexName: string, n: number, projection: IndexProjection): IndexDefinition => ({
@@ -52,6 +54,7 @@ export const tableDefinition: TableDefinition = {
     index('gsi4keys', 4, 'KEYS_ONLY'),
   ],
   ttlAttribute: TTL_ATTRIBUTE,
+  streamView: 'NEW_IMAGE',
 };
 
 /**

@@ -5,12 +5,12 @@
  * counter in the same transaction.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
 import { dynamo, tableName } from './client';
 import { counterIncrements } from './counters';
 import { listPartitions } from './inserts';
-import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
+import { collectionPartition, itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { insertListed, listedReads, listingOf, type ListedKind } from './listed-records';
 import { writeUnless } from './transactions';
 
@@ -66,6 +66,25 @@ export const dynamoWebhookStore: WebhookStore = {
       if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
+  },
+
+  async webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
+    const webhooks: StoredWebhook[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :partition',
+          ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      webhooks.push(...(page.Items ?? []).map((item) => withoutStorageAttributes<StoredWebhook>(item)));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return webhooks;
   },
 
   async delete(webhook: StoredWebhook): Promise<boolean> {

@@ -51,6 +51,8 @@ export const ERROR_CATALOG = {
     kind: 'conflict',
     title: 'A payment with another request was already made with this resolution',
   },
+  WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
+  DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
   HEADERS_TOO_LARGE: { kind: 'headers_too_large', title: 'The request line and headers are too large' },

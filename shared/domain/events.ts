@@ -3,7 +3,7 @@
  * change (an outbox), so an event exists exactly when its change was committed. Webhooks deliver
  * them; `data` is the object as its GET route answers it at the moment of the change.
  */
-import type { CHANGE_EVENT_TYPES } from '../schemas/webhooks';
+import type { CHANGE_EVENT_TYPES, WebhookEventType } from '../schemas/webhooks';
 import type { IdGenerator } from './clock';
 
 export type EventType = (typeof CHANGE_EVENT_TYPES)[number];
@@ -12,10 +12,12 @@ export interface DomainEvent {
   readonly id: string;
   /** The client the change belongs to: an inbound payment's events are the payee's. */
   readonly tenant: string;
-  readonly type: EventType;
+  readonly type: WebhookEventType;
   /** When the change happened: the time of the record it reports. */
   readonly created_at: string;
   readonly data: object;
+  /** The one webhook the event goes to (a test event); absent: every webhook subscribed to its type. */
+  readonly webhook_id?: string;
 }
 
 /** An event of `type` reporting `data`, one of `tenant`'s records, as changed at `at`. */

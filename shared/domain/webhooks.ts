@@ -71,6 +71,8 @@ export interface WebhookStore extends RecordReader<StoredWebhook, WebhookListFil
   update(seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined>;
   /** Deletes the webhook (out of its lists too); false when it was already gone. */
   delete(webhook: StoredWebhook): Promise<boolean>;
+  /** Every webhook of the tenant (the dispatcher picks those an event goes to). */
+  webhooksOf(tenant: string): Promise<readonly StoredWebhook[]>;
 }
 
 export interface SecretGenerator {

@@ -62,6 +62,11 @@ export class EmfMetrics {
     return this;
   }
 
+  /** Whether a metric was added since the last publication. */
+  hasStoredMetrics(): boolean {
+    return this.metrics.size > 0;
+  }
+
   /** Writes the stored metrics as one EMF line (none when there are none) and forgets them. */
   publishStoredMetrics(): this {
     try {

@@ -29,6 +29,14 @@ export const ENV = {
   tenantRateLimit: 'TENANT_RATE_LIMIT',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
   sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
+  /** URL of the SQS queue of settlement jobs (set by the stack on the functions that send to it). */
+  settlementQueueUrl: 'SETTLEMENT_QUEUE_URL',
+  /** URL of the SQS queue of webhook deliveries and their retries. */
+  webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
+  /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
+  webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
+  /** The first retry's delay of a RETRY webhook; the n-th waits base × 2^(n-1) (milliseconds; default 1000). */
+  webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
 } as const;
 
 /**
@@ -111,6 +119,8 @@ export interface RuntimeConfig {
   readonly dynamodbEndpoint: string | undefined;
   readonly dynamodbRequestTimeoutMs: number;
   readonly sandboxSettlementDelayMs: number;
+  readonly webhookTimeoutMs: number;
+  readonly webhookRetryBaseMs: number;
 }
 
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
@@ -148,8 +158,16 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
     sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
+    webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
+    webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
   };
 }
+
+/** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
+
+/** RETRY waits 1 s before its first retry, doubling each time (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
 
 let processConfig: RuntimeConfig | undefined;
 

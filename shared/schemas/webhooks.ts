@@ -54,3 +54,8 @@ export type UpdateWebhookRequest = FromSchema<typeof updateWebhookRequestSchema>
 export const webhookListQuerySchema = listQuery({});
 
 export type WebhookListQuery = FromSchema<typeof webhookListQuerySchema>;
+
+/** A webhook's deliveries, newest or oldest first; no filter of their own. */
+export const webhookDeliveryListQuerySchema = listQuery({});
+
+export type WebhookDeliveryListQuery = FromSchema<typeof webhookDeliveryListQuerySchema>;

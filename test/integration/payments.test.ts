@@ -20,8 +20,6 @@ import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
-import { installedSettlementQueue } from '../../shared/data/settlement-queue';
-import { settleInRequest } from '../../functions/settle-payment';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import {
   eventsOf,
@@ -191,23 +189,6 @@ describe('paying a key at another participant', () => {
     expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([
       ['payment.outbound.confirmed', payment],
       ['payment.settled', publicPayment(settled)],
-    ]);
-  });
-
-  it('a process without a settlement queue (a Lambda function, until SQS) answers PENDING, settled by the time it is read', async () => {
-    expect(installedSettlementQueue()).toBeUndefined();
-    const payer = await storedMerchant(tenant(), 500_00);
-    const resolution = await storedResolution(payer, await otherParticipantKey());
-    const payment = await payResolution(
-      paymentDeps(settleInRequest),
-      payer.customer.tenant,
-      paymentRequest(payer, resolution, '0.01'),
-    );
-    expect(payment.status).toBe('PENDING');
-    expect(await dynamoPaymentStore.get(payment.id)).toMatchObject({ status: 'SETTLED' });
-    expect((await eventsOf(table, payment.id)).map((e) => e.type)).toEqual([
-      'payment.outbound.confirmed',
-      'payment.settled',
     ]);
   });
 

@@ -49,7 +49,13 @@ export interface TestApi {
 
 export interface TestApiOptions extends Pick<
   LocalRuntimeOptions,
-  'throttling' | 'tenantRateLimit' | 'dynamodbRequestTimeoutMs' | 'cloudAssembly' | 'sandboxSettlementDelayMs'
+  | 'throttling'
+  | 'tenantRateLimit'
+  | 'dynamodbRequestTimeoutMs'
+  | 'cloudAssembly'
+  | 'sandboxSettlementDelayMs'
+  | 'webhookTimeoutMs'
+  | 'webhookRetryBaseMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -83,6 +89,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
+    ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
+    ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
   });
   const tokens = new Map<string, string>();
   const agent = new Agent({ keepAlive: true });

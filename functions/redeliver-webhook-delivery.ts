@@ -1,0 +1,18 @@
+/** POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, from now. */
+import { systemClock } from '../shared/domain/clock';
+import { redeliver } from '../shared/domain/deliveries';
+import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { deliveryQueue } from '../shared/data/queues';
+import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler<undefined, Record<string, never>, { id: string; delivery_id: string }>({
+  name: 'redeliverWebhookDelivery',
+  handle: ({ auth, path }) =>
+    redeliver(
+      { webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore, queue: deliveryQueue(), clock: systemClock },
+      auth.tenant,
+      path.id,
+      path.delivery_id,
+    ),
+});

@@ -1,0 +1,16 @@
+/** POST /v1/webhooks/{id}/test: a `webhook.test` event sent to this webhook alone; answers its delivery. */
+import { systemNewRecords } from '../shared/domain/clock';
+import { sendTestEvent } from '../shared/domain/deliveries';
+import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
+  name: 'sendWebhookTest',
+  handle: ({ auth, path }) =>
+    sendTestEvent(
+      { ...systemNewRecords, webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore },
+      auth.tenant,
+      path.id,
+    ),
+});

@@ -1,0 +1,90 @@
+/**
+ * The queues of the later work: settlement jobs and webhook deliveries (docs/architecture.md). On AWS
+ * each is an SQS queue whose URL the stack sets in the function's environment; the local runtime
+ * installs its own (infra/local/local-queue.ts) in its process instead. The messages are JSON either
+ * way, and the consuming functions' handlers take SQS events.
+ */
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { DeliveryQueue } from '../domain/deliveries';
+import type { SettlementQueue } from '../domain/settlement';
+import { ENV, runtimeConfig } from '../runtime/config';
+import { tracer } from '../observability/telemetry';
+
+/** Sends a JSON message that its consumer receives after `delayMs`. */
+export interface MessageQueue {
+  send(message: object, delayMs: number): Promise<void>;
+}
+
+/** The queues, each with the variable that carries its URL on AWS. */
+export const QUEUE_ENV = {
+  settlement: ENV.settlementQueueUrl,
+  webhookDeliveries: ENV.webhookDeliveryQueueUrl,
+} as const;
+
+export type QueueName = keyof typeof QUEUE_ENV;
+
+/** SQS delays a message at most 15 minutes: a longer wait is met again by its consumer (see attemptDelivery). */
+export const SQS_MAX_DELAY_SECONDS = 900;
+
+let sqsClient: SQSClient | undefined;
+
+function sqs(): SQSClient {
+  const endpoint = process.env[ENV.awsEndpoint];
+  sqsClient ??= new SQSClient({
+    ...(endpoint ? { endpoint } : {}),
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: runtimeConfig().dynamodbRequestTimeoutMs },
+  });
+  return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(sqsClient) : sqsClient;
+}
+
+/** The SQS queue at `url`: delays round up to whole seconds, at most 15 minutes. */
+export const sqsQueue = (url: string): MessageQueue => ({
+  async send(message, delayMs) {
+    await sqs().send(
+      new SendMessageCommand({
+        QueueUrl: url,
+        MessageBody: JSON.stringify(message),
+        DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000)),
+      }),
+    );
+  },
+});
+
+// Kept on globalThis: a handler loaded from its own bundle has its own copy of this module and must
+// still find the runtime's queues.
+const INSTALLED = Symbol.for('breb.localQueues');
+type WithQueues = typeof globalThis & { [INSTALLED]?: Partial<Record<QueueName, MessageQueue>> };
+
+/** Makes `queue` this process's `name` queue (the local runtime); undefined removes it when it stops. */
+export function installQueue(name: QueueName, queue: MessageQueue | undefined): void {
+  const queues = ((globalThis as WithQueues)[INSTALLED] ??= {});
+  if (queue) queues[name] = queue;
+  else delete queues[name];
+}
+
+/** The queue `name` of this process: the installed one, else SQS at the URL of its variable, else none. */
+export function queueOf(name: QueueName): MessageQueue | undefined {
+  const installed = (globalThis as WithQueues)[INSTALLED]?.[name];
+  if (installed) return installed;
+  const url = process.env[QUEUE_ENV[name]];
+  return url ? sqsQueue(url) : undefined;
+}
+
+const required = (name: QueueName): MessageQueue => {
+  const queue = queueOf(name);
+  if (!queue) throw new Error(`No ${name} queue: set ${QUEUE_ENV[name]} (the stack does) or run the local runtime`);
+  return queue;
+};
+
+/** Settlement jobs: `{"payment_id"}` (functions/settle-payment.ts). */
+export const settlementQueue = (): SettlementQueue => {
+  const queue = required('settlement');
+  return { schedule: (paymentId, delayMs) => queue.send({ payment_id: paymentId }, delayMs) };
+};
+
+/** Webhook deliveries: `{"delivery_id"}` (functions/send-webhook.ts). */
+export const deliveryQueue = (): DeliveryQueue => {
+  const queue = required('webhookDeliveries');
+  return { send: (deliveryId, delayMs) => queue.send({ delivery_id: deliveryId }, delayMs) };
+};

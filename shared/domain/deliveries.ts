@@ -1,0 +1,448 @@
+/**
+ * Deliveries of events to webhooks (docs/webhooks.md, "Delivery"). The dispatcher turns each event of
+ * the outbox into one delivery per webhook that wants it, and queues it; the sender makes each
+ * attempt, records it on the delivery, and queues the next one with its backoff (RETRY) or ends it.
+ * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
+ * an attempt is recorded only on the delivery as it was read.
+ */
+import { createHash } from 'node:crypto';
+import type { WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
+import type { Clock, NewRecords } from './clock';
+import { AppError } from './errors';
+import type { DomainEvent } from './events';
+import { listOf, type RecordReader } from './lists';
+import { readOwn } from './ownership';
+import { signedHeaders } from './webhook-signature';
+import { inspectWebhookUrl } from './webhook-urls';
+import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookUrlDeps } from './webhooks';
+
+export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** One call to the receiver, or why none was made. */
+export interface DeliveryAttempt {
+  readonly attempted_at: string;
+  /** The receiver's HTTP status; absent when no answer came (timeout, refused connection, not sent). */
+  readonly status_code?: number;
+  readonly duration_ms: number;
+  /** Why the attempt failed, in words (a status outside 2xx, a timeout, a refused address...). */
+  readonly error?: string;
+}
+
+export interface StoredDelivery {
+  readonly id: string;
+  readonly tenant: string;
+  readonly webhook_id: string;
+  readonly event_id: string;
+  readonly event_type: WebhookEventType;
+  readonly status: DeliveryStatus;
+  /** Every attempt, oldest first, redeliveries included. */
+  readonly attempts: readonly DeliveryAttempt[];
+  /** Where the current round starts in `attempts`: a redelivery starts a new round of retries. */
+  readonly round_start: number;
+  /** When the next attempt is due, while PENDING. */
+  readonly next_attempt_at?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface PublicDelivery {
+  readonly id: string;
+  readonly webhook_id: string;
+  readonly event_id: string;
+  readonly event_type: WebhookEventType;
+  readonly status: DeliveryStatus;
+  readonly attempts: readonly DeliveryAttempt[];
+  readonly next_attempt_at?: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** The attempt just made and what it leaves the delivery as. */
+export interface AttemptRecord {
+  readonly attempt: DeliveryAttempt;
+  readonly status: DeliveryStatus;
+  readonly next_attempt_at?: string;
+}
+
+export interface DeliveryListFilters {
+  readonly webhookId: string;
+}
+
+export interface DeliveryStore extends RecordReader<StoredDelivery, DeliveryListFilters> {
+  /** Inserts the delivery unless it exists: false when it did (a dispatch run again). */
+  createIfAbsent(delivery: StoredDelivery): Promise<boolean>;
+  /** The test event and its one delivery, in one transaction. */
+  createTest(event: DomainEvent, delivery: StoredDelivery): Promise<void>;
+  /**
+   * Appends the attempt and sets the status, only while the delivery is as `seen` (PENDING, with as
+   * many attempts): false when another sender recorded one first.
+   */
+  recordAttempt(seen: StoredDelivery, record: AttemptRecord, now: string): Promise<boolean>;
+  /** A new round due at `now`, only while the delivery is as `seen`; the delivery after, or undefined. */
+  reopen(seen: StoredDelivery, now: string): Promise<StoredDelivery | undefined>;
+}
+
+/** Queues a delivery's next attempt: SQS with a delay on AWS, the process's timers locally. */
+export interface DeliveryQueue {
+  send(deliveryId: string, delayMs: number): Promise<void>;
+}
+
+/** The message the delivery queue carries (JSON). */
+export interface DeliveryMessage {
+  readonly delivery_id: string;
+}
+
+export interface WebhookRequest {
+  readonly url: URL;
+  /** The address to connect to: the one the URL rules just passed, whatever the name resolves to later. */
+  readonly address: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly timeoutMs: number;
+}
+
+/** The outcome of one POST: the status, or why there was none. */
+export interface WebhookResponse {
+  readonly status_code?: number;
+  readonly duration_ms: number;
+  /** Why no status came: the connection failed, in words... */
+  readonly error?: string;
+  /** ...or the receiver did not answer within the timeout. */
+  readonly timedOut?: true;
+}
+
+/** Posts to a receiver at the address given, follows no redirect, and gives up after the timeout. */
+export interface WebhookTransport {
+  post(request: WebhookRequest): Promise<WebhookResponse>;
+}
+
+export interface DeliverySettings {
+  /** How long a receiver has to answer 2xx (WEBHOOK_TIMEOUT_MS). */
+  readonly timeoutMs: number;
+  /** The first retry's delay; the n-th waits base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
+  readonly retryBaseMs: number;
+}
+
+/** Retries after the first attempt of a round, in RETRY mode (Passport's "up to 12 retries"). */
+export const MAX_RETRIES = 12;
+/**
+ * The most attempts a delivery keeps: every attempt is listed, so redeliveries are bounded (seven
+ * full rounds of RETRY); past it a redelivery is refused.
+ */
+export const MAX_ATTEMPTS = 100;
+
+/**
+ * The id of the delivery of `eventId` to `webhookId`: the same whenever the dispatcher runs, so a
+ * dispatch run twice finds its delivery instead of making another. UUID-shaped (version 8: custom).
+ */
+export function deliveryIdOf(eventId: string, webhookId: string): string {
+  const hex = createHash('sha256').update(`${eventId}/${webhookId}`).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export function publicDelivery(delivery: StoredDelivery): PublicDelivery {
+  return {
+    id: delivery.id,
+    webhook_id: delivery.webhook_id,
+    event_id: delivery.event_id,
+    event_type: delivery.event_type,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    ...(delivery.next_attempt_at === undefined ? {} : { next_attempt_at: delivery.next_attempt_at }),
+    created_at: delivery.created_at,
+    updated_at: delivery.updated_at,
+  };
+}
+
+const newDelivery = (event: DomainEvent, webhook: StoredWebhook, now: string): StoredDelivery => ({
+  id: deliveryIdOf(event.id, webhook.id),
+  tenant: event.tenant,
+  webhook_id: webhook.id,
+  event_id: event.id,
+  event_type: event.type,
+  status: 'PENDING',
+  attempts: [],
+  round_start: 0,
+  next_attempt_at: now,
+  created_at: now,
+  updated_at: now,
+});
+
+/** The webhooks an event goes to: its one target (a test event), else every enabled subscriber. */
+export interface SubscriberReader {
+  get(id: string): Promise<StoredWebhook | undefined>;
+  /** Every webhook of the tenant. */
+  webhooksOf(tenant: string): Promise<readonly StoredWebhook[]>;
+}
+
+export interface DispatchDeps {
+  readonly webhooks: SubscriberReader;
+  readonly deliveries: Pick<DeliveryStore, 'createIfAbsent'>;
+  readonly queue: DeliveryQueue;
+  readonly clock: Clock;
+}
+
+async function recipientsOf(webhooks: SubscriberReader, event: DomainEvent): Promise<readonly StoredWebhook[]> {
+  if (event.webhook_id !== undefined) {
+    const target = await webhooks.get(event.webhook_id);
+    return target?.enabled ? [target] : [];
+  }
+  return (await webhooks.webhooksOf(event.tenant)).filter((w) => w.enabled && w.events.includes(event.type));
+}
+
+/**
+ * Dispatches one event: a delivery for each webhook it goes to, queued at once. Run again for the same
+ * event (a stream batch retried), it finds the deliveries made and queues them again: the sender
+ * ignores a message whose delivery is no longer due. Answers the deliveries' ids.
+ */
+export async function dispatchEvent(deps: DispatchDeps, event: DomainEvent): Promise<string[]> {
+  const now = deps.clock.now();
+  const ids: string[] = [];
+  for (const webhook of await recipientsOf(deps.webhooks, event)) {
+    const delivery = newDelivery(event, webhook, now);
+    await deps.deliveries.createIfAbsent(delivery);
+    await deps.queue.send(delivery.id, 0);
+    ids.push(delivery.id);
+  }
+  return ids;
+}
+
+export interface AttemptDeps {
+  readonly deliveries: Pick<DeliveryStore, 'get' | 'recordAttempt'>;
+  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly events: { get(id: string): Promise<DomainEvent | undefined> };
+  readonly transport: WebhookTransport;
+  /** The URL rules, applied again at each attempt to the addresses the host resolves to then. */
+  readonly urls: WebhookUrlDeps;
+  readonly queue: DeliveryQueue;
+  readonly clock: Clock;
+  readonly settings: DeliverySettings;
+}
+
+/** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
+export type AttemptOutcome = 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'NOT_DUE' | 'DONE_ALREADY';
+
+/** The body every receiver gets: the event without its routing fields. */
+export const eventBody = (event: DomainEvent): string =>
+  JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+
+const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
+
+/** Why a status outside 2xx failed, as the delivery log says it. */
+function statusError(status: number): string {
+  if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed`;
+  return `HTTP ${status}: not a 2xx answer`;
+}
+
+/** The delay before retry number `n` (1-based): base × 2^(n-1). */
+export const retryDelayMs = (settings: DeliverySettings, n: number): number => settings.retryBaseMs * 2 ** (n - 1);
+
+/** What an attempt that was made leaves the delivery as: done, or due again after its backoff. */
+function afterAttempt(
+  delivery: StoredDelivery,
+  mode: StoredWebhook['delivery_mode'],
+  attempt: DeliveryAttempt,
+  settings: DeliverySettings,
+): AttemptRecord {
+  if (isSuccess(attempt.status_code)) return { attempt, status: 'SUCCEEDED' };
+  const retriesMade = delivery.attempts.length - delivery.round_start;
+  if (mode === 'ONCE' || retriesMade >= MAX_RETRIES) return { attempt, status: 'FAILED' };
+  // The wait counts from the attempt's end: a receiver that hung for the whole timeout gets it too.
+  const due = Date.parse(attempt.attempted_at) + attempt.duration_ms + retryDelayMs(settings, retriesMade + 1);
+  return { attempt, status: 'PENDING', next_attempt_at: new Date(due).toISOString() };
+}
+
+/**
+ * One attempt: the URL checked again on the addresses its host resolves to now (a name can be made to
+ * resolve elsewhere after the webhook was saved), then the event, signed with every secret that signs
+ * now, posted to the address that passed. The timeout covers the lookup too.
+ */
+async function post(
+  deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings'>,
+  webhook: StoredWebhook,
+  event: DomainEvent,
+  attemptedAt: string,
+): Promise<DeliveryAttempt> {
+  const started = performance.now();
+  const check = await inspectWebhookUrl(webhook.url, deps.urls.urlPolicy, deps.urls.resolver);
+  if (!check.allowed) {
+    const duration = Math.round(performance.now() - started);
+    return { attempted_at: attemptedAt, duration_ms: duration, error: `Not sent: the URL ${check.reason}` };
+  }
+  const body = eventBody(event);
+  const timestamp = Math.floor(Date.parse(attemptedAt) / 1000);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    ...signedHeaders(event.id, timestamp, body, signingSecrets(webhook, attemptedAt)),
+  };
+  const { timeoutMs } = deps.settings;
+  const response = await deps.transport.post({
+    url: check.url,
+    address: check.addresses[0]!,
+    headers,
+    body,
+    timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)),
+  });
+  const { status_code: status } = response;
+  // A timeout is said in the webhook's terms, whatever share of it the lookup took.
+  const error = response.timedOut
+    ? `No answer within ${timeoutMs} ms`
+    : (response.error ?? (status === undefined || isSuccess(status) ? undefined : statusError(status)));
+  return {
+    attempted_at: attemptedAt,
+    ...(status === undefined ? {} : { status_code: status }),
+    duration_ms: Math.round(performance.now() - started),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+export const WEBHOOK_USER_AGENT = 'breb-merchant-api-webhooks/1';
+
+/**
+ * Handles one delivery message: when the delivery is PENDING and due, makes the attempt, records it,
+ * and queues the next one. A message early for its delivery (SQS delays at most 15 minutes) is
+ * queued again for the rest of the wait.
+ */
+export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Promise<AttemptOutcome> {
+  const delivery = await deps.deliveries.get(deliveryId);
+  if (!delivery || delivery.status !== 'PENDING') return 'DONE_ALREADY';
+  const wait = Date.parse(delivery.next_attempt_at ?? delivery.updated_at) - Date.parse(deps.clock.now());
+  if (wait > 0) {
+    await deps.queue.send(delivery.id, wait);
+    return 'NOT_DUE';
+  }
+
+  const [webhook, event] = await Promise.all([
+    deps.webhooks.get(delivery.webhook_id),
+    deps.events.get(delivery.event_id),
+  ]);
+  const attemptedAt = deps.clock.now();
+  let record: AttemptRecord;
+  if (!webhook || !webhook.enabled || !event) {
+    const error = `Not sent: ${!webhook ? 'the webhook was deleted' : !webhook.enabled ? 'the webhook is disabled' : 'the event has expired (events are kept 30 days)'}`;
+    record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
+  } else {
+    const attempt = await post(deps, webhook, event, attemptedAt);
+    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps.settings);
+  }
+  if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';
+  if (record.status === 'PENDING') {
+    await deps.queue.send(delivery.id, Math.max(0, Date.parse(record.next_attempt_at!) - Date.parse(deps.clock.now())));
+    return 'RETRYING';
+  }
+  return record.status;
+}
+
+/** Reads one delivery of one of the tenant's webhooks: 404 when unknown or of another webhook. */
+async function getOwnDelivery(
+  deps: {
+    readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+    readonly deliveries: Pick<DeliveryStore, 'get'>;
+  },
+  tenant: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<StoredDelivery> {
+  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
+  const delivery = await readOwn((id) => deps.deliveries.get(id), tenant, 'Delivery', deliveryId);
+  if (delivery.webhook_id !== webhook.id) {
+    throw new AppError('NOT_FOUND', `Delivery ${deliveryId} does not exist for webhook ${webhook.id}`);
+  }
+  return delivery;
+}
+
+const listOwnDeliveries = listOf({
+  name: 'deliveries',
+  filters: (query: WebhookDeliveryListQuery & { readonly webhook_id: string }): DeliveryListFilters => ({
+    webhookId: query.webhook_id,
+  }),
+  toPublic: publicDelivery,
+});
+
+/** GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, every attempt in each. */
+export async function listDeliveries(
+  deps: {
+    readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+    readonly deliveries: Pick<DeliveryStore, 'list'>;
+  },
+  tenant: string,
+  webhookId: string,
+  query: WebhookDeliveryListQuery,
+  now: string,
+) {
+  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
+  return listOwnDeliveries(deps.deliveries, tenant, { ...query, webhook_id: webhook.id }, now);
+}
+
+export interface RedeliverDeps {
+  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly deliveries: Pick<DeliveryStore, 'get' | 'reopen'>;
+  readonly queue: DeliveryQueue;
+  readonly clock: Clock;
+}
+
+/**
+ * POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, starting now,
+ * under the webhook's current URL, secrets and mode. A delivery still PENDING is already being tried:
+ * 409, so that one event is never sent by two rounds at once.
+ */
+export async function redeliver(
+  deps: RedeliverDeps,
+  tenant: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<PublicDelivery> {
+  const delivery = await getOwnDelivery(deps, tenant, webhookId, deliveryId);
+  if (delivery.status === 'PENDING') {
+    throw new AppError('DELIVERY_IN_PROGRESS', `Delivery ${delivery.id} is still being attempted: wait for its result`);
+  }
+  if (delivery.attempts.length >= MAX_ATTEMPTS) {
+    throw new AppError(
+      'DELIVERY_IN_PROGRESS',
+      `Delivery ${delivery.id} has made ${MAX_ATTEMPTS} attempts, the most it keeps`,
+    );
+  }
+  const reopened = await deps.deliveries.reopen(delivery, deps.clock.now());
+  if (!reopened)
+    throw new AppError(
+      'CONCURRENT_UPDATE',
+      `Delivery ${delivery.id} was changed by another request: read it and retry`,
+    );
+  await deps.queue.send(reopened.id, 0);
+  return publicDelivery(reopened);
+}
+
+export interface SendTestEventDeps extends NewRecords {
+  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly deliveries: Pick<DeliveryStore, 'createTest'>;
+}
+
+/**
+ * POST /v1/webhooks/{id}/test: a `webhook.test` event for this webhook alone (whatever its events),
+ * and its delivery, written together; the dispatcher queues it as any event. A disabled webhook
+ * receives nothing, so it is refused.
+ */
+export async function sendTestEvent(
+  deps: SendTestEventDeps,
+  tenant: string,
+  webhookId: string,
+): Promise<PublicDelivery> {
+  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
+  if (!webhook.enabled) throw new AppError('WEBHOOK_DISABLED', `Webhook ${webhook.id} is disabled: enable it first`);
+  const now = deps.clock.now();
+  const event: DomainEvent = {
+    id: deps.ids.newId(),
+    tenant,
+    type: 'webhook.test',
+    created_at: now,
+    data: { webhook_id: webhook.id },
+    webhook_id: webhook.id,
+  };
+  const delivery = newDelivery(event, webhook, now);
+  await deps.deliveries.createTest(event, delivery);
+  return publicDelivery(delivery);
+}
