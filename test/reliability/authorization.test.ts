@@ -78,7 +78,8 @@ describe("the other client's view", () => {
   it("lists none of the owner's data, and its own requests answer none of it", async () => {
     for (const route of routes) {
       const sample = sampleOf(route);
-      if (sample.list) await askAsOther(route, {});
+      // A list of the caller's own (its path names nothing of the owner's) is asked bare too.
+      if (sample.list && !route.paths[0]!.includes('{')) await askAsOther(route, {});
       await askAsOther(route, await sample.valid({ api, party: other }));
     }
     const secrets = secretsOf(owner);

@@ -154,12 +154,28 @@ export const SAMPLE_WEBHOOK_URL = 'http://127.0.0.1:9/breb-webhooks';
 
 const webhookBody = () => ({
   url: SAMPLE_WEBHOOK_URL,
-  events: ['payment.settled', 'qr_code.paid'],
+  events: ['payment.settled', 'qr_code.paid', 'webhook.test'],
+  // Nothing listens at the sample URL: one refused attempt per event, no retries in the background.
+  delivery_mode: 'ONCE',
   description: 'Conciliación de pagos',
 });
 
 const newWebhook = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
   expectOk(api.request('POST', '/v1/webhooks', { token: party.token, body: webhookBody() }), 'creating a webhook');
+
+/** Sends the webhook a test event and waits until its one attempt failed; answers the delivery's id. */
+async function failedDelivery({ api, party }: SampleContext, webhookId: string): Promise<string> {
+  const test = await expectOk(
+    api.request('POST', `/v1/webhooks/${webhookId}/test`, { token: party.token }),
+    'sending a test event',
+  );
+  for (let read = 0; read < 100; read += 1) {
+    const page = await api.request('GET', `/v1/webhooks/${webhookId}/deliveries`, { token: party.token });
+    if (page.body.deliveries?.[0]?.status === 'FAILED') return test.id;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Delivery ${test.id} did not fail`);
+}
 
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
 const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
@@ -316,6 +332,20 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   },
   deleteWebhook: { valid: async (context) => byId((await newWebhook(context)).id), foreign: forbidden },
   rotateWebhookSecret: { valid: async (context) => byId((await newWebhook(context)).id), foreign: forbidden },
+  sendWebhookTest: { valid: async ({ party }) => byId(party.webhook.id), foreign: forbidden },
+  listWebhookDeliveries: {
+    valid: async ({ party }) => ({ pathParameters: { id: party.webhook.id }, query: { page_size: '5' } }),
+    foreign: forbidden,
+    list: { collection: 'deliveries' },
+  },
+  redeliverWebhookDelivery: {
+    // A delivery that failed (nothing listens at the sample URL), so it may be sent again.
+    valid: async (context) => {
+      const webhook = await newWebhook(context);
+      return { pathParameters: { id: webhook.id, delivery_id: await failedDelivery(context, webhook.id) } };
+    },
+    foreign: forbidden,
+  },
   paySandboxQrCode: {
     // The party's static code: a shopper may pay it any number of times.
     valid: async ({ party }) => ({

@@ -32,7 +32,16 @@ test('reads every setting the stack passes', () => {
     dynamodbEndpoint: undefined,
     dynamodbRequestTimeoutMs: 1000,
     sandboxSettlementDelayMs: 1000,
+    webhookTimeoutMs: 5000,
+    webhookRetryBaseMs: 1000,
   });
+});
+
+test('webhooks get 5 s to answer and retry from 1 s unless told otherwise', () => {
+  expect(readRuntimeConfig(base)).toMatchObject({ webhookTimeoutMs: 5000, webhookRetryBaseMs: 1000 });
+  const set = readRuntimeConfig({ ...base, [ENV.webhookTimeoutMs]: '300', [ENV.webhookRetryBaseMs]: '5' });
+  expect(set).toMatchObject({ webhookTimeoutMs: 300, webhookRetryBaseMs: 5 });
+  expect(() => readRuntimeConfig({ ...base, [ENV.webhookRetryBaseMs]: '0' })).toThrow('WEBHOOK_RETRY_BASE_MS');
 });
 
 test('the sandbox network settles after 1 s unless told otherwise, and refuses a delay that is not one', () => {
