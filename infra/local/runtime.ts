@@ -91,6 +91,13 @@ export interface LocalRuntime {
   readonly tableName: string;
   readonly dynamodbEndpoint: string;
   readonly server: Server;
+  /**
+   * Holds the later work (the stream reader and the dispatcher, the queues and their functions)
+   * once what runs has finished: from then until resumeWorkers() nothing but requests touches the
+   * table. For tests that compare the table around one request.
+   */
+  pauseWorkers(): Promise<void>;
+  resumeWorkers(): void;
   stop(): Promise<void>;
 }
 
@@ -106,8 +113,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let dynamoDbLocal: DynamoDbLocal | undefined;
   let eventStream: LocalEventStream | undefined;
   const queues: LocalQueue[] = [];
-  // The stream first (nothing more is dispatched), then the queues' running work, then their table.
+  // The stream first (its batch in progress finished, nothing more dispatched), then the queues'
+  // running work, then their table.
   const stopWorkers = async () => {
+    await eventStream?.pause();
     await eventStream?.stop();
     for (const name of Object.keys(QUEUE_CONSUMERS) as QueueName[]) installQueue(name, undefined);
     await Promise.all(queues.map((queue) => queue.stop()));
@@ -176,6 +185,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       tableName,
       dynamodbEndpoint: endpoint,
       server,
+      async pauseWorkers() {
+        await eventStream?.pause();
+        await Promise.all(queues.map((queue) => queue.pause()));
+      },
+      resumeWorkers() {
+        eventStream?.resume();
+        for (const queue of queues) queue.resume();
+      },
       async stop() {
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

@@ -109,7 +109,11 @@ const PROMISED = [
   'available_balance.value: 1114000.00',
   'available_balance.value: 975000.00',
   'code: INSUFFICIENT_FUNDS',
+  'deliveries.0.status: SUCCEEDED',
 ];
+
+/** The events the page's receiver verified and logged, in the order the page waited for them. */
+const RECEIVED = [/^received: webhook\.test \S+$/m, /^received: payment\.settled \S+$/m, /^received: payment\.rejected \S+$/m];
 
 function expectInOrder(stdout: string, lines: readonly string[]): void {
   const output = stdout.split('\n');
@@ -163,6 +167,9 @@ describe('docs/walkthrough.md', () => {
         const result = await run(page, name);
         expectSucceeded(result);
         expectInOrder(result.stdout, PROMISED);
+        const at = RECEIVED.map((line) => result.stdout.search(line));
+        expect(at.every((index) => index >= 0)).toBe(true);
+        expect([...at].sort((a, b) => a - b)).toEqual(at);
 
         const [, runId, work] = /^run (\d{8}) in (\S+)$/m.exec(result.stdout) ?? [];
         expect(work!.startsWith(result.tmp)).toBe(true);

@@ -15,7 +15,7 @@ import { ERROR_CATALOG } from '../../shared/domain/errors';
 import { hostileRequests, type HostileRequest } from '../support/hostile-input';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
-import { createParty, sampleOf, type Party } from '../support/route-samples';
+import { createParty, sampleOf, type Party, type SampleRequest } from '../support/route-samples';
 import { describeChanges, diffItems, isUnchanged, type TableChanges } from '../support/table-diff';
 import type { Item } from '../support/dynamo-table';
 
@@ -24,7 +24,14 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 8);
 
 let api: TestApi;
 let party: Party;
-const tried: { route: string; inputs: number; accepted: number; refused: number }[] = [];
+interface FuzzRow {
+  route: string;
+  inputs: number;
+  accepted: number;
+  refused: number;
+}
+
+const tried: FuzzRow[] = [];
 
 beforeAll(async () => {
   // Inputs are checked against the table's changes: no settlement job may change it in the background.
@@ -86,8 +93,13 @@ async function withoutPageCaches(after: Item[], changes: TableChanges): Promise<
 
 async function fuzz(route: RouteDefinition): Promise<void> {
   const sample = await sampleOf(route).valid({ api, party });
-  const row = { route: route.name, inputs: 0, accepted: 0, refused: 0 };
+  const row: FuzzRow = { route: route.name, inputs: 0, accepted: 0, refused: 0 };
   tried.push(row);
+  // The dispatcher and the queues' functions wait while the route is fuzzed: every change seen is the route's.
+  await api.quietly(() => fuzzQuietly(route, sample, row));
+}
+
+async function fuzzQuietly(route: RouteDefinition, sample: SampleRequest, row: FuzzRow): Promise<void> {
   let table: Item[] = await api.scan();
   await fc.assert(
     fc.asyncProperty(hostileRequests(sample, { post: route.method === 'POST' }), async (input) => {

@@ -44,6 +44,12 @@ export interface TestApi {
   scan(): Promise<Item[]>;
   /** Deletes items of the server's table behind its back (a test clearing what it no longer needs). */
   deleteItems(keys: readonly { pk: unknown; sk: unknown }[]): Promise<void>;
+  /**
+   * Runs `work` while the runtime's later work (the dispatcher, the sender, settlement) waits, so that
+   * what `work` sees change in the table is its requests' doing alone. Nests: the workers resume when
+   * the last of several concurrent calls ends.
+   */
+  quietly<T>(work: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -93,6 +99,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
   });
   const tokens = new Map<string, string>();
+  let quiet = 0;
+  let pausing: Promise<void> = Promise.resolve();
   const agent = new Agent({ keepAlive: true });
   let documents: DynamoDBDocumentClient | undefined;
   const direct = (): DynamoDBDocumentClient =>
@@ -158,6 +166,17 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     request,
     raw,
     scan: () => scanTable(direct(), runtime.tableName),
+    async quietly(work) {
+      quiet += 1;
+      try {
+        if (quiet === 1) pausing = runtime.pauseWorkers();
+        await pausing;
+        return await work();
+      } finally {
+        quiet -= 1;
+        if (quiet === 0) runtime.resumeWorkers();
+      }
+    },
     async deleteItems(keys) {
       for (const Key of keys) await direct().send(new DeleteCommand({ TableName: runtime.tableName, Key }));
     },
