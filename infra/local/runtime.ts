@@ -7,7 +7,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../../shared/runtime/config';
+import {
+  DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
+  ENV,
+  formatTenantRateLimit,
+  type TenantRateLimitSettings,
+} from '../../shared/runtime/config';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
@@ -23,6 +29,7 @@ import { dynamoDirectory } from '../../shared/data/directory-repository';
 import { installQueue, type QueueName } from '../../shared/data/queues';
 import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } from './event-stream';
 import { startLocalQueue, type LocalQueue } from './local-queue';
+import { resumePendingWork } from './resume-pending';
 import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -150,11 +157,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
       // The later work runs in this process, started before the API can take a payment: the queues
       // with their functions, and the dispatcher reading the stream from where it last stopped.
+      const byName = {} as Record<QueueName, LocalQueue>;
       for (const [name, file] of Object.entries(QUEUE_CONSUMERS) as [QueueName, string][]) {
-        const queue = await startLocalQueue(name, file);
-        queues.push(queue);
-        installQueue(name, queue);
+        byName[name] = await startLocalQueue(name, file);
+        queues.push(byName[name]);
+        installQueue(name, byName[name]);
       }
+      // What a previous run left waiting in the table is queued again (the old process's timers are gone).
+      const settlementDelayMs = options.sandboxSettlementDelayMs ?? DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS;
+      await resumePendingWork(DynamoDBDocumentClient.from(client), tableName, byName, settlementDelayMs);
       const dispatcherFile = 'dispatch-events';
       const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
       const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();

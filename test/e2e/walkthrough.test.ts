@@ -113,7 +113,11 @@ const PROMISED = [
 ];
 
 /** The events the page's receiver verified and logged, in the order the page waited for them. */
-const RECEIVED = [/^received: webhook\.test \S+$/m, /^received: payment\.settled \S+$/m, /^received: payment\.rejected \S+$/m];
+const RECEIVED = [
+  /^received: webhook\.test \S+$/m,
+  /^received: payment\.settled \S+$/m,
+  /^received: payment\.rejected \S+$/m,
+];
 
 function expectInOrder(stdout: string, lines: readonly string[]): void {
   const output = stdout.split('\n');

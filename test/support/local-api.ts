@@ -67,6 +67,8 @@ export interface TestApiOptions extends Pick<
   readonly dynamodbEndpoint?: string;
   /** Where scan() reads the table; the server's DynamoDB by default, or the test run's behind a proxy. */
   readonly scanEndpoint?: string;
+  /** The table, to start a server again on what an earlier one left; a new one by default. */
+  readonly tableName?: string;
 }
 
 const parseJson = (text: string): unknown => {
@@ -89,7 +91,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     port: 0,
     dataDir: ':memory:',
     dynamodbEndpoint,
-    tableName: `test-${randomUUID()}`,
+    tableName: options.tableName ?? `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
