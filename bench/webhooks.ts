@@ -46,7 +46,10 @@ receiver.listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
 
-async function call(method: string, route: string, token: string, body?: unknown): Promise<Record<string, any>> {
+/** The fields of an answer this benchmark reads. */
+type Answer = Record<string, string>;
+
+async function call(method: string, route: string, token: string, body?: unknown): Promise<Answer> {
   const response = await fetch(`${runtime.url}${route}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -54,7 +57,7 @@ async function call(method: string, route: string, token: string, body?: unknown
   });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, any>;
+  return JSON.parse(text) as Answer;
 }
 
 const tokenAnswer = await fetch(`${runtime.url}/oauth2/token`, {
