@@ -1,0 +1,587 @@
+/**
+ * The delivery rules (shared/domain/deliveries.ts) on in-memory fakes of their ports: the stores, the
+ * queue, the transport, the host resolver and a clock the test moves. The domain is what is under
+ * test here; the DynamoDB stores and the HTTP transport have tests of their own, and
+ * test/e2e/webhook-delivery.test.ts runs the whole path.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import {
+  attemptDelivery,
+  deliveryIdOf,
+  dispatchEvent,
+  eventBody,
+  MAX_RETRIES,
+  retryDelayMs,
+  WEBHOOK_USER_AGENT,
+  type AttemptDeps,
+  type AttemptRecord,
+  type DeliverySettings,
+  type StoredDelivery,
+  type WebhookRequest,
+  type WebhookResponse,
+} from '../../shared/domain/deliveries';
+import type { DomainEvent } from '../../shared/domain/events';
+import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
+import type { StoredWebhook } from '../../shared/domain/webhooks';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND };
+const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
+const LOCAL: WebhookUrlPolicy = { localReceivers: true };
+const PUBLIC_ADDRESS = '93.184.216.34';
+const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/** Every port of the delivery rules, in memory, and what each was asked. */
+function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, string[]> } = {}) {
+  // Near the real time: the standardwebhooks package refuses a timestamp 5 minutes off.
+  let time = Math.floor(Date.now() / SECOND) * SECOND;
+  const clock = {
+    now: () => new Date(time).toISOString(),
+    advance: (ms: number) => (time += ms),
+    set: (iso: string) => (time = Date.parse(iso)),
+  };
+
+  const deliveries = new Map<string, StoredDelivery>();
+  const deliveryStore = {
+    /** Set: recordAttempt answers false, as when another sender recorded its attempt first. */
+    loseRaces: false,
+    get: async (id: string) => deliveries.get(id),
+    async createIfAbsent(delivery: StoredDelivery): Promise<boolean> {
+      if (deliveries.has(delivery.id)) return false;
+      deliveries.set(delivery.id, delivery);
+      return true;
+    },
+    // As the DynamoDB store: only while the delivery is as `seen` (same status, as many attempts).
+    async recordAttempt(seen: StoredDelivery, record: AttemptRecord, now: string): Promise<boolean> {
+      const current = deliveries.get(seen.id);
+      if (this.loseRaces || !current) return false;
+      if (current.status !== seen.status || current.attempts.length !== seen.attempts.length) return false;
+      const { next_attempt_at: _dropped, ...rest } = current;
+      deliveries.set(seen.id, {
+        ...rest,
+        attempts: [...current.attempts, record.attempt],
+        status: record.status,
+        ...(record.next_attempt_at === undefined ? {} : { next_attempt_at: record.next_attempt_at }),
+        updated_at: now,
+      });
+      return true;
+    },
+  };
+
+  const webhooks = new Map<string, StoredWebhook>();
+  const webhookStore = {
+    get: async (id: string) => webhooks.get(id),
+    webhooksOf: async (tenant: string) => [...webhooks.values()].filter((w) => w.tenant === tenant),
+  };
+
+  const events = new Map<string, DomainEvent>();
+
+  const sent: { deliveryId: string; delayMs: number }[] = [];
+  const queue = { send: async (deliveryId: string, delayMs: number) => void sent.push({ deliveryId, delayMs }) };
+
+  const requests: WebhookRequest[] = [];
+  const transport = {
+    answer: async (_request: WebhookRequest): Promise<Omit<WebhookResponse, 'duration_ms'>> => ({ status_code: 200 }),
+    async post(request: WebhookRequest): Promise<WebhookResponse> {
+      requests.push(request);
+      return { duration_ms: 0, ...(await this.answer(request)) };
+    },
+  };
+
+  const names = new Map(Object.entries({ 'hooks.example.com': [PUBLIC_ADDRESS], ...options.names }));
+  const resolver = { resolve: async (hostname: string) => names.get(hostname) ?? [] };
+
+  const attemptDeps: AttemptDeps = {
+    deliveries: deliveryStore,
+    webhooks: webhookStore,
+    events: { get: async (id) => events.get(id) },
+    transport,
+    urls: { urlPolicy: options.policy ?? DEPLOYED, resolver },
+    queue,
+    clock,
+    settings: SETTINGS,
+  };
+  const dispatchDeps = { webhooks: webhookStore, deliveries: deliveryStore, queue, clock };
+
+  function addWebhook(fields: Partial<StoredWebhook> = {}): StoredWebhook {
+    const webhook: StoredWebhook = {
+      id: randomUUID(),
+      tenant: 'client-a',
+      url: 'https://hooks.example.com/breb',
+      events: ['payment.settled'],
+      delivery_mode: 'RETRY',
+      enabled: true,
+      secrets: [{ secret: newSecret() }],
+      created_at: clock.now(),
+      updated_at: clock.now(),
+      ...fields,
+    };
+    webhooks.set(webhook.id, webhook);
+    return webhook;
+  }
+
+  function addEvent(fields: Partial<DomainEvent> = {}): DomainEvent {
+    const event: DomainEvent = {
+      id: randomUUID(),
+      tenant: 'client-a',
+      type: 'payment.settled',
+      created_at: clock.now(),
+      data: { id: randomUUID(), status: 'SETTLED', amount: { value: '12500.00', currency: 'COP' } },
+      ...fields,
+    };
+    events.set(event.id, event);
+    return event;
+  }
+
+  /** A webhook, an event and their delivery, PENDING and due now (as the dispatcher leaves it). */
+  async function pendingDelivery(webhookFields: Partial<StoredWebhook> = {}, fields: Partial<StoredDelivery> = {}) {
+    const webhook = addWebhook(webhookFields);
+    const event = addEvent();
+    await dispatchEvent(dispatchDeps, event);
+    const id = deliveryIdOf(event.id, webhook.id);
+    deliveries.set(id, { ...deliveries.get(id)!, ...fields });
+    sent.length = 0;
+    return { webhook, event, id, delivery: () => deliveries.get(id)! };
+  }
+
+  return {
+    clock,
+    deliveries,
+    deliveryStore,
+    webhooks,
+    events,
+    sent,
+    requests,
+    transport,
+    names,
+    attemptDeps,
+    dispatchDeps,
+    addWebhook,
+    addEvent,
+    pendingDelivery,
+  };
+}
+
+describe('deliveryIdOf', () => {
+  test('the same for the same event and webhook, UUID-shaped (version 8), another for any other pair', () => {
+    const [eventId, webhookId] = [randomUUID(), randomUUID()];
+    expect(deliveryIdOf(eventId, webhookId)).toBe(deliveryIdOf(eventId, webhookId));
+    expect(deliveryIdOf(eventId, webhookId)).toMatch(UUID_V8);
+    expect(deliveryIdOf(webhookId, eventId)).not.toBe(deliveryIdOf(eventId, webhookId));
+    const ids = new Set<string>();
+    const eventIds = Array.from({ length: 30 }, () => randomUUID());
+    const webhookIds = Array.from({ length: 30 }, () => randomUUID());
+    for (const e of eventIds) {
+      for (const w of webhookIds) {
+        const id = deliveryIdOf(e, w);
+        expect(id).toMatch(UUID_V8);
+        ids.add(id);
+      }
+    }
+    expect(ids.size).toBe(900);
+  });
+
+  test('a known pair keeps its id: the first 128 bits of SHA-256("<event>/<webhook>"), version and variant set', () => {
+    // SHA-256 of the pair starts 85eebe80d0eb88f6099e7e5074849428: nibble 12 becomes 8 (the version)
+    // and nibble 16 (0) takes the variant bits 10 (8).
+    expect(deliveryIdOf('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002')).toBe(
+      '85eebe80-d0eb-88f6-899e-7e5074849428',
+    );
+  });
+});
+
+describe('dispatchEvent', () => {
+  test("a delivery for each enabled webhook of the event's client subscribed to its type, queued at once", async () => {
+    const w = world();
+    const subscribed = w.addWebhook();
+    const several = w.addWebhook({ events: ['payment.rejected', 'payment.settled', 'webhook.test'] });
+    w.addWebhook({ events: ['payment.rejected'] });
+    w.addWebhook({ enabled: false });
+    w.addWebhook({ tenant: 'client-b' });
+    const event = w.addEvent();
+
+    const ids = await dispatchEvent(w.dispatchDeps, event);
+
+    const expected = [deliveryIdOf(event.id, subscribed.id), deliveryIdOf(event.id, several.id)];
+    expect(ids.sort()).toEqual([...expected].sort());
+    expect(w.sent.map((s) => s.deliveryId).sort()).toEqual([...expected].sort());
+    expect(w.sent.every((s) => s.delayMs === 0)).toBe(true);
+    expect([...w.deliveries.keys()].sort()).toEqual([...expected].sort());
+    expect(w.deliveries.get(expected[0]!)).toEqual({
+      id: expected[0],
+      tenant: 'client-a',
+      webhook_id: subscribed.id,
+      event_id: event.id,
+      event_type: 'payment.settled',
+      status: 'PENDING',
+      attempts: [],
+      round_start: 0,
+      next_attempt_at: w.clock.now(),
+      created_at: w.clock.now(),
+      updated_at: w.clock.now(),
+    });
+  });
+
+  test('an event no webhook wants makes no delivery and queues nothing', async () => {
+    const w = world();
+    w.addWebhook({ events: ['qr_code.paid'] });
+    expect(await dispatchEvent(w.dispatchDeps, w.addEvent())).toEqual([]);
+    expect(w.deliveries.size).toBe(0);
+    expect(w.sent).toEqual([]);
+  });
+
+  test('a test event goes to its webhook alone, whatever its events; to none when that one is disabled', async () => {
+    const w = world();
+    const target = w.addWebhook({ events: ['qr_code.paid'] });
+    w.addWebhook({ events: ['webhook.test'] });
+    const test = w.addEvent({ type: 'webhook.test', webhook_id: target.id, data: { webhook_id: target.id } });
+    expect(await dispatchEvent(w.dispatchDeps, test)).toEqual([deliveryIdOf(test.id, target.id)]);
+
+    const disabled = w.addWebhook({ enabled: false, events: ['webhook.test'] });
+    const toDisabled = w.addEvent({ type: 'webhook.test', webhook_id: disabled.id });
+    expect(await dispatchEvent(w.dispatchDeps, toDisabled)).toEqual([]);
+    const toDeleted = w.addEvent({ type: 'webhook.test', webhook_id: randomUUID() });
+    expect(await dispatchEvent(w.dispatchDeps, toDeleted)).toEqual([]);
+    expect([...w.deliveries.keys()]).toEqual([deliveryIdOf(test.id, target.id)]);
+  });
+
+  test('run twice for one event (a stream batch retried): the same ids, no second delivery, queued again', async () => {
+    const w = world();
+    w.addWebhook();
+    w.addWebhook();
+    const event = w.addEvent();
+    const first = await dispatchEvent(w.dispatchDeps, event);
+    const stored = new Map(w.deliveries);
+    w.clock.advance(MINUTE);
+    const second = await dispatchEvent(w.dispatchDeps, event);
+    expect(second).toEqual(first);
+    expect(first).toHaveLength(2);
+    // The deliveries made first are kept as they were (not made again at the later time).
+    expect(w.deliveries).toEqual(stored);
+    expect(w.sent.map((s) => s.deliveryId)).toEqual([...first, ...first]);
+  });
+});
+
+describe('attemptDelivery', () => {
+  test('a message early for its delivery is queued again for the rest of the wait; 34 minutes take three hops', async () => {
+    const w = world();
+    const due = new Date(Date.parse(w.clock.now()) + 34 * MINUTE).toISOString();
+    const { id } = await w.pendingDelivery({}, { next_attempt_at: due });
+    // The queue as SQS: a message is delayed at most 15 minutes.
+    const outcomes = [];
+    for (let hop = 0; hop < 5; hop += 1) {
+      const outcome = await attemptDelivery(w.attemptDeps, id);
+      outcomes.push(outcome);
+      if (outcome !== 'NOT_DUE') break;
+      w.clock.advance(Math.min(15 * MINUTE, w.sent.at(-1)!.delayMs));
+    }
+    expect(outcomes).toEqual(['NOT_DUE', 'NOT_DUE', 'NOT_DUE', 'SUCCEEDED']);
+    expect(w.sent.map((s) => s.delayMs)).toEqual([34 * MINUTE, 19 * MINUTE, 4 * MINUTE]);
+    expect(w.sent.every((s) => s.deliveryId === id)).toBe(true);
+    expect(w.requests).toHaveLength(1);
+    expect(w.clock.now()).toBe(due);
+  });
+
+  test('success: one POST of the event, signed, to the address checked; SUCCEEDED, nothing queued', async () => {
+    const w = world();
+    const { webhook, event, id, delivery } = await w.pendingDelivery();
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+
+    expect(w.requests).toHaveLength(1);
+    const [request] = w.requests;
+    expect(request!.url.href).toBe('https://hooks.example.com/breb');
+    expect(request!.address).toBe(PUBLIC_ADDRESS);
+    expect(request!.body).toBe(eventBody(event));
+    expect(JSON.parse(request!.body)).toEqual({
+      id: event.id,
+      type: event.type,
+      created_at: event.created_at,
+      data: event.data,
+    });
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': WEBHOOK_USER_AGENT,
+      'webhook-id': event.id,
+      'webhook-timestamp': String(Date.parse(w.clock.now()) / SECOND),
+    });
+    expect(() => new Webhook(webhook.secrets[0]!.secret).verify(request!.body, { ...request!.headers })).not.toThrow();
+    expect(request!.timeoutMs).toBeGreaterThan(0);
+    expect(request!.timeoutMs).toBeLessThanOrEqual(SETTINGS.timeoutMs);
+
+    expect(delivery()).toMatchObject({
+      status: 'SUCCEEDED',
+      attempts: [{ attempted_at: w.clock.now(), status_code: 200 }],
+    });
+    expect(delivery()).not.toHaveProperty('next_attempt_at');
+    expect(delivery().attempts[0]).not.toHaveProperty('error');
+    expect(w.sent).toEqual([]);
+    // A message for it again (SQS delivers at least once): nothing more is sent.
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('DONE_ALREADY');
+    expect(w.requests).toHaveLength(1);
+  });
+
+  test('RETRY: retry n waits base × 2^(n-1) from the end of the attempt before it; 12 retries, then FAILED', async () => {
+    // The design's "up to 12 retries" (docs/webhooks.md).
+    expect(MAX_RETRIES).toBe(12);
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 503 });
+    const { id, delivery } = await w.pendingDelivery();
+
+    for (let n = 1; n <= MAX_RETRIES; n += 1) {
+      expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
+      const last = delivery().attempts.at(-1)!;
+      const wait = SETTINGS.retryBaseMs * 2 ** (n - 1);
+      expect(retryDelayMs(SETTINGS, n)).toBe(wait);
+      expect(delivery().status).toBe('PENDING');
+      expect(Date.parse(delivery().next_attempt_at!)).toBe(Date.parse(last.attempted_at) + last.duration_ms + wait);
+      expect(w.sent.at(-1)).toEqual({ deliveryId: id, delayMs: last.duration_ms + wait });
+      // A message a little early (SQS rounds up, a duplicate): it waits for the rest.
+      w.clock.advance(last.duration_ms + wait - 1);
+      expect(await attemptDelivery(w.attemptDeps, id)).toBe('NOT_DUE');
+      expect(w.sent.at(-1)).toEqual({ deliveryId: id, delayMs: 1 });
+      w.clock.advance(1);
+    }
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('FAILED');
+
+    expect(w.requests).toHaveLength(1 + MAX_RETRIES);
+    expect(delivery().status).toBe('FAILED');
+    expect(delivery()).not.toHaveProperty('next_attempt_at');
+    expect(delivery().attempts).toHaveLength(1 + MAX_RETRIES);
+    for (const attempt of delivery().attempts) {
+      expect(attempt).toMatchObject({ status_code: 503, error: 'HTTP 503: not a 2xx answer' });
+    }
+    // One message per retry and per early message, none after the last attempt.
+    expect(w.sent).toHaveLength(2 * MAX_RETRIES);
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('DONE_ALREADY');
+    expect(w.requests).toHaveLength(1 + MAX_RETRIES);
+    expect(w.sent).toHaveLength(2 * MAX_RETRIES);
+  });
+
+  test('the wait counts from the end of a slow attempt, and the timeout covers the lookup', async () => {
+    const w = world();
+    const resolve = w.attemptDeps.urls.resolver.resolve;
+    const slowResolver = {
+      resolve: async (host: string) => (await new Promise((r) => setTimeout(r, 40)), resolve(host)),
+    };
+    const deps: AttemptDeps = { ...w.attemptDeps, urls: { ...w.attemptDeps.urls, resolver: slowResolver } };
+    w.transport.answer = async (request) => {
+      await new Promise((r) => setTimeout(r, 60));
+      expect(request.timeoutMs).toBeLessThanOrEqual(SETTINGS.timeoutMs - 35);
+      return { timedOut: true };
+    };
+    const { id, delivery } = await w.pendingDelivery();
+    expect(await attemptDelivery(deps, id)).toBe('RETRYING');
+    const [attempt] = delivery().attempts;
+    expect(attempt).toEqual({
+      attempted_at: w.clock.now(),
+      duration_ms: expect.any(Number),
+      error: `No answer within ${SETTINGS.timeoutMs} ms`,
+    });
+    expect(attempt!.duration_ms).toBeGreaterThanOrEqual(95);
+    expect(Date.parse(delivery().next_attempt_at!) - Date.parse(attempt!.attempted_at)).toBe(
+      attempt!.duration_ms + SETTINGS.retryBaseMs,
+    );
+  });
+
+  test('a redelivered round gets 12 retries of its own, from the first delay again', async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 500 });
+    const earlier = Array.from({ length: 1 + MAX_RETRIES }, () => ({
+      attempted_at: '2026-11-23T10:00:00.000Z',
+      status_code: 500,
+      duration_ms: 3,
+      error: 'HTTP 500: not a 2xx answer',
+    }));
+    const { id, delivery } = await w.pendingDelivery({}, { attempts: earlier, round_start: earlier.length });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
+    expect(w.sent).toEqual([
+      { deliveryId: id, delayMs: delivery().attempts.at(-1)!.duration_ms + SETTINGS.retryBaseMs },
+    ]);
+  });
+
+  test.each([
+    ['an error status', { status_code: 500 }, { status_code: 500, error: 'HTTP 500: not a 2xx answer' }],
+    ['a redirect', { status_code: 302 }, { status_code: 302, error: 'HTTP 302: redirects are not followed' }],
+    ['no answer in time', { timedOut: true as const }, { error: `No answer within ${SETTINGS.timeoutMs} ms` }],
+    ['a refused connection', { error: 'Connection refused by x:1' }, { error: 'Connection refused by x:1' }],
+  ])('ONCE: %s ends the delivery FAILED after one attempt, nothing queued', async (_what, answer, attempt) => {
+    const w = world();
+    w.transport.answer = async () => answer;
+    const { id, delivery } = await w.pendingDelivery({ delivery_mode: 'ONCE' });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('FAILED');
+    expect(delivery().status).toBe('FAILED');
+    expect(delivery().attempts).toEqual([{ attempted_at: w.clock.now(), duration_ms: expect.any(Number), ...attempt }]);
+    expect(w.requests).toHaveLength(1);
+    expect(w.sent).toEqual([]);
+  });
+
+  test('ONCE: a 2xx succeeds', async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 204 });
+    const { id, delivery } = await w.pendingDelivery({ delivery_mode: 'ONCE' });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+    expect(delivery().attempts).toEqual([
+      { attempted_at: w.clock.now(), duration_ms: expect.any(Number), status_code: 204 },
+    ]);
+  });
+
+  test.each([
+    ['disabled', 'the webhook is disabled'],
+    ['deleted', 'the webhook was deleted'],
+    ['event expired', 'the event has expired (events are kept 30 days)'],
+  ])('%s: FAILED, Not sent, even in RETRY; the transport never called', async (what, why) => {
+    const w = world();
+    const { webhook, event, id, delivery } = await w.pendingDelivery();
+    if (what === 'disabled') w.webhooks.set(webhook.id, { ...webhook, enabled: false });
+    if (what === 'deleted') w.webhooks.delete(webhook.id);
+    if (what === 'event expired') w.events.delete(event.id);
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('FAILED');
+    expect(delivery()).toMatchObject({
+      status: 'FAILED',
+      attempts: [{ attempted_at: w.clock.now(), duration_ms: 0, error: `Not sent: ${why}` }],
+    });
+    expect(delivery().attempts[0]).not.toHaveProperty('status_code');
+    expect(w.requests).toEqual([]);
+    expect(w.sent).toEqual([]);
+  });
+
+  describe('the URL checked again at send time', () => {
+    test.each([
+      [
+        'a private address',
+        DEPLOYED,
+        'https://hooks.example.com/breb',
+        ['10.0.0.1'],
+        'must not point to an internal address: its host is hooks.example.com, which resolves to 10.0.0.1, a private address',
+      ],
+      [
+        'the metadata service',
+        DEPLOYED,
+        'https://hooks.example.com/breb',
+        ['169.254.169.254'],
+        'must not point to an internal address: its host is hooks.example.com, which resolves to 169.254.169.254, ' +
+          'a link-local address (the cloud metadata service, 169.254.169.254, is one)',
+      ],
+      [
+        'one private address among public ones',
+        DEPLOYED,
+        'https://hooks.example.com/breb',
+        [PUBLIC_ADDRESS, '10.0.0.1'],
+        'must not point to an internal address: its host is hooks.example.com, which resolves to 10.0.0.1, a private address',
+      ],
+      [
+        'no address any more',
+        DEPLOYED,
+        'https://hooks.example.com/breb',
+        [],
+        'has a host, hooks.example.com, that does not resolve to any address',
+      ],
+      [
+        'localhost resolving off this machine (local stage)',
+        LOCAL,
+        'http://localhost:4010/hook',
+        ['192.168.1.20'],
+        'must not point to anything but this machine: its host is localhost, which resolves to 192.168.1.20, not a loopback address',
+      ],
+    ])(
+      'a name that now resolves to %s: Not sent, the transport never called',
+      async (_what, policy, url, addresses, why) => {
+        const host = new URL(url).hostname;
+        const w = world({ policy, names: { [host]: addresses } });
+        const { id, delivery } = await w.pendingDelivery({ url });
+        // RETRY: the name may resolve to a public address again by the next attempt.
+        expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
+        expect(delivery().attempts).toEqual([
+          { attempted_at: w.clock.now(), duration_ms: expect.any(Number), error: `Not sent: the URL ${why}` },
+        ]);
+        expect(w.requests).toEqual([]);
+      },
+    );
+
+    test('the transport gets the address the check passed, with the URL of the name', async () => {
+      const w = world({ names: { 'hooks.example.com': ['2606:2800:220:1:248:1893:25c8:1946', PUBLIC_ADDRESS] } });
+      const { id } = await w.pendingDelivery();
+      expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+      expect(w.requests.map((r) => [r.url.hostname, r.address])).toEqual([
+        ['hooks.example.com', '2606:2800:220:1:248:1893:25c8:1946'],
+      ]);
+    });
+
+    test('the address of the lookup made at send time, not of an earlier one', async () => {
+      const w = world();
+      const { id } = await w.pendingDelivery();
+      w.names.set('hooks.example.com', ['203.0.113.7']);
+      expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+      expect(w.requests[0]!.address).toBe('203.0.113.7');
+    });
+
+    test('on the local stage, localhost resolving to loopback is posted to over http', async () => {
+      const w = world({ policy: LOCAL, names: { localhost: ['127.0.0.1'] } });
+      const { id } = await w.pendingDelivery({ url: 'http://localhost:4010/hook' });
+      expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+      expect(w.requests.map((r) => [r.url.href, r.address])).toEqual([['http://localhost:4010/hook', '127.0.0.1']]);
+    });
+  });
+
+  test("the webhook's secrets never appear in what is recorded or queued", async () => {
+    const w = world();
+    const [current, previous] = [newSecret(), newSecret()];
+    const secrets = [{ secret: current }, { secret: previous, expires_at: '2999-01-01T00:00:00.000Z' }];
+    let calls = 0;
+    w.transport.answer = async () =>
+      (calls += 1) === 1 ? { error: 'Connection reset by hooks.example.com' } : { status_code: 200 };
+    const { id, delivery } = await w.pendingDelivery({ secrets });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
+    w.clock.advance(w.sent.at(-1)!.delayMs);
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
+
+    const written = JSON.stringify([delivery(), w.sent]);
+    const sentOut = JSON.stringify(w.requests.map((r) => [r.headers, r.body]));
+    for (const secret of [current, previous]) {
+      for (const text of [written, sentOut]) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(secret.slice('whsec_'.length));
+      }
+    }
+    // Both secrets signed (a rotation), each signature verifying alone.
+    for (const request of w.requests) {
+      expect(request.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+      for (const secret of [current, previous]) {
+        expect(() => new Webhook(secret).verify(request.body, { ...request.headers })).not.toThrow();
+      }
+    }
+  });
+
+  test('a lost race (another sender recorded first): DONE_ALREADY, and nothing queued', async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 500 });
+    const { id, delivery } = await w.pendingDelivery();
+    w.deliveryStore.loseRaces = true;
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('DONE_ALREADY');
+    expect(w.sent).toEqual([]);
+    expect(delivery().attempts).toEqual([]);
+  });
+
+  test('two senders of one message at once: one attempt recorded, one retry queued', async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 500 });
+    const { id, delivery } = await w.pendingDelivery();
+    const outcomes = await Promise.all([attemptDelivery(w.attemptDeps, id), attemptDelivery(w.attemptDeps, id)]);
+    expect(outcomes.sort()).toEqual(['DONE_ALREADY', 'RETRYING']);
+    expect(delivery().attempts).toHaveLength(1);
+    expect(w.sent).toHaveLength(1);
+  });
+
+  test('an unknown delivery, or one no longer PENDING: DONE_ALREADY, nothing sent', async () => {
+    const w = world();
+    expect(await attemptDelivery(w.attemptDeps, randomUUID())).toBe('DONE_ALREADY');
+    const { id } = await w.pendingDelivery({}, { status: 'FAILED' });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('DONE_ALREADY');
+    expect(w.requests).toEqual([]);
+    expect(w.sent).toEqual([]);
+  });
+});
