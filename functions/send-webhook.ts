@@ -16,16 +16,10 @@ import { httpWebhookTransport } from '../shared/data/webhook-transport';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
+import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { workerHandler } from '../shared/observability/worker-handler';
 import { runtimeConfig } from '../shared/runtime/config';
-
-/** Counted per attempt result: `WebhookDeliveriesFailed` (a delivery given up) has an alarm. */
-export const DELIVERY_METRICS = {
-  SUCCEEDED: 'WebhookDeliveriesSucceeded',
-  FAILED: 'WebhookDeliveriesFailed',
-  RETRYING: 'WebhookAttemptsFailed',
-} as const;
 
 export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> => {
   const { webhookTimeoutMs, webhookRetryBaseMs } = runtimeConfig();

@@ -6,11 +6,11 @@
 import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
 import { getRecord } from './records';
-import { itemKeys } from './item-keys';
+import { EVENT_ENTITY, itemKeys } from './item-keys';
 import type { TransactItem } from './transactions';
 
 /** The `entity` of an event's item: the dispatcher picks these out of the table's stream. */
-export const EVENT_ENTITY = 'EVENT';
+export { EVENT_ENTITY };
 
 const EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
 

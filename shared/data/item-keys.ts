@@ -12,11 +12,18 @@ const pad = (n: number, width: number): string => String(n).padStart(width, '0')
 
 /**
  * The per-tenant rate limit's counters (shared/data/rate-limit-store.ts) are the only items under
- * this partition-key prefix and the only attributes they hold: every function may update them, and
- * its IAM grant for that reaches these keys and attributes only (infra/constructs/api-function.ts).
+ * this partition-key prefix and the only attributes they hold: every route's function may update
+ * them, and its IAM grant for that reaches these keys and attributes only
+ * (infra/constructs/api-function.ts).
  */
 export const RATE_WINDOW_KEY_PREFIX = 'RATE#';
 export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expires_at'] as const;
+
+/**
+ * The `entity` of an event's item (shared/data/events.ts). On AWS the dispatcher's event source
+ * passes on only the stream's insertions of these (infra/constructs/worker-function.ts).
+ */
+export const EVENT_ENTITY = 'EVENT';
 
 export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),

@@ -7,7 +7,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
 import type { SettlementQueue } from '../domain/settlement';
-import { ENV, runtimeConfig } from '../runtime/config';
+import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
 /** Sends a JSON message that its consumer receives after `delayMs`. */
@@ -15,13 +15,7 @@ export interface MessageQueue {
   send(message: object, delayMs: number): Promise<void>;
 }
 
-/** The queues, each with the variable that carries its URL on AWS. */
-export const QUEUE_ENV = {
-  settlement: ENV.settlementQueueUrl,
-  webhookDeliveries: ENV.webhookDeliveryQueueUrl,
-} as const;
-
-export type QueueName = keyof typeof QUEUE_ENV;
+export { QUEUE_ENV, type QueueName };
 
 /** SQS delays a message at most 15 minutes: a longer wait is met again by its consumer (see attemptDelivery). */
 export const SQS_MAX_DELAY_SECONDS = 900;

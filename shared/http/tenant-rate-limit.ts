@@ -15,14 +15,14 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { RateWindow } from '../data/rate-limit-store';
 import { MetricUnit } from '../observability/emf-metrics';
+import { RATE_LIMIT_UNAVAILABLE_METRIC } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
 import { readTenantRateLimit, type TenantRateLimitSettings } from '../runtime/config';
 import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import { RetryLater, type HttpResponse } from './responses';
 
-/** Requests let through because their counter could not be written: meanwhile no tenant is limited. */
-export const RATE_LIMIT_UNAVAILABLE_METRIC = 'TenantRateLimitUnavailable';
+export { RATE_LIMIT_UNAVAILABLE_METRIC };
 
 export interface TenantRateLimitStore {
   /**

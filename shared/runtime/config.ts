@@ -49,6 +49,18 @@ export const SECRET_ENV = {
 
 export type SecretName = keyof typeof SECRET_ENV;
 
+/**
+ * The queues of the later work (shared/data/queues.ts), each with the variable that carries its URL
+ * on AWS. The route and worker tables name the queues a function sends to (`queues: [...]`); the
+ * stack sets the URL and grants SendMessage only on those.
+ */
+export const QUEUE_ENV = {
+  settlement: ENV.settlementQueueUrl,
+  webhookDeliveries: ENV.webhookDeliveryQueueUrl,
+} as const;
+
+export type QueueName = keyof typeof QUEUE_ENV;
+
 export const DEFAULT_ACQUIRER_ID = 'RBM';
 
 /**

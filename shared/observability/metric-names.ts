@@ -1,0 +1,23 @@
+/**
+ * The functions' own metrics (namespace METRICS_NAMESPACE, shared/runtime/config.ts) that the stack's
+ * alarms and dashboard watch (infra/constructs/monitoring.ts): named once here, for the code that
+ * publishes them and the alarms that read them, so an alarm cannot watch a name nothing publishes.
+ */
+
+/**
+ * Requests let through because their tenant's rate-limit counter could not be written: meanwhile no
+ * tenant is limited. Published with the request's `route` and `status` class, as every metric of a
+ * request (shared/http/observability.ts).
+ */
+export const RATE_LIMIT_UNAVAILABLE_METRIC = 'TenantRateLimitUnavailable';
+
+/**
+ * The webhook sender's attempts, counted by result (functions/send-webhook.ts), with the `service`
+ * dimension alone: a delivery that succeeded, one given up (FAILED, alarmed), and an attempt that
+ * failed with a retry to come.
+ */
+export const DELIVERY_METRICS = {
+  SUCCEEDED: 'WebhookDeliveriesSucceeded',
+  FAILED: 'WebhookDeliveriesFailed',
+  RETRYING: 'WebhookAttemptsFailed',
+} as const;
