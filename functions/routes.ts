@@ -3,8 +3,7 @@
  * function per entry (with exactly these table actions and these authorizer scopes) and the local
  * server mounts the same entries. Nothing here imports handler code, so the stack can read it cheaply.
  */
-import type { SecretName } from '../shared/runtime/config';
-import type { QueueName } from '../shared/data/queues';
+import type { QueueName, SecretName } from '../shared/runtime/config';
 import type { TableAction } from '../shared/data/table';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
@@ -28,26 +27,33 @@ export const SCOPES = {
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export interface RouteDefinition {
-  /** camelCase name of the function: the CDK construct id and the log's `function` field. */
+/**
+ * What every function of the stack declares, route or worker (functions/workers.ts): the stack gives
+ * it these rights and the variables that go with them, and nothing more.
+ */
+export interface FunctionDefinition {
+  /** camelCase name of the function: the CDK construct id (and a route's log `function` field). */
   readonly name: string;
-  readonly method: HttpMethod;
-  /** API Gateway route paths served by the one handler (`{id}` marks a path parameter). */
-  readonly paths: readonly string[];
   /** File under functions/ (without extension) exporting `handler`. */
   readonly handler: string;
-  /** OAuth scopes the JWT authorizer demands; empty means any valid token. */
-  readonly scopes: readonly Scope[];
   /**
-   * The only DynamoDB actions the function is granted on the table for its route's work. (The shared
-   * chain's per-tenant rate limit has a grant of its own on every function, reaching its counters
-   * only: infra/constructs/api-function.ts.)
+   * The only DynamoDB actions the function is granted on the table for its own work. (The shared
+   * chain's per-tenant rate limit has a grant of its own on every route's function, reaching its
+   * counters only: infra/constructs/api-function.ts.)
    */
   readonly tableActions: readonly TableAction[];
   /** Secrets the function may read (Secrets Manager GetSecretValue); their ARNs arrive in SECRET_ENV. */
   readonly secrets?: readonly SecretName[];
   /** Queues the function sends to (SQS SendMessage); their URLs arrive in QUEUE_ENV. */
   readonly queues?: readonly QueueName[];
+}
+
+export interface RouteDefinition extends FunctionDefinition {
+  readonly method: HttpMethod;
+  /** API Gateway route paths served by the one handler (`{id}` marks a path parameter). */
+  readonly paths: readonly string[];
+  /** OAuth scopes the JWT authorizer demands; empty means any valid token. */
+  readonly scopes: readonly Scope[];
   /** Operator tools for the sandbox; mounted only on stages that enable the sandbox. */
   readonly sandbox?: boolean;
 }

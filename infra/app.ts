@@ -5,7 +5,7 @@
  */
 import { App, Aspects, Tags } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SERVICE_NAME } from './constructs/api-function';
+import { SERVICE_NAME } from './constructs/service-function';
 import { BrebApiStack } from './stack';
 import { stageSettings } from './stages';
 

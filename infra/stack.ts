@@ -1,21 +1,27 @@
 /**
  * The whole deployment of one stage: the table, the stage's secrets, who issues tokens (Cognito or
  * an external issuer), the HTTP API with its JWT authorizer, throttling and access logs, one
- * function per route of functions/routes.ts, and the alarms and dashboard. Everything that differs
- * between stages comes from StageSettings; everything a route needs comes from its route entry.
+ * function per route of functions/routes.ts, the queues of the later work and one function per
+ * worker of functions/workers.ts, and the alarms and dashboard. Everything that differs between
+ * stages comes from StageSettings; everything a function needs comes from its route or worker entry.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { Construct } from 'constructs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
+import { workers as workerTable } from '../functions/workers';
 import { tableDefinition } from '../shared/data/table';
 import { ApiFunction } from './constructs/api-function';
 import { ApiStage } from './constructs/api-stage';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
+import type { ServiceFunction } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
+import { WorkQueues } from './constructs/work-queues';
+import { WorkerFunction } from './constructs/worker-function';
 import type { StageSettings } from './stages';
 
 export interface BrebApiStackProps extends StackProps {
@@ -35,6 +41,14 @@ export class BrebApiStack extends Stack {
   readonly routes: readonly RouteDefinition[];
   /** Keyed by route name, so tests and tools can find the function of a route. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
+  readonly queues: WorkQueues;
+  /** Keyed by worker name: the functions of the stream and the queues. */
+  readonly workers: ReadonlyMap<string, WorkerFunction>;
+  /**
+   * Every dead-letter queue, by the name of what it sets aside: a queue's messages, or the batches a
+   * stream consumer gave up on.
+   */
+  readonly deadLetterQueues: ReadonlyMap<string, IQueue>;
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: BrebApiStackProps) {
@@ -46,6 +60,13 @@ export class BrebApiStack extends Stack {
     this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
     this.identity = new Identity(this, 'Identity', { settings });
+    this.queues = new WorkQueues(this, 'Queues', { settings });
+    const shared = {
+      settings,
+      table: this.table,
+      secrets: this.secrets.byName,
+      queues: this.queues.byName,
+    };
 
     // Every route sits behind the authorizer by default, so a route cannot be left open by omission;
     // routes only add the scopes they demand.
@@ -60,12 +81,7 @@ export class BrebApiStack extends Stack {
     const functions = new Map<string, ApiFunction>();
     for (const route of this.routes) {
       // The construct id is the route name: logical ids stay stable and readable per route.
-      const fn = new ApiFunction(this, route.name, {
-        route,
-        settings,
-        table: this.table,
-        secrets: this.secrets.byName,
-      });
+      const fn = new ApiFunction(this, route.name, { ...shared, route });
       // One integration per function, shared by all of its paths.
       const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function);
       for (const path of route.paths) {
@@ -81,7 +97,31 @@ export class BrebApiStack extends Stack {
     }
     this.functions = functions;
 
-    this.monitoring = new Monitoring(this, 'Monitoring', { settings, api: this.api, functions, table: this.table });
+    // Under a scope of their own, so that the local server, which finds the route functions by their
+    // construct path (infra/local/bundles.ts), never takes one for a route.
+    const workerScope = new Construct(this, 'Workers');
+    this.workers = new Map(
+      workerTable.map((worker) => {
+        if (functions.has(worker.name)) throw new Error(`Worker ${worker.name} has the name of a route`);
+        return [worker.name, new WorkerFunction(workerScope, worker.name, { ...shared, worker })];
+      }),
+    );
+
+    const deadLetterQueues = new Map<string, IQueue>(Object.entries(this.queues.deadLetters));
+    for (const [name, worker] of this.workers) {
+      if (worker.deadLetterQueue) deadLetterQueues.set(name, worker.deadLetterQueue);
+    }
+    this.deadLetterQueues = deadLetterQueues;
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      settings,
+      api: this.api,
+      functions: new Map<string, ServiceFunction>([...functions, ...this.workers]),
+      workers: this.workers,
+      queues: this.queues.byName,
+      deadLetterQueues,
+      table: this.table,
+    });
 
     this.addOutputs();
   }
@@ -94,6 +134,14 @@ export class BrebApiStack extends Stack {
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
     output('DashboardUrl', this.monitoring.dashboardUrl, 'CloudWatch dashboard of this stage');
     output('AlarmTopicArn', this.monitoring.topic.topicArn, 'SNS topic of every alarm');
+    for (const [name, queue] of Object.entries(this.queues.byName)) {
+      output(`${pascalCase(name)}QueueUrl`, queue.queueUrl, `The ${name} queue`);
+    }
+    // The ARN is what a redrive names (docs/operations.md), the URL what reading a message names.
+    for (const [name, queue] of this.deadLetterQueues) {
+      output(`${pascalCase(name)}DeadLetterQueueUrl`, queue.queueUrl, `Dead letters of ${name}`);
+      output(`${pascalCase(name)}DeadLetterQueueArn`, queue.queueArn, `Dead letters of ${name}`);
+    }
     const { userPool, tokenUrl, clients } = this.identity;
     if (userPool && tokenUrl) {
       output('UserPoolId', userPool.userPoolId, 'Cognito user pool of the API clients');

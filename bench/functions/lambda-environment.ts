@@ -1,11 +1,11 @@
 /**
  * The environment a function process of the benchmark runs in: the variables the stack gives every
- * function (infra/constructs/api-function.ts), and those Lambda's runtime adds, so that logging,
+ * function (infra/constructs/service-function.ts), and those Lambda's runtime adds, so that logging,
  * metrics and tracing do in the benchmark what they do in Lambda (tracing sends its documents to a
  * UDP socket standing in for the X-Ray daemon).
  */
 import { randomBytes } from 'node:crypto';
-import { functionEnvironment } from '../../infra/constructs/api-function';
+import { functionEnvironment } from '../../infra/constructs/service-function';
 import { stageSettings } from '../../infra/stages';
 import { ENV } from '../../shared/runtime/config';
 

@@ -1,6 +1,7 @@
 /**
  * Alarms and the dashboard of one stage. Every alarm notifies one SNS topic (optionally mailed to
- * the address of the stage settings); the dashboard shows the API, each function and the table.
+ * the address of the stage settings); the dashboard shows the API, each function (routes and
+ * workers), the table, the queues and the webhook deliveries.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -11,6 +12,7 @@ import {
   Dashboard,
   GraphWidget,
   MathExpression,
+  Metric,
   TreatMissingData,
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
@@ -20,11 +22,26 @@ import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DELIVERY_METRICS, RATE_LIMIT_UNAVAILABLE_METRIC } from '../../shared/observability/metric-names';
+import { METRICS_NAMESPACE, SERVICE_NAME, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
-import type { ApiFunction } from './api-function';
+import type { ServiceFunction } from './service-function';
+import type { WorkerFunction } from './worker-function';
 
 const PERIOD = Duration.minutes(5);
+
+/** A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as much. */
+export const ITERATOR_AGE_ALARM_MS = 60_000;
+
+/**
+ * The sum of a metric of ours over every route and status class it is published with (a metric of a
+ * request always is: shared/http/observability.ts): a Metrics Insights query, which an alarm may watch.
+ */
+export const requestMetricQuery = (metricName: string): string =>
+  `SELECT SUM(${metricName}) FROM SCHEMA(${METRICS_NAMESPACE}, route, service, status) ` +
+  `WHERE service = '${SERVICE_NAME}'`;
 
 /** The operations our routes perform (transactions included): the table's throttles are their sum. */
 const TABLE_OPERATIONS = [
@@ -42,7 +59,12 @@ const TABLE_OPERATIONS = [
 export interface MonitoringProps {
   readonly settings: StageSettings;
   readonly api: HttpApi;
-  readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** Every function, routes' and workers', by name. */
+  readonly functions: ReadonlyMap<string, ServiceFunction>;
+  readonly workers: ReadonlyMap<string, WorkerFunction>;
+  readonly queues: Readonly<Record<QueueName, IQueue>>;
+  /** Every dead-letter queue, by the name of what it sets aside. */
+  readonly deadLetterQueues: ReadonlyMap<string, IQueue>;
   readonly table: ITable;
 }
 
@@ -54,7 +76,8 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { settings, api, functions, table } = props;
+    const { settings, api, functions, deadLetterQueues, table } = props;
+    const streamConsumers = [...props.workers.values()].filter((worker) => 'stream' in worker.worker.source);
     const prefix = `BrebMerchantApi-${settings.name}`;
 
     this.topic = this.createTopic(settings);
@@ -110,6 +133,42 @@ export class Monitoring extends Construct {
       });
     }
 
+    // The later work: what was set aside, what was given up, what falls behind
+    for (const [name, queue] of deadLetterQueues) {
+      alarm(
+        `${name}-DeadLetters`,
+        `${name}: messages set aside in its dead-letter queue (operations.md: dead letters)`,
+        {
+          metric: queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+          threshold: 1,
+          evaluationPeriods: 1,
+        },
+      );
+    }
+    for (const worker of streamConsumers) {
+      const name = worker.node.id;
+      alarm(`${name}-IteratorAge`, `${name}: the stream's oldest unhandled record is over a minute old`, {
+        metric: iteratorAge(worker),
+        threshold: ITERATOR_AGE_ALARM_MS,
+        evaluationPeriods: 1,
+      });
+    }
+    const deliveries = deliveryMetrics();
+    alarm('WebhookDeliveriesFailed', 'Webhook deliveries given up (every attempt failed, or the webhook is gone)', {
+      metric: deliveries.FAILED,
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+    alarm('TenantRateLimitUnavailable', "Requests let through without their tenant's rate limit (counter unwritable)", {
+      metric: new MathExpression({
+        expression: requestMetricQuery(RATE_LIMIT_UNAVAILABLE_METRIC),
+        period: PERIOD,
+        label: 'Requests let through',
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
+
     // The table
     const tableThrottles = table.metricThrottledRequestsForOperations({
       operations: TABLE_OPERATIONS,
@@ -122,7 +181,15 @@ export class Monitoring extends Construct {
       evaluationPeriods: 1,
     });
 
-    this.dashboard = this.createDashboard(prefix, { api, functions, table, tableThrottles });
+    this.dashboard = this.createDashboard(prefix, {
+      api,
+      functions,
+      streamConsumers,
+      queues: props.queues,
+      deadLetterQueues,
+      table,
+      tableThrottles,
+    });
 
     const region = Stack.of(this).region;
     this.dashboardUrl = `https://${region}.console.aws.amazon.com/cloudwatch/home?region=${region}#dashboards:name=${prefix}`;
@@ -149,9 +216,11 @@ export class Monitoring extends Construct {
   }
 
   private createDashboard(name: string, sources: DashboardSources): Dashboard {
-    const { api, functions, table, tableThrottles } = sources;
+    const { api, functions, streamConsumers, queues, deadLetterQueues, table, tableThrottles } = sources;
     const sum = { period: PERIOD, statistic: 'Sum' };
-    const perFunction = (metric: (fn: ApiFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
+    const perFunction = (metric: (fn: ServiceFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
+    const visible = (queue: IQueue, label: string) =>
+      queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label });
     const dashboard = new Dashboard(this, 'Dashboard', { dashboardName: name, defaultInterval: Duration.hours(3) });
     dashboard.addWidgets(
       new GraphWidget({ title: 'API requests', left: [api.metricCount({ ...sum, label: 'Requests' })], width: 8 }),
@@ -189,17 +258,63 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({ title: 'DynamoDB throttled requests', left: [tableThrottles], width: 12 }),
     );
+    const deliveries = deliveryMetrics();
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Queued messages',
+        left: Object.entries(queues).map(([name, queue]) => visible(queue, name)),
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Dead letters',
+        left: [...deadLetterQueues].map(([name, queue]) => visible(queue, name)),
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Webhook deliveries',
+        left: Object.values(deliveries),
+        width: 6,
+      }),
+      new GraphWidget({
+        title: 'Stream iterator age (ms)',
+        left: streamConsumers.map((worker) => iteratorAge(worker).with({ label: worker.node.id })),
+        width: 6,
+      }),
+    );
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
 }
 
-interface DashboardSources {
-  readonly api: HttpApi;
-  readonly functions: ReadonlyMap<string, ApiFunction>;
-  readonly table: ITable;
+/**
+ * How far behind a stream consumer is: how old the last record of a batch was when Lambda read it,
+ * the most of each 5 minutes.
+ */
+const iteratorAge = (worker: WorkerFunction): Metric =>
+  worker.function.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' });
+
+/** The sender's counts of attempts by result, summed over 5 minutes (published with `service` alone). */
+const deliveryMetrics = (): Record<keyof typeof DELIVERY_METRICS, Metric> => {
+  const metric = (metricName: string, label: string) =>
+    new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName,
+      dimensionsMap: { service: SERVICE_NAME },
+      period: PERIOD,
+      statistic: 'Sum',
+      label,
+    });
+  return {
+    SUCCEEDED: metric(DELIVERY_METRICS.SUCCEEDED, 'Delivered'),
+    FAILED: metric(DELIVERY_METRICS.FAILED, 'Given up'),
+    RETRYING: metric(DELIVERY_METRICS.RETRYING, 'Attempts failed, retry to come'),
+  };
+};
+
+type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | 'deadLetterQueues' | 'table'> & {
+  readonly streamConsumers: readonly WorkerFunction[];
   readonly tableThrottles: IMetric;
-}
+};
 
 type AlarmOptions = Pick<
   ConstructorParameters<typeof Alarm>[2],

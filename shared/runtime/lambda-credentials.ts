@@ -1,6 +1,6 @@
 /**
  * The AWS SDK's credential provider in the Lambda bundles: it replaces
- * @aws-sdk/credential-provider-node there (an esbuild alias, infra/constructs/api-function.ts). Lambda
+ * @aws-sdk/credential-provider-node there (an esbuild alias, infra/constructs/service-function.ts). Lambda
  * hands every function its execution role's credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
  * and AWS_SESSION_TOKEN, which the first source of the SDK's default chain reads: its `fromEnv`, used
  * here as it is. The chain's other sources (SSO, shared config files, credential processes, web

@@ -3,19 +3,24 @@
  * served by the local server from the cloud assembly (infra/local/bundles.ts) instead of their sources,
  * each sent a valid request (test/support/route-samples.ts) with a real token. A bundling fault the
  * sources cannot show (an alias to the wrong module, a package left out of the bundle, a wrong handler
- * entry) fails here rather than in Lambda. One synthesis serves every test of this file: bundling all
- * the functions is the slowest step of the CDK tests.
+ * entry) fails here rather than in Lambda. The workers' bundles are loaded from the assembly too, and
+ * each handles an empty batch. One synthesis serves every test of this file: bundling all the
+ * functions is the slowest step of the CDK tests.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { routesFor } from '../../functions/routes';
+import { workers } from '../../functions/workers';
 import { lambdaBundles } from '../../infra/local/bundles';
+import { lambdaContext } from '../../infra/local/lambda-context';
 import { stageSettings } from '../../infra/stages';
+import { ENV, QUEUE_ENV } from '../../shared/runtime/config';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { createParty, sampleOf, sendSample, type Party } from '../support/route-samples';
-import { resourcesOf, synth, type Synth } from './synth';
+import { resourcesOf, serviceFunction, synth, type Synth } from './synth';
 
 const STAGE = 'dev';
 const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
@@ -34,30 +39,63 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
-/** The code folder of a route's function, found through the construct tree (not the way the server does). */
-function assetDirOf(routeName: string): string {
-  const fn = synthed.stack.functions.get(routeName)!.function;
+/** The code folder of a route's or a worker's function, found through the construct tree (not the way the server does). */
+function assetDirOf(name: string): string {
+  const fn = serviceFunction(synthed, name).function;
   const resource = resourcesOf(synthed)[synthed.stack.getLogicalId(fn.node.defaultChild as CfnFunction)];
   return path.join(outdir, resource.Metadata['aws:asset:path']);
 }
 
+/**
+ * The sources bundled into a function, once its bundle is checked to be source-mapped ESM holding
+ * nothing a function never runs (docs/benchmarks.md): no schema compiler, no X-Ray SDK, no credential
+ * sources but the environment, no event streams.
+ */
+function bundledSources(name: string): string[] {
+  const assetDir = assetDirOf(name);
+  const code = fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
+  expect(code.startsWith("import { createRequire } from 'module';")).toBe(true);
+  expect(fs.existsSync(path.join(assetDir, 'index.mjs.map'))).toBe(true);
+  const { sources } = JSON.parse(fs.readFileSync(path.join(assetDir, 'index.mjs.map'), 'utf8')) as {
+    sources: string[];
+  };
+  expect({ [name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({ [name]: [] });
+  return sources;
+}
+
 test('every function is bundled locally as source-mapped ESM, holding only what it runs', () => {
   for (const route of deployed) {
-    const assetDir = assetDirOf(route.name);
-    const code = fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8');
-    expect(code.startsWith("import { createRequire } from 'module';")).toBe(true);
-    expect(fs.existsSync(path.join(assetDir, 'index.mjs.map'))).toBe(true);
-    // What a function never runs stays out of its bundle (docs/benchmarks.md): no schema compiler,
-    // no X-Ray SDK, no credential sources but the environment, no event streams; the QR image code
-    // only in QR routes.
-    const { sources } = JSON.parse(fs.readFileSync(path.join(assetDir, 'index.mjs.map'), 'utf8')) as {
-      sources: string[];
-    };
-    expect({ [route.name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({
-      [route.name]: [],
-    });
+    const sources = bundledSources(route.name);
+    // The QR image code only in QR routes.
     if (sources.some((source) => source.includes('node_modules/qrcode/'))) {
       expect({ [route.name]: route.paths }).toEqual({ [route.name]: [expect.stringMatching(/^\/v1\/qrcodes/)] });
+    }
+  }
+});
+
+test("every worker's bundle holds only what it runs, loads as Lambda loads it, and handles an empty batch", async () => {
+  // The variables the stack sets on the workers (a queue's URL is only read when a message is sent).
+  const environment = { [ENV.tableName]: 'breb-bundles', [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q' };
+  const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, environment);
+  try {
+    for (const worker of workers) {
+      const sources = bundledSources(worker.name);
+      expect({ [worker.name]: sources.some((source) => source.includes('node_modules/qrcode/')) }).toEqual({
+        [worker.name]: false,
+      });
+      const module = (await import(pathToFileURL(path.join(assetDirOf(worker.name), 'index.mjs')).href)) as {
+        handler: (event: unknown, context: unknown) => Promise<unknown>;
+      };
+      expect(typeof module.handler).toBe('function');
+      await expect(module.handler({ Records: [] }, lambdaContext(worker.name))).resolves.toEqual({
+        batchItemFailures: [],
+      });
+    }
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
     }
   }
 });

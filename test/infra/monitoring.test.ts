@@ -1,8 +1,12 @@
 /**
- * Alarms (API 5xx rate and p99 latency, each function's errors and throttles, table throttles),
- * all notifying one encrypted, SSL-only SNS topic, and one dashboard per stage.
+ * Alarms (API 5xx rate and p99 latency, each function's errors and throttles, table throttles, each
+ * dead-letter queue, the stream consumer's iterator age, webhook deliveries given up, requests let
+ * through without their tenant's rate limit), all notifying one encrypted, SSL-only SNS topic, and
+ * one dashboard per stage.
  */
+import { ITERATOR_AGE_ALARM_MS } from '../../infra/constructs/monitoring';
 import { stages, type StageName } from '../../infra/stages';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, synth, type Json, type Synth } from './synth';
 
 const alarmsOf = ({ template }: Synth): Record<string, Json> => template.findResources('AWS::CloudWatch::Alarm');
@@ -17,6 +21,8 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     topicId = logicalIdOf(synthed, synthed.stack.monitoring.topic);
     alarms = Object.values(alarmsOf(synthed)).map((a: Json) => a.Properties);
   });
+  /** Routes' and workers' functions. */
+  const allFunctions = () => [...synthed.stack.functions, ...synthed.stack.workers];
   const named = (suffix: string): Json => {
     const alarm = alarms.find((a) => a.AlarmName === `BrebMerchantApi-${stage}-${suffix}`);
     if (!alarm) throw new Error(`No alarm ${suffix}`);
@@ -24,8 +30,10 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
   };
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
-    // API 5xx rate, API latency, two per function, table throttles.
-    expect(alarms).toHaveLength(2 + 2 * synthed.stack.functions.size + 1);
+    // API 5xx rate, API latency, two per function, table throttles, one per dead-letter queue, the
+    // stream consumer's iterator age, deliveries given up, the tenant rate limit unavailable.
+    expect(synthed.stack.deadLetterQueues.size).toBe(3);
+    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -53,8 +61,8 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     });
   });
 
-  test("each function's errors and throttles", () => {
-    for (const [name, fn] of synthed.stack.functions) {
+  test("each function's errors and throttles, routes' and workers'", () => {
+    for (const [name, fn] of allFunctions()) {
       const dimensions = [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(synthed, fn.function) } }];
       expect(named(`${name}-Errors`)).toMatchObject({ MetricName: 'Errors', Dimensions: dimensions, Threshold: 1 });
       expect(named(`${name}-Throttles`)).toMatchObject({
@@ -77,6 +85,71 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     }
   });
 
+  test('a message in any dead-letter queue', () => {
+    expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
+      'dispatchEvents',
+      'settlement',
+      'webhookDeliveries',
+    ]);
+    for (const [name, queue] of synthed.stack.deadLetterQueues) {
+      expect(named(`${name}-DeadLetters`)).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(synthed, queue), 'QueueName'] } }],
+        Statistic: 'Maximum',
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+        Period: 300,
+      });
+    }
+  });
+
+  test("the stream consumer a minute behind (its iterator's age)", () => {
+    const dispatcher = synthed.stack.workers.get('dispatchEvents')!;
+    expect(named('dispatchEvents-IteratorAge')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(synthed, dispatcher.function) } }],
+      Statistic: 'Maximum',
+      Threshold: ITERATOR_AGE_ALARM_MS,
+    });
+    expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
+  });
+
+  test('a webhook delivery given up, counted by the sender with the service dimension alone', () => {
+    const alarm = named('WebhookDeliveriesFailed');
+    expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+    expect(alarm.Metrics).toEqual([
+      expect.objectContaining({
+        MetricStat: {
+          Metric: {
+            Namespace: METRICS_NAMESPACE,
+            MetricName: 'WebhookDeliveriesFailed',
+            Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+          },
+          Period: 300,
+          Stat: 'Sum',
+        },
+        ReturnData: true,
+      }),
+    ]);
+  });
+
+  test("a request let through without its tenant's rate limit, on any route", () => {
+    const alarm = named('TenantRateLimitUnavailable');
+    expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
+    // Published with the request's route and status class: a Metrics Insights query sums them all.
+    expect(alarm.Metrics).toEqual([
+      expect.objectContaining({
+        Expression:
+          `SELECT SUM(TenantRateLimitUnavailable) FROM SCHEMA(${METRICS_NAMESPACE}, route, service, status) ` +
+          `WHERE service = '${SERVICE_NAME}'`,
+        Period: 300,
+        ReturnData: true,
+      }),
+    ]);
+  });
+
   test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {
     const resources = synthed.template.toJSON().Resources;
     const keyArn = resources[topicId].Properties.KmsMasterKeyId;
@@ -92,7 +165,7 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     synthed.template.resourceCountIs('AWS::SNS::Subscription', settings.alarms.email ? 1 : 0);
   });
 
-  test('one dashboard: API, every function, the table, the alarms', () => {
+  test('one dashboard: API, every function, the table, the queues, the deliveries, the alarms', () => {
     synthed.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     const [dashboard] = Object.values(synthed.template.findResources('AWS::CloudWatch::Dashboard')) as Json[];
     expect(dashboard.Properties.DashboardName).toBe(`BrebMerchantApi-${stage}`);
@@ -105,11 +178,15 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       'Function duration p99 (ms)',
       'DynamoDB consumed capacity',
       'DynamoDB throttled requests',
+      'Queued messages',
+      'Dead letters',
+      'Webhook deliveries',
+      'Stream iterator age (ms)',
       'Alarms',
     ]) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);
     }
-    for (const fn of synthed.stack.functions.values()) {
+    for (const [, fn] of allFunctions()) {
       expect(body).toContain(`{"Ref":"${logicalIdOf(synthed, fn.function)}"}`);
     }
     synthed.template.hasOutput('DashboardUrl', {});

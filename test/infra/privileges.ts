@@ -1,25 +1,64 @@
 /**
- * The least-privilege check: everything an execution role allows, compared with what its route
- * declares. A role may hold only
- * - the route's table actions, on the table and its indexes;
+ * The least-privilege check: everything an execution role allows, compared with what its entry in
+ * the route table or the worker table declares. A role may hold only
+ * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
  * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
- * - GetSecretValue on each secret the route names in `secrets`;
- * - the shared chain's UpdateItem of the per-tenant rate-limit counters: on the table alone (no
- *   index), only items whose partition key has the counters' prefix, only the counters' attributes,
- *   returning no item. Exactly this statement; the same action granted any wider is a problem.
+ * - GetSecretValue on each secret the entry names in `secrets`;
+ * - SendMessage on each queue the entry names in `queues`;
+ * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
+ *   table alone (no index), only items whose partition key has the counters' prefix, only the
+ *   counters' attributes, returning no item. Exactly this statement; the same action granted any
+ *   wider is a problem, and a worker may not have it at all;
+ * - a queue's consumer: receiving, deleting and hiding messages of that queue, and reading its
+ *   attributes (what Lambda's poller does with the consumer's role);
+ * - the stream's consumer: reading the table's stream (DescribeStream, GetShardIterator, GetRecords
+ *   on the stream; ListStreams, which takes no resource, on "*"), and sending to its own dead-letter
+ *   queue (the event source's on-failure destination).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
-import type { RouteDefinition } from '../../functions/routes';
+import type { FunctionDefinition, RouteDefinition } from '../../functions/routes';
+import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
-import { asArray, functionLogicalId, logicalIdOf, resourcesOf, roleStatements, type Json, type Synth } from './synth';
+import {
+  asArray,
+  functionLogicalId,
+  logicalIdOf,
+  resourcesOf,
+  roleStatements,
+  serviceFunction,
+  type Json,
+  type Synth,
+} from './synth';
 
 export const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+/** What Lambda's poller of a queue does with its consumer's role. */
+export const QUEUE_CONSUME_ACTIONS = [
+  'sqs:ReceiveMessage',
+  'sqs:DeleteMessage',
+  'sqs:ChangeMessageVisibility',
+  'sqs:GetQueueAttributes',
+  'sqs:GetQueueUrl',
+];
+/** What Lambda's poller of the table's stream does with its consumer's role (ListStreams apart). */
+export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetShardIterator', 'dynamodb:GetRecords'];
+/** What Lambda does with the stream consumer's role to report a batch it gave up on. */
+export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
+
+/** The table and its indexes, as a function's declared table actions name them. */
+export const tableResourcesOf = (synthed: Synth): Json[] => {
+  const tableArn = tableArnOf(synthed);
+  return [tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }];
+};
+
+export const queueArnOf = (synthed: Synth, construct: { node: { defaultChild?: unknown } }): Json => ({
+  'Fn::GetAtt': [logicalIdOf(synthed, construct), 'Arn'],
+});
 
 /** The one statement that lets a role update the rate-limit counters, and nothing else of the table. */
 const tenantRateLimitGrant = (synthed: Synth): Json => ({
@@ -39,58 +78,130 @@ const isTenantRateLimitGrant = (synthed: Synth, statement: Json): boolean =>
     tenantRateLimitGrant(synthed),
   );
 
-/** The statements of a route's role that are exactly the rate-limit counters' grant. */
-export const tenantRateLimitGrants = (synthed: Synth, route: RouteDefinition): Json[] =>
-  roleStatements(synthed, route.name).filter((statement) => isTenantRateLimitGrant(synthed, statement));
+/** The statements of a function's role that are exactly the rate-limit counters' grant. */
+export const tenantRateLimitGrants = (synthed: Synth, definition: FunctionDefinition): Json[] =>
+  roleStatements(synthed, definition.name).filter((statement) => isTenantRateLimitGrant(synthed, statement));
 
-/** What a route's role allows beyond what the route declares, one line per problem. */
-export function permissionProblems(synthed: Synth, route: RouteDefinition): string[] {
+/** Actions a role may hold, on these resources only, and why. */
+interface Allowance {
+  readonly actions: readonly string[];
+  readonly resources: readonly Json[];
+  readonly why: string;
+}
+
+const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
+
+/** Everything the entry of a route or a worker lets its role hold. */
+function allowancesOf(synthed: Synth, definition: RouteDefinition | WorkerDefinition): Allowance[] {
   const { stack } = synthed;
-  const fn = stack.functions.get(route.name)!;
-  const tableArn = tableArnOf(synthed);
-  const tableResources = [tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }];
-  const logGroupArn = { 'Fn::GetAtt': [logicalIdOf(synthed, fn.logGroup), 'Arn'] };
-  const secretRefs = (route.secrets ?? []).map((name) => ({
-    Ref: logicalIdOf(synthed, stack.secrets.byName[name]),
-  }));
+  const fn = serviceFunction(synthed, definition.name);
+  const allowances: Allowance[] = [
+    {
+      actions: definition.tableActions.map((action) => `dynamodb:${action}`),
+      resources: tableResourcesOf(synthed),
+      why: 'only the table and its indexes',
+    },
+    { actions: XRAY_ACTIONS, resources: ['*'], why: 'X-Ray takes no resource' },
+    {
+      actions: LOG_ACTIONS,
+      resources: [{ 'Fn::GetAtt': [logicalIdOf(synthed, fn.logGroup), 'Arn'] }],
+      why: "only the function's own log group",
+    },
+    {
+      actions: ['secretsmanager:GetSecretValue'],
+      resources: (definition.secrets ?? []).map((name) => ({ Ref: logicalIdOf(synthed, stack.secrets.byName[name]) })),
+      why: 'only the secrets it names',
+    },
+    {
+      actions: ['sqs:SendMessage'],
+      resources: (definition.queues ?? []).map((name) => queueArnOf(synthed, stack.queues.byName[name])),
+      why: 'only the queues it names',
+    },
+  ];
+  if (!isWorker(definition)) return allowances;
+  const { source } = definition;
+  if ('queue' in source) {
+    allowances.push({
+      actions: QUEUE_CONSUME_ACTIONS,
+      resources: [queueArnOf(synthed, stack.queues.byName[source.queue])],
+      why: 'only the queue that feeds it',
+    });
+  } else {
+    const deadLetters = stack.workers.get(definition.name)!.deadLetterQueue!;
+    allowances.push(
+      {
+        actions: STREAM_READ_ACTIONS,
+        resources: [{ 'Fn::GetAtt': [logicalIdOf(synthed, stack.table), 'StreamArn'] }],
+        why: "only the table's stream",
+      },
+      { actions: ['dynamodb:ListStreams'], resources: ['*'], why: 'ListStreams takes no resource' },
+      {
+        actions: DEAD_LETTER_SEND_ACTIONS,
+        resources: [queueArnOf(synthed, deadLetters)],
+        why: 'only its own dead-letter queue',
+      },
+    );
+  }
+  return allowances;
+}
 
+/** What a function's role allows beyond what its route or worker entry declares, one line per problem. */
+export function permissionProblems(synthed: Synth, definition: RouteDefinition | WorkerDefinition): string[] {
+  const allowances = allowancesOf(synthed, definition);
+  const kind = isWorker(definition) ? 'worker' : 'route';
   const problems: string[] = [];
-  for (const statement of roleStatements(synthed, route.name)) {
-    if (statement.Effect !== 'Allow' || isTenantRateLimitGrant(synthed, statement)) continue;
+  for (const statement of roleStatements(synthed, definition.name)) {
+    if (statement.Effect !== 'Allow') continue;
+    if (kind === 'route' && isTenantRateLimitGrant(synthed, statement)) continue;
     if (statement.NotAction || statement.NotResource)
       problems.push(`NotAction/NotResource in ${JSON.stringify(statement)}`);
     const resources = asArray<Json>(statement.Resource);
     for (const action of asArray<string>(statement.Action)) {
-      const [service, name = ''] = action.split(':');
-      const allowedOn = (expected: Json[], why: string): void => {
-        if (!same(resources, expected)) problems.push(`${action} on ${JSON.stringify(resources)} (${why})`);
-      };
+      const allowed = allowances.filter((allowance) => allowance.actions.includes(action));
       if (action.includes('*')) problems.push(`${action}: wildcard action`);
-      else if (service === 'dynamodb' && route.tableActions.includes(name as never)) {
-        allowedOn(tableResources, 'only the table and its indexes');
-      } else if (XRAY_ACTIONS.includes(action)) allowedOn(['*'], 'X-Ray takes no resource');
-      else if (LOG_ACTIONS.includes(action)) allowedOn([logGroupArn], "only the function's own log group");
-      else if (action === 'secretsmanager:GetSecretValue' && secretRefs.length > 0) {
-        for (const resource of resources) {
-          if (!secretRefs.some((ref) => same(ref, resource))) problems.push(`${action} on ${JSON.stringify(resource)}`);
-        }
-      } else problems.push(`${action}: not declared by the route`);
+      else if (allowed.every((allowance) => allowance.resources.length === 0)) {
+        problems.push(`${action}: not declared by the ${kind}`);
+      } else if (!resources.every((resource) => allowed.some((a) => a.resources.some((r) => same(r, resource))))) {
+        problems.push(`${action} on ${JSON.stringify(resources)} (${allowed.map((a) => a.why).join('; ')})`);
+      }
     }
   }
   return problems;
 }
 
-/** The table actions granted to a route's role for its own work (the rate-limit counters' grant aside). */
-export const grantedTableActions = (synthed: Synth, route: RouteDefinition): string[] =>
-  roleStatements(synthed, route.name)
-    .filter((statement) => !isTenantRateLimitGrant(synthed, statement))
+/** The table actions a function's role holds on the table and its indexes (its declared work). */
+export const grantedTableActions = (synthed: Synth, definition: FunctionDefinition): string[] =>
+  roleStatements(synthed, definition.name)
+    .filter((statement) => same(asArray(statement.Resource), tableResourcesOf(synthed)))
     .flatMap((s) => asArray<string>(s.Action))
     .filter((a) => a.startsWith('dynamodb:'))
     .sort();
 
-/** The managed policies of a route's execution role. */
-export function managedPolicies(synthed: Synth, route: RouteDefinition): Json[] {
+/** The queue actions a function's role holds, by the name of the queue they apply to (any other resource: '?'). */
+export function grantedQueueActions(synthed: Synth, definition: FunctionDefinition): Record<string, string[]> {
+  const { stack } = synthed;
+  const queues = [
+    ...Object.entries(stack.queues.byName),
+    ...Object.entries(stack.queues.deadLetters).map(([name, queue]) => [`${name} dead letters`, queue] as const),
+    ...[...stack.workers].flatMap(([name, worker]) =>
+      worker.deadLetterQueue ? [[`${name} dead letters`, worker.deadLetterQueue] as const] : [],
+    ),
+  ];
+  const granted: Record<string, string[]> = {};
+  for (const statement of roleStatements(synthed, definition.name)) {
+    const actions = asArray<string>(statement.Action).filter((action) => action.startsWith('sqs:'));
+    for (const resource of asArray<Json>(statement.Resource)) {
+      if (actions.length === 0) continue;
+      const name = queues.find(([, queue]) => same(queueArnOf(synthed, queue), resource))?.[0] ?? '?';
+      granted[name] = [...(granted[name] ?? []), ...actions].sort();
+    }
+  }
+  return granted;
+}
+
+/** The managed policies of a function's execution role. */
+export function managedPolicies(synthed: Synth, definition: FunctionDefinition): Json[] {
   const resources = resourcesOf(synthed);
-  const roleId: string = resources[functionLogicalId(synthed, route.name)].Properties.Role['Fn::GetAtt'][0];
+  const roleId: string = resources[functionLogicalId(synthed, definition.name)].Properties.Role['Fn::GetAtt'][0];
   return asArray(resources[roleId].Properties.ManagedPolicyArns);
 }

@@ -1,16 +1,23 @@
 /**
  * Assertions on the synthesized CloudFormation of every stage: one function per route, the
  * authorizer and scopes of every route, the table settings, and least-privilege IAM. Identity, the
- * API stage, secrets, monitoring, cdk-nag and the Lambda bundles have test files of their own beside
- * this one.
+ * API stage, secrets, the queues and workers, monitoring, cdk-nag and the Lambda bundles have test
+ * files of their own beside this one.
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { routes, routesFor } from '../../functions/routes';
-import { readTenantRateLimit } from '../../shared/runtime/config';
+import { workers } from '../../functions/workers';
+import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
 import { stages, stageSettings, type StageName } from '../../infra/stages';
-import { grantedTableActions, managedPolicies, permissionProblems, tenantRateLimitGrants } from './privileges';
+import {
+  grantedQueueActions,
+  grantedTableActions,
+  managedPolicies,
+  permissionProblems,
+  tenantRateLimitGrants,
+} from './privileges';
 import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth, type SynthOptions } from './synth';
 
 const stageNames = Object.keys(stages) as StageName[];
@@ -29,8 +36,9 @@ describe.each(stageNames)('stage %s', (stage) => {
   const tableId = () => logicalIdOf(synthed, synthed.stack.table);
 
   describe('functions', () => {
-    test('exactly one function per deployed route, sandbox routes only where enabled', () => {
-      synthed.template.resourceCountIs('AWS::Lambda::Function', expectedRoutes.length);
+    test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
+      synthed.template.resourceCountIs('AWS::Lambda::Function', expectedRoutes.length + workers.length);
+      expect([...synthed.stack.workers.keys()].sort()).toEqual(workers.map((w) => w.name).sort());
       expect([...synthed.stack.functions.keys()].sort()).toEqual(expectedRoutes.map((r) => r.name).sort());
       for (const route of routes.filter((r) => r.sandbox)) {
         expect(synthed.stack.functions.has(route.name)).toBe(settings.sandboxEnabled);
@@ -68,6 +76,13 @@ describe.each(stageNames)('stage %s', (stage) => {
         ...(route.secrets?.includes('qrSigning')
           ? { QR_SIGNING_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.qrSigning) } }
           : {}),
+        // Only the routes that name a queue learn its URL.
+        ...Object.fromEntries(
+          (route.queues ?? []).map((name) => [
+            QUEUE_ENV[name],
+            { Ref: logicalIdOf(synthed, synthed.stack.queues.byName[name]) },
+          ]),
+        ),
       });
       // Every function reads the stage's per-tenant limit from it.
       expect(readTenantRateLimit(properties.Environment.Variables)).toEqual(settings.tenantRateLimit);
@@ -76,8 +91,8 @@ describe.each(stageNames)('stage %s', (stage) => {
     test('each function logs to its own log group, kept as the stage says', () => {
       const accessLogsId = logicalIdOf(synthed, synthed.stack.apiStage.accessLogs);
       const logGroups = Object.entries(synthed.template.findResources('AWS::Logs::LogGroup')) as [string, Json][];
-      // One per function, plus the API's access logs.
-      expect(logGroups).toHaveLength(expectedRoutes.length + 1);
+      // One per function (routes' and workers'), plus the API's access logs.
+      expect(logGroups).toHaveLength(expectedRoutes.length + workers.length + 1);
       for (const [id, logGroup] of logGroups) {
         expect(logGroup.Properties.RetentionInDays).toBe(settings.logRetention);
         expect(logGroup.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');
@@ -194,6 +209,18 @@ describe.each(stageNames)('stage %s', (stage) => {
         expect(JSON.stringify(permissionProblems(synthed, route))).not.toContain('secretsmanager');
       }
     });
+
+    test('a route sends to exactly the queues it names (SendMessage only), and no other route to any', () => {
+      // The route table names some: createPayment schedules settlements, a redelivery queues its attempt.
+      expect(expectedRoutes.filter((r) => r.queues?.length).map((r) => r.name)).toEqual(
+        expect.arrayContaining(['createPayment', 'redeliverWebhookDelivery']),
+      );
+      for (const route of expectedRoutes) {
+        expect({ [route.name]: grantedQueueActions(synthed, route) }).toEqual({
+          [route.name]: Object.fromEntries((route.queues ?? []).map((name) => [name, ['sqs:SendMessage']])),
+        });
+      }
+    });
   });
 });
 
@@ -250,6 +277,28 @@ describe('the least-privilege check catches', () => {
     const problems = permissionProblems(synthed, reader);
     expect(problems).toHaveLength(2);
     expect(problems).toEqual(Array(2).fill(expect.stringContaining('dynamodb:UpdateItem: not declared by the route')));
+  });
+
+  test('a queue the route does not name, and more than sending to one it names', () => {
+    const payer = routes.find((r) => r.name === 'createPayment')!;
+    expect(payer.queues).toEqual(['settlement']);
+    const synthed = synth('dev', {
+      modify: (stack) => {
+        const fn = stack.functions.get(payer.name)!.function;
+        stack.queues.byName.webhookDeliveries.grantSendMessages(fn);
+        stack.queues.byName.settlement.grantPurge(fn);
+      },
+    });
+    const deliveriesArn = JSON.stringify([
+      { 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.queues.byName.webhookDeliveries), 'Arn'] },
+    ]);
+    expect(permissionProblems(synthed, payer)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`sqs:SendMessage on ${deliveriesArn}`),
+        expect.stringContaining('sqs:GetQueueAttributes: not declared by the route'),
+        expect.stringContaining('sqs:PurgeQueue: not declared by the route'),
+      ]),
+    );
   });
 
   test('a wildcard action, and a declared action on another resource', () => {

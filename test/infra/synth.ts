@@ -10,6 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPackProps } from 'cdk-nag';
 import type { RouteDefinition } from '../../functions/routes';
+import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
 import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
@@ -68,16 +69,20 @@ export const resourcesOf = ({ template }: Synth): Record<string, Json> => templa
 export const logicalIdOf = ({ stack }: Synth, construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnFunction);
 
-export function functionLogicalId(synthed: Synth, routeName: string): string {
-  const fn = synthed.stack.functions.get(routeName);
-  if (!fn) throw new Error(`No function for route ${routeName}`);
-  return logicalIdOf(synthed, fn.function);
+/** The function of a route or a worker, by its name. */
+export function serviceFunction({ stack }: Synth, name: string): ServiceFunction {
+  const fn = stack.functions.get(name) ?? stack.workers.get(name);
+  if (!fn) throw new Error(`No function named ${name}`);
+  return fn;
 }
 
-/** Every IAM statement attached to the execution role of a route's function. */
-export function roleStatements(synthed: Synth, routeName: string): Json[] {
+export const functionLogicalId = (synthed: Synth, name: string): string =>
+  logicalIdOf(synthed, serviceFunction(synthed, name).function);
+
+/** Every IAM statement attached to the execution role of a route's or a worker's function. */
+export function roleStatements(synthed: Synth, name: string): Json[] {
   const resources = resourcesOf(synthed);
-  const roleId: string = resources[functionLogicalId(synthed, routeName)].Properties.Role['Fn::GetAtt'][0];
+  const roleId: string = resources[functionLogicalId(synthed, name)].Properties.Role['Fn::GetAtt'][0];
   return Object.values(resources)
     .filter((r) => r.Type === 'AWS::IAM::Policy')
     .filter((r) => asArray(r.Properties.Roles).some((role: Json) => role.Ref === roleId))

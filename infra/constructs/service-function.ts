@@ -1,0 +1,217 @@
+/**
+ * One Lambda function of the service: a route's (api-function.ts) or a worker's (worker-function.ts).
+ * This is the only place that sets a function's runtime, bundling, logging and rights, so every
+ * function gets the same settings and none can quietly receive more rights than its entry in the
+ * route or worker table declares: the execution role starts empty (no managed policy) and receives
+ * its own log group, X-Ray, the declared table actions, the declared secrets and SendMessage on the
+ * declared queues; the two subclasses add what their kind needs, nothing else.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import type { FunctionDefinition } from '../../functions/routes';
+import {
+  METRICS_NAMESPACE,
+  QUEUE_ENV,
+  SECRET_ENV,
+  SERVICE_NAME,
+  type QueueName,
+  type SecretName,
+} from '../../shared/runtime/config';
+import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
+import { removalPolicyOf, stageEnvironment, type StageSettings } from '../stages';
+
+export { SERVICE_NAME };
+
+/** The stage's secrets, by the names functions use in their `secrets` field. */
+export type StageSecretMap = Readonly<Record<SecretName, ISecret>>;
+
+/** The stage's queues, by the names functions use in their `queues` field. */
+export type StageQueueMap = Readonly<Record<QueueName, IQueue>>;
+
+/**
+ * esbuild emits ESM, where `require` does not exist; a CommonJS dependency bundled into the output
+ * that requires one of Node's modules still calls it, so the banner recreates it (none does today:
+ * pngjs did, until the QR functions took qrcode's symbol builder alone).
+ */
+const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
+
+/**
+ * Packages the bundles take from this repository instead: Lambda's credentials are in the environment,
+ * so the SDK's default credential chain is replaced by shared/runtime/lambda-credentials.ts (≈100 KB less
+ * per bundle; see that file). esbuild resolves the replacement from the project root.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': './shared/runtime/lambda-credentials.ts',
+};
+
+/**
+ * Modules left out of the bundles. The AWS SDK imports its event-stream codec lazily, only for
+ * operations that stream events; DynamoDB, Secrets Manager and SQS have none, so no function ever
+ * loads it (≈15 KB less per bundle).
+ */
+export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
+
+export interface ServiceFunctionProps {
+  /** The function's entry in the route or worker table. */
+  readonly definition: FunctionDefinition;
+  /** What the function does, on the function and on its role. */
+  readonly description: string;
+  /** How long one invocation may run. */
+  readonly timeout: Duration;
+  readonly settings: StageSettings;
+  readonly table: ITable;
+  readonly secrets: StageSecretMap;
+  readonly queues: StageQueueMap;
+}
+
+/** The stage's variables (shared/runtime/config.ts), plus the Powertools settings. */
+export function functionEnvironment(settings: StageSettings, tableName: string): Record<string, string> {
+  return {
+    ...stageEnvironment(settings, tableName),
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+    POWERTOOLS_LOG_LEVEL: settings.logLevel,
+    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    // Stack traces point at the TypeScript sources through the bundled source maps.
+    NODE_OPTIONS: '--enable-source-maps',
+  };
+}
+
+/**
+ * The table and its indexes: the only resources a function may touch. Written by hand rather than
+ * with table.grantReadData() and friends, which add actions (Scan, DescribeTable, ...) no function asks for.
+ */
+export function tableAccessStatement(table: ITable, definition: FunctionDefinition): PolicyStatement {
+  return new PolicyStatement({
+    actions: definition.tableActions.map((action) => `dynamodb:${action}`),
+    resources: [table.tableArn, `${table.tableArn}/index/*`],
+  });
+}
+
+/** Reading a secret's value, and nothing else (no DescribeSecret, no other secret). */
+export function secretReadStatement(secret: ISecret): PolicyStatement {
+  return new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+}
+
+/** Sending to a queue, and nothing else (no attributes, no receiving, no other queue). */
+export function queueSendStatement(queue: IQueue): PolicyStatement {
+  return new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] });
+}
+
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    const { definition, settings, table } = props;
+
+    // An explicit log group, so that retention and removal follow the stage instead of "forever".
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: settings.logRetention,
+      removalPolicy: removalPolicyOf(settings),
+    });
+
+    // Our own role instead of the default one with AWSLambdaBasicExecutionRole, whose logs:* rights
+    // reach every log group of the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${definition.name} (${props.description})`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const secrets = definition.secrets ?? [];
+    const queues = definition.queues ?? [];
+    const declaredEnvironment = Object.fromEntries([
+      ...secrets.map((name) => [SECRET_ENV[name], props.secrets[name].secretArn]),
+      ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
+    ]);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry: handlerEntry(definition.handler),
+      handler: 'handler',
+      role: this.role,
+      // Explicit, so that synthesis does not depend on the directory it is started from.
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // 512 MB buys enough CPU for TLS and the first DynamoDB calls on a cold start.
+      memorySize: 512,
+      timeout: props.timeout,
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // Prefer the ESM build of dependencies that ship both (Middy, jose, Powertools).
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        esbuildArgs: Object.fromEntries(
+          Object.entries(BUNDLE_ALIASES).map(([name, replacement]) => [`--alias:${name}`, replacement]),
+        ),
+        // We pin and bundle our own SDK v3 instead of relying on the version in the Lambda runtime.
+        bundleAwsSDK: true,
+        externalModules: [...UNBUNDLED_MODULES],
+        // The local esbuild (a devDependency) bundles; Docker is never needed.
+        forceDockerBundling: false,
+        // The root tsconfig (noEmit, moduleResolution Bundler) is only read by esbuild for
+        // TypeScript settings; it is passed explicitly so every entry uses the same one.
+        tsconfig: TSCONFIG,
+      },
+    });
+
+    if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
+    for (const name of secrets) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
+    for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
+
+    suppressExpectedFindings(this, table);
+  }
+}
+
+/** cdk-nag findings that are the design, each with the reason it is accepted. */
+function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
+  const tableArn = Stack.of(fn).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string] };
+  const tableLogicalId = tableArn['Fn::GetAtt']?.[0] ?? 'Table';
+  NagSuppressions.addResourceSuppressions(
+    fn.role,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "The function's declared table actions apply to the table's own indexes too: a list picks its " +
+          'index at run time, and index ARNs exist only under the table ARN.',
+        appliesTo: [`Resource::<${tableLogicalId}.Arn>/index/*`],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: ' +
+          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE). So does DynamoDB ' +
+          "ListStreams, which Lambda's poller of the table's stream needs (the stream consumer only).",
+        appliesTo: ['Resource::*'],
+      },
+    ],
+    true,
+  );
+  NagSuppressions.addResourceSuppressions(fn.function, [
+    {
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime this service is built, bundled (target node22) and tested for; moving to a ' +
+        'newer runtime is a deliberate upgrade, not a drift.',
+    },
+  ]);
+}

@@ -1,0 +1,254 @@
+/**
+ * The later work on every stage, in the synthesized templates: the queues of shared/data/queues.ts
+ * with their dead-letter queues, one function per worker of functions/workers.ts with the event
+ * source that feeds it, and each worker's rights (the least-privilege walk of privileges.ts).
+ */
+import { Duration } from 'aws-cdk-lib';
+import { workers, consumerOf, type WorkerDefinition } from '../../functions/workers';
+import { functionEnvironment } from '../../infra/constructs/service-function';
+import { STREAM_RETRY_ATTEMPTS } from '../../infra/constructs/worker-function';
+import { DEAD_LETTER_RETENTION, MAX_RECEIVES, VISIBILITY_TIMEOUT_FACTOR } from '../../infra/constructs/work-queues';
+import { stages, type StageName } from '../../infra/stages';
+import { EVENT_ENTITY } from '../../shared/data/item-keys';
+import { QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
+import {
+  DEAD_LETTER_SEND_ACTIONS,
+  grantedQueueActions,
+  grantedTableActions,
+  managedPolicies,
+  permissionProblems,
+  QUEUE_CONSUME_ACTIONS,
+  queueArnOf,
+  tenantRateLimitGrants,
+} from './privileges';
+import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
+
+const queueNames = Object.keys(QUEUE_ENV) as QueueName[];
+const streamWorker = workers.find((worker) => 'stream' in worker.source)!;
+const queueWorkers = workers.filter((worker) => 'queue' in worker.source);
+
+const eventSourceMappings = ({ template }: Synth): Json[] =>
+  Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((r: Json) => r.Properties);
+
+describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+  const settings = stages[stage];
+  let synthed: Synth;
+  let resources: Record<string, Json>;
+  beforeAll(() => {
+    synthed = synth(stage);
+    resources = resourcesOf(synthed);
+  });
+  const queueId = (name: QueueName) => logicalIdOf(synthed, synthed.stack.queues.byName[name]);
+  const deadLettersId = (name: QueueName) => logicalIdOf(synthed, synthed.stack.queues.deadLetters[name]);
+  const streamDeadLettersId = () =>
+    logicalIdOf(synthed, synthed.stack.workers.get(streamWorker.name)!.deadLetterQueue!);
+
+  describe('queues', () => {
+    test('each queue sets a message aside in its dead-letter queue after its fifth receive', () => {
+      // A queue and a dead-letter queue per queue name, and the stream consumer's dead-letter queue.
+      synthed.template.resourceCountIs('AWS::SQS::Queue', 2 * queueNames.length + 1);
+      for (const name of queueNames) {
+        expect(resources[queueId(name)].Properties).toEqual({
+          RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId(name), 'Arn'] }, maxReceiveCount: 5 },
+          MessageRetentionPeriod: Duration.days(4).toSeconds(),
+          VisibilityTimeout: VISIBILITY_TIMEOUT_FACTOR * consumerOf(name).timeoutSeconds,
+          SqsManagedSseEnabled: true,
+        });
+      }
+      expect(MAX_RECEIVES).toBe(5);
+    });
+
+    test('dead-letter queues keep their messages 14 days, and send them nowhere', () => {
+      for (const id of [...queueNames.map(deadLettersId), streamDeadLettersId()]) {
+        expect(resources[id].Properties).toEqual({
+          MessageRetentionPeriod: DEAD_LETTER_RETENTION.toSeconds(),
+          SqsManagedSseEnabled: true,
+        });
+      }
+      expect(DEAD_LETTER_RETENTION.toDays()).toBe(14);
+    });
+
+    test("a message is not handed again while its consumer's batch may still run (six times its timeout)", () => {
+      for (const name of queueNames) {
+        const consumer = resources[functionLogicalId(synthed, consumerOf(name).name)];
+        expect(resources[queueId(name)].Properties.VisibilityTimeout).toBeGreaterThanOrEqual(
+          6 * consumer.Properties.Timeout,
+        );
+      }
+    });
+
+    test('every queue refuses requests without TLS, and is kept as the stage says', () => {
+      const policies = Object.values(synthed.template.findResources('AWS::SQS::QueuePolicy')) as Json[];
+      for (const [id, queue] of Object.entries(synthed.template.findResources('AWS::SQS::Queue')) as [string, Json][]) {
+        expect(queue.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');
+        const own = policies.filter((p) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: id }]));
+        expect(own).toHaveLength(1);
+        expect(own[0].Properties.PolicyDocument.Statement).toContainEqual(
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 'sqs:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        );
+      }
+    });
+
+    test("outputs each queue's URL, and each dead-letter queue's URL and ARN (for a redrive)", () => {
+      synthed.template.hasOutput('SettlementQueueUrl', { Value: { Ref: queueId('settlement') } });
+      synthed.template.hasOutput('WebhookDeliveriesQueueUrl', { Value: { Ref: queueId('webhookDeliveries') } });
+      const deadLetterOutputs: [string, string][] = [
+        ['Settlement', deadLettersId('settlement')],
+        ['WebhookDeliveries', deadLettersId('webhookDeliveries')],
+        ['DispatchEvents', streamDeadLettersId()],
+      ];
+      for (const [prefix, id] of deadLetterOutputs) {
+        synthed.template.hasOutput(`${prefix}DeadLetterQueueUrl`, { Value: { Ref: id } });
+        synthed.template.hasOutput(`${prefix}DeadLetterQueueArn`, { Value: { 'Fn::GetAtt': [id, 'Arn'] } });
+      }
+    });
+  });
+
+  describe('workers', () => {
+    test.each(workers.map((w) => [w.name, w] as const))('%s: runtime settings and environment', (_, worker) => {
+      const properties = resources[functionLogicalId(synthed, worker.name)].Properties;
+      expect(properties).toMatchObject({
+        Handler: 'index.handler',
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        MemorySize: 512,
+        Timeout: worker.timeoutSeconds,
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+      // Outside any VPC: the sender calls the receivers' URLs on the internet.
+      expect(properties.VpcConfig).toBeUndefined();
+      expect(properties.Environment.Variables).toEqual({
+        ...functionEnvironment(settings, 'table'),
+        TABLE_NAME: { Ref: logicalIdOf(synthed, synthed.stack.table) },
+        // Only the queues the worker sends to.
+        ...Object.fromEntries((worker.queues ?? []).map((name) => [QUEUE_ENV[name], { Ref: queueId(name) }])),
+      });
+    });
+
+    test('the sender has the time for a whole batch of receivers that all time out', () => {
+      const sender = workers.find((w) => w.handler === 'send-webhook')!;
+      expect(sender.source).toEqual({ queue: 'webhookDeliveries', batchSize: 10 });
+      // WEBHOOK_TIMEOUT_MS (5 s) per message of the batch, and room for the table's and the queue's calls.
+      expect(sender.timeoutSeconds).toBeGreaterThanOrEqual(10 * 5 + 10);
+    });
+
+    test("the stream's consumer gets event inserts only; a failing batch is halved, retried, then set aside", () => {
+      const [mapping, ...others] = eventSourceMappings(synthed).filter((m) => m.EventSourceArn['Fn::GetAtt']);
+      expect(others.filter((m) => m.EventSourceArn['Fn::GetAtt'][1] === 'StreamArn')).toEqual([]);
+      expect(mapping).toEqual({
+        EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'StreamArn'] },
+        FunctionName: { Ref: functionLogicalId(synthed, streamWorker.name) },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamDeadLettersId(), 'Arn'] } } },
+        FilterCriteria: { Filters: [{ Pattern: expect.any(String) }] },
+      });
+      expect(STREAM_RETRY_ATTEMPTS).toBe(10);
+      expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
+        eventName: ['INSERT'],
+        dynamodb: { NewImage: { entity: { S: [EVENT_ENTITY] } } },
+      });
+      expect(streamWorker.handler).toBe('dispatch-events');
+    });
+
+    test('each queue feeds its one consumer in batches, which reports the messages it failed', () => {
+      const mappings = eventSourceMappings(synthed);
+      expect(mappings).toHaveLength(workers.length);
+      for (const worker of queueWorkers) {
+        const source = worker.source as Extract<WorkerDefinition['source'], { queue: QueueName }>;
+        const fed = mappings.filter(
+          (m) =>
+            JSON.stringify(m.EventSourceArn) ===
+            JSON.stringify(queueArnOf(synthed, synthed.stack.queues.byName[source.queue])),
+        );
+        expect(fed).toEqual([
+          {
+            EventSourceArn: { 'Fn::GetAtt': [queueId(source.queue), 'Arn'] },
+            FunctionName: { Ref: functionLogicalId(synthed, worker.name) },
+            BatchSize: source.batchSize,
+            FunctionResponseTypes: ['ReportBatchItemFailures'],
+          },
+        ]);
+      }
+      expect(queueWorkers.map((w) => [w.handler, w.source])).toEqual([
+        ['send-webhook', { queue: 'webhookDeliveries', batchSize: 10 }],
+        ['settle-payment', { queue: 'settlement', batchSize: 10 }],
+      ]);
+    });
+
+    test.each(workers.map((w) => [w.name, w] as const))(
+      '%s may use only what its worker entry declares',
+      (_, worker) => {
+        expect(permissionProblems(synthed, worker)).toEqual([]);
+        expect(grantedTableActions(synthed, worker)).toEqual(worker.tableActions.map((a) => `dynamodb:${a}`).sort());
+        // The rate-limit counters are the routes' alone, and no role has a managed policy.
+        expect(tenantRateLimitGrants(synthed, worker)).toEqual([]);
+        expect(managedPolicies(synthed, worker)).toEqual([]);
+      },
+    );
+
+    test("each worker's queue rights: what it consumes, sends to and sets aside, nothing else", () => {
+      const sorted = (...actions: string[][]) => [...new Set(actions.flat())].sort();
+      const granted = Object.fromEntries(workers.map((w) => [w.name, grantedQueueActions(synthed, w)]));
+      expect(granted).toEqual({
+        dispatchEvents: {
+          webhookDeliveries: ['sqs:SendMessage'],
+          'dispatchEvents dead letters': sorted(DEAD_LETTER_SEND_ACTIONS),
+        },
+        sendWebhook: { webhookDeliveries: sorted(QUEUE_CONSUME_ACTIONS, ['sqs:SendMessage']) },
+        settlePayment: { settlement: sorted(QUEUE_CONSUME_ACTIONS) },
+      });
+    });
+
+    test("the workers' table actions are those their code performs", () => {
+      expect(Object.fromEntries(workers.map((w) => [w.name, [...w.tableActions].sort()]))).toEqual({
+        // Query (the tenant's webhooks on gsi1) and GetItem (a test event's webhook); Put of the delivery
+        // and Update of its lists' counters in one transaction.
+        dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt.
+        sendWebhook: ['GetItem', 'UpdateItem'],
+        // GetItem of the payment; the answer's transaction: Put of the payment, its event and (a
+        // rejection) the movement, Update of the payer's balance.
+        settlePayment: ['GetItem', 'PutItem', 'UpdateItem'],
+      });
+    });
+  });
+});
+
+describe('the least-privilege check catches, on a worker', () => {
+  const settler = workers.find((w) => w.name === 'settlePayment')!;
+  const problemsAfter = (modify: (stack: Synth['stack']) => void) =>
+    permissionProblems(synth('dev', { modify }), settler);
+  const settlerFunction = (stack: Synth['stack']) => stack.workers.get(settler.name)!.function;
+
+  test('consuming a queue that does not feed it, or sending to one it does not name', () => {
+    const problems = problemsAfter((stack) => {
+      stack.queues.byName.webhookDeliveries.grantConsumeMessages(settlerFunction(stack));
+      stack.queues.byName.settlement.grantSendMessages(settlerFunction(stack));
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('sqs:ReceiveMessage on'),
+        expect.stringContaining('sqs:SendMessage: not declared by the worker'),
+      ]),
+    );
+  });
+
+  test("reading the table's stream without being its consumer", () => {
+    const problems = problemsAfter((stack) => stack.table.grantStreamRead(settlerFunction(stack)));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('dynamodb:ListStreams: not declared by the worker'),
+        expect.stringContaining('dynamodb:GetRecords: not declared by the worker'),
+      ]),
+    );
+  });
+});
