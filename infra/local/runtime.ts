@@ -7,10 +7,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
+import { consumerOf, streamConsumer } from '../../functions/workers';
 import {
   DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
   ENV,
   formatTenantRateLimit,
+  QUEUE_ENV,
+  type QueueName,
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -26,7 +29,7 @@ import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
-import { installQueue, type QueueName } from '../../shared/data/queues';
+import { installQueue } from '../../shared/data/queues';
 import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } from './event-stream';
 import { startLocalQueue, type LocalQueue } from './local-queue';
 import { resumePendingWork } from './resume-pending';
@@ -73,11 +76,8 @@ export interface LocalRuntimeOptions {
   readonly webhookRetryBaseMs?: number;
 }
 
-/** The functions the local queues feed, as the stack's event sources do on AWS. */
-const QUEUE_CONSUMERS: Readonly<Record<QueueName, string>> = {
-  settlement: 'settle-payment',
-  webhookDeliveries: 'send-webhook',
-};
+/** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
+const QUEUES = Object.keys(QUEUE_ENV) as QueueName[];
 
 /** Sets `name` to `value`, or removes it when there is none (the default applies). */
 function setOrClear(name: string, value: number | undefined): void {
@@ -125,7 +125,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const stopWorkers = async () => {
     await eventStream?.pause();
     await eventStream?.stop();
-    for (const name of Object.keys(QUEUE_CONSUMERS) as QueueName[]) installQueue(name, undefined);
+    for (const name of QUEUES) installQueue(name, undefined);
     await Promise.all(queues.map((queue) => queue.stop()));
   };
   try {
@@ -158,15 +158,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // The later work runs in this process, started before the API can take a payment: the queues
       // with their functions, and the dispatcher reading the stream from where it last stopped.
       const byName = {} as Record<QueueName, LocalQueue>;
-      for (const [name, file] of Object.entries(QUEUE_CONSUMERS) as [QueueName, string][]) {
-        byName[name] = await startLocalQueue(name, file);
+      for (const name of QUEUES) {
+        byName[name] = await startLocalQueue(name, consumerOf(name).handler);
         queues.push(byName[name]);
         installQueue(name, byName[name]);
       }
       // What a previous run left waiting in the table is queued again (the old process's timers are gone).
       const settlementDelayMs = options.sandboxSettlementDelayMs ?? DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS;
       await resumePendingWork(DynamoDBDocumentClient.from(client), tableName, byName, settlementDelayMs);
-      const dispatcherFile = 'dispatch-events';
+      const dispatcherFile = streamConsumer().handler;
       const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
       const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
       eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions);
