@@ -142,6 +142,10 @@ export class BrebApiStack extends Stack {
       output(`${pascalCase(name)}DeadLetterQueueUrl`, queue.queueUrl, `Dead letters of ${name}`);
       output(`${pascalCase(name)}DeadLetterQueueArn`, queue.queueArn, `Dead letters of ${name}`);
     }
+    // What an operator invokes, or reads the logs of, when dead letters need a hand (docs/operations.md).
+    for (const [name, worker] of this.workers) {
+      output(`${pascalCase(name)}FunctionName`, worker.function.functionName, `The ${name} worker's function`);
+    }
     const { userPool, tokenUrl, clients } = this.identity;
     if (userPool && tokenUrl) {
       output('UserPoolId', userPool.userPoolId, 'Cognito user pool of the API clients');

@@ -93,7 +93,7 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       }
     });
 
-    test("outputs each queue's URL, and each dead-letter queue's URL and ARN (for a redrive)", () => {
+    test("outputs each queue's URL, each dead-letter queue's URL and ARN (a redrive's), each worker's function", () => {
       synthed.template.hasOutput('SettlementQueueUrl', { Value: { Ref: queueId('settlement') } });
       synthed.template.hasOutput('WebhookDeliveriesQueueUrl', { Value: { Ref: queueId('webhookDeliveries') } });
       const deadLetterOutputs: [string, string][] = [
@@ -104,6 +104,10 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       for (const [prefix, id] of deadLetterOutputs) {
         synthed.template.hasOutput(`${prefix}DeadLetterQueueUrl`, { Value: { Ref: id } });
         synthed.template.hasOutput(`${prefix}DeadLetterQueueArn`, { Value: { 'Fn::GetAtt': [id, 'Arn'] } });
+      }
+      for (const worker of workers) {
+        const output = `${worker.name.charAt(0).toUpperCase()}${worker.name.slice(1)}FunctionName`;
+        synthed.template.hasOutput(output, { Value: { Ref: functionLogicalId(synthed, worker.name) } });
       }
     });
   });
