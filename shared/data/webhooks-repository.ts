@@ -5,12 +5,13 @@
  * counter in the same transaction.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
 import { dynamo, tableName } from './client';
 import { counterIncrements } from './counters';
 import { listPartitions } from './inserts';
 import { collectionPartition, itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
+import { queryAll } from './item-collection';
 import { insertListed, listedReads, listingOf, type ListedKind } from './listed-records';
 import { writeUnless } from './transactions';
 
@@ -69,22 +70,12 @@ export const dynamoWebhookStore: WebhookStore = {
   },
 
   async webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
-    const webhooks: StoredWebhook[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await dynamo().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :partition',
-          ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      webhooks.push(...(page.Items ?? []).map((item) => withoutStorageAttributes<StoredWebhook>(item)));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return webhooks;
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :partition',
+      ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
+    });
+    return items.map((item) => withoutStorageAttributes<StoredWebhook>(item));
   },
 
   async delete(webhook: StoredWebhook): Promise<boolean> {

@@ -14,7 +14,10 @@ import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
 import { signedHeaders } from './webhook-signature';
 import { inspectWebhookUrl } from './webhook-urls';
-import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookUrlDeps } from './webhooks';
+import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
+
+/** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
+type WebhookReader = Pick<WebhookStore, 'get'>;
 
 export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
@@ -212,7 +215,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: DomainEvent): Pro
 
 export interface AttemptDeps {
   readonly deliveries: Pick<DeliveryStore, 'get' | 'recordAttempt'>;
-  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly webhooks: WebhookReader;
   readonly events: { get(id: string): Promise<DomainEvent | undefined> };
   readonly transport: WebhookTransport;
   /** The URL rules, applied again at each attempt to the addresses the host resolves to then. */
@@ -340,7 +343,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
 /** Reads one delivery of one of the tenant's webhooks: 404 when unknown or of another webhook. */
 async function getOwnDelivery(
   deps: {
-    readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+    readonly webhooks: WebhookReader;
     readonly deliveries: Pick<DeliveryStore, 'get'>;
   },
   tenant: string,
@@ -366,7 +369,7 @@ const listOwnDeliveries = listOf({
 /** GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, every attempt in each. */
 export async function listDeliveries(
   deps: {
-    readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+    readonly webhooks: WebhookReader;
     readonly deliveries: Pick<DeliveryStore, 'list'>;
   },
   tenant: string,
@@ -379,7 +382,7 @@ export async function listDeliveries(
 }
 
 export interface RedeliverDeps {
-  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly webhooks: WebhookReader;
   readonly deliveries: Pick<DeliveryStore, 'get' | 'reopen'>;
   readonly queue: DeliveryQueue;
   readonly clock: Clock;
@@ -417,7 +420,7 @@ export async function redeliver(
 }
 
 export interface SendTestEventDeps extends NewRecords {
-  readonly webhooks: { get(id: string): Promise<StoredWebhook | undefined> };
+  readonly webhooks: WebhookReader;
   readonly deliveries: Pick<DeliveryStore, 'createTest'>;
 }
 

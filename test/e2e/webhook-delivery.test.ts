@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_RETRIES } from '../../shared/domain/deliveries';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
@@ -19,15 +20,7 @@ import { WebhookReceiver, type Received } from '../support/webhook-receiver';
 const RETRY_BASE_MS = 5;
 const TIMEOUT_MS = 400;
 const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
-const ALL_TYPES = [
-  'payment.outbound.confirmed',
-  'payment.inbound.received',
-  'payment.inbound.confirmed',
-  'payment.settled',
-  'payment.rejected',
-  'qr_code.paid',
-  'webhook.test',
-];
+const ALL_TYPES = [...WEBHOOK_EVENT_TYPES];
 
 let api: TestApi;
 let receiver: WebhookReceiver;
