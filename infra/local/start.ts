@@ -5,7 +5,8 @@
  * THROTTLING (default: the local stage's API Gateway throttling, one bucket for every client, and its
  * per-tenant limit in the functions; `off` turns both off for load tests),
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
- * payment to another participant stays PENDING), CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
+ * (default 1000) of the webhook sender, CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { ENV } from '../../shared/runtime/config';
@@ -25,6 +26,8 @@ const runtime = await startLocalRuntime({
   ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const, tenantRateLimit: 'stage' as const }),
   ...(env[ENV.dynamodbRequestTimeoutMs] ? { dynamodbRequestTimeoutMs: Number(env[ENV.dynamodbRequestTimeoutMs]) } : {}),
   ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
+  ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),
+  ...(env[ENV.webhookRetryBaseMs] ? { webhookRetryBaseMs: Number(env[ENV.webhookRetryBaseMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 
