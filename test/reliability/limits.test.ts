@@ -23,7 +23,7 @@ afterAll(() => api.stop());
 const LONG = 'x'.repeat(2_000);
 const withBody = routes.filter((route) => ['POST', 'PATCH'].includes(route.method));
 const withId = routes.filter((route) => route.paths[0]!.includes('{'));
-const lists = routes.filter((route) => route.method === 'GET' && !route.paths[0]!.includes('{'));
+const lists = routes.filter((route) => route.method === 'GET' && !route.paths[0]!.endsWith('}'));
 const label = (route: RouteDefinition) => `${route.method} ${route.paths[0]}`;
 
 /** Every string of a JSON value with its dotted path, as the API names fields in `errors`. */
@@ -139,7 +139,7 @@ describe('string lengths', () => {
         const answer = await sendSample(
           api,
           route,
-          { query: { ...request.query, [name]: LONG } },
+          { ...request, query: { ...request.query, [name]: LONG } },
           { token: party.token },
         );
         expect({ name, status: answer.status, code: answer.body?.code }).toEqual({
@@ -155,7 +155,9 @@ describe('string lengths', () => {
     '%s: an id of 2,000 characters is 404 NOT_FOUND',
     async (_, route) => {
       const request = await sampleOf(route).valid({ api, party });
-      const answer = await sendSample(api, route, { ...request, pathParameters: { id: LONG } }, { token: party.token });
+      // Every id of the path (a delivery's and its webhook's) that long.
+      const ids = Object.fromEntries(Object.keys(request.pathParameters ?? {}).map((name) => [name, LONG]));
+      const answer = await sendSample(api, route, { ...request, pathParameters: ids }, { token: party.token });
       expectProblem(answer, 404, 'NOT_FOUND');
     },
   );
@@ -167,7 +169,12 @@ describe('page size', () => {
     async (_, route) => {
       const request = await sampleOf(route).valid({ api, party });
       const page = (size: number) =>
-        sendSample(api, route, { query: { ...request.query, page_size: String(size) } }, { token: party.token });
+        sendSample(
+          api,
+          route,
+          { ...request, query: { ...request.query, page_size: String(size) } },
+          { token: party.token },
+        );
       for (const size of [1, MAX_PAGE_SIZE]) expect((await page(size)).status).toBe(200);
       for (const size of [0, MAX_PAGE_SIZE + 1]) {
         const answer = await page(size);
