@@ -190,6 +190,17 @@ export const routes: readonly RouteDefinition[] = [
     tableActions: IDEMPOTENCY_ACTIONS,
   },
   {
+    name: 'validateKey',
+    method: 'POST',
+    paths: ['/v1/validate-key'],
+    handler: 'validate-key',
+    // resolve-key's scope: validating reads the same directory entry, with less in the answer
+    // (MATCH or NO_MATCH) and nothing stored, so what may resolve a key may validate one. The one
+    // GetItem is the directory's; the rest are those of an Idempotency-Key a client may send.
+    scopes: [SCOPES.keysRead],
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
     name: 'getResolution',
     method: 'GET',
     paths: ['/v1/resolutions/{id}'],

@@ -244,6 +244,16 @@ export const samples: Record<string, Sample> = {
         `resolve-key-${index}`,
       ),
   },
+  validateKey: {
+    status: 200,
+    // A read that stores nothing: clients need no Idempotency-Key for it. The sandbox's Ana María owns the key.
+    call: (fixtures) =>
+      post(fixtures, '/v1/validate-key', {
+        key: { key_value: '+573001234567' },
+        identification_type: 'CC',
+        identification_number: '1020304050',
+      }),
+  },
   getResolution: {
     status: 200,
     call: (fixtures) => call(fixtures, 'GET', `/v1/resolutions/${fixtures.resolutionId}`),

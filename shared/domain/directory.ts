@@ -3,14 +3,15 @@
  * whoever registered it: our merchants' keys (source API, written with the key, shared/domain/keys.ts)
  * and the sandbox's keys of people and businesses at other participants (source SANDBOX). Resolving
  * a key is one read of its entry; the resolution is stored, with its payee, for the payment that
- * will name it as resolution_id.
+ * will name it as resolution_id. Validating a key (does this person own it?) is the same one read,
+ * answered MATCH or NO_MATCH and stored nowhere.
  */
-import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest } from '../schemas/keys';
+import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest, ValidateKeyRequest } from '../schemas/keys';
 import type { NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore } from './customers';
 import { AppError } from './errors';
 import { ownReader } from './ownership';
-import { normaliseKeyValue, parseKey, type KeyType } from './key-formats';
+import { inferredKeyType, normalisedKeyValue, normaliseKeyValue, parseKey, type KeyType } from './key-formats';
 
 export interface DirectoryKey {
   readonly key_type: KeyType;
@@ -112,23 +113,74 @@ export async function resolveKey(
 ): Promise<Resolution> {
   const key = parseKey(request.key);
   const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
-  const entry = await deps.directory.get(key);
+  const resolution = newResolution(deps, tenant, customer.id, await activeEntry(deps.directory, key));
+  await deps.resolutions.insert(resolution);
+  return publicResolution(resolution);
+}
+
+/** The ACTIVE directory entry of a parsed key (one read): 404 KEY_NOT_FOUND when there is none. */
+export async function activeEntry(directory: Pick<DirectoryStore, 'get'>, key: DirectoryKey): Promise<DirectoryEntry> {
+  const entry = await directory.get(key);
   if (!entry || entry.status !== 'ACTIVE') {
     throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
   }
-  const resolution: StoredResolution = {
-    id: deps.ids.newId(),
-    customer_id: customer.id,
-    resolved_at: deps.clock.now(),
-    key: entry.key,
-    owner: ownerOf(entry.owner),
-    participant: entry.participant,
-    account: entry.account,
-    tenant,
-    payee: entry,
-  };
-  await deps.resolutions.insert(resolution);
-  return publicResolution(resolution);
+  return entry;
+}
+
+/** A resolution, made now for the tenant's customer, of the directory entry `entry` (its payee). */
+export const newResolution = (
+  deps: NewRecords,
+  tenant: string,
+  customerId: string,
+  entry: DirectoryEntry,
+): StoredResolution => ({
+  id: deps.ids.newId(),
+  customer_id: customerId,
+  resolved_at: deps.clock.now(),
+  key: entry.key,
+  owner: ownerOf(entry.owner),
+  participant: entry.participant,
+  account: entry.account,
+  tenant,
+  payee: entry,
+});
+
+/** The answer of POST /v1/validate-key: whether the person or business named owns the key, nothing more. */
+export interface KeyValidation {
+  readonly result: 'MATCH' | 'NO_MATCH';
+}
+
+/**
+ * The directory key a validation reads: the key as resolve-key parses it (type sent or inferred,
+ * value normalised), or, for a value of no valid format, the value as sent under the type sent
+ * (or ID, when none fits). No entry is ever written under a value that is not of its type's format,
+ * so that read finds nothing: a malformed value costs the one read every other answer costs.
+ */
+function keyToValidate(key: ValidateKeyRequest['key']): { readonly read: DirectoryKey; readonly wellFormed: boolean } {
+  const type = key.key_type ?? inferredKeyType(key.key_value) ?? 'ID';
+  const value = normalisedKeyValue(type, key.key_value);
+  return { read: { key_type: type, key_value: value ?? key.key_value }, wellFormed: value !== undefined };
+}
+
+/**
+ * POST /v1/validate-key: MATCH when the key resolves (an ACTIVE entry of the directory) to an owner
+ * of exactly this identification type and number; NO_MATCH for every other case alike (no such
+ * key, a suspended one, another owner, a value of no key format), so that the answer tells nothing
+ * but the match. Every answer costs one read of the directory and writes nothing: a miss is not
+ * told apart from a hit by its cost, and validating stores no resolution.
+ */
+export async function validateKey(
+  directory: Pick<DirectoryStore, 'get'>,
+  request: ValidateKeyRequest,
+): Promise<KeyValidation> {
+  const { read, wellFormed } = keyToValidate(request.key);
+  const entry = await directory.get(read);
+  const owns =
+    wellFormed &&
+    entry?.status === 'ACTIVE' &&
+    entry.owner.identification_type === request.identification_type &&
+    entry.owner.identification_number === request.identification_number;
+  return { result: owns ? 'MATCH' : 'NO_MATCH' };
 }
 
 /** Reads one of the tenant's resolutions: 404 when unknown, 403 when another client's. */

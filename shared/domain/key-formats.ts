@@ -47,12 +47,17 @@ export function normaliseKeyValue(type: KeyType, raw: string, field = 'key.key_v
 
 /**
  * The type of a value sent without one: ALPHA (starts with @), EMAIL (contains @), BCODE, PHONE,
- * ID, the first whose format the value fits. A value that fits none is a 400.
+ * ID, the first whose format the value fits; undefined when it fits none.
  */
-export function inferKeyType(raw: string, field = 'key.key_value'): KeyType {
+export function inferredKeyType(raw: string): KeyType | undefined {
   if (raw.startsWith('@')) return 'ALPHA';
   if (raw.includes('@')) return 'EMAIL';
-  const type = INFERENCE_ORDER.find((candidate) => normalisedKeyValue(candidate, raw) !== undefined);
+  return INFERENCE_ORDER.find((candidate) => normalisedKeyValue(candidate, raw) !== undefined);
+}
+
+/** Like inferredKeyType, but a value that fits no type is a 400 naming `field`. */
+export function inferKeyType(raw: string, field = 'key.key_value'): KeyType {
+  const type = inferredKeyType(raw);
   if (!type) throw invalidField(field, 'fits no Bre-B key format (PHONE, ID, EMAIL, ALPHA or BCODE)');
   return type;
 }

@@ -31,10 +31,13 @@ export const keyListQuerySchema = listQueryUnderCustomer({
 
 export type KeyListQuery = FromSchema<typeof keyListQuerySchema>;
 
+/** A key as resolve-key and validate-key take it: key_type is optional and then inferred. */
+const keyOfAnyType = closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']);
+
 /** POST /v1/resolve-key (spec 2.3): key_type is optional and then inferred. */
 export const resolveKeyRequestSchema = allRequired({
   customer_id: UUID,
-  key: closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']),
+  key: keyOfAnyType,
 });
 
 export type ResolveKeyRequest = FromSchema<typeof resolveKeyRequestSchema>;
@@ -71,3 +74,15 @@ export const sandboxDirectoryKeyRequestSchema = allRequired({
 });
 
 export type SandboxDirectoryKeyRequest = FromSchema<typeof sandboxDirectoryKeyRequestSchema>;
+
+/**
+ * POST /v1/validate-key (docs/keys.md): does this person or business own this key? The key as
+ * resolve-key takes it, and the identification of the supposed owner, of the owner's shape.
+ */
+export const validateKeyRequestSchema = allRequired({
+  key: keyOfAnyType,
+  identification_type: keyOwnerSchema.properties.identification_type,
+  identification_number: keyOwnerSchema.properties.identification_number,
+});
+
+export type ValidateKeyRequest = FromSchema<typeof validateKeyRequestSchema>;

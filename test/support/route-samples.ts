@@ -271,6 +271,15 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     valid: async ({ party }) => ({ body: { customer_id: party.customerId, key: SANDBOX_PHONE } }),
     foreign: forbidden,
   },
+  validateKey: {
+    valid: async ({ party }) => ({
+      body: { key: party.key, identification_type: 'NIT', identification_number: party.nit },
+    }),
+    foreign: {
+      kind: 'not-applicable',
+      why: "asks the network's directory, which every client reads (as resolve-key does); answers MATCH or NO_MATCH only",
+    },
+  },
   getResolution: { valid: async ({ party }) => byId(party.resolutionId), foreign: forbidden },
   createQrCode: {
     valid: async ({ party }) => ({ body: qrCodeBody(party) }),

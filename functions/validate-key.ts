@@ -1,0 +1,12 @@
+/** POST /v1/validate-key: whether a person or business owns a Bre-B key, MATCH or NO_MATCH (docs/keys.md). */
+import { validateKey } from '../shared/domain/directory';
+import { dynamoDirectory } from '../shared/data/directory-repository';
+import { httpHandler } from '../shared/http/handler';
+import type { ValidateKeyRequest } from '../shared/schemas/keys';
+import { validateKeyRequest } from '../shared/schemas/generated/keys';
+
+export const handler = httpHandler<ValidateKeyRequest>({
+  name: 'validateKey',
+  body: validateKeyRequest,
+  handle: ({ body }) => validateKey(dynamoDirectory, body),
+});
