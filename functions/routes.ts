@@ -284,6 +284,41 @@ export const routes: readonly RouteDefinition[] = [
     tableActions: LIST_ACTIONS,
   },
   {
+    name: 'createRecipient',
+    method: 'POST',
+    paths: ['/v1/recipients'],
+    handler: 'create-recipient',
+    // A recipient is who the client's payments go to: payments data, under the payments scopes.
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the resolution; the transaction puts the recipient and updates its lists' counters.
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
+    name: 'listRecipients',
+    method: 'GET',
+    paths: ['/v1/recipients'],
+    handler: 'list-recipients',
+    scopes: [SCOPES.paymentsRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'getRecipient',
+    method: 'GET',
+    paths: ['/v1/recipients/{id}'],
+    handler: 'get-recipient',
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'deleteRecipient',
+    method: 'DELETE',
+    paths: ['/v1/recipients/{id}'],
+    handler: 'delete-recipient',
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the recipient; the transaction deletes it and updates its lists' counters.
+    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  },
+  {
     name: 'createWebhook',
     method: 'POST',
     paths: ['/v1/webhooks'],

@@ -26,6 +26,8 @@ export interface Fixtures {
   /** A STATIC QR code of the key, as POST /v1/qrcodes answered it. */
   readonly qrCode: { readonly id: string; readonly qr_code_data: string };
   readonly paymentId: string;
+  /** A recipient: the payee of the resolution. */
+  readonly recipientId: string;
   /** Items a sample made in `prepare`, by sample name. */
   readonly pools: Map<string, string[]>;
 }
@@ -76,6 +78,13 @@ const qrCodeBody = (fixtures: Pick<Fixtures, 'keyId' | 'customerId'>, reference:
   type: 'STATIC',
   channel: 'POS',
   qr_code_reference: reference,
+});
+
+/** The body of POST /v1/recipients: the payee of the fixtures' resolution. */
+const recipientBody = (fixtures: Pick<Fixtures, 'customerId' | 'resolutionId'>) => ({
+  customer_id: fixtures.customerId,
+  resolution_id: fixtures.resolutionId,
+  alias: 'Ana María arriendo',
 });
 
 const post = (fixtures: Fixtures, path: string, body: unknown, idempotencyKey?: string): HttpCall => ({
@@ -304,6 +313,22 @@ export const samples: Record<string, Sample> = {
   },
   getPayment: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/payments/${fixtures.paymentId}`) },
   listPayments: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/payments?page_size=10') },
+  createRecipient: {
+    status: 200,
+    call: (fixtures, index) => post(fixtures, '/v1/recipients', recipientBody(fixtures), `recipient-${index}`),
+  },
+  listRecipients: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/recipients?page_size=10') },
+  getRecipient: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/recipients/${fixtures.recipientId}`) },
+  deleteRecipient: {
+    status: 200,
+    call: (fixtures, index) => call(fixtures, 'DELETE', `/v1/recipients/${pooled(fixtures, 'deleteRecipient', index)}`),
+    prepare: async (fixtures, { requests }) => {
+      const recipients = await setup(fixtures, requests, 200, () =>
+        post(fixtures, '/v1/recipients', recipientBody(fixtures)),
+      );
+      return recipients.map((recipient) => (recipient as { id: string }).id);
+    },
+  },
   paySandboxQrCode: {
     status: 200,
     // A shopper may pay a static code any number of times.
@@ -385,7 +410,8 @@ export function missingSamples(routes: readonly RouteDefinition[]): string[] {
 
 /**
  * The client the samples act as (sandbox client A, its token from the token endpoint) and the items
- * the reads read: the sandbox merchant linked, one of its accounts, a key, a resolution.
+ * the reads read: the sandbox merchant linked, one of its accounts, a key, a resolution, a QR code, a
+ * payment, a recipient.
  */
 export async function makeFixtures(url: string): Promise<Fixtures> {
   const tokenAnswer = await send(url, {
@@ -411,6 +437,7 @@ export async function makeFixtures(url: string): Promise<Fixtures> {
     resolutionId: '',
     qrCode: { id: '', qr_code_data: '' },
     paymentId: '',
+    recipientId: '',
   };
   const one = async (sent: HttpCall): Promise<{ id: string } & Record<string, unknown>> => {
     const [body] = await setup(base, 1, 200, () => sent);
@@ -443,6 +470,9 @@ export async function makeFixtures(url: string): Promise<Fixtures> {
       amount: { value: '10.00', currency: 'COP' },
     }),
   );
+  const recipient = await one(
+    post(base, '/v1/recipients', recipientBody({ customerId: customer.id, resolutionId: resolution.id })),
+  );
   return {
     ...base,
     customerId: customer.id,
@@ -451,5 +481,6 @@ export async function makeFixtures(url: string): Promise<Fixtures> {
     resolutionId: resolution.id,
     qrCode: { id: qrCode.id, qr_code_data: String(qrCode['qr_code_data']) },
     paymentId: payment.id,
+    recipientId: recipient.id,
   };
 }

@@ -73,6 +73,8 @@ export const itemKeys = {
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */
+  recipient: (id: string): ItemKey => ({ pk: `RECIPIENT#${id}`, sk: 'RECIPIENT' }),
   /** An event of the outbox, written with the change it reports (shared/data/events.ts). */
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
   /** The delivery of one event to one webhook (shared/data/deliveries-repository.ts). */

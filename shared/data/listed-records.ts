@@ -1,10 +1,12 @@
 /**
  * The kinds of record listed in their client's collection and in one scope of it (docs/data-model.md):
- * customers under their NIT; accounts, keys, QR codes and payments under their customer. A kind's
- * description gives its store's reads and its insert.
+ * customers under their NIT; accounts, keys, QR codes, payments and recipients under their customer.
+ * A kind's description gives its store's reads, its insert and its delete.
  */
 import type { PageRequest, PageResult, RecordReader } from '../domain/lists';
-import { listedRecordInsert, type ListedRecord, type Listing } from './inserts';
+import { tableName } from './client';
+import { counterIncrements } from './counters';
+import { listedRecordInsert, listPartitions, type ListedRecord, type Listing } from './inserts';
 import type { ItemKey } from './item-keys';
 import { listRecords, type ListRecordsInput } from './pagination';
 import { getRecord } from './records';
@@ -56,6 +58,25 @@ export const listingOf = <T extends ListedRecord>(kind: ListedKind<T, never>, re
   collection: kind.name,
   scope: kind.scopeOf(record),
 });
+
+/**
+ * Deletes a record of `kind` and takes it out of its lists' counters, in one transaction; false when
+ * it was already gone (a concurrent delete won).
+ */
+export async function deleteListed<T extends ListedRecord>(kind: ListedKind<T, never>, record: T): Promise<boolean> {
+  const refusal = await writeUnless(
+    [
+      {
+        item: {
+          Delete: { TableName: tableName(), Key: kind.key(record.id), ConditionExpression: 'attribute_exists(pk)' },
+        },
+        refused: () => 'gone' as const,
+      },
+    ],
+    counterIncrements(listPartitions(record.tenant, listingOf(kind, record)), record.id, -1),
+  );
+  return refusal === undefined;
+}
 
 /**
  * Inserts a record of `kind` (listed, with the counters of its lists) in one transaction with

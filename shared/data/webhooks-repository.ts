@@ -8,12 +8,9 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
 import { dynamo, tableName } from './client';
-import { counterIncrements } from './counters';
-import { listPartitions } from './inserts';
 import { collectionPartition, itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { queryAll } from './item-collection';
-import { insertListed, listedReads, listingOf, type ListedKind } from './listed-records';
-import { writeUnless } from './transactions';
+import { deleteListed, insertListed, listedReads, type ListedKind } from './listed-records';
 
 /** The stored item: the domain's webhook and the version its changes are conditioned on. */
 type WebhookItem = StoredWebhook & { readonly version: number };
@@ -78,22 +75,5 @@ export const dynamoWebhookStore: WebhookStore = {
     return items.map((item) => withoutStorageAttributes<StoredWebhook>(item));
   },
 
-  async delete(webhook: StoredWebhook): Promise<boolean> {
-    const refusal = await writeUnless(
-      [
-        {
-          item: {
-            Delete: {
-              TableName: tableName(),
-              Key: itemKeys.webhook(webhook.id),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          refused: () => 'gone' as const,
-        },
-      ],
-      counterIncrements(listPartitions(webhook.tenant, listingOf(WEBHOOKS, webhook)), webhook.id, -1),
-    );
-    return refusal === undefined;
-  },
+  delete: (webhook: StoredWebhook): Promise<boolean> => deleteListed(WEBHOOKS, webhook),
 };

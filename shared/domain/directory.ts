@@ -9,7 +9,7 @@
 import type { KeyOwner, ResolveKeyRequest, SandboxDirectoryKeyRequest, ValidateKeyRequest } from '../schemas/keys';
 import type { NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore } from './customers';
-import { AppError } from './errors';
+import { AppError, invalidField } from './errors';
 import { ownReader } from './ownership';
 import { inferredKeyType, normalisedKeyValue, normaliseKeyValue, parseKey, type KeyType } from './key-formats';
 
@@ -185,6 +185,23 @@ export async function validateKey(
 
 /** Reads one of the tenant's resolutions: 404 when unknown, 403 when another client's. */
 export const getOwnResolution = ownReader<StoredResolution>('Resolution');
+
+/**
+ * Reads one of the tenant's resolutions made for its customer `customerId` (what a payment or a
+ * recipient names): 404 / 403 as getOwnResolution, 400 on resolution_id for another customer's.
+ */
+export async function getCustomerResolution(
+  resolutions: Pick<ResolutionStore, 'get'>,
+  tenant: string,
+  id: string,
+  customerId: string,
+): Promise<StoredResolution> {
+  const resolution = await getOwnResolution(resolutions, tenant, id);
+  if (resolution.customer_id !== customerId.toLowerCase()) {
+    throw invalidField('resolution_id', 'was resolved for another customer of the client');
+  }
+  return resolution;
+}
 
 /** The answer of POST /sandbox/directory/keys. */
 export type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account' | 'created_at'>;

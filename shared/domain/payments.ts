@@ -102,9 +102,10 @@ const optional = <K extends string, V>(name: K, value: V | undefined) =>
 
 /**
  * The counterparty in one field order, whatever order it was stored in (DynamoDB keeps no order in
- * a map): the first answer of a payment and every later reading of it are the same bytes.
+ * a map): the first answer of a payment and every later reading of it are the same bytes (a
+ * recipient's payee is answered so too).
  */
-function publicCounterparty({ key, owner, participant, account }: Counterparty): Counterparty {
+export function publicCounterparty({ key, owner, participant, account }: Counterparty): Counterparty {
   return {
     ...(key ? { key: { key_type: key.key_type, key_value: key.key_value } } : {}),
     owner: ownerOf(owner),

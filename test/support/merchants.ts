@@ -1,4 +1,7 @@
-/** A linked merchant with an account and an ACTIVE Bre-B key: what QR codes and payments start from. */
+/**
+ * A linked merchant with an account and an ACTIVE Bre-B key: what QR codes and payments start from;
+ * and a resolution of a key for a customer, what payments and recipients name.
+ */
 import { accountNumbers, linkAccount, linkedCustomer } from './accounts';
 import type { TestApi } from './local-api';
 
@@ -40,4 +43,16 @@ export async function merchantWithKey(
     nit: customer.nit,
     businessName: customer.body.business_name,
   };
+}
+
+/** Resolves `key` for the customer through the API; answers the resolution's id. */
+export async function resolvedKey(
+  api: Pick<TestApi, 'request'>,
+  token: string,
+  customerId: string,
+  key: { readonly key_type?: string; readonly key_value: string },
+): Promise<string> {
+  const answer = await api.request('POST', '/v1/resolve-key', { token, body: { customer_id: customerId, key } });
+  if (answer.status !== 200) throw new Error(`Resolve failed: ${answer.status} ${answer.text}`);
+  return answer.body.id;
 }

@@ -19,6 +19,8 @@ export interface Party extends MerchantWithKey {
   readonly resolutionId: string;
   readonly qrCode: Record<string, any>;
   readonly paymentId: string;
+  /** A recipient of the merchant's: the payee of its resolution. */
+  readonly recipientId: string;
   /** A webhook of the client's, and the secret its create answered (shown nowhere else). */
   readonly webhook: { readonly id: string; readonly secret: string };
 }
@@ -145,6 +147,19 @@ async function paymentBody(api: TestApi, merchant: MerchantWithKey, token: strin
     amount: { value: '10.00', currency: 'COP' },
   };
 }
+
+/** The body of POST /v1/recipients: the payee of one of the merchant's resolutions. */
+const recipientBody = (merchant: MerchantWithKey, resolutionId: string) => ({
+  customer_id: merchant.customerId,
+  resolution_id: resolutionId,
+  alias: 'Proveedor de harinas',
+});
+
+const newRecipient = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
+  expectOk(
+    api.request('POST', '/v1/recipients', { token: party.token, body: recipientBody(party, party.resolutionId) }),
+    'saving a recipient',
+  );
 
 /**
  * A webhook receiver on the local stage (its loopback exception, docs/webhooks.md); port 9 (discard)
@@ -318,6 +333,17 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     foreign: { kind: 'empty-list', collection: 'payments' },
     list: { collection: 'payments' },
   },
+  createRecipient: {
+    valid: async ({ party }) => ({ body: recipientBody(party, party.resolutionId) }),
+    foreign: forbidden,
+  },
+  listRecipients: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, order_key: 'updated_at' } }),
+    foreign: { kind: 'empty-list', collection: 'recipients' },
+    list: { collection: 'recipients' },
+  },
+  getRecipient: { valid: async ({ party }) => byId(party.recipientId), foreign: forbidden },
+  deleteRecipient: { valid: async (context) => byId((await newRecipient(context)).id), foreign: forbidden },
   createWebhook: {
     valid: async () => ({ body: webhookBody() }),
     foreign: { kind: 'not-applicable', why: "creates a webhook of the caller's own" },
@@ -431,7 +457,10 @@ export function sendSample(
   });
 }
 
-/** A merchant with an account, a key, a resolution and a QR code, created by `clientId` through the API. */
+/**
+ * A merchant with an account, a key, a resolution, a QR code, a payment, a recipient and a webhook,
+ * created by `clientId` through the API.
+ */
 export async function createParty(api: TestApi, clientId: string): Promise<Party> {
   const token = await api.token(clientId);
   const merchant = await merchantWithKey(api, token);
@@ -447,6 +476,10 @@ export async function createParty(api: TestApi, clientId: string): Promise<Party
     api.request('POST', '/v1/payments', { token, body: await paymentBody(api, merchant, token) }),
     'paying',
   );
+  const recipient = await expectOk(
+    api.request('POST', '/v1/recipients', { token, body: recipientBody(merchant, resolution.id) }),
+    'saving a recipient',
+  );
   const webhook = await expectOk(
     api.request('POST', '/v1/webhooks', { token, body: webhookBody() }),
     'creating a webhook',
@@ -458,6 +491,7 @@ export async function createParty(api: TestApi, clientId: string): Promise<Party
     resolutionId: resolution.id,
     qrCode,
     paymentId: payment.id,
+    recipientId: recipient.id,
     webhook: { id: webhook.id, secret: webhook.secret },
   };
 }
@@ -479,6 +513,7 @@ export function secretsOf(party: Party): string[] {
     String(party.qrCode.id),
     String(party.qrCode.qr_code_reference),
     party.paymentId,
+    party.recipientId,
     party.webhook.id,
     party.webhook.secret,
   ];
