@@ -1,12 +1,13 @@
-/** POST /v1/payments: pay a resolved Bre-B key from one of the client's accounts (docs/payments.md). */
+/** POST /v1/payments: pay a resolved Bre-B key or a saved recipient from one of the client's accounts (docs/payments.md). */
 import { systemNewRecords } from '../shared/domain/clock';
-import { payResolution } from '../shared/domain/pay-resolution';
+import { createPayment } from '../shared/domain/pay-recipient';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoResolutionStore } from '../shared/data/directory-repository';
+import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoRecipientStore } from '../shared/data/recipients-repository';
 import { settlementQueue } from '../shared/data/queues';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
@@ -15,11 +16,13 @@ import { createPaymentRequest } from '../shared/schemas/generated/payments';
 export const handler = httpHandler<CreatePaymentRequest>({
   name: 'createPayment',
   body: createPaymentRequest,
-  handle: ({ auth, body }) =>
-    payResolution(
+  handle: ({ auth, body, idempotencyKey }) =>
+    createPayment(
       {
         ...systemNewRecords,
         resolutions: dynamoResolutionStore,
+        recipients: dynamoRecipientStore,
+        directory: dynamoDirectory,
         customers: dynamoCustomerStore,
         accounts: dynamoAccountStore,
         keys: dynamoKeyStore,
@@ -32,5 +35,6 @@ export const handler = httpHandler<CreatePaymentRequest>({
       },
       auth.tenant,
       body,
+      idempotencyKey,
     ),
 });

@@ -39,15 +39,19 @@ export const dynamoDirectory: DirectoryStore = {
   },
 };
 
+/**
+ * The Put of a new resolution (resolve-key's, or one a payment to a recipient makes and stores in its
+ * own transaction, shared/data/payments-repository.ts).
+ */
+export const resolutionPut = (resolution: StoredResolution) => ({
+  TableName: tableName(),
+  Item: { ...itemKeys.resolution(resolution.id), entity: 'RESOLUTION', ...resolution },
+  ConditionExpression: 'attribute_not_exists(pk)',
+});
+
 export const dynamoResolutionStore: ResolutionStore = {
   async insert(resolution: StoredResolution): Promise<void> {
-    await dynamo().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...itemKeys.resolution(resolution.id), entity: 'RESOLUTION', ...resolution },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await dynamo().send(new PutCommand(resolutionPut(resolution)));
   },
 
   async get(id: string): Promise<StoredResolution | undefined> {

@@ -19,6 +19,7 @@ import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { balanceMoveItems } from './movements';
+import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { payableQrCode } from './qrcodes-repository';
 import { failedConditions, transactWrite, whileActive, type TransactItem } from './transactions';
@@ -144,20 +145,30 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
   ...paymentReads,
 
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
+    const paymentId = write.payments[0]!.id;
     const outcome = await writePayment(write, [
       {
-        // The resolution is the payment's guard: it takes the id of the one payment made with it.
+        // The resolution is the payment's guard: it takes the id of the one payment made with it. One
+        // the payment made (a recipient's key resolved again) is stored here, used by it already,
+        // unless a payment under the same Idempotency-Key stored it first.
         label: RESOLUTION,
-        item: {
-          Update: {
-            TableName: tableName(),
-            Key: itemKeys.resolution(write.resolutionId),
-            UpdateExpression: 'SET payment_id = :payment',
-            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(payment_id)',
-            ExpressionAttributeValues: { ':payment': write.payments[0]!.id },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          },
-        },
+        item: write.newResolution
+          ? {
+              Put: {
+                ...resolutionPut({ ...write.newResolution, payment_id: paymentId }),
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            }
+          : {
+              Update: {
+                TableName: tableName(),
+                Key: itemKeys.resolution(write.resolutionId),
+                UpdateExpression: 'SET payment_id = :payment',
+                ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(payment_id)',
+                ExpressionAttributeValues: { ':payment': paymentId },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            },
       },
       { label: PAYER, item: whileActive(itemKeys.customer(write.payerCustomerId)) },
       ...(write.payeeCustomerId ? [{ label: PAYEE, item: whileActive(itemKeys.customer(write.payeeCustomerId)) }] : []),

@@ -1,5 +1,5 @@
 /** Time and identity, injected so that rules can be tested with fixed values. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export interface Clock {
   /** ISO 8601 UTC with milliseconds. */
@@ -12,6 +12,18 @@ export interface IdGenerator {
 
 export const systemClock: Clock = { now: () => new Date().toISOString() };
 export const uuidIds: IdGenerator = { newId: () => randomUUID() };
+
+/**
+ * The id named by `name`: the same for the same name, wherever and however often it is computed, so
+ * that work done twice finds what the first run made. UUID-shaped (version 8: custom), from a hash.
+ */
+export function uuidOf(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex').slice(0, 32).split('');
+  hex[12] = '8';
+  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 
 /** What a rule that creates records is given: the time, and new ids. */
 export interface NewRecords {

@@ -5,9 +5,8 @@
  * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
  * an attempt is recorded only on the delivery as it was read.
  */
-import { createHash } from 'node:crypto';
 import type { WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
-import type { Clock, NewRecords } from './clock';
+import { uuidOf, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
 import type { DomainEvent } from './events';
 import { listOf, type RecordReader } from './lists';
@@ -138,13 +137,7 @@ export const MAX_ATTEMPTS = 100;
  * The id of the delivery of `eventId` to `webhookId`: the same whenever the dispatcher runs, so a
  * dispatch run twice finds its delivery instead of making another. UUID-shaped (version 8: custom).
  */
-export function deliveryIdOf(eventId: string, webhookId: string): string {
-  const hex = createHash('sha256').update(`${eventId}/${webhookId}`).digest('hex').slice(0, 32).split('');
-  hex[12] = '8';
-  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export const deliveryIdOf = (eventId: string, webhookId: string): string => uuidOf(`${eventId}/${webhookId}`);
 
 export function publicDelivery(delivery: StoredDelivery): PublicDelivery {
   return {

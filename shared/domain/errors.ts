@@ -28,6 +28,7 @@ export const ERROR_CATALOG = {
   CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
   ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active' },
   INSUFFICIENT_FUNDS: { kind: 'invalid', title: "The account's available balance does not cover the amount" },
+  IDEMPOTENCY_KEY_REQUIRED: { kind: 'invalid', title: 'This request needs an Idempotency-Key' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
@@ -50,6 +51,10 @@ export const ERROR_CATALOG = {
   RESOLUTION_ALREADY_USED: {
     kind: 'conflict',
     title: 'A payment with another request was already made with this resolution',
+  },
+  RECIPIENT_KEY_CHANGED: {
+    kind: 'conflict',
+    title: "The recipient's key now names another owner or account",
   },
   WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
   DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },

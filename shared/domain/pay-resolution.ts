@@ -10,7 +10,7 @@ import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
 import { newRecord, type NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
-import { getOwnResolution, type ResolutionStore, type StoredResolution } from './directory';
+import { getCustomerResolution, type ResolutionStore, type StoredResolution } from './directory';
 import { AppError, invalidField } from './errors';
 import type { KeyStore } from './keys';
 import {
@@ -27,6 +27,11 @@ import type { SettlementScheduling } from './settlement';
 
 export interface ResolutionPaymentWrite extends PaymentWrite {
   readonly resolutionId: string;
+  /**
+   * The resolution, when the payment made it (a recipient's key resolved again at payment time):
+   * stored by the payment's own transaction, already used by it.
+   */
+  readonly newResolution?: StoredResolution;
   /** Must still be ACTIVE when the money moves. */
   readonly payerCustomerId: string;
   /** The payee's customer when it is one of ours (and not the payer): it must be ACTIVE to receive. */
@@ -47,8 +52,8 @@ export interface ResolutionPaymentStore extends PaymentReader {
   insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult>;
 }
 
-export interface PayResolutionDeps extends NewRecords {
-  readonly resolutions: Pick<ResolutionStore, 'get'>;
+/** What paying a resolution's payee reads and writes, whoever made the resolution. */
+export interface PaymentDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly keys: Pick<KeyStore, 'get'>;
@@ -59,19 +64,40 @@ export interface PayResolutionDeps extends NewRecords {
   readonly settlement: SettlementScheduling;
 }
 
-/** What makes two requests with one resolution the same payment. */
-interface PaymentIntent {
+export interface PayResolutionDeps extends PaymentDeps {
+  readonly resolutions: Pick<ResolutionStore, 'get'>;
+}
+
+/**
+ * What the request asks to pay, from where: what makes two requests with one resolution (or one
+ * Idempotency-Key, for a recipient's payment) the same payment.
+ */
+export interface PaymentIntent {
   readonly customerId: string;
   readonly accountId: string;
   readonly amountCents: number;
   readonly description?: string;
+  /** The recipient paid, for a recipient's payment. */
+  readonly recipientId?: string;
 }
+
+/** A POST /v1/payments naming a resolution. */
+export type ResolutionPaymentRequest = CreatePaymentRequest & { readonly resolution_id: string };
+
+/** The intent of a POST /v1/payments: ids in lower case, the amount in cents (400 when not above zero). */
+export const paymentIntent = (request: CreatePaymentRequest): PaymentIntent => ({
+  customerId: request.customer_id.toLowerCase(),
+  accountId: request.account_id.toLowerCase(),
+  amountCents: paymentAmountCents('amount.value', request.amount.value),
+  ...(request.description === undefined ? {} : { description: request.description }),
+});
 
 const sameIntent = (payment: StoredPayment, intent: PaymentIntent): boolean =>
   payment.customer_id === intent.customerId &&
   payment.account_id === intent.accountId &&
   payment.amount_cents === intent.amountCents &&
-  payment.description === intent.description;
+  payment.description === intent.description &&
+  payment.recipient_id === intent.recipientId;
 
 const payerInactive = (customerId: string) =>
   new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: activate it before paying`);
@@ -85,20 +111,28 @@ const payerInactive = (customerId: string) =>
 export async function payResolution(
   deps: PayResolutionDeps,
   tenant: string,
-  request: CreatePaymentRequest,
+  request: ResolutionPaymentRequest,
 ): Promise<PublicPayment> {
-  const intent: PaymentIntent = {
-    customerId: request.customer_id.toLowerCase(),
-    accountId: request.account_id.toLowerCase(),
-    amountCents: paymentAmountCents('amount.value', request.amount.value),
-    ...(request.description === undefined ? {} : { description: request.description }),
-  };
-  const resolution = await getOwnResolution(deps.resolutions, tenant, request.resolution_id);
-  if (resolution.customer_id !== intent.customerId) {
-    throw invalidField('resolution_id', 'was resolved for another customer of the client');
-  }
+  const intent = paymentIntent(request);
+  const resolution = await getCustomerResolution(deps.resolutions, tenant, request.resolution_id, intent.customerId);
   if (resolution.payment_id) return answerAgain(deps, resolution.payment_id, intent);
+  return payResolved(deps, tenant, intent, resolution);
+}
 
+/**
+ * Pays the payee of an unused resolution of the customer: the customer (404/403, ACTIVE), the
+ * account (404/403, the customer's, ACTIVE, not the payee's), then one transaction that marks the
+ * resolution used and moves the money (400 INSUFFICIENT_FUNDS, nothing written). `made`: the
+ * resolution was made for this payment (a recipient's, shared/domain/pay-recipient.ts) and the
+ * transaction stores it; a payment that took it first is answered as a used resolution's is.
+ */
+export async function payResolved(
+  deps: PaymentDeps,
+  tenant: string,
+  intent: PaymentIntent,
+  resolution: StoredResolution,
+  made = false,
+): Promise<PublicPayment> {
   const customer = await getOwnCustomer(deps.customers, tenant, intent.customerId);
   if (customer.status !== 'ACTIVE') throw payerInactive(customer.id);
   const account = await getOwnAccount(deps.accounts, tenant, intent.accountId);
@@ -121,6 +155,7 @@ export async function payResolution(
     amount_cents: intent.amountCents,
     ...(intent.description === undefined ? {} : { description: intent.description }),
     resolution_id: resolution.id,
+    ...(intent.recipientId === undefined ? {} : { recipient_id: intent.recipientId }),
     counterparty: {
       key: resolution.key,
       owner: resolution.owner,
@@ -130,7 +165,11 @@ export async function payResolution(
     ...(payeeAccount ? { settled_at: record.created_at } : {}),
   };
   const debit = { accountId: account.id, paymentId: outbound.id, amountCents: -intent.amountCents };
-  const guard = { resolutionId: resolution.id, payerCustomerId: customer.id };
+  const guard = {
+    resolutionId: resolution.id,
+    ...(made ? { newResolution: resolution } : {}),
+    payerCustomerId: customer.id,
+  };
 
   const confirmed = 'payment.outbound.confirmed';
   let written = outbound;
@@ -178,13 +217,20 @@ export async function payResolution(
 
 /** The payee's INBOUND record of a payment to one of our merchants: the payer is its counterparty. */
 function payeeRecord(
-  deps: PayResolutionDeps,
+  deps: PaymentDeps,
   outbound: StoredPayment,
   payer: StoredCustomer,
   payerAccount: StoredAccount,
   payeeAccount: StoredAccount,
 ): StoredPayment {
-  const { id: _outboundId, resolution_id: _resolution, tenant: _tenant, counterparty: _payee, ...shared } = outbound;
+  const {
+    id: _outboundId,
+    resolution_id: _resolution,
+    recipient_id: _recipient,
+    tenant: _tenant,
+    counterparty: _payee,
+    ...shared
+  } = outbound;
   return {
     ...shared,
     id: deps.ids.newId(),
@@ -209,10 +255,7 @@ function payeeRecord(
  * The account a resolved key pays into when the key is one of our merchants' (the directory entry
  * names its key; a key keeps its account for life). Undefined for a key at another participant.
  */
-async function ourPayeeAccount(
-  deps: PayResolutionDeps,
-  resolution: StoredResolution,
-): Promise<StoredAccount | undefined> {
+async function ourPayeeAccount(deps: PaymentDeps, resolution: StoredResolution): Promise<StoredAccount | undefined> {
   const { payee } = resolution;
   if (payee.source !== 'API') return undefined;
   const key = payee.key_id ? await deps.keys.get(payee.key_id) : undefined;
@@ -226,21 +269,29 @@ async function ourPayeeAccount(
  * payment whose request failed before this step (or whose job was lost) is still settled. Jobs
  * answer a payment once, however many run.
  */
-async function sentToNetwork(deps: PayResolutionDeps, payment: StoredPayment): Promise<StoredPayment> {
+async function sentToNetwork(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
   if (payment.status === 'PENDING') await deps.settlement.queue.schedule(payment.id, deps.settlement.delayMs);
   return payment;
 }
 
-/** A request naming a used resolution: the same request answers its payment, another one is 409. */
-async function answerAgain(deps: PayResolutionDeps, paymentId: string, intent: PaymentIntent): Promise<PublicPayment> {
+/**
+ * A request naming a used resolution: the same request answers its payment, another one is 409
+ * RESOLUTION_ALREADY_USED; for a recipient's payment, whose resolution its Idempotency-Key names,
+ * 409 IDEMPOTENCY_KEY_REUSED.
+ */
+export async function answerAgain(deps: PaymentDeps, paymentId: string, intent: PaymentIntent): Promise<PublicPayment> {
   const payment = await deps.payments.get(paymentId);
   if (!payment) throw new Error(`Payment ${paymentId} of a used resolution does not exist`);
   if (!sameIntent(payment, intent)) {
-    throw new AppError(
-      'RESOLUTION_ALREADY_USED',
-      'A payment with another customer, account, amount or description was already made with this resolution',
-      { payment_id: payment.id },
-    );
+    throw intent.recipientId === undefined
+      ? new AppError(
+          'RESOLUTION_ALREADY_USED',
+          'A payment with another customer, account, amount or description was already made with this resolution',
+          { payment_id: payment.id },
+        )
+      : new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key already paid another request', {
+          payment_id: payment.id,
+        });
   }
   return publicPayment(await sentToNetwork(deps, payment));
 }

@@ -44,6 +44,8 @@ export interface StoredPayment {
   readonly description?: string;
   /** OUTBOUND payments of a resolved key: the resolution, used once. */
   readonly resolution_id?: string;
+  /** OUTBOUND payments of a recipient: the recipient (its key resolved again: resolution_id). */
+  readonly recipient_id?: string;
   /** INBOUND payments of a QR code: the code, and its reference in the network's prefixed form. */
   readonly qr_code_id?: string;
   readonly qr_code_reference?: string;
@@ -125,6 +127,7 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('tip', payment.tip_cents === undefined ? undefined : cop(payment.tip_cents)),
     ...optional('description', payment.description),
     ...optional('resolution_id', payment.resolution_id),
+    ...optional('recipient_id', payment.recipient_id),
     ...optional('qr_code_id', payment.qr_code_id),
     ...optional('qr_code_reference', payment.qr_code_reference),
     counterparty: publicCounterparty(payment.counterparty),

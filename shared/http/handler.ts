@@ -33,6 +33,11 @@ export interface ApiRequest<Body, Query, Path> {
   readonly path: Path;
   readonly auth: AuthContext;
   readonly requestId: string;
+  /**
+   * The POST's Idempotency-Key, when it has one: the chain replays answers by it; a route whose
+   * request is unique only by it (paying a recipient) refuses to run without one.
+   */
+  readonly idempotencyKey?: string;
 }
 
 export interface RouteSpec<Body, Query, Path> {
@@ -56,12 +61,16 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
 
   const handleValidated = async (event: ApiEvent, context: ApiContext): Promise<HttpResponse> => {
     const requestId = event.requestContext.requestId;
+    const body = (validateBody ? validateBody(event.body) : undefined) as Body;
+    const query = validateQuery({ ...event.queryStringParameters });
+    const key = event.requestContext.http.method === 'POST' ? readIdempotencyKey(event.headers ?? {}) : undefined;
     const request: ApiRequest<Body, Query, Path> = {
-      body: (validateBody ? validateBody(event.body) : undefined) as Body,
-      query: validateQuery({ ...event.queryStringParameters }),
+      body,
+      query,
       path: (event.pathParameters ?? {}) as Path,
       auth: context.auth,
       requestId,
+      ...(key === undefined ? {} : { idempotencyKey: key }),
     };
     // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors
     // are failures that leave the key free for a retry.
@@ -73,7 +82,6 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         throw error;
       }
     };
-    const key = event.requestContext.http.method === 'POST' ? readIdempotencyKey(event.headers ?? {}) : undefined;
     if (!key) return run();
     return runIdempotently(
       dynamoIdempotencyStore,

@@ -1,6 +1,6 @@
 /**
- * Payment schemas: paying a resolved key (POST /v1/payments), the sandbox's shopper paying a QR code,
- * reading and listing payments.
+ * Payment schemas: paying a resolved key or a recipient (POST /v1/payments), the sandbox's shopper
+ * paying a QR code, reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, amountValue, closedObject, COP, matching, text, UUID } from './common';
@@ -20,15 +20,21 @@ export const PAYMENT_AMOUNT_VALUE = amountValue(13);
 
 export const paymentAmountSchema = allRequired({ value: PAYMENT_AMOUNT_VALUE, currency: COP });
 
+/**
+ * POST /v1/payments: the payee is a resolution (`resolution_id`) or a saved recipient
+ * (`recipient_id`). Exactly one of them is a rule of the domain (shared/domain/pay-recipient.ts),
+ * which names the field in its message, as a schema's oneOf would not.
+ */
 export const createPaymentRequestSchema = closedObject(
   {
     customer_id: UUID,
     account_id: UUID,
     resolution_id: UUID,
+    recipient_id: UUID,
     amount: paymentAmountSchema,
     description: text(140),
   },
-  ['customer_id', 'account_id', 'resolution_id', 'amount'],
+  ['customer_id', 'account_id', 'amount'],
 );
 
 export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>;

@@ -5,10 +5,10 @@
  * one-payment-per-resolution rule (replay, 409, 25 concurrent requests), every refusal
  * (400/403/404/409), REJECTED, lists, and the sandbox shopper paying QR codes (a DYNAMIC code once).
  */
-import { accountNumbers, linkAccount, setStatus, walkAll } from '../support/accounts';
+import { accountNumbers, availableBalance, linkAccount, setStatus, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { expectProblem } from '../support/problems';
-import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
+import { merchantWithKey, resolvedKey, type MerchantWithKey } from '../support/merchants';
 import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -30,11 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-async function resolve(token: string, customerId: string, key: Record<string, string>): Promise<string> {
-  const answer = await api.request('POST', '/v1/resolve-key', { token, body: { customer_id: customerId, key } });
-  if (answer.status !== 200) throw new Error(`Resolve failed: ${answer.status} ${answer.text}`);
-  return answer.body.id;
-}
+const resolve = (token: string, customerId: string, key: { key_type?: string; key_value: string }): Promise<string> =>
+  resolvedKey(api, token, customerId, key);
 
 const paymentBody = (payer: MerchantWithKey, resolutionId: string, value: string, extra = {}) => ({
   customer_id: payer.customerId,
@@ -47,12 +44,7 @@ const paymentBody = (payer: MerchantWithKey, resolutionId: string, value: string
 const pay = (token: string, body: unknown, headers?: Record<string, string>): Promise<ApiAnswer> =>
   api.request('POST', '/v1/payments', { token, body, ...(headers ? { headers } : {}) });
 
-async function balance(token: string, accountId: string): Promise<string> {
-  const answer = await api.request('GET', `/v1/accounts/${accountId}`, { token });
-  expect(answer.status).toBe(200);
-  expect(answer.body.pending_balance).toEqual({ currency: 'COP', value: '0.00' });
-  return answer.body.available_balance.value;
-}
+const balance = (token: string, accountId: string): Promise<string> => availableBalance(api, token, accountId);
 
 describe('paying a key at another participant', () => {
   it('answers PENDING with the amount held, then the network settles it: SETTLED, read back the same', async () => {

@@ -61,6 +61,17 @@ export function linkAccount(
   return api.request('POST', path, { token, body: { customer_id: customerId, type: 'ORDINARY', number } });
 }
 
+/**
+ * An account's available balance, read through the API. Its pending balance stays 0.00: every
+ * payment our merchants receive settles at once (docs/payments.md).
+ */
+export async function availableBalance(api: TestApi, token: string, accountId: string): Promise<string> {
+  const answer = await api.request('GET', `/v1/accounts/${accountId}`, { token });
+  if (answer.status !== 200) throw new Error(`Account read failed: ${answer.status} ${answer.text}`);
+  expect(answer.body.pending_balance).toEqual({ currency: 'COP', value: '0.00' });
+  return answer.body.available_balance.value;
+}
+
 export function setStatus(api: TestApi, token: string, customerId: string, status: string): Promise<ApiAnswer> {
   return api.request('PATCH', `/v1/customers/${customerId}`, { token, body: { status } });
 }

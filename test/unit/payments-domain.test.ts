@@ -11,6 +11,7 @@ import type { StoredKey } from '../../shared/domain/keys';
 import {
   payResolution,
   type PayResolutionDeps,
+  type ResolutionPaymentRequest,
   type ResolutionPaymentResult,
   type ResolutionPaymentWrite,
 } from '../../shared/domain/pay-resolution';
@@ -125,7 +126,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
   return { deps, payments, writes, scheduled };
 }
 
-const request = (overrides: Partial<CreatePaymentRequest> = {}): CreatePaymentRequest => ({
+const request = (overrides: Partial<CreatePaymentRequest> = {}): ResolutionPaymentRequest => ({
   customer_id: 'cust-01',
   account_id: 'acct-01',
   resolution_id: 'res-other',
