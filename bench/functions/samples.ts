@@ -163,6 +163,44 @@ async function registeredKeys(fixtures: Fixtures, prefix: string, count: number)
   return keys.map((key) => (key as { id: string }).id);
 }
 
+/**
+ * The benchmark's webhooks: ONCE, to a loopback port nothing listens on (the discard port), so each
+ * event they get costs one refused attempt and no retries in the background of the runs.
+ */
+const WEBHOOK_BODY = { url: 'http://127.0.0.1:9/bench', events: ['webhook.test'], delivery_mode: 'ONCE' };
+
+async function benchWebhooks(fixtures: Fixtures, count: number): Promise<string[]> {
+  const webhooks = await setup(fixtures, count, 200, () => post(fixtures, '/v1/webhooks', WEBHOOK_BODY));
+  return webhooks.map((webhook) => (webhook as { id: string }).id);
+}
+
+/** `count` deliveries that failed (test events to a refusing webhook), as `<webhook id>/<delivery id>`. */
+async function failedDeliveries(fixtures: Fixtures, count: number): Promise<string[]> {
+  const [webhookId] = await benchWebhooks(fixtures, 1);
+  const tests = await setup(fixtures, count, 200, () => post(fixtures, `/v1/webhooks/${webhookId}/test`, undefined));
+  const ids = tests.map((test) => (test as { id: string }).id);
+  const agent = new Agent({ keepAlive: true });
+  try {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+      const failed = new Set<string>();
+      for (let page = 1; ; page += 1) {
+        const path = `/v1/webhooks/${webhookId}/deliveries?page_size=100&page_number=${page}`;
+        const answer = JSON.parse((await send(fixtures.url, call(fixtures, 'GET', path), agent)).body) as {
+          deliveries: { id: string; status: string }[];
+          pagination_info: { total_pages: number };
+        };
+        for (const delivery of answer.deliveries) if (delivery.status === 'FAILED') failed.add(delivery.id);
+        if (page >= answer.pagination_info.total_pages) break;
+      }
+      if (ids.every((id) => failed.has(id))) return ids.map((id) => `${webhookId}/${id}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    agent.destroy();
+  }
+  throw new Error(`The ${count} test deliveries did not all fail within 120 s`);
+}
+
 /** NITs of the merchants linkMerchant links start here; updateCustomer's merchants after them. */
 const UPDATE_NITS_FROM = 500_000;
 
@@ -328,6 +366,53 @@ export const samples: Record<string, Sample> = {
       );
       return recipients.map((recipient) => (recipient as { id: string }).id);
     },
+  },
+  createWebhook: {
+    status: 200,
+    call: (fixtures, index) => post(fixtures, '/v1/webhooks', WEBHOOK_BODY, `webhook-${index}`),
+  },
+  listWebhooks: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/webhooks?page_size=10') },
+  getWebhook: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/webhooks/${pooled(fixtures, 'getWebhook', 0)}`),
+    prepare: (fixtures) => benchWebhooks(fixtures, 1),
+  },
+  // A change, a rotation or a deletion of one webhook races another of the same: a webhook per request.
+  updateWebhook: {
+    status: 200,
+    call: (fixtures, index) =>
+      call(fixtures, 'PATCH', `/v1/webhooks/${pooled(fixtures, 'updateWebhook', index)}`, { description: 'Bench' }),
+    prepare: (fixtures, { requests }) => benchWebhooks(fixtures, requests),
+  },
+  deleteWebhook: {
+    status: 200,
+    call: (fixtures, index) => call(fixtures, 'DELETE', `/v1/webhooks/${pooled(fixtures, 'deleteWebhook', index)}`),
+    prepare: (fixtures, { requests }) => benchWebhooks(fixtures, requests),
+  },
+  rotateWebhookSecret: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(fixtures, `/v1/webhooks/${pooled(fixtures, 'rotateWebhookSecret', index)}/rotate-secret`, undefined),
+    prepare: (fixtures, { requests }) => benchWebhooks(fixtures, requests),
+  },
+  sendWebhookTest: {
+    status: 200,
+    call: (fixtures) => post(fixtures, `/v1/webhooks/${pooled(fixtures, 'sendWebhookTest', 0)}/test`, undefined),
+    prepare: (fixtures) => benchWebhooks(fixtures, 1),
+  },
+  listWebhookDeliveries: {
+    status: 200,
+    call: (fixtures) =>
+      call(fixtures, 'GET', `/v1/webhooks/${pooled(fixtures, 'sendWebhookTest', 0)}/deliveries?page_size=10`),
+  },
+  redeliverWebhookDelivery: {
+    status: 200,
+    // A FAILED delivery per request (a redelivered one is PENDING again until its attempt fails).
+    call: (fixtures, index) => {
+      const [webhookId, deliveryId] = pooled(fixtures, 'redeliverWebhookDelivery', index).split('/');
+      return post(fixtures, `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, undefined);
+    },
+    prepare: (fixtures, { requests }) => failedDeliveries(fixtures, requests),
   },
   paySandboxQrCode: {
     status: 200,
