@@ -227,7 +227,8 @@ benchmark (bench/functions.ts; its figures are in [benchmarks.json](benchmarks.j
 Machine: ${report.machine}. Database: DynamoDB Local (in memory), behind a proxy that counts the calls.
 
 \`npm run bench\` also runs the [pagination benchmark](benchmarks/pagination.md) (what list pages
-cost with 1,000 accounts) and the [QR benchmark](benchmarks/qr.md) (CPU per QR code).
+cost with 1,000 accounts), the [QR benchmark](benchmarks/qr.md) (CPU per QR code) and the
+[webhook delivery benchmark](benchmarks/webhooks.md) (a payment's commit to the receiver's \`200\`).
 
 ## What is compared
 
