@@ -18,7 +18,7 @@ export const isQrRoute = (route: Pick<RouteDefinition, 'paths'>): boolean =>
 
 type Kind = 'get' | 'list' | 'write';
 const kindOf = (f: Pick<FunctionResult, 'method' | 'path'>): Kind =>
-  f.method !== 'GET' ? 'write' : f.path.includes('{') ? 'get' : 'list';
+  f.method !== 'GET' ? 'write' : f.path.endsWith('}') ? 'get' : 'list';
 
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 const ms = (value: number) => value.toFixed(1);
