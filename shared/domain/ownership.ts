@@ -22,3 +22,12 @@ export const ownReader =
   <T extends { readonly tenant: string }>(noun: string) =>
   (records: { get(id: string): Promise<T | undefined> }, tenant: string, id: string): Promise<T> =>
     readOwn((recordId) => records.get(recordId), tenant, noun, id);
+
+/** A GET route's rule: one of the tenant's records, read with `read`, answered in its public form. */
+export const publicGetter =
+  <T extends { readonly tenant: string }, P>(
+    read: (records: { get(id: string): Promise<T | undefined> }, tenant: string, id: string) => Promise<T>,
+    toPublic: (record: T) => P,
+  ) =>
+  async (records: { get(id: string): Promise<T | undefined> }, tenant: string, id: string): Promise<P> =>
+    toPublic(await read(records, tenant, id));

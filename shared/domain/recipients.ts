@@ -9,7 +9,7 @@ import { newRecord, type NewRecords } from './clock';
 import { getCustomerResolution, type Resolution, type ResolutionStore } from './directory';
 import { AppError } from './errors';
 import { listOf, type RecordReader } from './lists';
-import { ownReader } from './ownership';
+import { ownReader, publicGetter } from './ownership';
 import { publicCounterparty } from './payments';
 
 /** The payee a recipient names: the key, its owner, participant and account, as its resolution showed them. */
@@ -86,11 +86,7 @@ export async function createRecipient(
 export const getOwnRecipient = ownReader<StoredRecipient>('Recipient');
 
 /** GET /v1/recipients/{id}. */
-export const getRecipient = async (
-  recipients: Pick<RecipientStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<PublicRecipient> => publicRecipient(await getOwnRecipient(recipients, tenant, id));
+export const getRecipient = publicGetter(getOwnRecipient, publicRecipient);
 
 /** GET /v1/recipients: the tenant's recipients, a page at a time (docs/pagination.md). */
 export const listRecipients = listOf({

@@ -14,7 +14,7 @@ import type {
 import { newRecord, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
 import { listOf, type RecordReader } from './lists';
-import { ownReader } from './ownership';
+import { ownReader, publicGetter } from './ownership';
 import { checkWebhookUrl, type HostResolver, type WebhookUrlPolicy } from './webhook-urls';
 
 /** A signing secret; `expires_at` on a previous one, kept after a rotation until then. */
@@ -164,11 +164,7 @@ export async function createWebhook(
 export const getOwnWebhook = ownReader<StoredWebhook>('Webhook');
 
 /** GET /v1/webhooks/{id}. */
-export const getWebhook = async (
-  webhooks: Pick<WebhookStore, 'get'>,
-  tenant: string,
-  id: string,
-): Promise<PublicWebhook> => publicWebhook(await getOwnWebhook(webhooks, tenant, id));
+export const getWebhook = publicGetter(getOwnWebhook, publicWebhook);
 
 /** GET /v1/webhooks: the tenant's webhooks, a page at a time (docs/pagination.md). */
 export const listWebhooks = listOf({
