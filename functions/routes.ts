@@ -25,7 +25,7 @@ export const SCOPES = {
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What every function of the stack declares, route or worker (functions/workers.ts): the stack gives
@@ -66,6 +66,15 @@ const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'Upda
  * BatchWriteItem when a long jump caches several; shared/data/pagination.ts).
  */
 const LIST_ACTIONS: readonly TableAction[] = ['Query', 'PutItem', 'BatchWriteItem'];
+
+/**
+ * Receiving an inbound payment (a QR code's, a key's): reads the client's approval settings (and the
+ * code, or its key when it stopped being ACTIVE); one transaction checks the code, the customer and
+ * the key, puts the payment and its events, and updates the counters, with the credit and a DYNAMIC
+ * code's change to PAID when no approval is asked; with one, the decision's transaction puts the
+ * payment again (and those). The decision job, queued first, goes on the settlement queue.
+ */
+const INBOUND_PAYMENT_ACTIONS: readonly TableAction[] = [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'];
 
 export const routes: readonly RouteDefinition[] = [
   {
@@ -319,6 +328,33 @@ export const routes: readonly RouteDefinition[] = [
     tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
   },
   {
+    name: 'getInboundApproval',
+    method: 'GET',
+    paths: ['/v1/settings/inbound-approval'],
+    handler: 'get-inbound-approval',
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'putInboundApproval',
+    method: 'PUT',
+    paths: ['/v1/settings/inbound-approval'],
+    handler: 'put-inbound-approval',
+    // The settings decide which inbound payments are credited: a payments writer's to change.
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the settings; puts the first (only where none is), or updates them at the version read.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'rotateInboundApprovalSecret',
+    method: 'POST',
+    paths: ['/v1/settings/inbound-approval/rotate-secret'],
+    handler: 'rotate-inbound-approval-secret',
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the settings and updates their secrets at the version read.
+    tableActions: IDEMPOTENCY_ACTIONS,
+  },
+  {
     name: 'createWebhook',
     method: 'POST',
     paths: ['/v1/webhooks'],
@@ -404,10 +440,19 @@ export const routes: readonly RouteDefinition[] = [
     paths: ['/sandbox/qrcodes/{id}/pay'],
     handler: 'pay-sandbox-qr-code',
     scopes: [],
-    // Reads the code (and its key when it stopped being ACTIVE); the transaction updates a DYNAMIC
-    // code to PAID or checks a static one, checks the customer and the key, credits the account,
-    // puts the payment, its movement and its events, and updates the counters.
-    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+    tableActions: INBOUND_PAYMENT_ACTIONS,
+    queues: ['settlement'],
+    sandbox: true,
+  },
+  {
+    name: 'receiveSandboxInboundPayment',
+    method: 'POST',
+    paths: ['/sandbox/payments/inbound'],
+    handler: 'receive-sandbox-inbound-payment',
+    scopes: [],
+    // Reads the key's directory entry and the key; then as paying a QR code, without a code.
+    tableActions: INBOUND_PAYMENT_ACTIONS,
+    queues: ['settlement'],
     sandbox: true,
   },
   {

@@ -6,7 +6,8 @@
  * per-tenant limit in the functions; `off` turns both off for load tests),
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 1000) of the webhook sender, CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * (default 1000) of the webhook sender, APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
+ * callback has to answer), CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { ENV } from '../../shared/runtime/config';
@@ -28,6 +29,7 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
   ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),
   ...(env[ENV.webhookRetryBaseMs] ? { webhookRetryBaseMs: Number(env[ENV.webhookRetryBaseMs]) } : {}),
+  ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 

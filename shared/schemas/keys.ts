@@ -32,7 +32,7 @@ export const keyListQuerySchema = listQueryUnderCustomer({
 export type KeyListQuery = FromSchema<typeof keyListQuerySchema>;
 
 /** A key as resolve-key and validate-key take it: key_type is optional and then inferred. */
-const keyOfAnyType = closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']);
+export const keyOfAnyType = closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']);
 
 /** POST /v1/resolve-key (spec 2.3): key_type is optional and then inferred. */
 export const resolveKeyRequestSchema = allRequired({

@@ -4,13 +4,26 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, amountValue, closedObject, COP, matching, text, UUID } from './common';
+import { keyOfAnyType } from './keys';
 import { listQueryUnderCustomer } from './lists';
 
-export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
+/**
+ * PENDING: an OUTBOUND payment waiting for the network's answer; PROCESSING: an INBOUND one waiting
+ * for the client's approval (docs/inbound-approval.md).
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
 export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
+
+/**
+ * How an INBOUND payment was decided (docs/inbound-approval.md): by the client's callback (ACCEPTED,
+ * REFUSED), by its auto_approve_on_error setting when the callback gave no usable answer
+ * (AUTO_APPROVED, AUTO_REJECTED), or without asking, approval being off (NOT_REQUIRED).
+ */
+export const APPROVALS = ['ACCEPTED', 'REFUSED', 'AUTO_APPROVED', 'AUTO_REJECTED', 'NOT_REQUIRED'] as const;
+export type Approval = (typeof APPROVALS)[number];
 
 /**
  * A COP amount with two decimals and at most 13 integer digits: every amount is then a safe integer
@@ -46,6 +59,17 @@ export type CreatePaymentRequest = FromSchema<typeof createPaymentRequestSchema>
 export const payQrCodeRequestSchema = closedObject({ amount: paymentAmountSchema, tip: paymentAmountSchema });
 
 export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
+
+/**
+ * POST /sandbox/payments/inbound (docs/sandbox.md): someone at another bank pays a key of one of the
+ * client's merchants. The key as resolve-key takes it (key_type optional, then inferred).
+ */
+export const sandboxInboundPaymentRequestSchema = closedObject(
+  { key: keyOfAnyType, amount: paymentAmountSchema, description: text(140) },
+  ['key', 'amount'],
+);
+
+export type SandboxInboundPaymentRequest = FromSchema<typeof sandboxInboundPaymentRequestSchema>;
 
 export const paymentListQuerySchema = listQueryUnderCustomer({
   account_id: UUID,

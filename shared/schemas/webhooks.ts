@@ -25,7 +25,7 @@ export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
 /** The most characters of a webhook URL; shared/domain/webhook-urls.ts holds the other URL rules. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
-const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
+export const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
 
 const webhookProperties = {
   url: WEBHOOK_URL,

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WebhookRequest } from '../../shared/domain/deliveries';
+import type { WebhookRequest } from '../../shared/domain/signed-post';
 import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 
 interface Arrival {
