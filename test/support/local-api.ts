@@ -62,6 +62,7 @@ export interface TestApiOptions extends Pick<
   | 'sandboxSettlementDelayMs'
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
+  | 'approvalTimeoutMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -99,6 +100,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;
