@@ -73,11 +73,35 @@ const withSecret = (settings: StoredApprovalSettings): SettingsWithSecret => ({
 const notSetUp = () =>
   new AppError('NOT_FOUND', 'Inbound approval is not set up: PUT /v1/settings/inbound-approval first');
 
-const changedMeanwhile = () =>
-  new AppError(
+/**
+ * The most times a change is made again on settings another request changed between its read and its
+ * write. Each round one of the racing changes is written, so this many racing requests all succeed;
+ * more is a fault (409), not a client editing its settings.
+ */
+const MAX_CHANGE_ATTEMPTS = 25;
+
+/**
+ * Applies the changes `changesOf` makes of the client's settings as they are now, read again and
+ * made again when another request changed them meanwhile (a PUT replaces whatever came before it; a
+ * rotation keeps a concurrent one's secret among the previous ones). 404 before the first PUT.
+ */
+async function changeSettings(
+  deps: { readonly settings: Pick<ApprovalSettingsStore, 'get' | 'update'>; readonly clock: Clock },
+  tenant: string,
+  changesOf: (current: StoredApprovalSettings, now: string) => ApprovalSettingsChanges,
+): Promise<StoredApprovalSettings> {
+  for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
+    const current = await deps.settings.get(tenant);
+    if (!current) throw notSetUp();
+    const now = deps.clock.now();
+    const updated = await deps.settings.update(current, changesOf(current, now), now);
+    if (updated) return updated;
+  }
+  throw new AppError(
     'CONCURRENT_UPDATE',
-    'The inbound approval settings were changed by another request: read them and retry',
+    'The inbound approval settings are being changed by many requests at once: retry',
   );
+}
 
 export interface PutApprovalSettingsDeps extends WebhookUrlDeps {
   readonly settings: ApprovalSettingsStore;
@@ -101,9 +125,8 @@ export async function putApprovalSettings(
     enabled: request.enabled,
     auto_approve_on_error: request.auto_approve_on_error ?? false,
   };
-  const now = deps.clock.now();
-  const current = await deps.settings.get(tenant);
-  if (!current) {
+  if (!(await deps.settings.get(tenant))) {
+    const now = deps.clock.now();
     const first: StoredApprovalSettings = {
       tenant,
       ...changes,
@@ -114,11 +137,7 @@ export async function putApprovalSettings(
     if (await deps.settings.insert(first)) return withSecret(first);
   }
   // Set up before, or by a concurrent first PUT a moment ago: replaced, its secret kept and not shown.
-  const seen = current ?? (await deps.settings.get(tenant));
-  if (!seen) throw changedMeanwhile();
-  const updated = await deps.settings.update(seen, changes, now);
-  if (!updated) throw changedMeanwhile();
-  return publicApprovalSettings(updated);
+  return publicApprovalSettings(await changeSettings(deps, tenant, () => changes));
 }
 
 /** GET /v1/settings/inbound-approval: 404 before the first PUT. */
@@ -142,14 +161,8 @@ export async function rotateApprovalSecret(
   deps: RotateApprovalSecretDeps,
   tenant: string,
 ): Promise<SettingsWithSecret> {
-  const current = await deps.settings.get(tenant);
-  if (!current) throw notSetUp();
-  const now = deps.clock.now();
-  const updated = await deps.settings.update(
-    current,
-    { secrets: rotatedSecrets(current.secrets, deps.secrets.newSecret(), now) },
-    now,
+  const fresh = deps.secrets.newSecret();
+  return withSecret(
+    await changeSettings(deps, tenant, (current, now) => ({ secrets: rotatedSecrets(current.secrets, fresh, now) })),
   );
-  if (!updated) throw changedMeanwhile();
-  return withSecret(updated);
 }

@@ -238,4 +238,19 @@ describe('the settings', () => {
       { secret: first.secret, expires_at: new Date(Date.parse(NOW) + 24 * 60 * 60 * 1000).toISOString() },
     ]);
   });
+
+  it('concurrent changes are made again on what the others wrote: every PUT and rotation succeeds', async () => {
+    const { store } = memorySettings();
+    await putApprovalSettings(depsOf(store), 'client-a', body);
+    const puts = await Promise.all(
+      [true, false, true, false].map((enabled) => putApprovalSettings(depsOf(store), 'client-a', { ...body, enabled })),
+    );
+    expect(puts.map((put) => put.enabled)).toEqual([true, false, true, false]);
+    const rotations = await Promise.all(
+      Array.from({ length: 5 }, () => rotateApprovalSecret(depsOf(store), 'client-a')),
+    );
+    // The current secret and four previous ones: each rotation's secret still signs.
+    const stored = (await store.get('client-a'))!.secrets.map((s) => s.secret);
+    expect(stored.sort()).toEqual(rotations.map((r) => r.secret).sort());
+  });
 });
