@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { StoredApprovalSettings } from '../../shared/domain/inbound-approval';
 import { payQrCode } from '../../shared/domain/pay-qr-code';
 import { publicPayment, type StoredPayment } from '../../shared/domain/payments';
+import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
 import { decidePayment, UNDECIDED_AFTER_MS } from '../../shared/domain/receive-payment';
 import { settlePayment } from '../../shared/domain/settlement';
 import { dynamoApprovalSettingsStore } from '../../shared/data/approval-settings-repository';
@@ -62,11 +63,7 @@ async function processingPayment(merchant: Merchant, cents: number): Promise<Sto
     amount_cents: cents,
     qr_code_id: code.id,
     qr_code_reference: code.qr_code_reference,
-    counterparty: {
-      owner: { identification_type: 'CC', identification_number: '1020304050', type: 'PERSON', first_name: 'Ana' },
-      participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
-      account: { account_number: '4001002003', account_type: 'SAVINGS' },
-    },
+    counterparty: SANDBOX_SHOPPER,
     created_at: now,
     updated_at: now,
   };

@@ -21,6 +21,7 @@ import {
   type StoredApprovalSettings,
 } from '../../shared/domain/inbound-approval';
 import { publicPayment, type StoredPayment } from '../../shared/domain/payments';
+import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import { randomWebhookSecrets } from '../../shared/domain/webhooks';
 
@@ -52,11 +53,7 @@ const payment: StoredPayment = {
   direction: 'INBOUND',
   status: 'PROCESSING',
   amount_cents: 12_345,
-  counterparty: {
-    owner: { identification_type: 'CC', identification_number: '1020304050', type: 'PERSON', first_name: 'Ana' },
-    participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
-    account: { account_number: '4001002003', account_type: 'SAVINGS' },
-  },
+  counterparty: SANDBOX_SHOPPER,
   created_at: NOW,
   updated_at: NOW,
 };
