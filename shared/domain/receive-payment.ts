@@ -134,33 +134,21 @@ export async function receivePayment(
   code?: StoredQrCode,
 ): Promise<StoredPayment> {
   const settings = await deps.approvalSettings.get(arriving.tenant);
-  if (!settings?.enabled) {
-    const payment: StoredPayment = {
-      ...arriving,
-      status: 'SETTLED',
-      approval: 'NOT_REQUIRED',
-      settled_at: arriving.created_at,
-    };
-    const events = [
-      ...paymentEvents(deps.ids, payment, 'payment.inbound.received'),
-      ...settledEvents(deps, payment, code),
-    ];
-    const receipt = await deps.payments.receive({ payment, keyId, ...(code ? { code } : {}), events });
-    if (!receipt.written) throw await refusal(deps, receipt.reason, arriving, keyId, code);
-    return payment;
-  }
-
-  const processing: StoredPayment = { ...arriving, status: 'PROCESSING' };
+  const asking = settings?.enabled ? settings : undefined;
+  const payment: StoredPayment = asking
+    ? { ...arriving, status: 'PROCESSING' }
+    : { ...arriving, status: 'SETTLED', approval: 'NOT_REQUIRED', settled_at: arriving.created_at };
+  const received = paymentEvents(deps.ids, payment, 'payment.inbound.received');
   // Queued first: whatever happens to this request after its write, the payment gets decided.
-  await deps.decisionJobs.schedule(processing.id, UNDECIDED_AFTER_MS);
+  if (asking) await deps.decisionJobs.schedule(payment.id, UNDECIDED_AFTER_MS);
   const receipt = await deps.payments.receive({
-    payment: processing,
+    payment,
     keyId,
     ...(code ? { code } : {}),
-    events: paymentEvents(deps.ids, processing, 'payment.inbound.received'),
+    events: asking ? received : [...received, ...settledEvents(deps, payment, code)],
   });
   if (!receipt.written) throw await refusal(deps, receipt.reason, arriving, keyId, code);
-  return decidePayment(deps, processing, await askApproval(deps, settings, processing), code);
+  return asking ? decidePayment(deps, payment, await askApproval(deps, asking, payment), code) : payment;
 }
 
 const accepts = (decision: ApprovalDecision) =>
