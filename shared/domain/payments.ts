@@ -5,7 +5,7 @@
  * vocabulary: PENDING until the payee's participant answers, then SETTLED or REJECTED.
  */
 import type { KeyOwner } from '../schemas/keys';
-import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
+import type { PaymentDirection, PaymentListQuery, PaymentStatus, RejectionReason } from '../schemas/payments';
 import type { IdGenerator } from './clock';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
@@ -22,12 +22,6 @@ export interface Counterparty {
   readonly participant: DirectoryEntry['participant'];
   readonly account: DirectoryEntry['account'];
 }
-
-/**
- * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, or by
- * the network for a payee at another participant.
- */
-export type RejectionReason = 'PAYEE_INACTIVE' | 'NETWORK_REJECTED';
 
 export interface StoredPayment {
   readonly id: string;

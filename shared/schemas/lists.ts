@@ -63,3 +63,12 @@ export const paginationInfoSchema = /* @__PURE__ */ allRequired({
   current_page: { type: 'integer', minimum: 1 },
   first_request_timestamp: TIMESTAMP,
 });
+
+/** The answer of a GET list: a page of `items` under the list's own name, and pagination_info. */
+export const listAnswer = /* @__NO_SIDE_EFFECTS__ */ <const Name extends string, const Item extends object>(
+  name: Name,
+  items: Item,
+) =>
+  allRequired({ [name]: { type: 'array', items }, pagination_info: paginationInfoSchema } as {
+    readonly [key in Name]: { readonly type: 'array'; readonly items: Item };
+  } & { readonly pagination_info: typeof paginationInfoSchema });

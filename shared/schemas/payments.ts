@@ -3,14 +3,22 @@
  * paying a QR code, reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired, amountValue, closedObject, COP, matching, text, UUID } from './common';
-import { listQueryUnderCustomer } from './lists';
+import { allRequired, amountValue, closedObject, COP, matching, moneySchema, text, TIMESTAMP, UUID } from './common';
+import { keyAccountSchema, keyOwnerSchema, participantSchema, typedKeySchema } from './keys';
+import { listAnswer, listQueryUnderCustomer } from './lists';
 
 export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
 export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
+
+/**
+ * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, or by
+ * the network for a payee at another participant.
+ */
+export const REJECTION_REASONS = ['PAYEE_INACTIVE', 'NETWORK_REJECTED'] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /**
  * A COP amount with two decimals and at most 13 integer digits: every amount is then a safe integer
@@ -47,12 +55,46 @@ export const payQrCodeRequestSchema = closedObject({ amount: paymentAmountSchema
 
 export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
 
+const QR_CODE_REFERENCE = matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots');
+
 export const paymentListQuerySchema = listQueryUnderCustomer({
   account_id: UUID,
   direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
   status: { type: 'string', enum: PAYMENT_STATUSES },
   // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
-  qr_code_reference: matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots'),
+  qr_code_reference: QR_CODE_REFERENCE,
 });
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;
+
+/** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
+export const counterpartySchema = closedObject(
+  { key: typedKeySchema, owner: keyOwnerSchema, participant: participantSchema, account: keyAccountSchema },
+  ['owner', 'participant', 'account'],
+);
+
+/** A payment, as every payment route and the payment events answer it (docs/payments.md). */
+export const paymentSchema = closedObject(
+  {
+    id: UUID,
+    status: { type: 'string', enum: PAYMENT_STATUSES },
+    direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
+    customer_id: UUID,
+    account_id: UUID,
+    amount: moneySchema,
+    tip: moneySchema,
+    description: text(140),
+    resolution_id: UUID,
+    recipient_id: UUID,
+    qr_code_id: UUID,
+    qr_code_reference: QR_CODE_REFERENCE,
+    counterparty: counterpartySchema,
+    rejection_reason: { type: 'string', enum: REJECTION_REASONS },
+    created_at: TIMESTAMP,
+    updated_at: TIMESTAMP,
+    settled_at: TIMESTAMP,
+  },
+  ['id', 'status', 'direction', 'customer_id', 'account_id', 'amount', 'counterparty', 'created_at', 'updated_at'],
+);
+
+export const paymentListSchema = listAnswer('payments', paymentSchema);
