@@ -38,11 +38,14 @@ export async function recordTraffic(page: Page): Promise<PageTraffic> {
       : route.continue();
   });
   await page.exposeFunction('__reportPolicyViolation', (uri: string) => traffic.refusedByPolicy.push(uri));
+  // Runs in the page, where the DOM is: written without its types, which this project does not load.
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) =>
-      (window as unknown as { __reportPolicyViolation(uri: string): void }).__reportPolicyViolation(
-        `${event.violatedDirective} ${event.blockedURI}`,
-      ),
+    const page = globalThis as unknown as {
+      document: { addEventListener(type: string, listener: (event: Record<string, string>) => void): void };
+      __reportPolicyViolation(uri: string): void;
+    };
+    page.document.addEventListener('securitypolicyviolation', (event) =>
+      page.__reportPolicyViolation(`${event['violatedDirective']} ${event['blockedURI']}`),
     );
   });
   return traffic;
