@@ -145,7 +145,7 @@ export const routes: readonly RouteDefinition[] = [
   {
     name: 'linkAccount',
     method: 'POST',
-    // The spec documents the link call without the version prefix; both paths serve it.
+    // The partner contract documents the link call without the version prefix; both paths serve it.
     paths: ['/accounts', '/v1/accounts'],
     handler: 'link-account',
     summary: 'Link an account the sponsor bank approved for the customer',

@@ -1,5 +1,5 @@
 /**
- * Query-string schemas of the GET lists (spec 4.3, docs/pagination.md). Query values arrive as
+ * Query-string schemas of the GET lists (docs/pagination.md). Query values arrive as
  * strings; AJV coerces the numeric ones. Shapes are checked here, meanings (real dates, ordered
  * bounds, a snapshot not in the future) by shared/domain/lists.ts.
  *
