@@ -10,11 +10,11 @@ import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
 import { SchemaComponents, type JsonObject } from './components';
 import { problemsOf, SHARED_STATUSES } from './problems';
-import { HEADERS, IDEMPOTENCY_KEY, INFO_DESCRIPTION, TAG_DESCRIPTIONS } from './prose';
+import { DEPLOYED_ANSWERS, HEADERS, IDEMPOTENCY_KEY, INFO_DESCRIPTION, TAG_DESCRIPTIONS } from './prose';
 
 /** The token endpoint of the local issuer; a deployed stage's document names its own (Cognito's). */
-export const LOCAL_TOKEN_PATH = '/oauth2/token';
-export const SECURITY_SCHEME = 'oauth2';
+const LOCAL_TOKEN_PATH = '/oauth2/token';
+const SECURITY_SCHEME = 'oauth2';
 
 /** How the resources of the scopes read in the document's tags and scope descriptions. */
 const RESOURCE_TITLES: Readonly<Record<string, string>> = { qrcodes: 'QR codes' };
@@ -66,8 +66,9 @@ function problemResponse(status: number, codes: readonly ErrorCode[], schema: Js
   const headers: JsonObject = { 'x-request-id': ref('headers', 'RequestId') };
   if (status === 401 || status === 403) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
   if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'RetryAfter');
+  const deployed = DEPLOYED_ANSWERS[status];
   return {
-    description: codeList(codes),
+    description: deployed === undefined ? codeList(codes) : `${codeList(codes)}\n\n${deployed}`,
     headers,
     content: {
       [PROBLEM_CONTENT_TYPE]: {

@@ -32,6 +32,16 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Sandbox: 'Operator tools of the sandbox stages (absent on production): approvals, directory keys, a shopper.',
 };
 
+/**
+ * What API Gateway answers itself on a deployed stage, before any function, where the local server
+ * answers a problem: said under the statuses concerned (docs/errors.md, Deployed on AWS).
+ */
+export const DEPLOYED_ANSWERS: Readonly<Record<number, string>> = {
+  401: 'Deployed, API Gateway refuses the token itself: `{"message": "Unauthorized"}`, the reason in `WWW-Authenticate`.',
+  403: 'Deployed, API Gateway refuses a token without the scope itself: `{"message": "Forbidden"}`.',
+  429: 'Deployed, the stage\'s throttling is API Gateway\'s: `{"message": "Too Many Requests"}`.',
+};
+
 export const IDEMPOTENCY_KEY: JsonObject = {
   name: 'Idempotency-Key',
   in: 'header',
