@@ -10,6 +10,7 @@
  * callback has to answer), CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
+import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
 import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
@@ -37,6 +38,7 @@ const client = SANDBOX_CLIENTS[0]!;
 console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
+  The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
   Get a token:

@@ -5,7 +5,7 @@
  * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
  * an attempt is recorded only on the delivery as it was read.
  */
-import type { WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
+import type { DeliveryStatus, WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
 import { uuidOf, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
 import type { DomainEvent } from './events';
@@ -16,8 +16,6 @@ import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, t
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
 type WebhookReader = Pick<WebhookStore, 'get'>;
-
-export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One call to the receiver, or why none was made. */
 export interface DeliveryAttempt {

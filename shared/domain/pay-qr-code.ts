@@ -1,7 +1,7 @@
 /**
  * POST /sandbox/qrcodes/{id}/pay (docs/payments.md): the sandbox's shopper, a person at another
  * participant, pays one of the client's QR codes. What moves follows the code: the amount of a
- * dynamic or hybrid code, which already includes its FIXED or PERCENTAGE tip (spec 2.4 rule 1), or
+ * dynamic or hybrid code, which already includes its FIXED or PERCENTAGE tip (the amount includes it: docs/contract.md, QR codes), or
  * the amount the payer types for a static code, to which its FIXED or PERCENTAGE tip is added; and,
  * when the code asks for one (REQUEST), the tip the payer chooses. The merchant receives an INBOUND
  * payment carrying the code's prefixed reference, decided by its approval callback when the client

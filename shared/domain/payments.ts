@@ -5,7 +5,7 @@
  * vocabulary: PENDING until the payee's participant answers, then SETTLED or REJECTED.
  */
 import type { KeyOwner } from '../schemas/keys';
-import type { Approval, PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
+import type { Approval, PaymentDirection, PaymentListQuery, PaymentStatus, RejectionReason } from '../schemas/payments';
 import type { IdGenerator } from './clock';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
@@ -22,15 +22,6 @@ export interface Counterparty {
   readonly participant: DirectoryEntry['participant'];
   readonly account: DirectoryEntry['account'];
 }
-
-/**
- * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, by the
- * network for a payee at another participant, or, for an INBOUND payment, by the client's approval
- * callback (APPROVAL_REFUSED), for want of a usable answer from it (APPROVAL_FAILED), or because
- * another payment of its DYNAMIC QR code was accepted first (QR_CODE_NOT_PAYABLE).
- */
-export type RejectionReason =
-  'PAYEE_INACTIVE' | 'NETWORK_REJECTED' | 'APPROVAL_REFUSED' | 'APPROVAL_FAILED' | 'QR_CODE_NOT_PAYABLE';
 
 export interface StoredPayment {
   readonly id: string;

@@ -15,7 +15,8 @@ import type { DomainEvent } from './events';
 import { newEvent } from './events';
 import type { ApprovalSettingsStore } from './inbound-approval';
 import type { KeyStore } from './keys';
-import { paymentEvents, type PaymentReader, type RejectionReason, type StoredPayment } from './payments';
+import type { RejectionReason } from '../schemas/payments';
+import { paymentEvents, type PaymentReader, type StoredPayment } from './payments';
 import { publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 
 /** Why a payment could not be received: nothing was written. */

@@ -6,14 +6,9 @@
  * job run twice, or two at once, answers once; and a payment left PENDING by a crash is answered by
  * the next job (a retry of its request schedules one).
  */
+import type { RejectionReason } from '../schemas/payments';
+import { paymentEvents, type PaymentReader, type PaymentWrite, type StoredPayment } from './payments';
 import { decideUndecided, type DecisionJobDeps, type InboundPaymentStore } from './receive-payment';
-import {
-  paymentEvents,
-  type PaymentReader,
-  type PaymentWrite,
-  type RejectionReason,
-  type StoredPayment,
-} from './payments';
 
 export type NetworkAnswer =
   { readonly status: 'SETTLED' } | { readonly status: 'REJECTED'; readonly reason: RejectionReason };

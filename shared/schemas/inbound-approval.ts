@@ -4,8 +4,8 @@
  * decided by shared/domain/webhook-urls.ts, as for a webhook's URL (400 either way).
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObject } from './common';
-import { WEBHOOK_URL } from './webhooks';
+import { closedObject, TIMESTAMPS } from './common';
+import { WEBHOOK_URL, webhookWithSecretSchema } from './webhooks';
 
 /** PUT replaces the settings: callback_url and enabled always; auto_approve_on_error defaults to false. */
 export const putInboundApprovalRequestSchema = closedObject(
@@ -14,3 +14,24 @@ export const putInboundApprovalRequestSchema = closedObject(
 );
 
 export type PutInboundApprovalRequest = FromSchema<typeof putInboundApprovalRequestSchema>;
+
+const settingsProperties = {
+  ...putInboundApprovalRequestSchema.properties,
+  ...TIMESTAMPS,
+} as const;
+const SETTINGS_FIELDS = ['callback_url', 'enabled', 'auto_approve_on_error', 'created_at', 'updated_at'] as const;
+
+/** The settings as GET answers them: never the secret. */
+export const inboundApprovalSchema = /* @__PURE__ */ closedObject(settingsProperties, SETTINGS_FIELDS);
+
+/** PUT's answer: with the secret on the first PUT only. */
+export const inboundApprovalPutSchema = /* @__PURE__ */ closedObject(
+  { ...settingsProperties, secret: webhookWithSecretSchema.properties.secret },
+  SETTINGS_FIELDS,
+);
+
+/** rotate-secret's answer: the new secret, shown this once. */
+export const inboundApprovalWithSecretSchema = /* @__PURE__ */ closedObject(
+  { ...settingsProperties, secret: webhookWithSecretSchema.properties.secret },
+  [...SETTINGS_FIELDS, 'secret'],
+);
