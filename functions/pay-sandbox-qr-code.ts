@@ -18,5 +18,6 @@ const deps = {
 export const handler = httpHandler<PayQrCodeRequest, Record<string, never>, { id: string }>({
   name: 'paySandboxQrCode',
   body: payQrCodeRequest,
+  oneTransaction: true,
   handle: ({ auth, path, body }) => payQrCode(deps, auth.tenant, path.id, body),
 });
