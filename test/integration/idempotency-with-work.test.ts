@@ -104,6 +104,9 @@ function callsSince(from: number): string[] {
 /** Every item of the tenant's: its customers, NIT guards, counters and Idempotency-Key records. */
 const itemsOf = (tenant: string): Promise<Item[]> => table.scan((item) => JSON.stringify(item).includes(tenant));
 
+/** What one link and its answer under the key write: the customer, its guard, its lists' counters, the record. */
+const ONE_LINK_AND_ITS_ANSWER = ['COUNTER', 'COUNTER', 'CUSTOMER', 'IDEMPOTENCY', 'NIT_GUARD'];
+
 const entities = (items: readonly Item[]) => items.map((item) => String(item['entity'] ?? item['pk'])).sort();
 
 async function recordOf(request: IdempotentRequest): Promise<Item | undefined> {
@@ -123,7 +126,7 @@ describe('an answer committed in the work’s own transaction', () => {
     // The sponsor bank's approval, then one TransactWriteItems: no claim before, no answer after.
     expect(callsSince(from)).toEqual(['GetItem', 'TransactWriteItems']);
     const items = await itemsOf(link.request.tenant);
-    expect(entities(items)).toEqual(['COUNTER', 'COUNTER', 'CUSTOMER', 'IDEMPOTENCY', 'NIT_GUARD']);
+    expect(entities(items)).toEqual(ONE_LINK_AND_ITS_ANSWER);
     const record = await recordOf(link.request);
     expect(record).toMatchObject({ status: 'COMPLETED', request_hash: requestHash(link.request), response: answer });
     expect(record).not.toHaveProperty('locked_until');
@@ -197,13 +200,7 @@ describe('an answer committed in the work’s own transaction', () => {
     const retry = await oneTrip(link);
     expect(retry.statusCode).toBe(200);
     expect(retry.headers).not.toHaveProperty(REPLAY_HEADER);
-    expect(entities(await itemsOf(link.request.tenant))).toEqual([
-      'COUNTER',
-      'COUNTER',
-      'CUSTOMER',
-      'IDEMPOTENCY',
-      'NIT_GUARD',
-    ]);
+    expect(entities(await itemsOf(link.request.tenant))).toEqual(ONE_LINK_AND_ITS_ANSWER);
   });
 
   test('10 identical requests at once: one customer, one answer, nine replays', async () => {
@@ -214,13 +211,7 @@ describe('an answer committed in the work’s own transaction', () => {
     expect(new Set(answers.map((answer) => `${answer.statusCode} ${answer.body}`)).size).toBe(1);
     expect(answers[0]!.statusCode).toBe(200);
     expect(answers.filter((answer) => answer.headers[REPLAY_HEADER] === 'true')).toHaveLength(9);
-    expect(entities(await itemsOf(link.request.tenant))).toEqual([
-      'COUNTER',
-      'COUNTER',
-      'CUSTOMER',
-      'IDEMPOTENCY',
-      'NIT_GUARD',
-    ]);
+    expect(entities(await itemsOf(link.request.tenant))).toEqual(ONE_LINK_AND_ITS_ANSWER);
   });
 
   test('a key claimed by a request still running: its answer, once it has one', async () => {
