@@ -34,6 +34,9 @@ const WALK_PAGES = [1, 2, 10, 50, 100];
 const COLD_PAGES = [50, 100];
 const TENANT = 'bench-client';
 const FILTER_TENANT = 'bench-client-filters';
+/** A client whose list fits one page: what most lists of a small client are. */
+const ONE_PAGE_TENANT = 'bench-client-one-page';
+const ONE_PAGE_ACCOUNTS = 7;
 
 type Phase = 'cursor lookup' | 'total' | 'skip (keys only)' | 'page items' | 'cache write' | 'other';
 
@@ -326,6 +329,11 @@ async function seed(): Promise<Seeded> {
     { customerId: inactive.id, number: numbers(9_000_000_000, half)[i]! },
   ]);
   await linkAll(FILTER_TENANT, interleaved);
+  const few = await merchant(ONE_PAGE_TENANT, '900999004', 'Pocas SAS', numbers(6_000_000_000, ONE_PAGE_ACCOUNTS));
+  await linkAll(
+    ONE_PAGE_TENANT,
+    numbers(6_000_000_000, ONE_PAGE_ACCOUNTS).map((number) => ({ customerId: few.id, number })),
+  );
   await call(updateCustomer, {
     method: 'PATCH',
     path: `/v1/customers/${inactive.id}`,
@@ -405,6 +413,12 @@ async function main(): Promise<void> {
         query: { customer_status: 'active' },
         expected: half,
       },
+      {
+        name: `a list of one page (${ONE_PAGE_ACCOUNTS} accounts)`,
+        tenant: ONE_PAGE_TENANT,
+        query: {},
+        expected: ONE_PAGE_ACCOUNTS,
+      },
     ];
     const rows: Row[] = [];
     for (const scenario of scenarios) {
@@ -453,7 +467,8 @@ Machine: ${machine}. Database: ${report.database}.
 ${ACCOUNTS} accounts of one customer (the only accounts of that client), page_size ${PAGE_SIZE},
 through the real list handler. The filter scenario uses another client with ${ACCOUNTS} accounts
 created alternately for an active and an inactive customer, so that customer_status=active passes
-over every other item.
+over every other item; the last, a client with ${ONE_PAGE_ACCOUNTS} accounts (a list of one page; its cold
+jumps are past the end).
 A walk asks pages 1, 2, 3, ... in turn, sending back first_request_timestamp; a cold jump asks one
 page of a new walk. Calls and capacity are the same in every one of the ${REPEATS} repeats (the run
 checks it); the time is the median of the repeats. RCU are read capacity units, WCU write capacity
