@@ -134,6 +134,21 @@ async function call<T>(handler: Handler, request: Omit<BenchRequest, 'requestId'
   return JSON.parse(answer.body) as T;
 }
 
+/**
+ * Seeding is not measured: a call DynamoDB Local was too slow for (on a loaded machine a connection
+ * may take longer than the functions' 1 s to open) is made again, up to four times in all.
+ */
+async function seeded<T>(action: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await action();
+    } catch (error) {
+      const unavailable = /TimeoutError| 503: /.test(`${(error as Error).name}: ${(error as Error).message}`);
+      if (!unavailable || attempt >= 4) throw error;
+    }
+  }
+}
+
 interface ListAnswer {
   readonly accounts: { id: string }[];
   readonly pagination_info: { total_elements: number; total_pages: number; first_request_timestamp: string };
@@ -268,27 +283,31 @@ async function seed(): Promise<Seeded> {
 
   async function merchant(tenant: string, nit: string, name: string, numbers: readonly string[]) {
     for (let i = 0; i < numbers.length; i += 100) {
-      await dynamoSponsorBank.saveMerchant(
-        { identificationType: 'NIT', identificationNumber: nit, businessName: name, approvedAt: systemClock.now() },
-        numbers.slice(i, i + 100).map((number) => ({ number, availableBalanceCents: 100_000_00 })),
+      await seeded(() =>
+        dynamoSponsorBank.saveMerchant(
+          { identificationType: 'NIT', identificationNumber: nit, businessName: name, approvedAt: systemClock.now() },
+          numbers.slice(i, i + 100).map((number) => ({ number, availableBalanceCents: 100_000_00 })),
+        ),
       );
     }
-    return call<{ id: string }>(linkMerchant, {
-      method: 'POST',
-      path: '/v1/customers/business/link',
-      body: {
-        type: 'BUSINESS',
-        business_name: name,
-        email: 'bench@example.com',
-        mobile_phone_number: `300${nit.slice(-7)}`,
-        identification_type: 'NIT',
-        identification_number: nit,
-        address,
-        merchant_category_code: '5411',
-      },
-      tenant,
-      scopes: [SCOPES.customersWrite],
-    });
+    return seeded(() =>
+      call<{ id: string }>(linkMerchant, {
+        method: 'POST',
+        path: '/v1/customers/business/link',
+        body: {
+          type: 'BUSINESS',
+          business_name: name,
+          email: 'bench@example.com',
+          mobile_phone_number: `300${nit.slice(-7)}`,
+          identification_type: 'NIT',
+          identification_number: nit,
+          address,
+          merchant_category_code: '5411',
+        },
+        tenant,
+        scopes: [SCOPES.customersWrite],
+      }),
+    );
   }
 
   async function linkAll(tenant: string, links: readonly { customerId: string; number: string }[]) {
@@ -298,13 +317,15 @@ async function seed(): Promise<Seeded> {
       Array.from({ length: 8 }, async () => {
         while (next < links.length) {
           const link = links[next++]!;
-          const account = await call<{ created_at: string }>(linkAccount, {
-            method: 'POST',
-            path: '/v1/accounts',
-            body: { customer_id: link.customerId, type: 'ORDINARY', number: link.number },
-            tenant,
-            scopes: [SCOPES.accountsWrite],
-          });
+          const account = await seeded(() =>
+            call<{ created_at: string }>(linkAccount, {
+              method: 'POST',
+              path: '/v1/accounts',
+              body: { customer_id: link.customerId, type: 'ORDINARY', number: link.number },
+              tenant,
+              scopes: [SCOPES.accountsWrite],
+            }),
+          );
           created.push(account.created_at);
         }
       }),
@@ -334,14 +355,16 @@ async function seed(): Promise<Seeded> {
     ONE_PAGE_TENANT,
     numbers(6_000_000_000, ONE_PAGE_ACCOUNTS).map((number) => ({ customerId: few.id, number })),
   );
-  await call(updateCustomer, {
-    method: 'PATCH',
-    path: `/v1/customers/${inactive.id}`,
-    route: { path: '/v1/customers/{id}', parameters: { id: inactive.id } },
-    body: { status: 'INACTIVE' },
-    tenant: FILTER_TENANT,
-    scopes: [SCOPES.customersWrite],
-  });
+  await seeded(() =>
+    call(updateCustomer, {
+      method: 'PATCH',
+      path: `/v1/customers/${inactive.id}`,
+      route: { path: '/v1/customers/{id}', parameters: { id: inactive.id } },
+      body: { status: 'INACTIVE' },
+      tenant: FILTER_TENANT,
+      scopes: [SCOPES.customersWrite],
+    }),
+  );
   const middleCreatedAt = createdAts[half]!;
   return {
     customerId: owner.id,
