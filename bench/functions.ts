@@ -8,15 +8,18 @@
  * - throughput per core: requests per second of CPU of the process serving them;
  * - DynamoDB calls, read and write capacity per request, counted on the wire
  *   (bench/functions/dynamodb-meter.ts), and the connections opened;
- * - the cost of the shared middleware chain alone (bench/functions/chain-overhead.ts).
+ * - the cost of the shared middleware chain alone (bench/functions/chain-overhead.ts);
+ * - DynamoDB calls of every write with an Idempotency-Key on its POSTs (a fresh one per request);
+ * - under load: each family of routes (bench/functions/load-run.ts) at concurrency 1, 16 and 64.
  *
  * Writes docs/benchmarks.json and docs/benchmarks.md (bench/functions/report.ts, with the notes of
  * bench/functions/notes.md).
  * Every route needs a sample request in bench/functions/samples.ts.
  *
  * Options (environment): BENCH_COLD_STARTS (20), BENCH_BASELINE_COLD_STARTS (10), BENCH_COLD_LANES
- * (2), BENCH_C1_REQUESTS (20), BENCH_C16_REQUESTS (80), BENCH_WARM_RUN_MS (1500), BENCH_ROUTES (comma-separated route names: only
- * those, for trying things out).
+ * (2), BENCH_C1_REQUESTS (20), BENCH_C16_REQUESTS (80), BENCH_WARM_RUN_MS (1500), BENCH_LOAD_REQUESTS
+ * (40,320,640: the requests of a family at concurrency 1, 16 and 64), BENCH_ROUTES (comma-separated
+ * route names: only those, for trying things out).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
@@ -32,6 +35,7 @@ import { buildLambdaBundles, buildUnbundled, buildBaselineHandlers, type Artefac
 import { DynamoDbMeter, type MeterReading } from './functions/dynamodb-meter';
 import { lambdaEnvironment } from './functions/lambda-environment';
 import { percentile, runLoad, send, type LoadResult } from './functions/load';
+import { requestsPerRoute, routeFamilies, runMix, type LoadLevel, type RouteFamily } from './functions/load-run';
 import { makeFixtures, missingSamples, samples, type Fixtures, type Sample } from './functions/samples';
 import { benchmarksMarkdown } from './functions/report';
 import type { ParentMessage, ServerConfig, ServerMessage } from './functions/server';
@@ -53,6 +57,11 @@ const WARM_RUN_MS = Number(process.env['BENCH_WARM_RUN_MS'] ?? 1500);
 const COLD_LANES = Number(process.env['BENCH_COLD_LANES'] ?? 2);
 const CONCURRENCY = 16;
 const ONLY = process.env['BENCH_ROUTES']?.split(',').map((name) => name.trim());
+/** The load run's levels: concurrency, and the requests a family sends at it (per build). */
+const LOAD_CONCURRENCY = [1, 16, 64] as const;
+const LOAD_REQUESTS = (process.env['BENCH_LOAD_REQUESTS'] ?? '40,320,640').split(',').map(Number);
+/** Requests of each write sent one at a time with a fresh Idempotency-Key (on POSTs), to count its calls. */
+const KEYED_WRITES = 3;
 
 export const BUILDS = ['baseline', 'optimized'] as const;
 export type Build = (typeof BUILDS)[number];
@@ -105,6 +114,8 @@ export interface FunctionMeasurement {
   readonly dynamodb: DynamoDbUse;
   readonly coldDynamodbCallsPerRequest: number;
   readonly xrayDocumentsPerRequest: number;
+  /** A write's calls with an Idempotency-Key on every POST (undefined for GETs). */
+  readonly keyedWrite?: DynamoDbUse;
 }
 
 export interface FunctionResult {
@@ -122,6 +133,13 @@ export interface ChainOverhead {
   readonly postP99Us: number;
 }
 
+/** A family's levels under load, each measured on both builds. */
+export interface FamilyLoad {
+  readonly family: string;
+  readonly routes: readonly string[];
+  readonly levels: readonly Record<Build, LoadLevel>[];
+}
+
 export interface FunctionsReport {
   readonly generatedAt: string;
   readonly machine: string;
@@ -133,12 +151,18 @@ export interface FunctionsReport {
     c16Requests: number;
     warmRunMs: number;
     concurrency: number;
+    keyedWrites: number;
+    loadConcurrency: readonly number[];
+    loadRequests: readonly number[];
   };
   readonly durationSeconds: number;
   readonly functions: FunctionResult[];
   readonly chainOverhead: Record<Build, ChainOverhead>;
   /** One route served alone by each build, in a process of its own: p50 of successive batches. */
   readonly dedicatedWarm?: { route: string; batch: number; p50Ms: Record<Build, number[]> };
+  readonly load: readonly FamilyLoad[];
+  /** The load average of the machine (1, 5 and 15 minutes) when the run began and when it ended. */
+  readonly loadAverage: { readonly start: readonly number[]; readonly end: readonly number[] };
 }
 
 const median = (values: readonly number[]) => percentile(values, 0.5);
@@ -181,6 +205,11 @@ class ServerProcess {
 
   async xrayDocuments(): Promise<number> {
     return (await this.ask({ type: 'xray' })).documents;
+  }
+
+  /** Holds the runtime's later work for good: from here on only requests call DynamoDB. */
+  async holdWorkers(): Promise<void> {
+    await this.ask({ type: 'hold' });
   }
 
   stop(): Promise<void> {
@@ -348,6 +377,25 @@ async function coldStarts(bench: Bench, build: Build, route: RouteDefinition, sa
   return { coldStart, callsPerRequest: round(calls / count) };
 }
 
+/**
+ * A write's DynamoDB calls as a client that sends an Idempotency-Key on every POST makes them: its
+ * sample, one request at a time, each with a key of its own.
+ */
+async function keyedWriteCalls(bench: Bench, build: Build, route: RouteDefinition): Promise<DynamoDbUse> {
+  const sample = samples[route.name]!;
+  const first = indices(bench, route.name, KEYED_WRITES);
+  bench.meter.reset();
+  for (let n = first; n < first + KEYED_WRITES; n += 1) {
+    const call = sample.call(bench.fixtures, n, 0);
+    const keyed =
+      route.method === 'POST'
+        ? { ...call, headers: { ...call.headers, 'idempotency-key': `bench-${build}-${route.name}-${n}` } }
+        : call;
+    expectStatus(route, sample)(await send(bench.servers[build].url, keyed), keyed);
+  }
+  return dynamodbUse([bench.meter.reset()], KEYED_WRITES);
+}
+
 async function measure(bench: Bench, build: Build, route: RouteDefinition): Promise<FunctionMeasurement> {
   const sample = samples[route.name]!;
   const server = bench.servers[build];
@@ -357,6 +405,7 @@ async function measure(bench: Bench, build: Build, route: RouteDefinition): Prom
   const warmRequests = c1.requests + c16.requests;
   const xrayDocuments = (await server.xrayDocuments()) - xrayBefore;
   const cold = await coldStarts(bench, build, route, sample);
+  const keyedWrite = route.method === 'GET' ? undefined : await keyedWriteCalls(bench, build, route);
   return {
     bytes: bench.artefacts[build].get(route.name)!.bytes,
     coldStart: cold.coldStart,
@@ -366,8 +415,41 @@ async function measure(bench: Bench, build: Build, route: RouteDefinition): Prom
     dynamodb: dynamodbUse([c1.reading, c16.reading], warmRequests),
     coldDynamodbCallsPerRequest: cold.callsPerRequest,
     xrayDocumentsPerRequest: round(xrayDocuments / warmRequests),
+    ...(keyedWrite ? { keyedWrite } : {}),
   };
 }
+
+/** Every family under load, level after level, both builds at each level (alternating which goes first). */
+async function loadFamilies(bench: Bench, families: readonly RouteFamily[], elapsed: () => string) {
+  const results: FamilyLoad[] = [];
+  for (const family of families) {
+    const levels: Record<Build, LoadLevel>[] = [];
+    for (const [level, concurrency] of LOAD_CONCURRENCY.entries()) {
+      const order = level % 2 === 0 ? BUILDS : ([...BUILDS].reverse() as Build[]);
+      const measured: Partial<Record<Build, LoadLevel>> = {};
+      for (const build of order) {
+        measured[build] = await runMix(bench.servers[build], bench.meter, {
+          family,
+          concurrency,
+          amount: LOAD_REQUESTS[level]!,
+          next: (route, worker) => samples[route.name]!.call(bench.fixtures, indices(bench, route.name, 1), worker),
+          status: (route) => samples[route.name]!.status,
+        });
+      }
+      levels.push(measured as Record<Build, LoadLevel>);
+      const { optimized: o, baseline: b } = measured as Record<Build, LoadLevel>;
+      console.log(
+        `${elapsed()} load ${family.name} c${concurrency}: p50 ${o.p50Ms} ms (${b.p50Ms}), ` +
+          `${o.requestsPerCpuSecond} requests per CPU-second (${b.requestsPerCpuSecond})`,
+      );
+    }
+    results.push({ family: family.name, routes: family.routes.map((route) => route.name), levels });
+  }
+  return results;
+}
+
+/** The load averages of the machine (1, 5, 15 minutes), rounded. */
+const loadAverage = (): number[] => os.loadavg().map((value) => round(value, 2));
 
 /** The route measured alone, warm, in a process per build: a read, whose latency is mostly ours. */
 const DEDICATED_ROUTE = 'getCustomer';
@@ -403,6 +485,7 @@ async function warmAlone(
     }),
   );
   try {
+    await server.holdWorkers();
     const p50s: number[] = [];
     for (let batch = 0; batch < DEDICATED_BATCHES; batch += 1) {
       const first = indices(bench, route.name, DEDICATED_BATCH);
@@ -440,6 +523,7 @@ async function chainOverhead(artefact: Artefact, xrayDaemon: string): Promise<Ch
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const loadAtStart = loadAverage();
   const routes = routesFor(true).filter((route) => !ONLY || ONLY.includes(route.name));
   const missing = missingSamples(routes);
   if (missing.length > 0) {
@@ -502,16 +586,33 @@ async function main(): Promise<void> {
 
     console.log(`${elapsed()}: preparing the data the samples consume...`);
     const coldStartsPlanned = COLD_STARTS + BASELINE_COLD_STARTS + BUILDS.length;
+    const families = routeFamilies(routes);
+    const loadRequests = new Map<string, number>();
+    for (const family of families) {
+      for (const route of family.routes) {
+        const perBuild = LOAD_CONCURRENCY.reduce(
+          (sum, concurrency, level) => sum + requestsPerRoute(family, LOAD_REQUESTS[level]!, concurrency),
+          0,
+        );
+        loadRequests.set(route.name, perBuild * BUILDS.length);
+      }
+    }
     for (const route of routes) {
       const sample = samples[route.name]!;
       if (!sample.prepare) continue;
       const plan = {
-        requests: (C1_REQUESTS + C16_REQUESTS) * BUILDS.length + coldStartsPlanned,
-        workers: CONCURRENCY,
+        requests:
+          (C1_REQUESTS + C16_REQUESTS + KEYED_WRITES) * BUILDS.length +
+          coldStartsPlanned +
+          (loadRequests.get(route.name) ?? 0),
+        workers: Math.max(CONCURRENCY, ...LOAD_CONCURRENCY),
         coldStarts: coldStartsPlanned,
       };
       bench.fixtures.pools.set(route.name, await sample.prepare(bench.fixtures, plan));
     }
+    // The data is made (the failed deliveries by the sender, among others): from here on the meter
+    // counts the routes' calls alone, not the stream reader's, the dispatcher's or the queues'.
+    for (const build of BUILDS) await bench.servers[build].holdWorkers();
 
     const functions: FunctionResult[] = [];
     for (const [position, route] of routes.entries()) {
@@ -544,6 +645,7 @@ async function main(): Promise<void> {
       },
     };
     console.log(`${elapsed()}: ${DEDICATED_ROUTE} alone in a process per build: done`);
+    const load = await loadFamilies(bench, families, elapsed);
 
     const report: FunctionsReport = {
       generatedAt: new Date().toISOString(),
@@ -556,11 +658,16 @@ async function main(): Promise<void> {
         c16Requests: C16_REQUESTS,
         warmRunMs: WARM_RUN_MS,
         concurrency: CONCURRENCY,
+        keyedWrites: KEYED_WRITES,
+        loadConcurrency: LOAD_CONCURRENCY,
+        loadRequests: LOAD_REQUESTS,
       },
       durationSeconds: round((performance.now() - started) / 1000, 0),
       functions,
       chainOverhead: overhead,
       ...(dedicatedWarm ? { dedicatedWarm } : {}),
+      load,
+      loadAverage: { start: loadAtStart, end: loadAverage() },
     };
     writeFileSync(OUTPUT_JSON, `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(OUTPUT_MARKDOWN, benchmarksMarkdown({ report, routes, notes: readFileSync(NOTES, 'utf8') }));

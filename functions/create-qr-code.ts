@@ -13,6 +13,7 @@ import { createQrCodeRequest } from '../shared/schemas/generated/qrcodes';
 export const handler = httpHandler<CreateQrCodeRequest>({
   name: 'createQrCode',
   body: createQrCodeRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) =>
     createQrCode(
       {

@@ -10,6 +10,7 @@ import { createRecipientRequest } from '../shared/schemas/generated/recipients';
 export const handler = httpHandler<CreateRecipientRequest>({
   name: 'createRecipient',
   body: createRecipientRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) =>
     createRecipient(
       { ...systemNewRecords, resolutions: dynamoResolutionStore, recipients: dynamoRecipientStore },

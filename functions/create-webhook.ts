@@ -10,6 +10,7 @@ import { createWebhookRequest } from '../shared/schemas/generated/webhooks';
 export const handler = httpHandler<CreateWebhookRequest>({
   name: 'createWebhook',
   body: createWebhookRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) =>
     createWebhook(
       { ...systemNewRecords, ...webhookUrlDeps(), webhooks: dynamoWebhookStore, secrets: randomWebhookSecrets },

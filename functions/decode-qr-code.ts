@@ -8,5 +8,7 @@ import { decodeQrCodeRequest } from '../shared/schemas/generated/qrcodes';
 export const handler = httpHandler<DecodeQrCodeRequest>({
   name: 'decodeQrCode',
   body: decodeQrCodeRequest,
+  // Writes nothing: an Idempotency-Key's answer is recorded in one write.
+  oneTransaction: true,
   handle: async ({ body }) => decodeQrCode(await decodeSettings(), body.qr_code_data),
 });

@@ -18,5 +18,6 @@ const deps = {
 export const handler = httpHandler<LinkAccountRequest>({
   name: 'linkAccount',
   body: linkAccountRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) => linkAccount(deps, auth.tenant, body),
 });

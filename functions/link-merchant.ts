@@ -12,5 +12,6 @@ const deps = { ...systemNewRecords, customers: dynamoCustomerStore, sponsorBank:
 export const handler = httpHandler<LinkMerchantRequest>({
   name: 'linkMerchant',
   body: linkMerchantRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) => linkMerchant(deps, auth.tenant, body),
 });

@@ -12,6 +12,7 @@ import { registerKeyRequest } from '../shared/schemas/generated/keys';
 export const handler = httpHandler<RegisterKeyRequest>({
   name: 'registerKey',
   body: registerKeyRequest,
+  oneTransaction: true,
   handle: ({ auth, body }) =>
     registerKey(
       {

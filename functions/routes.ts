@@ -87,8 +87,18 @@ export interface RouteDefinition extends FunctionDefinition, RouteContract {
   readonly sandbox?: boolean;
 }
 
-/** Every POST records its answer under the client's Idempotency-Key (shared/http/idempotency). */
+/**
+ * Every POST records its answer under the client's Idempotency-Key (shared/http/idempotency): claimed
+ * before the work and completed or released after it, or put in the work's own transaction, which
+ * falls back to the claim when the transaction's conditions refuse it.
+ */
 const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
+
+/**
+ * A POST that writes nothing puts its answer under the Idempotency-Key in one conditional write, and
+ * reads the record that holds the key when it meets one: it never claims.
+ */
+const ANSWER_RECORD_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem'];
 
 /**
  * A list answers a page from the index and caches the walk's page boundaries (PutItem, or
@@ -281,7 +291,7 @@ export const routes: readonly RouteDefinition[] = [
     // (MATCH or NO_MATCH) and nothing stored, so what may resolve a key may validate one. The one
     // GetItem is the directory's; the rest are those of an Idempotency-Key a client may send.
     scopes: [SCOPES.keysRead],
-    tableActions: IDEMPOTENCY_ACTIONS,
+    tableActions: ANSWER_RECORD_ACTIONS,
   },
   {
     name: 'getResolution',
@@ -359,7 +369,7 @@ export const routes: readonly RouteDefinition[] = [
     // Decoding changes nothing: a read scope. It verifies signatures with the signing keys; the
     // table actions are only those of an Idempotency-Key a client may send with any POST.
     scopes: [SCOPES.qrCodesRead],
-    tableActions: IDEMPOTENCY_ACTIONS,
+    tableActions: ANSWER_RECORD_ACTIONS,
     secrets: ['qrSigning'],
   },
   {

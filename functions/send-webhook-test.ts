@@ -7,6 +7,7 @@ import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'sendWebhookTest',
+  oneTransaction: true,
   handle: ({ auth, path }) =>
     sendTestEvent(
       { ...systemNewRecords, webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore },

@@ -8,5 +8,7 @@ import { validateKeyRequest } from '../shared/schemas/generated/keys';
 export const handler = httpHandler<ValidateKeyRequest>({
   name: 'validateKey',
   body: validateKeyRequest,
+  // Writes nothing: an Idempotency-Key's answer is recorded in one write.
+  oneTransaction: true,
   handle: ({ body }) => validateKey(dynamoDirectory, body),
 });

@@ -7,11 +7,12 @@
  * - **baseline**: the same handler files built the usual way before this optimisation: our
  *   TypeScript compiled by esbuild into one unminified ES module per handler, every package left
  *   external and loaded by Node from node_modules (the AWS SDK's whole CommonJS build, the full
- *   default credential chain, Middy, Powertools), with two modules swapped for what the functions
+ *   default credential chain, Middy, Powertools), with modules swapped for what the functions
  *   used before: request validators compiled by AJV at cold start (bench/functions/baseline/
- *   compiled-at-cold-start.ts), and Powertools for tracing (its Tracer over the X-Ray SDK), logs and
- *   metrics (bench/functions/baseline/xray.ts, json-logger.ts, emf-metrics.ts). Everything else is
- *   the current code.
+ *   compiled-at-cold-start.ts), Powertools for tracing (its Tracer over the X-Ray SDK), logs and
+ *   metrics (bench/functions/baseline/xray.ts, json-logger.ts, emf-metrics.ts), and the
+ *   Idempotency-Key claimed before every POST's work and completed after it
+ *   (bench/functions/baseline/idempotency.ts). Everything else is the current code.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
@@ -95,7 +96,7 @@ async function baselineModules(): Promise<Plugin> {
   const modules = await requestSchemaModules();
   const schemaModule = (name: string) => path.join(REPO_ROOT, 'shared', 'schemas', `${name}.ts`);
   const compiler = path.join(BASELINE_DIR, 'compiled-at-cold-start.ts');
-  const swapped = new Set<'telemetry' | 'validators'>();
+  const swapped = new Set<'telemetry' | 'validators' | 'idempotency'>();
   return {
     name: 'baseline-modules',
     setup(plugin) {
@@ -108,6 +109,13 @@ async function baselineModules(): Promise<Plugin> {
           resolveDir: BASELINE_DIR,
           loader: 'ts',
         };
+      });
+      // The chain's Idempotency-Key (only shared/http/handler.ts's import: the baseline module itself
+      // imports the current one, which it wraps).
+      plugin.onResolve({ filter: /^\.\/idempotency$/ }, (args) => {
+        if (!/[\\/]shared[\\/]http[\\/]handler\.ts$/.test(args.importer)) return undefined;
+        swapped.add('idempotency');
+        return { path: path.join(BASELINE_DIR, 'idempotency.ts') };
       });
       plugin.onLoad({ filter: /[\\/]shared[\\/]schemas[\\/]generated[\\/][\w-]+\.js$/ }, (args) => {
         swapped.add('validators');
@@ -124,9 +132,10 @@ async function baselineModules(): Promise<Plugin> {
         return { contents: lines.join('\n'), resolveDir: REPO_ROOT, loader: 'ts' };
       });
       plugin.onEnd((result) => {
-        // Every handler logs and validates (its query at least): a build that swapped less than both
-        // matched a moved file no more, and would measure our own code against itself.
-        if (result.errors.length === 0 && swapped.size < 2) {
+        // Every handler logs, validates (its query at least) and runs the chain with its
+        // Idempotency-Key: a build that swapped less than all three matched a moved file no more,
+        // and would measure our own code against itself.
+        if (result.errors.length === 0 && swapped.size < 3) {
           throw new Error(`The baseline build swapped only ${[...swapped].join(', ') || 'nothing'}: check its filters`);
         }
       });

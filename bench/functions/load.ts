@@ -25,12 +25,20 @@ export interface LoadResult {
   readonly elapsedMs: number;
 }
 
+/** The call's body as sent: a string as it is (with the content type the call gives), anything else as JSON. */
+export function encoded(call: HttpCall): { readonly headers: Record<string, string>; readonly body?: string } {
+  const json = call.body !== undefined && typeof call.body !== 'string';
+  const body = json ? JSON.stringify(call.body) : (call.body as string | undefined);
+  return {
+    headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...call.headers },
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
 /** Sends one request on `agent`, answering its status and body. */
 export function send(baseUrl: string, call: HttpCall, agent?: Agent): Promise<HttpAnswer> {
   const url = new URL(call.path, baseUrl);
-  // A string is sent as it is (with the content type the call gives); anything else as JSON.
-  const json = call.body !== undefined && typeof call.body !== 'string';
-  const body = json ? JSON.stringify(call.body) : (call.body as string | undefined);
+  const { headers, body } = encoded(call);
   return new Promise((answered, failed) => {
     const outgoing = httpRequest(
       url,
@@ -38,9 +46,8 @@ export function send(baseUrl: string, call: HttpCall, agent?: Agent): Promise<Ht
         method: call.method,
         agent,
         headers: {
-          ...(json ? { 'content-type': 'application/json' } : {}),
           ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
-          ...call.headers,
+          ...headers,
         },
       },
       (incoming) => {

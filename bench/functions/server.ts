@@ -3,7 +3,9 @@
  * with one build's handlers (the Lambda bundles, or the baseline), in the environment Lambda gives a
  * function (bench/functions/lambda-environment.ts, set by the parent). It answers the parent over IPC:
  * its CPU time, the X-Ray documents its functions sent, and (capture mode) the API Gateway events
- * requests became, for the cold-start runs, without running the handlers.
+ * requests became, for the cold-start runs, without running the handlers. While the parent measures,
+ * it holds the runtime's later work (`hold`): the stream reader, the dispatcher and the queues'
+ * functions call DynamoDB too, and the meter would count their calls as the routes'.
  */
 import { createSocket } from 'node:dgram';
 import { pathToFileURL } from 'node:url';
@@ -22,14 +24,16 @@ export interface ServerConfig {
   readonly issuer: string;
 }
 
-export type ParentMessage = { type: 'cpu' } | { type: 'xray' } | { type: 'capture'; on: boolean } | { type: 'events' };
+export type ParentMessage =
+  { type: 'cpu' } | { type: 'xray' } | { type: 'capture'; on: boolean } | { type: 'events' } | { type: 'hold' };
 
 export type ServerMessage =
   | { type: 'ready'; url: string; environment: Record<string, string> }
   | { type: 'cpu'; micros: number }
   | { type: 'xray'; documents: number }
   | { type: 'capture'; on: boolean }
-  | { type: 'events'; events: { route: string; event: unknown }[] };
+  | { type: 'events'; events: { route: string; event: unknown }[] }
+  | { type: 'hold' };
 
 const config = JSON.parse(process.env['BENCH_SERVER_CONFIG'] ?? '{}') as ServerConfig;
 const reply = (message: ServerMessage) => process.send?.(message);
@@ -86,6 +90,10 @@ process.on('message', (message: ParentMessage) => {
       captured = [];
       return reply({ type: 'events', events });
     }
+    case 'hold':
+      // Answered once the work in progress (a batch of the stream, a queue's message) has finished;
+      // the later work stays held until the server stops.
+      return void runtime.pauseWorkers().then(() => reply({ type: 'hold' }));
   }
 });
 process.on('disconnect', () => {

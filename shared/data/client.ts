@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { refuseWhileHeld } from './held-transaction';
 import { runtimeConfig } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
@@ -44,10 +45,22 @@ export function createDocumentClient(endpoint: string | undefined, requestTimeou
   });
 }
 
-/** The functions' client: every call bounded by the runtime's DynamoDB request timeout. */
+/**
+ * The functions' client: every call bounded by the runtime's DynamoDB request timeout, and refused
+ * once the request's transaction is held (shared/data/held-transaction.ts).
+ */
 export function dynamo(): DynamoDBDocumentClient {
-  const { dynamodbEndpoint, dynamodbRequestTimeoutMs } = runtimeConfig();
-  documentClient ??= createDocumentClient(dynamodbEndpoint, dynamodbRequestTimeoutMs);
+  if (!documentClient) {
+    const { dynamodbEndpoint, dynamodbRequestTimeoutMs } = runtimeConfig();
+    documentClient = createDocumentClient(dynamodbEndpoint, dynamodbRequestTimeoutMs);
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        refuseWhileHeld(`DynamoDB ${context.commandName ?? 'call'}`);
+        return next(args);
+      },
+      { step: 'initialize', name: 'refuseWhileHeld' },
+    );
+  }
   return documentClient;
 }
 

@@ -79,3 +79,26 @@ export function routeToPage({ page, pageSize, total, below, above }: RouteInput)
   // The first of the cheapest: forward reads win ties.
   return routes.reduce((best, route) => (route.skip < best.skip ? route : best));
 }
+
+/**
+ * The route to page 1 without the total: from the start, a page's worth (what the walk holds of it).
+ * routeToPage chooses the same for page 1 whatever the total, so page 1 can be read while it is counted.
+ */
+export const firstPageRoute = (pageSize: number): PageRoute => ({
+  anchor: { kind: 'start' },
+  skip: 0,
+  take: pageSize,
+  backward: false,
+  firstOffset: 0,
+});
+
+/**
+ * Whether the bounds of a page just read are worth caching for the rest of its walk. Not those of the
+ * walk's last page reached from the page before it, nor of a walk's only page: the pages after it are
+ * past the end, and it is read again as cheaply from where it was read this time (the cached page
+ * before it holds the walk's total too; a walk of one page counts again, at the same snapshot).
+ */
+export function boundsWorthCaching(route: PageRoute, page: number, pageSize: number, total: number): boolean {
+  if (page < Math.ceil(total / pageSize)) return true;
+  return !(page === 1 || (route.anchor.kind === 'after' && route.anchor.page === page - 1));
+}

@@ -26,7 +26,7 @@ import { invalidField } from '../domain/errors';
 import type { OrderKey, PageRequest, PageResult } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterShardsQuery, counterTotal } from './counters';
-import { routeToPage, type PageRoute } from './page-routes';
+import { boundsWorthCaching, firstPageRoute, routeToPage, type PageRoute } from './page-routes';
 import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes } from './item-keys';
 
 /** How long the boundaries of a walk's pages are kept after they were last written. */
@@ -516,7 +516,10 @@ async function readRoute(
   return { items: route.backward ? page.reverse() : page, positions };
 }
 
-/** The pages whose bounds a read met: the page asked for, and every tenth page stepped over. */
+/**
+ * The pages whose bounds a read met: the page asked for (unless no later request of its walk needs
+ * them: shared/data/page-routes.ts), and every tenth page stepped over.
+ */
 function pagesToCache(
   request: PageRequest,
   total: number,
@@ -525,7 +528,7 @@ function pagesToCache(
 ): { page: number; first: Key; last: Key }[] {
   const { pageSize, pageNumber } = request;
   const records: { page: number; first: Key; last: Key }[] = [];
-  if (route.anchor.kind !== 'page' && read.items.length > 0) {
+  if (route.anchor.kind !== 'page' && read.items.length > 0 && boundsWorthCaching(route, pageNumber, pageSize, total)) {
     // A read that ran out early (the list shrank since the total was taken) caches nothing unsure.
     const first = read.positions.get((pageNumber - 1) * pageSize);
     const last = read.positions.get((pageNumber - 1) * pageSize + read.items.length - 1);
@@ -580,8 +583,13 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   // A walk that starts now has nothing cached yet.
   const near = input.request.pinned ? await nearestPages(meter, walk, pageNumber, Math.floor(nowMs / 1000)) : {};
   const cachedTotal = near.below?.total ?? near.above?.total;
-  const { total, from } =
-    cachedTotal === undefined ? await computeTotal(meter, plan) : { total: cachedTotal, from: 'cache' as const };
+  // Page 1 is read from the start whatever the total: while the total is counted, not after.
+  const [{ total, from }, firstPage] = await Promise.all([
+    cachedTotal === undefined ? computeTotal(meter, plan) : { total: cachedTotal, from: 'cache' as const },
+    cachedTotal === undefined && pageNumber === 1
+      ? readRoute(meter, plan, firstPageRoute(pageSize), near, pageSize, Number.POSITIVE_INFINITY)
+      : undefined,
+  ]);
 
   const route = routeToPage({
     page: pageNumber,
@@ -591,8 +599,9 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
     ...(near.above ? { above: near.above.page } : {}),
   });
   if (!route) {
-    // Past the end: keep the total, so the next request of the walk does not count again.
-    if (from !== 'cache') await cachePages(meter, walk, total, [{ page: 0 }], nowMs);
+    // Past the end: keep the total, so the next request of the walk does not count again (page 1 of
+    // an empty list is the whole walk: nothing to keep).
+    if (from !== 'cache' && pageNumber > 1) await cachePages(meter, walk, total, [{ page: 0 }], nowMs);
     return { items: [], total, cost: meter.cost, totalFrom: from };
   }
   if (route.skip > (input.maxStep ?? MAX_STEP)) {
@@ -601,7 +610,10 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
       `is too far from the pages served so far in this walk (one request steps over at most ${input.maxStep ?? MAX_STEP} items): ask for nearer pages first, or narrow the list with filters`,
     );
   }
-  const read = await readRoute(meter, plan, route, near, pageSize, total);
+  // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
+  const read = firstPage
+    ? { ...firstPage, items: firstPage.items.slice(0, route.take) }
+    : await readRoute(meter, plan, route, near, pageSize, total);
   await cachePages(meter, walk, total, pagesToCache(input.request, total, route, read), nowMs);
   return { items: read.items, total, cost: meter.cost, route, totalFrom: from };
 }

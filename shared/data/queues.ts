@@ -7,6 +7,7 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
 import type { SettlementQueue } from '../domain/settlement';
+import { refuseWhileHeld } from './held-transaction';
 import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
@@ -65,10 +66,16 @@ export function queueOf(name: QueueName): MessageQueue | undefined {
   return url ? sqsQueue(url) : undefined;
 }
 
+/** The queue `name`, whose messages wait for no held transaction (shared/data/held-transaction.ts). */
 const required = (name: QueueName): MessageQueue => {
   const queue = queueOf(name);
   if (!queue) throw new Error(`No ${name} queue: set ${QUEUE_ENV[name]} (the stack does) or run the local runtime`);
-  return queue;
+  return {
+    send: (message, delayMs) => {
+      refuseWhileHeld(`A message to the ${name} queue`);
+      return queue.send(message, delayMs);
+    },
+  };
 };
 
 /** Settlement jobs: `{"payment_id"}` (functions/settle-payment.ts). */

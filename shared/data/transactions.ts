@@ -4,6 +4,7 @@ import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamo, tableName } from './client';
+import { holdTransaction } from './held-transaction';
 import type { ItemKey } from './item-keys';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -20,8 +21,12 @@ const isTransactionConflict = (error: unknown): boolean =>
  * same moment with `TransactionConflict` (the SDK does not retry it): retried briefly, the loser then
  * meets the winner's item and fails its condition, which the caller turns into a clean 409, or (when
  * the shared item was only a list counter) simply succeeds.
+ *
+ * Inside holdingTransaction (shared/data/held-transaction.ts) it sends nothing: the items are held, to
+ * be committed with the request's answer.
  */
 export async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
+  if (holdTransaction(input.TransactItems ?? [])) return;
   for (let attempt = 1; ; attempt += 1) {
     try {
       await dynamo().send(new TransactWriteCommand(input));

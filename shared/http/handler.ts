@@ -49,6 +49,14 @@ export interface RouteSpec<Body, Query, Path> {
   readonly query?: SchemaValidator<Query, 'query'>;
   /** Success status (the contract answers creates with 200). */
   readonly status?: number;
+  /**
+   * The route's work writes at most one transaction, as its last step: its reads, then one
+   * TransactWriteItems or nothing, and no other write or message after it. An Idempotency-Key's
+   * record is then committed in that transaction, one round trip instead of a claim before the work
+   * and its answer after (shared/http/idempotency.ts; the runtime refuses anything after the held
+   * transaction, so a route that does more fails loudly).
+   */
+  readonly oneTransaction?: boolean;
   readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
 }
 
@@ -93,6 +101,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         body: request.body,
       },
       run,
+      { oneTransaction: spec.oneTransaction === true },
     );
   };
 

@@ -2,12 +2,21 @@
  * Idempotency-Key on POST (docs/reliability.md): the same key and body within 24 hours replay the
  * first answer without a second write; the same key with another body is 409. A request that is
  * still running under the key is waited for briefly, so concurrent retries all get the one answer.
+ *
+ * Two ways to keep that promise, by what the route's work writes:
+ * - **One transaction at most** (`oneTransaction`): the work runs with its transaction held back; its
+ *   answer is then committed under the key in that same transaction (or alone, when the work wrote
+ *   nothing): one round trip, and the answer and the work are never one without the other. The first
+ *   commit under the key wins; a request that loses replays it.
+ * - **Anything else**: the key is claimed before the work (IN_PROGRESS), then completed with the
+ *   answer, or released after a failure.
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, invalidField } from '../domain/errors';
 import { logger } from './logger';
-import type { BeginResult, IdempotencyRecord as StoredRecord } from '../data/idempotency-store';
+import type { Held, HeldTransaction } from '../data/held-transaction';
+import type { BeginResult, CommitResult, IdempotencyRecord as StoredRecord } from '../data/idempotency-store';
 import type { HttpResponse } from './responses';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -24,6 +33,20 @@ export interface IdempotencyStore {
   /** Frees the key after a failure, so that a retry runs the request again. */
   release(tenant: string, key: string): Promise<void>;
   find(tenant: string, key: string, nowMs: number): Promise<IdempotencyRecord | undefined>;
+  /** Runs `work`, holding back the one transaction it makes (sent by `commit`). */
+  holding<T>(work: () => Promise<T>): Promise<Held<T>>;
+  /**
+   * Records the answer under the key unless a live record holds it, in one transaction with the
+   * work's held `transaction` when it made one (both or neither).
+   */
+  commit(
+    tenant: string,
+    key: string,
+    requestHash: string,
+    answer: HttpResponse,
+    nowMs: number,
+    transaction?: HeldTransaction,
+  ): Promise<CommitResult<HttpResponse>>;
 }
 
 export interface IdempotentRequest {
@@ -69,28 +92,83 @@ function answerFor(record: IdempotencyRecord, hash: string): HttpResponse | unde
   return record.status === 'COMPLETED' && record.response ? replay(record.response) : undefined;
 }
 
+/**
+ * The answer of the request that holds the key: its answer replayed, 409 for another body, or (while
+ * it still runs) its answer once it has one, waited for briefly.
+ */
+async function holderAnswer(
+  store: IdempotencyStore,
+  request: IdempotentRequest,
+  hash: string,
+  record: IdempotencyRecord,
+): Promise<HttpResponse> {
+  const answer = answerFor(record, hash);
+  if (answer) return answer;
+  for (const delay of WAIT_FOR_RUNNING_MS) {
+    await sleep(delay);
+    const current = await store.find(request.tenant, request.key, Date.now());
+    if (!current) break;
+    const settled = answerFor(current, hash);
+    if (settled) return settled;
+  }
+  throw new AppError(
+    'IDEMPOTENCY_REQUEST_IN_PROGRESS',
+    'A request with this Idempotency-Key is still running; retry shortly',
+  );
+}
+
+export interface IdempotencyOptions {
+  /**
+   * The work writes at most one transaction, as its last step (reads, then one TransactWriteItems or
+   * nothing): its answer is committed in that transaction.
+   */
+  readonly oneTransaction?: boolean;
+}
+
 export async function runIdempotently(
   store: IdempotencyStore,
   request: IdempotentRequest,
   run: () => Promise<HttpResponse>,
+  options: IdempotencyOptions = {},
 ): Promise<HttpResponse> {
   const hash = requestHash(request);
-  const claim = await store.begin(request.tenant, request.key, hash, Date.now());
-  if (!claim.started) {
-    const answer = answerFor(claim.record, hash);
-    if (answer) return answer;
-    for (const delay of WAIT_FOR_RUNNING_MS) {
-      await sleep(delay);
-      const record = await store.find(request.tenant, request.key, Date.now());
-      if (!record) break;
-      const settled = answerFor(record, hash);
-      if (settled) return settled;
-    }
-    throw new AppError(
-      'IDEMPOTENCY_REQUEST_IN_PROGRESS',
-      'A request with this Idempotency-Key is still running; retry shortly',
-    );
+  return options.oneTransaction ? committedWithWork(store, request, hash, run) : claimed(store, request, hash, run);
+}
+
+/** The work with its transaction held, then committed together with its answer under the key. */
+async function committedWithWork(
+  store: IdempotencyStore,
+  request: IdempotentRequest,
+  hash: string,
+  run: () => Promise<HttpResponse>,
+): Promise<HttpResponse> {
+  // A run that throws wrote nothing (its transaction was held): the key stays free for a retry.
+  const { result: response, transaction } = await store.holding(run);
+  // Server-side failures are not the request's answer: nothing is committed, the key stays free.
+  if (response.statusCode >= 500) return response;
+  const commit = await store.commit(request.tenant, request.key, hash, response, Date.now(), transaction);
+  switch (commit.outcome) {
+    case 'committed':
+      return response;
+    case 'taken':
+      return holderAnswer(store, request, hash, commit.record);
+    case 'refused':
+      // The transaction's own conditions refused it (a value taken, a status changed): the answer
+      // is the refusal the work gives when it meets them, so it runs again, this time for real,
+      // under a claim of the key.
+      return claimed(store, request, hash, run);
   }
+}
+
+/** The key claimed, the work, then its answer recorded (or the key released after a failure). */
+async function claimed(
+  store: IdempotencyStore,
+  request: IdempotentRequest,
+  hash: string,
+  run: () => Promise<HttpResponse>,
+): Promise<HttpResponse> {
+  const claim = await store.begin(request.tenant, request.key, hash, Date.now());
+  if (!claim.started) return holderAnswer(store, request, hash, claim.record);
 
   let response: HttpResponse;
   try {

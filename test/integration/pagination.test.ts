@@ -139,9 +139,10 @@ describe('totals', () => {
     expect(page.total).toBe(10);
     expect(page.totalFrom).toBe('counter');
     expect(ids(page.items)).toEqual(ordered(all.slice(0, 10)));
-    // Counter shards, the items after the snapshot, the page.
+    // Counter shards, the items after the snapshot, the page (read at once); the walk's only page
+    // is kept nowhere.
     expect(page.cost.readCalls).toBe(3);
-    expect(page.cost.writeCalls).toBe(1);
+    expect(page.cost.writeCalls).toBe(0);
   });
 
   test('of a scope come from its own counter', async () => {
@@ -225,12 +226,43 @@ describe('walks', () => {
   test('walked backwards from the last page, pages hold every item once, each from the page after it', async () => {
     const answers = await walk({ tenant, collection: COLLECTION }, request({ direction: 'desc' }), range(6, 1));
     expect(answers[0]!.route).toMatchObject({ anchor: { kind: 'end' }, skip: 0, take: 3 });
+    // The last page, reached from the end, is cached: the walk backwards goes on from it.
+    expect(answers[0]!.cost.writeCalls).toBe(1);
     // Pages 5 to 2 from the page after them; page 1 is as near the start (forward reads win ties).
     for (const answer of answers.slice(1, -1)) {
       expect(answer.route).toMatchObject({ anchor: { kind: 'before' }, skip: 0 });
     }
     expect(answers.at(-1)!.route).toMatchObject({ anchor: { kind: 'start' }, skip: 0 });
     expect(answers.reverse().flatMap((a) => ids(a.items))).toEqual(ordered(all, 'created_at', true));
+  });
+
+  test('the last page reached from the page before it is cached nowhere; asked again it costs the same', async () => {
+    const answers = await walk({ tenant, collection: COLLECTION }, request(), [...range(1, 6), 6]);
+    expect(answers.map((a) => a.cost.writeCalls)).toEqual([1, 1, 1, 1, 1, 0, 0]);
+    const [last, again] = answers.slice(-2);
+    expect(again!.route).toEqual(last!.route);
+    expect([again!.cost.readCalls, again!.totalFrom]).toEqual([2, 'cache']);
+    expect(ids(again!.items)).toEqual(ids(last!.items));
+  });
+
+  test('page 1 of a list of one page: counted and read, nothing kept; asked again, counted again', async () => {
+    const few = `t-${randomUUID()}`;
+    await insert(few, widgets(4));
+    const [first, again] = await walk({ tenant: few, collection: COLLECTION }, request(), [1, 1]);
+    expect([first!.total, first!.items.length, first!.cost.readCalls, first!.cost.writeCalls]).toEqual([4, 4, 3, 0]);
+    // The same snapshot: the same total and items. The lookups found nothing kept, before or after it.
+    expect([again!.total, again!.totalFrom, again!.cost.readCalls, again!.cost.writeCalls]).toEqual([
+      4,
+      'counter',
+      5,
+      0,
+    ]);
+    expect(ids(again!.items)).toEqual(ids(first!.items));
+  });
+
+  test('page 1 of an empty list reads and writes nothing more than its count and its empty page', async () => {
+    const [empty] = await walk({ tenant: `t-${randomUUID()}`, collection: COLLECTION }, request(), [1]);
+    expect([empty!.items, empty!.total, empty!.cost.readCalls, empty!.cost.writeCalls]).toEqual([[], 0, 3, 0]);
   });
 
   test('a page asked again is read between its cached bounds', async () => {

@@ -1,6 +1,6 @@
 /** The list conventions of docs/pagination.md: parameters, dates, snapshots, pagination_info, routes. */
 import { AppError } from '../../shared/domain/errors';
-import { routeToPage } from '../../shared/data/page-routes';
+import { boundsWorthCaching, firstPageRoute, routeToPage } from '../../shared/data/page-routes';
 import { paginationInfo, parsePageRequest, timeSpan, type PageQuery } from '../../shared/domain/lists';
 import { queryValidator } from '../../shared/http/validation';
 import { accountListQuery } from '../../shared/schemas/generated/accounts';
@@ -223,6 +223,41 @@ describe('routeToPage', () => {
       anchor: { kind: 'before', page: 30 },
       skip: 40,
     });
+  });
+});
+
+describe('page 1 before its total', () => {
+  test.each([1, 3, 10, 11, 1000])(
+    'is the route routeToPage takes with a total of %i, but for what is there',
+    (total) => {
+      const counted = routeToPage({ page: 1, pageSize: 10, total });
+      expect(counted).toEqual({ ...firstPageRoute(10), take: Math.min(10, total) });
+    },
+  );
+});
+
+describe('boundsWorthCaching', () => {
+  const after = (page: number) => routeToPage({ page, pageSize: 10, total: 53, below: page - 1 })!;
+
+  test('a page with pages after it: its bounds start the next one', () => {
+    expect(boundsWorthCaching(after(5), 5, 10, 53)).toBe(true);
+    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 53 })!, 1, 10, 53)).toBe(true);
+  });
+
+  test('the last page reached from the page before it: nothing starts from it', () => {
+    expect(after(6)).toMatchObject({ anchor: { kind: 'after', page: 5 }, skip: 0 });
+    expect(boundsWorthCaching(after(6), 6, 10, 53)).toBe(false);
+  });
+
+  test('the only page of a walk: nothing else to reach', () => {
+    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 7 })!, 1, 10, 7)).toBe(false);
+    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 10 })!, 1, 10, 10)).toBe(false);
+  });
+
+  test('the last page reached from the end: a walk backwards starts from it', () => {
+    const cold = routeToPage({ page: 6, pageSize: 10, total: 53 })!;
+    expect(cold.anchor).toEqual({ kind: 'end' });
+    expect(boundsWorthCaching(cold, 6, 10, 53)).toBe(true);
   });
 });
 
