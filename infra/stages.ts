@@ -4,6 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DASHBOARD_CLIENT_ID } from './local/people';
 import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
@@ -116,11 +117,11 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     name: 'local',
     ...throwaway,
     // LocalStack's community edition has no Cognito: tokens come from the local issuer of
-    // `npm start`, with its sandbox clients.
+    // `npm start`, with its sandbox clients and the dashboard its people sign in through.
     identity: {
       kind: 'external',
       issuer: 'http://127.0.0.1:3000',
-      audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
+      audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly', DASHBOARD_CLIENT_ID],
     },
     logRetention: RetentionDays.ONE_WEEK,
   },

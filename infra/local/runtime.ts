@@ -25,6 +25,7 @@ import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { LocalIssuer } from './oauth';
+import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
@@ -176,6 +177,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
+      // The dashboard this server serves signs people in here, and comes back here.
+      publicClients: [dashboardClient(url)],
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;

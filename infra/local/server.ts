@@ -13,10 +13,10 @@ import { routesFor, type RouteDefinition } from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
+import { answerIssuerRequest } from './issuer-endpoints';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
 import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
-import { answerTokenRequest } from './token-endpoint';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
 
 /** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
@@ -58,7 +58,7 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function send(response: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(response: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: string): void {
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
@@ -191,23 +191,8 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       throw error;
     }
 
-    if (url.pathname === '/oauth2/token' && method === 'POST') {
-      const answer = await answerTokenRequest(
-        issuer,
-        request.headers['content-type'],
-        request.headers.authorization,
-        body.toString('utf8'),
-      );
-      return send(
-        response,
-        answer.status,
-        { 'content-type': 'application/json', 'cache-control': 'no-store' },
-        JSON.stringify(answer.body),
-      );
-    }
-    if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
-      return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
-    }
+    const issuerAnswer = await answerIssuerRequest(issuer, request, url, body);
+    if (issuerAnswer) return send(response, issuerAnswer.status, issuerAnswer.headers, issuerAnswer.body);
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
     // takes a token of the one bucket before it is routed or its token checked, so that a flood of
