@@ -10,7 +10,7 @@ import { answerTokenRequest } from './token-endpoint';
 export interface PlainAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  readonly body: string | Buffer;
 }
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): PlainAnswer => ({

@@ -24,6 +24,7 @@ import { stageEnvironment, stages } from '../stages';
 import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
 import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
@@ -188,6 +189,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await createLocalApi({
         issuer,
         sandboxEnabled: settings.sandboxEnabled,
+        dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
         ...(loadHandler ? { loadHandler } : {}),
       }),
