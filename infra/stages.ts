@@ -4,6 +4,7 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
 import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
 
@@ -14,7 +15,7 @@ export interface AppClientSettings {
   /** Name of the client in Cognito, e.g. the platform it is issued to. */
   readonly name: string;
   /** `full`: every scope of the route table; `read`: only the `.read` scopes. */
-  readonly access: 'full' | 'read';
+  readonly access: Access;
 }
 
 /** Tokens come from this stack's own Cognito user pool (client-credentials flow). */

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DashboardConfig } from '../../dashboard/src/config';
+import { dashboardContentSecurityPolicy } from '../dashboard-policy';
 import { DASHBOARD_ASSETS_DIR } from '../paths';
 import { DASHBOARD_CLIENT_ID, DASHBOARD_PATH } from './people';
 import type { PlainAnswer } from './issuer-endpoints';
@@ -19,14 +20,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The page loads only its own files and talks only to its own origin; images are the API's PNGs
- * and the thumbnails' SVGs, as data: URLs. No frame may hold it, and no Referer leaves it (the
- * sign-in's code is in its address for a moment).
+ * The page's policy (infra/dashboard-policy.ts); no Referer leaves it (the sign-in's code is in its
+ * address for a moment).
  */
 export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; " +
-    "frame-ancestors 'none'",
+  'content-security-policy': dashboardContentSecurityPolicy(),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',

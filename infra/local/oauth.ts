@@ -21,7 +21,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { allScopes, readScopes } from '../../functions/routes';
+import { allScopes, readScopes, scopesFor } from '../../functions/routes';
 import { AuthorizationCodes } from './authorization-codes';
 import { dashboardClient, SANDBOX_PEOPLE, type PublicClient, type SandboxPerson } from './people';
 import type { TokenFault } from './token-refusals';
@@ -197,7 +197,7 @@ export class LocalIssuer {
       username: person.username,
       client_id: client.clientId,
       tenant: person.tenant,
-      scope: person.scopes.join(' '),
+      scope: scopesFor(person.access).join(' '),
       token_use: 'access',
     });
   }

@@ -2,22 +2,23 @@
  * Who signs in to the dashboard locally: the sandbox people, each working for one tenant (a
  * client id, whose data they see), and the public client the dashboard is. A person's access
  * token carries the tenant in `tenant` and the person's scopes, as Cognito's pre-token-generation
- * trigger makes it on AWS (infra/constructs/dashboard-sign-in.ts).
+ * trigger makes it on AWS (functions/add-person-claims.ts).
  */
-import { allScopes, readScopes, type Scope } from '../../functions/routes';
+import type { Access } from '../../functions/routes';
 
 export interface SandboxPerson {
   readonly username: string;
   readonly password: string;
   /** The client id whose data the person works on. */
   readonly tenant: string;
-  readonly scopes: readonly Scope[];
+  /** As a Cognito person's `custom:access` attribute: `full` every scope, `read` the read scopes. */
+  readonly access: Access;
 }
 
 export const SANDBOX_PEOPLE: readonly SandboxPerson[] = [
-  { username: 'merchant-admin-a', password: 'sandbox-password-a', tenant: 'sandbox-client-a', scopes: allScopes },
-  { username: 'viewer-a', password: 'sandbox-password-viewer-a', tenant: 'sandbox-client-a', scopes: readScopes },
-  { username: 'merchant-admin-b', password: 'sandbox-password-b', tenant: 'sandbox-client-b', scopes: allScopes },
+  { username: 'merchant-admin-a', password: 'sandbox-password-a', tenant: 'sandbox-client-a', access: 'full' },
+  { username: 'viewer-a', password: 'sandbox-password-viewer-a', tenant: 'sandbox-client-a', access: 'read' },
+  { username: 'merchant-admin-b', password: 'sandbox-password-b', tenant: 'sandbox-client-b', access: 'full' },
 ];
 
 /**

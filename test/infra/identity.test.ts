@@ -25,7 +25,7 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     poolId = logicalIdOf(synthed, synthed.stack.identity.userPool!);
   });
 
-  test('a user pool for machine clients only, kept as the stage says', () => {
+  test('a user pool for machines and staff: no sign-up, a second factor, kept as the stage says', () => {
     synthed.template.resourceCountIs('AWS::Cognito::UserPool', 1);
     const [pool] = Object.values(synthed.template.findResources('AWS::Cognito::UserPool')) as Json[];
     expect(pool.Properties).toMatchObject({
@@ -79,8 +79,8 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     },
   );
 
-  test("the authorizer trusts the pool's issuer and its app clients, nothing else", () => {
-    synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length);
+  test("the authorizer trusts the pool's issuer and its app clients (the dashboard's too), nothing else", () => {
+    synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length + 1);
     const clientIds = Object.keys(synthed.template.findResources('AWS::Cognito::UserPoolClient'));
     expect(authorizerOf(synthed).JwtConfiguration).toEqual({
       Issuer: {

@@ -1,6 +1,7 @@
 /**
  * The least-privilege check: everything an execution role allows, compared with what its entry in
- * the route table or the worker table declares. A role may hold only
+ * the route table, the worker table or the triggers (functions/triggers.ts) declares. A role may
+ * hold only
  * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
  * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
@@ -90,9 +91,10 @@ interface Allowance {
 }
 
 const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
+const isRoute = (definition: FunctionDefinition): definition is RouteDefinition => 'method' in definition;
 
-/** Everything the entry of a route or a worker lets its role hold. */
-function allowancesOf(synthed: Synth, definition: RouteDefinition | WorkerDefinition): Allowance[] {
+/** Everything the entry of a route, a worker or a trigger lets its role hold. */
+function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance[] {
   const { stack } = synthed;
   const fn = serviceFunction(synthed, definition.name);
   const allowances: Allowance[] = [
@@ -145,10 +147,10 @@ function allowancesOf(synthed: Synth, definition: RouteDefinition | WorkerDefini
   return allowances;
 }
 
-/** What a function's role allows beyond what its route or worker entry declares, one line per problem. */
-export function permissionProblems(synthed: Synth, definition: RouteDefinition | WorkerDefinition): string[] {
+/** What a function's role allows beyond what its entry declares, one line per problem. */
+export function permissionProblems(synthed: Synth, definition: FunctionDefinition): string[] {
   const allowances = allowancesOf(synthed, definition);
-  const kind = isWorker(definition) ? 'worker' : 'route';
+  const kind = isWorker(definition) ? 'worker' : isRoute(definition) ? 'route' : 'trigger';
   const problems: string[] = [];
   for (const statement of roleStatements(synthed, definition.name)) {
     if (statement.Effect !== 'Allow') continue;

@@ -33,8 +33,8 @@ describe('the dashboard at /dashboard/', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toBe(
-      "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; " +
-        "frame-ancestors 'none'",
+      "default-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+        "form-action 'self'; frame-ancestors 'none'",
     );
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(get('/dashboard/app.js')!.headers['content-type']).toBe('text/javascript; charset=utf-8');
