@@ -220,6 +220,7 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
   await page.keyboard.press('Enter');
   await page.getByLabel('Username').waitFor();
   await expectAccessible(page);
+  await shoot(page, 'sign-in');
   // The issuer's page puts the focus on Username.
   await page.keyboard.type('merchant-admin-a');
   await page.keyboard.press('Tab');

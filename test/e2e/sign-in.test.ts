@@ -10,7 +10,15 @@ import { LocalIssuer } from '../../infra/local/oauth';
 import { DASHBOARD_CLIENT_ID } from '../../infra/local/people';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
-import { exchangeCode, passwordOf, personToken, postSignIn, signInAttempt, signInCode } from '../support/people';
+import {
+  exchangeCode,
+  passwordOf,
+  personToken,
+  postSignIn,
+  signInAttempt,
+  signInCode,
+  type SignInAttempt,
+} from '../support/people';
 import { expectProblem } from '../support/problems';
 
 let api: TestApi;
@@ -88,25 +96,20 @@ describe('the code', () => {
     expect(await second.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
-  test('with another verifier: invalid_grant', async () => {
+  test.each([
+    ['another verifier', (_attempt: SignInAttempt) => ({ code_verifier: signInAttempt(api.url).verifier })],
+    [
+      'another redirect_uri',
+      (attempt: SignInAttempt) => ({ redirect_uri: attempt.redirectUri.replace('127.0.0.1', 'localhost') }),
+    ],
+  ])('with %s: invalid_grant', async (_case, change) => {
     const attempt = signInAttempt(api.url);
     const code = await signInCode(api.url, attempt, 'viewer-a');
     const answer = await exchangeCode(api.url, {
       code,
       redirect_uri: attempt.redirectUri,
-      code_verifier: signInAttempt(api.url).verifier,
-    });
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ error: 'invalid_grant' });
-  });
-
-  test('with another redirect_uri: invalid_grant', async () => {
-    const attempt = signInAttempt(api.url);
-    const code = await signInCode(api.url, attempt, 'viewer-a');
-    const answer = await exchangeCode(api.url, {
-      code,
-      redirect_uri: attempt.redirectUri.replace('127.0.0.1', 'localhost'),
       code_verifier: attempt.verifier,
+      ...change(attempt),
     });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ error: 'invalid_grant' });

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Customer } from '../api';
 import { useDashboard } from './context';
-import type { Choice } from './ui';
+import type { Choice, FilterSpec } from './filters';
 
 export function useMerchants(): { readonly merchants: readonly Customer[]; readonly choices: readonly Choice[] } {
   const { api } = useDashboard();
@@ -25,4 +25,9 @@ export function useMerchants(): { readonly merchants: readonly Customer[]; reado
     merchants,
     choices: merchants.map((m) => ({ value: m.id, label: `${m.business_name} (NIT ${m.identification_number})` })),
   };
+}
+
+/** A list's filter by merchant (its `customer_id`). */
+export function useMerchantFilter(): FilterSpec {
+  return { name: 'customer_id', label: 'Merchant', choices: useMerchants().choices };
 }

@@ -1,9 +1,10 @@
-/** Small pieces every page uses: statuses, amounts, a list's loading and empty states, a select. */
+/** Small pieces every page uses: statuses, amounts, a list's or a record's loading and refusal, details. */
 import type { ComponentChildren } from 'preact';
 import type { Money } from '../api';
 import { formatCop } from '../format';
 import { ProblemMessage } from './problem';
 import type { PageState } from './use-page';
+import type { RecordState } from './use-record';
 
 export function Status({ value }: { readonly value: string }) {
   return <span class={`status status-${value.toLowerCase()}`}>{value}</span>;
@@ -29,35 +30,17 @@ export function ListBody<T>({
   return <>{children(page.items)}</>;
 }
 
-export interface Choice {
-  readonly value: string;
-  readonly label: string;
-}
-
-/** A labelled select whose first option means "any". */
-export function FilterSelect(props: {
-  readonly id: string;
-  readonly label: string;
-  readonly value: string;
-  readonly choices: readonly (Choice | string)[];
-  readonly onChange: (value: string) => void;
+/** A detail page's record once read, or its refusal. */
+export function Loaded<T>({
+  state,
+  children,
+}: {
+  readonly state: RecordState<T>;
+  readonly children: (record: T) => ComponentChildren;
 }) {
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
-        <option value="">Any</option>
-        {props.choices.map((choice) => {
-          const { value, label } = typeof choice === 'string' ? { value: choice, label: choice } : choice;
-          return (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          );
-        })}
-      </select>
-    </div>
-  );
+  if (state.error) return <ProblemMessage error={state.error} />;
+  if (!state.record) return <p role="status">Loading…</p>;
+  return <>{children(state.record)}</>;
 }
 
 /** Terms and their values, as a description list. */

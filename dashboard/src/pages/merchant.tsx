@@ -1,21 +1,24 @@
 /** One merchant: who it is, its accounts with their balances, its Bre-B keys. */
-import { AccountsTable } from '../components/accounts-table';
+import type { Customer } from '../api';
+import { ACCOUNT_COLUMNS } from '../components/account-columns';
 import { useDashboard } from '../components/context';
-import { KeysTable } from '../components/keys-table';
-import { Pager } from '../components/pager';
-import { ProblemMessage } from '../components/problem';
-import { Details, ListBody, Status } from '../components/ui';
+import { keyColumns } from '../components/key-columns';
+import { PagedTable } from '../components/paged-table';
+import { Details, Loaded, Status } from '../components/ui';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime } from '../format';
 
 export function MerchantPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
-  const { record: customer, error } = useRecord(() => api.getCustomer(id), id);
-  const accounts = usePage(api.listAccounts, 'accounts', { customer_id: id });
-  const keys = usePage(api.listKeys, 'keys', { customer_id: id });
-  if (error) return <ProblemMessage error={error} />;
-  if (!customer) return <p role="status">Loading…</p>;
+  const customer = useRecord(() => api.getCustomer(id), id);
+  return <Loaded state={customer}>{(record) => <MerchantDetails customer={record} />}</Loaded>;
+}
+
+function MerchantDetails({ customer }: { readonly customer: Customer }) {
+  const { api } = useDashboard();
+  const accounts = usePage(api.listAccounts, 'accounts', { customer_id: customer.id });
+  const keys = usePage(api.listKeys, 'keys', { customer_id: customer.id });
   const address = customer.address;
   return (
     <>
@@ -32,15 +35,19 @@ export function MerchantPage({ id }: { readonly id: string }) {
         ]}
       />
       <h2>Accounts and balances</h2>
-      <ListBody page={accounts} empty="No accounts linked.">
-        {(items) => <AccountsTable accounts={items} caption={`Accounts of ${customer.business_name}`} />}
-      </ListBody>
-      <Pager page={accounts} noun="accounts" />
+      <PagedTable
+        page={accounts}
+        columns={ACCOUNT_COLUMNS}
+        caption={`Accounts of ${customer.business_name}`}
+        noun="accounts"
+      />
       <h2>Bre-B keys</h2>
-      <ListBody page={keys} empty="No keys registered.">
-        {(items) => <KeysTable keys={items} caption={`Keys of ${customer.business_name}`} onChanged={keys.reload} />}
-      </ListBody>
-      <Pager page={keys} noun="keys" />
+      <PagedTable
+        page={keys}
+        columns={keyColumns(keys.reload)}
+        caption={`Keys of ${customer.business_name}`}
+        noun="keys"
+      />
     </>
   );
 }

@@ -1,78 +1,49 @@
 /** The tenant's merchants, and every account with its balances. */
-import { useState } from 'preact/hooks';
-import { AccountsTable } from '../components/accounts-table';
+import { ACCOUNT_COLUMNS } from '../components/account-columns';
 import { useDashboard } from '../components/context';
-import { useMerchants } from '../components/merchants';
-import { Pager } from '../components/pager';
-import { FilterSelect, ListBody, Status } from '../components/ui';
+import { Filters, useFilters } from '../components/filters';
+import { useMerchantFilter } from '../components/merchants';
+import { PagedTable } from '../components/paged-table';
+import { Status } from '../components/ui';
 import { usePage } from '../components/use-page';
 import { formatTime } from '../format';
 import { linkTo } from '../router';
 
+const MERCHANT_FILTERS = [{ name: 'customer_status', label: 'Status', choices: ['ACTIVE', 'INACTIVE'] }];
+
 export function MerchantsPage() {
   const { api } = useDashboard();
-  const [status, setStatus] = useState('');
-  const merchants = usePage(api.listCustomers, 'customers', { customer_status: status });
-  const { choices } = useMerchants();
-  const [merchant, setMerchant] = useState('');
-  const accounts = usePage(api.listAccounts, 'accounts', { customer_id: merchant });
+  const [merchantFilters, setMerchantFilter] = useFilters(MERCHANT_FILTERS);
+  const merchants = usePage(api.listCustomers, 'customers', merchantFilters);
+  const accountSpecs = [useMerchantFilter()];
+  const [accountFilters, setAccountFilter] = useFilters(accountSpecs);
+  const accounts = usePage(api.listAccounts, 'accounts', accountFilters);
   return (
     <>
       <h1>Merchants</h1>
-      <form class="filters" role="search" aria-label="Filter merchants" onSubmit={(e) => e.preventDefault()}>
-        <FilterSelect
-          id="merchant-status"
-          label="Status"
-          value={status}
-          choices={['ACTIVE', 'INACTIVE']}
-          onChange={setStatus}
-        />
-      </form>
-      <ListBody page={merchants} empty="No merchants linked yet.">
-        {(customers) => (
-          <table>
-            <caption class="visually-hidden">Merchants, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Business</th>
-                <th scope="col">NIT</th>
-                <th scope="col">Status</th>
-                <th scope="col">Linked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {customers.map((customer) => (
-                <tr key={customer.id}>
-                  <td>
-                    <a href={linkTo('merchants', customer.id)}>{customer.business_name}</a>
-                  </td>
-                  <td>{customer.identification_number}</td>
-                  <td>
-                    <Status value={customer.status} />
-                  </td>
-                  <td>{formatTime(customer.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </ListBody>
-      <Pager page={merchants} noun="merchants" />
+      <Filters
+        label="Filter merchants"
+        specs={MERCHANT_FILTERS}
+        values={merchantFilters}
+        onChange={setMerchantFilter}
+      />
+      <PagedTable
+        page={merchants}
+        noun="merchants"
+        columns={[
+          {
+            header: 'Business',
+            cell: (customer) => <a href={linkTo('merchants', customer.id)}>{customer.business_name}</a>,
+          },
+          { header: 'NIT', cell: (customer) => customer.identification_number },
+          { header: 'Status', cell: (customer) => <Status value={customer.status} /> },
+          { header: 'Linked', cell: (customer) => formatTime(customer.created_at) },
+        ]}
+      />
 
       <h2>Accounts and balances</h2>
-      <form class="filters" role="search" aria-label="Filter accounts" onSubmit={(e) => e.preventDefault()}>
-        <FilterSelect
-          id="account-merchant"
-          label="Merchant"
-          value={merchant}
-          choices={choices}
-          onChange={setMerchant}
-        />
-      </form>
-      <ListBody page={accounts} empty="No accounts match.">
-        {(items) => <AccountsTable accounts={items} caption="Accounts and their balances" />}
-      </ListBody>
-      <Pager page={accounts} noun="accounts" />
+      <Filters label="Filter accounts" specs={accountSpecs} values={accountFilters} onChange={setAccountFilter} />
+      <PagedTable page={accounts} columns={ACCOUNT_COLUMNS} caption="Accounts and their balances" noun="accounts" />
     </>
   );
 }

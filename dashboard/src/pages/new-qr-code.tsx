@@ -8,6 +8,7 @@ import type { BrebKey, NewQrCode } from '../api';
 import { newIdempotencyKey, useDashboard } from '../components/context';
 import { useMerchants } from '../components/merchants';
 import { ProblemMessage } from '../components/problem';
+import { TextField } from '../components/text-field';
 import { useAction } from '../components/use-action';
 import { linkTo } from '../router';
 import { CHANNELS } from './qr-codes';
@@ -23,6 +24,13 @@ const KINDS: readonly { value: Kind; label: string }[] = [
 const PURPOSES = ['00', '02', '03', '04', '05', '06', '07'];
 
 const AMOUNT = '[0-9]{1,10}\\.[0-9]{2}';
+
+/** What a code with an amount asks for, in pesos with two decimals. */
+const AMOUNT_FIELDS = [
+  { name: 'amount', label: 'Amount (COP)' },
+  { name: 'vat', label: 'VAT included (COP)' },
+  { name: 'inc', label: 'INC included (COP)' },
+] as const;
 
 /** "119000.00" - "19000.00" = "100000.00", in whole cents. */
 function minus(amount: string, part: string): string {
@@ -101,14 +109,13 @@ export function NewQrCodePage() {
     terminal: '',
   });
   const keys = useActiveKeys(fields.customer_id);
-  const set =
-    (name: keyof Fields) =>
-    (event: { currentTarget: { value: string } }): void => {
-      const value = event.currentTarget.value;
-      setFields((previous) => ({ ...previous, [name]: value, ...(name === 'customer_id' ? { key_id: '' } : {}) }));
-      // Another request: a retry of it is not the one sent before.
-      setIdempotencyKey(newIdempotencyKey());
-    };
+  const setValue = (name: keyof Fields) => (value: string) => {
+    setFields((previous) => ({ ...previous, [name]: value, ...(name === 'customer_id' ? { key_id: '' } : {}) }));
+    // Another request: a retry of it is not the one sent before.
+    setIdempotencyKey(newIdempotencyKey());
+  };
+  const set = (name: keyof Fields) => (event: { currentTarget: { value: string } }) =>
+    setValue(name)(event.currentTarget.value);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -171,58 +178,32 @@ export function NewQrCodePage() {
             ))}
           </select>
         </div>
-        <div class="field">
-          <label for="new-reference">Reference</label>
-          <input
-            id="new-reference"
-            required
-            maxLength={17}
-            pattern="[A-OQ-Za-oq-z0-9]{1,17}"
-            aria-describedby="new-reference-hint"
-            value={fields.reference}
-            onInput={set('reference')}
-          />
-          <p id="new-reference-hint" class="hint">
-            1 to 17 letters or digits, without P; unique for the merchant.
-          </p>
-        </div>
+        <TextField
+          id="new-reference"
+          label="Reference"
+          hint="1 to 17 letters or digits, without P; unique for the merchant."
+          required
+          maxLength={17}
+          pattern="[A-OQ-Za-oq-z0-9]{1,17}"
+          value={fields.reference}
+          onText={setValue('reference')}
+        />
         {priced && (
           <fieldset>
             <legend>Amount</legend>
-            <div class="field">
-              <label for="new-amount">Amount (COP)</label>
-              <input
-                id="new-amount"
+            {AMOUNT_FIELDS.map(({ name, label }) => (
+              <TextField
+                key={name}
+                id={`new-${name}`}
+                label={label}
                 required
                 inputMode="decimal"
                 pattern={AMOUNT}
-                placeholder="119000.00"
-                value={fields.amount}
-                onInput={set('amount')}
+                placeholder={name === 'amount' ? '119000.00' : '0.00'}
+                value={fields[name]}
+                onText={setValue(name)}
               />
-            </div>
-            <div class="field">
-              <label for="new-vat">VAT included (COP)</label>
-              <input
-                id="new-vat"
-                required
-                inputMode="decimal"
-                pattern={AMOUNT}
-                value={fields.vat}
-                onInput={set('vat')}
-              />
-            </div>
-            <div class="field">
-              <label for="new-inc">INC included (COP)</label>
-              <input
-                id="new-inc"
-                required
-                inputMode="decimal"
-                pattern={AMOUNT}
-                value={fields.inc}
-                onInput={set('inc')}
-              />
-            </div>
+            ))}
           </fieldset>
         )}
         {fields.kind === 'dynamic' && (
@@ -238,18 +219,16 @@ export function NewQrCodePage() {
                 ))}
               </select>
             </div>
-            <div class="field">
-              <label for="new-terminal">Terminal label</label>
-              <input
-                id="new-terminal"
-                required
-                maxLength={25}
-                pattern="[ -~]{1,25}"
-                placeholder="CAJA01"
-                value={fields.terminal}
-                onInput={set('terminal')}
-              />
-            </div>
+            <TextField
+              id="new-terminal"
+              label="Terminal label"
+              required
+              maxLength={25}
+              pattern="[ -~]{1,25}"
+              placeholder="CAJA01"
+              value={fields.terminal}
+              onText={setValue('terminal')}
+            />
           </fieldset>
         )}
         <div class="actions">

@@ -3,9 +3,8 @@
  * for the webhooks that subscribed to them: their deliveries are on each webhook's page.
  */
 import { useDashboard } from '../components/context';
-import { counterpartyName } from '../components/payments-table';
-import { ProblemMessage } from '../components/problem';
-import { Amount, Details, Status } from '../components/ui';
+import { counterpartyName } from '../components/payment-columns';
+import { Amount, Details, Loaded, Status } from '../components/ui';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
@@ -25,9 +24,11 @@ function history(payment: Payment): [string | undefined, string][] {
 
 export function PaymentPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
-  const { record: payment, error } = useRecord(() => api.getPayment(id), id);
-  if (error) return <ProblemMessage error={error} />;
-  if (!payment) return <p role="status">Loading…</p>;
+  const payment = useRecord(() => api.getPayment(id), id);
+  return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} />}</Loaded>;
+}
+
+function PaymentDetails({ payment }: { readonly payment: Payment }) {
   const { counterparty } = payment;
   return (
     <>
@@ -66,8 +67,8 @@ export function PaymentPage({ id }: { readonly id: string }) {
           ))}
         </ol>
         <p class="hint">
-          Its events (payment.created, payment.settled…) go to the webhooks subscribed to them: see their deliveries on{' '}
-          <a href={linkTo('webhooks')}>Webhooks</a>.
+          Its events (payment.inbound.received, payment.outbound.confirmed…) go to the webhooks subscribed to them: see
+          their deliveries on <a href={linkTo('webhooks')}>Webhooks</a>.
         </p>
       </section>
     </>

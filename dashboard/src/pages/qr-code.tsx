@@ -4,10 +4,10 @@
  */
 import { useState } from 'preact/hooks';
 import { newIdempotencyKey, useDashboard } from '../components/context';
-import { Pager } from '../components/pager';
-import { PaymentsTable } from '../components/payments-table';
+import { PagedTable } from '../components/paged-table';
+import { PAYMENT_COLUMNS } from '../components/payment-columns';
 import { ProblemMessage } from '../components/problem';
-import { Amount, Details, ListBody, Status } from '../components/ui';
+import { Amount, Details, Loaded, Status } from '../components/ui';
 import { useAction } from '../components/use-action';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
@@ -17,9 +17,7 @@ import type { QrCode } from '../api';
 export function QrCodePage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
   const code = useRecord(() => api.getQrCode(id), id);
-  if (code.error) return <ProblemMessage error={code.error} />;
-  if (!code.record) return <p role="status">Loading…</p>;
-  return <QrCodeDetails code={code.record} reload={code.reload} />;
+  return <Loaded state={code}>{(record) => <QrCodeDetails code={record} reload={code.reload} />}</Loaded>;
 }
 
 function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reload: () => void }) {
@@ -70,10 +68,12 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reloa
       </section>
       <section aria-labelledby="qr-payments">
         <h2 id="qr-payments">Payments of this code</h2>
-        <ListBody page={payments} empty="No payment yet.">
-          {(items) => <PaymentsTable payments={items} caption={`Payments of QR code ${reference}`} />}
-        </ListBody>
-        <Pager page={payments} noun="payments" />
+        <PagedTable
+          page={payments}
+          columns={PAYMENT_COLUMNS}
+          caption={`Payments of QR code ${reference}`}
+          noun="payments"
+        />
       </section>
     </>
   );

@@ -1,10 +1,10 @@
 /** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
 import { useState } from 'preact/hooks';
-import type { Webhook } from '../api';
+import type { Delivery, Webhook } from '../api';
 import { newIdempotencyKey, useDashboard } from '../components/context';
-import { Pager } from '../components/pager';
+import { PagedTable } from '../components/paged-table';
 import { ProblemMessage } from '../components/problem';
-import { Details, ListBody, Status } from '../components/ui';
+import { Details, Loaded, Status } from '../components/ui';
 import { useAction } from '../components/use-action';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
@@ -13,9 +13,14 @@ import { formatTime } from '../format';
 export function WebhookPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
   const webhook = useRecord(() => api.getWebhook(id), id);
-  if (webhook.error) return <ProblemMessage error={webhook.error} />;
-  if (!webhook.record) return <p role="status">Loading…</p>;
-  return <WebhookDetails webhook={webhook.record} reload={webhook.reload} />;
+  return <Loaded state={webhook}>{(record) => <WebhookDetails webhook={record} reload={webhook.reload} />}</Loaded>;
+}
+
+/** How the last attempt of a delivery ended, when it had one. */
+function lastAttempt(delivery: Delivery): string {
+  const last = delivery.attempts.at(-1);
+  if (!last) return 'Not yet';
+  return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
 }
 
 function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readonly reload: () => void }) {
@@ -59,45 +64,18 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
       </p>
       {action.error !== undefined && <ProblemMessage error={action.error} />}
       <h2>Deliveries</h2>
-      <ListBody page={deliveries} empty="Nothing delivered yet.">
-        {(items) => (
-          <table>
-            <caption class="visually-hidden">Deliveries of this webhook, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="number">
-                  Attempts
-                </th>
-                <th scope="col">Last attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((delivery) => {
-                const last = delivery.attempts.at(-1);
-                return (
-                  <tr key={delivery.id}>
-                    <td>{formatTime(delivery.created_at)}</td>
-                    <td>{delivery.event_type}</td>
-                    <td>
-                      <Status value={delivery.status} />
-                    </td>
-                    <td class="number">{delivery.attempts.length}</td>
-                    <td>
-                      {last
-                        ? `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`
-                        : 'Not yet'}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </ListBody>
-      <Pager page={deliveries} noun="deliveries" one="delivery" />
+      <PagedTable
+        page={deliveries}
+        noun="deliveries"
+        one="delivery"
+        columns={[
+          { header: 'Created', cell: (delivery) => formatTime(delivery.created_at) },
+          { header: 'Event', cell: (delivery) => delivery.event_type },
+          { header: 'Status', cell: (delivery) => <Status value={delivery.status} /> },
+          { header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempts.length },
+          { header: 'Last attempt', cell: lastAttempt },
+        ]}
+      />
     </>
   );
 }
