@@ -11,6 +11,7 @@
  */
 import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
+import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
 import { startLocalRuntime } from './runtime';
 
@@ -37,6 +38,8 @@ console.log(`Bre-B merchant API listening on ${runtime.url}
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
+  Merchant dashboard: ${runtime.url}${DASHBOARD_PATH}
+    sign in as ${SANDBOX_PEOPLE.map((p) => `${p.username}/${p.password}`).join(', ')}
   Get a token:
     curl -s -u ${client.clientId}:${client.clientSecret} -d grant_type=client_credentials ${runtime.url}/oauth2/token
 Press Ctrl-C to stop.`);
