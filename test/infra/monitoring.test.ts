@@ -21,12 +21,8 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     topicId = logicalIdOf(synthed, synthed.stack.monitoring.topic);
     alarms = Object.values(alarmsOf(synthed)).map((a: Json) => a.Properties);
   });
-  /** Routes' and workers' functions. */
-  const allFunctions = () => [
-    ...synthed.stack.functions,
-    ...synthed.stack.workers,
-    [synthed.stack.contract.node.id, synthed.stack.contract] as const,
-  ];
+  /** Every function of ours: the routes', the workers', the contract's and the sign-in trigger's. */
+  const allFunctions = () => [...synthed.stack.serviceFunctions];
   const named = (suffix: string): Json => {
     const alarm = alarms.find((a) => a.AlarmName === `BrebMerchantApi-${stage}-${suffix}`);
     if (!alarm) throw new Error(`No alarm ${suffix}`);

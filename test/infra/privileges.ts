@@ -1,6 +1,7 @@
 /**
  * The least-privilege check: everything an execution role allows, compared with what its entry in
- * the route table or the worker table declares. A role may hold only
+ * the route table, the worker table or the triggers (functions/triggers.ts) declares. A role may
+ * hold only
  * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
  * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
@@ -17,7 +18,7 @@
  *   queue (the event source's on-failure destination).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
-import type { FunctionDefinition } from '../../functions/routes';
+import type { FunctionDefinition, RouteDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import {
@@ -90,8 +91,9 @@ interface Allowance {
 }
 
 const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
+const isRoute = (definition: FunctionDefinition): definition is RouteDefinition => 'method' in definition;
 
-/** Everything the entry of a route or a worker lets its role hold. */
+/** Everything the entry of a route, a worker or a trigger lets its role hold. */
 function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance[] {
   const { stack } = synthed;
   const fn = serviceFunction(synthed, definition.name);
@@ -145,10 +147,10 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
   return allowances;
 }
 
-/** What a function's role allows beyond what its route or worker entry declares, one line per problem. */
+/** What a function's role allows beyond what its entry declares, one line per problem. */
 export function permissionProblems(synthed: Synth, definition: FunctionDefinition): string[] {
   const allowances = allowancesOf(synthed, definition);
-  const kind = isWorker(definition) ? 'worker' : 'route';
+  const kind = isWorker(definition) ? 'worker' : isRoute(definition) ? 'route' : 'trigger';
   const problems: string[] = [];
   for (const statement of roleStatements(synthed, definition.name)) {
     if (statement.Effect !== 'Allow') continue;

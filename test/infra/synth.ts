@@ -69,12 +69,9 @@ export const resourcesOf = ({ template }: Synth): Record<string, Json> => templa
 export const logicalIdOf = ({ stack }: Synth, construct: { node: { defaultChild?: unknown } }): string =>
   stack.getLogicalId(construct.node.defaultChild as CfnFunction);
 
-/** The function of a route or a worker, by its name. */
+/** The function of a route, a worker, the contract or the sign-in trigger, by its name. */
 export function serviceFunction({ stack }: Synth, name: string): ServiceFunction {
-  const fn =
-    stack.functions.get(name) ??
-    stack.workers.get(name) ??
-    (name === stack.contract.node.id ? stack.contract : undefined);
+  const fn = stack.serviceFunctions.get(name);
   if (!fn) throw new Error(`No function named ${name}`);
   return fn;
 }
@@ -82,7 +79,7 @@ export function serviceFunction({ stack }: Synth, name: string): ServiceFunction
 export const functionLogicalId = (synthed: Synth, name: string): string =>
   logicalIdOf(synthed, serviceFunction(synthed, name).function);
 
-/** Every IAM statement attached to the execution role of a route's, a worker's or the contract's function. */
+/** Every IAM statement attached to the execution role of one of our functions. */
 export function roleStatements(synthed: Synth, name: string): Json[] {
   const resources = resourcesOf(synthed);
   const roleId: string = resources[functionLogicalId(synthed, name)].Properties.Role['Fn::GetAtt'][0];
