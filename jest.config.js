@@ -1,8 +1,12 @@
 // Tests run as native ES modules (Middy and jose are ESM-only, as are our Lambda bundles), with SWC
 // stripping TypeScript. `npm test` passes --experimental-vm-modules to Node.
+// Import attributes stay: Node needs `with { type: 'json' }` to import a JSON module (the OpenAPI document).
 const swc = [
   '@swc/jest',
-  { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+  {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022', experimental: { keepImportAttributes: true } },
+    module: { type: 'es6' },
+  },
 ];
 
 const project = (name, extra = {}) => ({

@@ -1,4 +1,4 @@
-/** POST /accounts and POST /v1/accounts: link an account approved at the sponsor bank (spec 4.2). */
+/** POST /accounts and POST /v1/accounts: link an account approved at the sponsor bank (docs/contract.md, Accounts). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { linkAccount } from '../shared/domain/accounts';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';

@@ -1,4 +1,4 @@
-/** POST /v1/customers/business/link: link a merchant approved at the sponsor bank (spec 4.1). */
+/** POST /v1/customers/business/link: link a merchant approved at the sponsor bank (docs/contract.md, Customers). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { linkMerchant } from '../shared/domain/customers';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';

@@ -1,4 +1,4 @@
-/** GET /v1/accounts and GET /accounts: the client's accounts, a page at a time (spec 4.3). */
+/** GET /v1/accounts and GET /accounts: the client's accounts, a page at a time (docs/pagination.md). */
 import { listAccounts } from '../shared/domain/accounts';
 import { systemClock } from '../shared/domain/clock';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';

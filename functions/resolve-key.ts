@@ -1,4 +1,4 @@
-/** POST /v1/resolve-key: resolve a Bre-B key to its owner, participant and account (spec 2.3, 4.4). */
+/** POST /v1/resolve-key: resolve a Bre-B key to its owner, participant and account (docs/keys.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';

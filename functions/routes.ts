@@ -5,6 +5,8 @@
  */
 import type { QueueName, SecretName } from '../shared/runtime/config';
 import type { TableAction } from '../shared/data/table';
+import type { ErrorCode } from '../shared/domain/errors';
+import type { SchemaName } from '../shared/schemas/names';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
 export const SCOPE_PREFIX = 'breb';
@@ -25,7 +27,7 @@ export const SCOPES = {
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What every function of the stack declares, route or worker (functions/workers.ts): the stack gives
@@ -48,7 +50,34 @@ export interface FunctionDefinition {
   readonly queues?: readonly QueueName[];
 }
 
-export interface RouteDefinition extends FunctionDefinition {
+/**
+ * What the contract says of a route besides its method, paths and scopes: the OpenAPI document
+ * (tools/openapi/, served at GET /openapi.json) is generated from it and from the schemas it names.
+ */
+export interface RouteContract {
+  /** What the route does, in one line: the operation's summary. */
+  readonly summary: string;
+  /**
+   * The schemas (exports of shared/schemas/) of the request body (null: the route takes none), of the
+   * query string (emptyQuerySchema: no parameter) and of the success answer. The handler validates
+   * with the validators generated from the same two request schemas (test/unit/route-contract.test.ts).
+   */
+  readonly schemas: {
+    readonly body: SchemaName | null;
+    readonly query: SchemaName;
+    readonly response: SchemaName;
+  };
+  /** The success status when it is not 200: only the sandbox's operator tools answer 201. */
+  readonly status?: 201;
+  /**
+   * The problem codes the route's own rules answer (docs/errors.md). Those of the HTTP chain (token,
+   * scope, body and query validation, Idempotency-Key, a path id of nothing or of another client's,
+   * limits, failures) follow from its method, paths, scopes and schemas (tools/openapi/problems.ts).
+   */
+  readonly problems: readonly ErrorCode[];
+}
+
+export interface RouteDefinition extends FunctionDefinition, RouteContract {
   readonly method: HttpMethod;
   /** API Gateway route paths served by the one handler (`{id}` marks a path parameter). */
   readonly paths: readonly string[];
@@ -77,12 +106,24 @@ const ANSWER_RECORD_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem'];
  */
 const LIST_ACTIONS: readonly TableAction[] = ['Query', 'PutItem', 'BatchWriteItem'];
 
+/**
+ * Receiving an inbound payment (a QR code's, a key's): reads the client's approval settings (and the
+ * code, or its key when it stopped being ACTIVE); one transaction checks the code, the customer and
+ * the key, puts the payment and its events, and updates the counters, with the credit and a DYNAMIC
+ * code's change to PAID when no approval is asked; with one, the decision's transaction puts the
+ * payment again (and those). The decision job, queued first, goes on the settlement queue.
+ */
+const INBOUND_PAYMENT_ACTIONS: readonly TableAction[] = [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'];
+
 export const routes: readonly RouteDefinition[] = [
   {
     name: 'linkMerchant',
     method: 'POST',
     paths: ['/v1/customers/business/link'],
     handler: 'link-merchant',
+    summary: 'Link a merchant approved at the sponsor bank',
+    schemas: { body: 'linkMerchantRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
+    problems: ['MERCHANT_NOT_APPROVED', 'CUSTOMER_ALREADY_LINKED'],
     scopes: [SCOPES.customersWrite],
     tableActions: IDEMPOTENCY_ACTIONS,
   },
@@ -91,6 +132,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/customers/{id}'],
     handler: 'get-customer',
+    summary: "Read one of the client's customers",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'customerSchema' },
+    problems: [],
     scopes: [SCOPES.customersRead],
     tableActions: ['GetItem'],
   },
@@ -99,6 +143,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/customers'],
     handler: 'list-customers',
+    summary: "List the client's customers, a page at a time",
+    schemas: { body: null, query: 'customerListQuerySchema', response: 'customerListSchema' },
+    problems: [],
     scopes: [SCOPES.customersRead],
     tableActions: LIST_ACTIONS,
   },
@@ -107,6 +154,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'PATCH',
     paths: ['/v1/customers/{id}'],
     handler: 'update-customer',
+    summary: 'Activate or deactivate a customer',
+    schemas: { body: 'updateCustomerRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
+    problems: ['CONCURRENT_UPDATE'],
     scopes: [SCOPES.customersWrite],
     // Reads and updates the customer, then finds its accounts (Query) and updates their status copies.
     tableActions: ['GetItem', 'UpdateItem', 'Query'],
@@ -114,9 +164,12 @@ export const routes: readonly RouteDefinition[] = [
   {
     name: 'linkAccount',
     method: 'POST',
-    // The spec documents the link call without the version prefix; both paths serve it.
+    // The partner contract documents the link call without the version prefix; both paths serve it.
     paths: ['/accounts', '/v1/accounts'],
     handler: 'link-account',
+    summary: 'Link an account the sponsor bank approved for the customer',
+    schemas: { body: 'linkAccountRequestSchema', query: 'emptyQuerySchema', response: 'accountSchema' },
+    problems: ['NOT_FOUND', 'FORBIDDEN', 'ACCOUNT_NOT_APPROVED', 'CUSTOMER_INACTIVE', 'ACCOUNT_ALREADY_LINKED'],
     scopes: [SCOPES.accountsWrite],
     // The transaction puts the account and its guard, checks the customer, and updates the counters.
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
@@ -126,6 +179,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/accounts', '/accounts'],
     handler: 'list-accounts',
+    summary: "List the client's accounts, a page at a time",
+    schemas: { body: null, query: 'accountListQuerySchema', response: 'accountListSchema' },
+    problems: [],
     scopes: [SCOPES.accountsRead],
     tableActions: LIST_ACTIONS,
   },
@@ -134,6 +190,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/accounts/{id}'],
     handler: 'get-account',
+    summary: "Read one of the client's accounts, with its balances",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'accountSchema' },
+    problems: [],
     scopes: [SCOPES.accountsRead],
     tableActions: ['GetItem'],
   },
@@ -142,6 +201,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/keys'],
     handler: 'register-key',
+    summary: "Register a Bre-B key for one of the client's accounts",
+    schemas: { body: 'registerKeyRequestSchema', query: 'emptyQuerySchema', response: 'keySchema' },
+    problems: ['NOT_FOUND', 'FORBIDDEN', 'ACCOUNT_INACTIVE', 'CUSTOMER_INACTIVE', 'KEY_ALREADY_REGISTERED'],
     scopes: [SCOPES.keysWrite],
     // Reads the account and its customer; the transaction puts the key and its directory entry,
     // checks the customer and the account, and updates the counters.
@@ -152,6 +214,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/keys'],
     handler: 'list-keys',
+    summary: "List the client's Bre-B keys, a page at a time",
+    schemas: { body: null, query: 'keyListQuerySchema', response: 'keyListSchema' },
+    problems: [],
     scopes: [SCOPES.keysRead],
     tableActions: LIST_ACTIONS,
   },
@@ -160,6 +225,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/keys/{id}'],
     handler: 'get-key',
+    summary: "Read one of the client's Bre-B keys",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
+    problems: [],
     scopes: [SCOPES.keysRead],
     tableActions: ['GetItem'],
   },
@@ -168,6 +236,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'DELETE',
     paths: ['/v1/keys/{id}'],
     handler: 'delete-key',
+    summary: 'Delete a key: its value is free again',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
+    problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
     // Reads the key; the transaction updates it and deletes its directory entry.
     tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
@@ -177,6 +248,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'PATCH',
     paths: ['/v1/keys/{id}/suspend'],
     handler: 'suspend-key',
+    summary: 'Suspend a key: it stops resolving and serving new QR codes',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
+    problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
     // Reads the key; the transaction updates it and its directory entry.
     tableActions: ['GetItem', 'UpdateItem'],
@@ -186,6 +260,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'PATCH',
     paths: ['/v1/keys/{id}/activate'],
     handler: 'activate-key',
+    summary: 'Activate a suspended key again',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
+    problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE', 'CUSTOMER_INACTIVE'],
     scopes: [SCOPES.keysWrite],
     // As suspendKey, and checks that the customer is still ACTIVE.
     tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
@@ -195,6 +272,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/resolve-key'],
     handler: 'resolve-key',
+    summary: 'Resolve a Bre-B key to its owner, participant and account',
+    schemas: { body: 'resolveKeyRequestSchema', query: 'emptyQuerySchema', response: 'resolutionSchema' },
+    problems: ['NOT_FOUND', 'FORBIDDEN', 'KEY_NOT_FOUND'],
     // Resolving reads the directory: a read scope (docs/keys.md); it stores the resolution it answers.
     scopes: [SCOPES.keysRead],
     tableActions: IDEMPOTENCY_ACTIONS,
@@ -204,6 +284,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/validate-key'],
     handler: 'validate-key',
+    summary: 'Tell whether a person or business owns a Bre-B key',
+    schemas: { body: 'validateKeyRequestSchema', query: 'emptyQuerySchema', response: 'keyValidationSchema' },
+    problems: [],
     // resolve-key's scope: validating reads the same directory entry, with less in the answer
     // (MATCH or NO_MATCH) and nothing stored, so what may resolve a key may validate one. The one
     // GetItem is the directory's; the rest are those of an Idempotency-Key a client may send.
@@ -215,6 +298,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/resolutions/{id}'],
     handler: 'get-resolution',
+    summary: 'Read a key resolution the client made',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'resolutionSchema' },
+    problems: [],
     scopes: [SCOPES.keysRead],
     tableActions: ['GetItem'],
   },
@@ -223,6 +309,16 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/qrcodes'],
     handler: 'create-qr-code',
+    summary: "Create a static or dynamic payment QR code for a merchant's key",
+    schemas: { body: 'createQrCodeRequestSchema', query: 'emptyQuerySchema', response: 'qrCodeWithImageSchema' },
+    problems: [
+      'NOT_FOUND',
+      'FORBIDDEN',
+      'CUSTOMER_INACTIVE',
+      'ACCOUNT_INACTIVE',
+      'KEY_STATUS_CONFLICT',
+      'QR_CODE_REFERENCE_TAKEN',
+    ],
     scopes: [SCOPES.qrCodesWrite],
     // Reads the customer and the key; the transaction puts the code and its reference guard,
     // checks the customer, the key and its account, and updates the counters. Signs with the key.
@@ -234,6 +330,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/qrcodes/{id}'],
     handler: 'get-qr-code',
+    summary: "Read one of the client's QR codes, with its image",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'qrCodeWithImageSchema' },
+    problems: [],
     scopes: [SCOPES.qrCodesRead],
     tableActions: ['GetItem'],
   },
@@ -242,6 +341,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/qrcodes'],
     handler: 'list-qr-codes',
+    summary: "List the client's QR codes, a page at a time, without images",
+    schemas: { body: null, query: 'qrCodeListQuerySchema', response: 'qrCodeListSchema' },
+    problems: [],
     scopes: [SCOPES.qrCodesRead],
     tableActions: LIST_ACTIONS,
   },
@@ -250,6 +352,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'DELETE',
     paths: ['/v1/qrcodes/{id}'],
     handler: 'delete-qr-code',
+    summary: 'Delete a QR code: it can no longer be paid',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'qrCodeSchema' },
+    problems: ['QR_CODE_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.qrCodesWrite],
     tableActions: ['GetItem', 'UpdateItem'],
   },
@@ -258,6 +363,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/qrcodes/decode'],
     handler: 'decode-qr-code',
+    summary: 'Decode any EMVCo merchant-presented QR payload',
+    schemas: { body: 'decodeQrCodeRequestSchema', query: 'emptyQuerySchema', response: 'decodedQrCodeSchema' },
+    problems: [],
     // Decoding changes nothing: a read scope. It verifies signatures with the signing keys; the
     // table actions are only those of an Idempotency-Key a client may send with any POST.
     scopes: [SCOPES.qrCodesRead],
@@ -269,6 +377,19 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/payments'],
     handler: 'create-payment',
+    summary: "Pay a resolved key or a saved recipient from one of the client's accounts",
+    schemas: { body: 'createPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
+    problems: [
+      'NOT_FOUND',
+      'FORBIDDEN',
+      'CUSTOMER_INACTIVE',
+      'ACCOUNT_INACTIVE',
+      'INSUFFICIENT_FUNDS',
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'KEY_NOT_FOUND',
+      'RESOLUTION_ALREADY_USED',
+      'RECIPIENT_KEY_CHANGED',
+    ],
     scopes: [SCOPES.paymentsWrite],
     // Reads the resolution, the customer, the account and the payee's key and account; the
     // transaction marks the resolution used, checks the customers, updates the balances, puts the
@@ -282,6 +403,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/payments/{id}'],
     handler: 'get-payment',
+    summary: "Read one of the client's payments",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'paymentSchema' },
+    problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: ['GetItem'],
   },
@@ -290,6 +414,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/payments'],
     handler: 'list-payments',
+    summary: "List the client's payments, a page at a time",
+    schemas: { body: null, query: 'paymentListQuerySchema', response: 'paymentListSchema' },
+    problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: LIST_ACTIONS,
   },
@@ -298,6 +425,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/recipients'],
     handler: 'create-recipient',
+    summary: 'Save the payee of a resolution as a recipient',
+    schemas: { body: 'createRecipientRequestSchema', query: 'emptyQuerySchema', response: 'recipientSchema' },
+    problems: ['NOT_FOUND', 'FORBIDDEN'],
     // A recipient is who the client's payments go to: payments data, under the payments scopes.
     scopes: [SCOPES.paymentsWrite],
     // Reads the resolution; the transaction puts the recipient and updates its lists' counters.
@@ -308,6 +438,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/recipients'],
     handler: 'list-recipients',
+    summary: "List the client's recipients, a page at a time",
+    schemas: { body: null, query: 'recipientListQuerySchema', response: 'recipientListSchema' },
+    problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: LIST_ACTIONS,
   },
@@ -316,6 +449,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/recipients/{id}'],
     handler: 'get-recipient',
+    summary: "Read one of the client's recipients",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'recipientSchema' },
+    problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: ['GetItem'],
   },
@@ -324,15 +460,61 @@ export const routes: readonly RouteDefinition[] = [
     method: 'DELETE',
     paths: ['/v1/recipients/{id}'],
     handler: 'delete-recipient',
+    summary: 'Delete a recipient',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'recipientSchema' },
+    problems: [],
     scopes: [SCOPES.paymentsWrite],
     // Reads the recipient; the transaction deletes it and updates its lists' counters.
     tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+  },
+  {
+    name: 'getInboundApproval',
+    method: 'GET',
+    paths: ['/v1/settings/inbound-approval'],
+    handler: 'get-inbound-approval',
+    summary: "Read the client's inbound approval settings, without the secret",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'inboundApprovalSchema' },
+    problems: ['NOT_FOUND'],
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'putInboundApproval',
+    method: 'PUT',
+    paths: ['/v1/settings/inbound-approval'],
+    handler: 'put-inbound-approval',
+    // The settings decide which inbound payments are credited: a payments writer's to change.
+    summary: "Replace the client's inbound approval settings; the first PUT shows the signing secret",
+    schemas: {
+      body: 'putInboundApprovalRequestSchema',
+      query: 'emptyQuerySchema',
+      response: 'inboundApprovalPutSchema',
+    },
+    problems: ['CONCURRENT_UPDATE'],
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the settings; puts the first (only where none is), or updates them at the version read.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+  },
+  {
+    name: 'rotateInboundApprovalSecret',
+    method: 'POST',
+    paths: ['/v1/settings/inbound-approval/rotate-secret'],
+    handler: 'rotate-inbound-approval-secret',
+    summary: 'Rotate the inbound approval signing secret; the previous one signs 24 hours more',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'inboundApprovalWithSecretSchema' },
+    problems: ['NOT_FOUND', 'CONCURRENT_UPDATE'],
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the settings and updates their secrets at the version read.
+    tableActions: IDEMPOTENCY_ACTIONS,
   },
   {
     name: 'createWebhook',
     method: 'POST',
     paths: ['/v1/webhooks'],
     handler: 'create-webhook',
+    summary: 'Create a webhook; the answer shows its signing secret, once',
+    schemas: { body: 'createWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookWithSecretSchema' },
+    problems: [],
     scopes: [SCOPES.webhooksWrite],
     // The transaction puts the webhook and updates its list's counters.
     tableActions: IDEMPOTENCY_ACTIONS,
@@ -342,6 +524,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/webhooks'],
     handler: 'list-webhooks',
+    summary: "List the client's webhooks, a page at a time",
+    schemas: { body: null, query: 'webhookListQuerySchema', response: 'webhookListSchema' },
+    problems: [],
     scopes: [SCOPES.webhooksRead],
     tableActions: LIST_ACTIONS,
   },
@@ -350,6 +535,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/webhooks/{id}'],
     handler: 'get-webhook',
+    summary: "Read one of the client's webhooks",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookSchema' },
+    problems: [],
     scopes: [SCOPES.webhooksRead],
     tableActions: ['GetItem'],
   },
@@ -358,6 +546,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'PATCH',
     paths: ['/v1/webhooks/{id}'],
     handler: 'update-webhook',
+    summary: "Change a webhook's URL, events, delivery mode, state or description",
+    schemas: { body: 'updateWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookSchema' },
+    problems: ['CONCURRENT_UPDATE'],
     scopes: [SCOPES.webhooksWrite],
     tableActions: ['GetItem', 'UpdateItem'],
   },
@@ -366,6 +557,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'DELETE',
     paths: ['/v1/webhooks/{id}'],
     handler: 'delete-webhook',
+    summary: 'Delete a webhook: nothing more is sent to it',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookSchema' },
+    problems: [],
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook; the transaction deletes it and updates its list's counters.
     tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
@@ -375,6 +569,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/webhooks/{id}/rotate-secret'],
     handler: 'rotate-webhook-secret',
+    summary: "Rotate a webhook's signing secret; the previous one signs for 24 hours more",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookWithSecretSchema' },
+    problems: ['CONCURRENT_UPDATE'],
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook and updates its secrets.
     tableActions: IDEMPOTENCY_ACTIONS,
@@ -384,6 +581,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/webhooks/{id}/test'],
     handler: 'send-webhook-test',
+    summary: 'Send a webhook.test event to a webhook',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookDeliverySchema' },
+    problems: ['WEBHOOK_DISABLED'],
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook; the transaction puts the test event and its delivery and updates the
     // deliveries' counters (the dispatcher queues it from the stream).
@@ -394,6 +594,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'GET',
     paths: ['/v1/webhooks/{id}/deliveries'],
     handler: 'list-webhook-deliveries',
+    summary: "List a webhook's deliveries, each with every attempt",
+    schemas: { body: null, query: 'webhookDeliveryListQuerySchema', response: 'webhookDeliveryListSchema' },
+    problems: [],
     scopes: [SCOPES.webhooksRead],
     // Reads the webhook, then a page of its deliveries.
     tableActions: [...LIST_ACTIONS, 'GetItem'],
@@ -403,6 +606,9 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver'],
     handler: 'redeliver-webhook-delivery',
+    summary: 'Send a delivery again, in a new round of attempts',
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookDeliverySchema' },
+    problems: ['DELIVERY_IN_PROGRESS', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook and the delivery, opens a new round on it, and queues its first attempt.
     tableActions: IDEMPOTENCY_ACTIONS,
@@ -413,11 +619,26 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/sandbox/qrcodes/{id}/pay'],
     handler: 'pay-sandbox-qr-code',
+    summary: "Sandbox: pay one of the client's QR codes as a shopper would",
+    schemas: { body: 'payQrCodeRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
+    problems: ['QR_CODE_STATUS_CONFLICT', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE'],
     scopes: [],
-    // Reads the code (and its key when it stopped being ACTIVE); the transaction updates a DYNAMIC
-    // code to PAID or checks a static one, checks the customer and the key, credits the account,
-    // puts the payment, its movement and its events, and updates the counters.
-    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+    tableActions: INBOUND_PAYMENT_ACTIONS,
+    queues: ['settlement'],
+    sandbox: true,
+  },
+  {
+    name: 'receiveSandboxInboundPayment',
+    method: 'POST',
+    paths: ['/sandbox/payments/inbound'],
+    handler: 'receive-sandbox-inbound-payment',
+    summary: "Sandbox: pay a key of one of the client's merchants from another bank",
+    schemas: { body: 'sandboxInboundPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
+    problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE'],
+    scopes: [],
+    // Reads the key's directory entry and the key; then as paying a QR code, without a code.
+    tableActions: INBOUND_PAYMENT_ACTIONS,
+    queues: ['settlement'],
     sandbox: true,
   },
   {
@@ -425,6 +646,14 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/sandbox/sponsor-bank/merchants'],
     handler: 'approve-sponsor-bank-merchant',
+    summary: 'Sandbox: approve a merchant and its accounts at the sponsor bank',
+    schemas: {
+      body: 'approveSponsorBankMerchantRequestSchema',
+      query: 'emptyQuerySchema',
+      response: 'approvedMerchantSchema',
+    },
+    status: 201,
+    problems: [],
     scopes: [],
     tableActions: [...IDEMPOTENCY_ACTIONS, 'Query'],
     sandbox: true,
@@ -434,6 +663,14 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/sandbox/directory/keys'],
     handler: 'add-sandbox-directory-key',
+    summary: 'Sandbox: add a key of someone at another participant to the directory',
+    schemas: {
+      body: 'sandboxDirectoryKeyRequestSchema',
+      query: 'emptyQuerySchema',
+      response: 'sandboxDirectoryKeySchema',
+    },
+    status: 201,
+    problems: ['KEY_ALREADY_REGISTERED'],
     scopes: [],
     tableActions: IDEMPOTENCY_ACTIONS,
     sandbox: true,

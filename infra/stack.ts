@@ -6,16 +6,19 @@
  * stages comes from StageSettings; everything a function needs comes from its route or worker entry.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { contractRoutes } from '../functions/contract';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { workers as workerTable } from '../functions/workers';
 import { tableDefinition } from '../shared/data/table';
 import { ApiFunction } from './constructs/api-function';
 import { ApiStage } from './constructs/api-stage';
+import { ContractFunction } from './constructs/contract-function';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
 import type { ServiceFunction } from './constructs/service-function';
@@ -41,6 +44,9 @@ export class BrebApiStack extends Stack {
   readonly routes: readonly RouteDefinition[];
   /** Keyed by route name, so tests and tools can find the function of a route. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
+  /** The function of GET /openapi.json and /docs, and its routes: the only ones without the authorizer. */
+  readonly contract: ContractFunction;
+  readonly contractRoutes: readonly HttpRoute[];
   readonly queues: WorkQueues;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
@@ -97,6 +103,29 @@ export class BrebApiStack extends Stack {
     }
     this.functions = functions;
 
+    // The API's description: public, since it holds nothing of any client. Its construct id is its
+    // name, as a route's is, so the local server finds its bundle as it finds theirs.
+    this.contract = new ContractFunction(this, contractRoutes.name, { ...shared, tokenUrl: this.identity.tokenUrl });
+    const contractIntegration = new HttpLambdaIntegration(`${contractRoutes.name}Integration`, this.contract.function);
+    this.contractRoutes = contractRoutes.paths.flatMap((path) =>
+      this.api.addRoutes({
+        path,
+        methods: [HttpMethod[contractRoutes.method]],
+        integration: contractIntegration,
+        authorizer: new HttpNoneAuthorizer(),
+      }),
+    );
+    for (const route of this.contractRoutes) {
+      NagSuppressions.addResourceSuppressions(route, [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "The API's OpenAPI document and its reference page are public by design: they describe the API " +
+            'and hold nothing of any client. Every other route sits behind the JWT authorizer.',
+        },
+      ]);
+    }
+
     // Under a scope of their own, so that the local server, which finds the route functions by their
     // construct path (infra/local/bundles.ts), never takes one for a route.
     const workerScope = new Construct(this, 'Workers');
@@ -116,7 +145,11 @@ export class BrebApiStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,
       api: this.api,
-      functions: new Map<string, ServiceFunction>([...functions, ...this.workers]),
+      functions: new Map<string, ServiceFunction>([
+        ...functions,
+        ...this.workers,
+        [contractRoutes.name, this.contract],
+      ]),
       workers: this.workers,
       queues: this.queues.byName,
       deadLetterQueues,

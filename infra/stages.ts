@@ -34,6 +34,8 @@ export interface ExternalIdentitySettings {
   readonly issuer: string;
   /** Accepted `aud` (or, for Cognito-style access tokens, `client_id`) values. */
   readonly audience: readonly string[];
+  /** Where clients get the tokens: the OpenAPI document's client-credentials flow names it. */
+  readonly tokenUrl: string;
 }
 
 export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySettings;
@@ -121,6 +123,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
       kind: 'external',
       issuer: 'http://127.0.0.1:3000',
       audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
+      tokenUrl: 'http://127.0.0.1:3000/oauth2/token',
     },
     logRetention: RetentionDays.ONE_WEEK,
   },

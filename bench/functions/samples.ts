@@ -69,6 +69,12 @@ const benchAccountNumber = (n: number): string => `5${String(n).padStart(11, '0'
 const alphaKey = (prefix: string, n: number): string => `@${prefix}${String(n).padStart(6, '0')}`;
 /** A QR code reference (unique per merchant, at most 17 characters). */
 const qrReference = (prefix: string, n: number): string => `${prefix}${String(n).padStart(8, '0')}`;
+/** The benchmark merchant's key: what inbound payments pay. */
+const BENCH_KEY = { key_type: 'ALPHA', key_value: '@benchkey' } as const;
+
+/** Inbound approval set up and off: a payment received is decided at once. */
+const APPROVAL_OFF = { callback_url: 'http://127.0.0.1:9/approvals', enabled: false } as const;
+
 /** A key of the sandbox's directory (Ana María, at another participant): what payments pay. */
 const SANDBOX_PHONE = { key_type: 'PHONE', key_value: '3001234567' } as const;
 
@@ -144,6 +150,12 @@ async function setup(
     agent.destroy();
   }
   return bodies;
+}
+
+/** Sets the benchmark client's inbound approval up (off), which reading and rotating it need. */
+async function approvalSetUp(fixtures: Fixtures): Promise<string[]> {
+  await setup(fixtures, 1, 200, () => call(fixtures, 'PUT', '/v1/settings/inbound-approval', APPROVAL_OFF));
+  return [];
 }
 
 /** Approves `count` merchants of the benchmark's own (no accounts) and links each; answers their ids. */
@@ -429,6 +441,32 @@ export const samples: Record<string, Sample> = {
     },
     prepare: (fixtures, { requests }) => failedDeliveries(fixtures, requests),
   },
+  // Approval off (the sample's settings): an inbound payment is one transaction, as a QR payment is.
+  receiveSandboxInboundPayment: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        '/sandbox/payments/inbound',
+        { key: BENCH_KEY, amount: { value: '25.00', currency: 'COP' } },
+        `pay-key-${index}`,
+      ),
+  },
+  getInboundApproval: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', '/v1/settings/inbound-approval'),
+    prepare: approvalSetUp,
+  },
+  putInboundApproval: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'PUT', '/v1/settings/inbound-approval', APPROVAL_OFF),
+  },
+  rotateInboundApprovalSecret: {
+    status: 200,
+    call: (fixtures, index) =>
+      post(fixtures, '/v1/settings/inbound-approval/rotate-secret', undefined, `rotate-${index}`),
+    prepare: approvalSetUp,
+  },
   paySandboxQrCode: {
     status: 200,
     // A shopper may pay a static code any number of times.
@@ -553,9 +591,7 @@ export async function makeFixtures(url: string): Promise<Fixtures> {
   const account = await one(
     post(base, '/v1/accounts', { customer_id: customer.id, type: 'ORDINARY', number: SANDBOX_MERCHANT.accounts[0] }),
   );
-  const key = await one(
-    post(base, '/v1/keys', { account_id: account.id, key: { key_type: 'ALPHA', key_value: '@benchkey' } }),
-  );
+  const key = await one(post(base, '/v1/keys', { account_id: account.id, key: BENCH_KEY }));
   const resolution = await one(
     post(base, '/v1/resolve-key', { customer_id: customer.id, key: { key_value: '+573001234567' } }),
   );

@@ -10,10 +10,9 @@
 import { createSocket } from 'node:dgram';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { RouteDefinition } from '../../functions/routes';
 import { startLocalRuntime } from '../../infra/local/runtime';
 import { handlerEntry } from '../../infra/paths';
-import type { LambdaHandler } from '../../infra/local/server';
+import type { LambdaHandler, LoadableFunction } from '../../infra/local/server';
 import { ENV } from '../../shared/runtime/config';
 
 export interface ServerConfig {
@@ -51,7 +50,7 @@ process.env['AWS_XRAY_DAEMON_ADDRESS'] = `127.0.0.1:${(daemon.address() as Addre
 let capturing = false;
 let captured: { route: string; event: unknown }[] = [];
 
-async function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
+async function loadHandler(route: LoadableFunction): Promise<LambdaHandler> {
   // A run limited to some routes (BENCH_ROUTES) built only those: the others, which make the
   // fixtures, run from their sources.
   const file = config.handlers[route.name] ?? handlerEntry(route.handler);

@@ -43,8 +43,8 @@ export class Identity extends Construct {
   readonly userPool: UserPool | undefined;
   /** App clients by their settings name (Cognito only). */
   readonly clients: ReadonlyMap<string, UserPoolClient>;
-  /** The OAuth2 token endpoint (Cognito only). */
-  readonly tokenUrl: string | undefined;
+  /** The OAuth2 token endpoint: Cognito's, or the external issuer's. */
+  readonly tokenUrl: string;
 
   constructor(scope: Construct, id: string, props: { readonly settings: StageSettings }) {
     super(scope, id);
@@ -62,7 +62,7 @@ export class Identity extends Construct {
     } else {
       this.userPool = undefined;
       this.clients = new Map();
-      this.tokenUrl = undefined;
+      this.tokenUrl = identity.tokenUrl;
       this.issuer = identity.issuer;
       this.audience = identity.audience;
     }

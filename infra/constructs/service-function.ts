@@ -10,7 +10,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -70,6 +70,10 @@ export interface ServiceFunctionProps {
   readonly table: ITable;
   readonly secrets: StageSecretMap;
   readonly queues: StageQueueMap;
+  /** Variables of the function's own, beside the stage's and those its entry's rights give. */
+  readonly environment?: Readonly<Record<string, string>>;
+  /** Files the bundle needs beside its code, copied in after esbuild runs. */
+  readonly commandHooks?: ICommandHooks;
 }
 
 /** The stage's variables (shared/runtime/config.ts), plus the Powertools settings. */
@@ -150,7 +154,7 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
-      environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment },
+      environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',
@@ -170,6 +174,7 @@ export class ServiceFunction extends Construct {
         // The root tsconfig (noEmit, moduleResolution Bundler) is only read by esbuild for
         // TypeScript settings; it is passed explicitly so every entry uses the same one.
         tsconfig: TSCONFIG,
+        ...(props.commandHooks ? { commandHooks: props.commandHooks } : {}),
       },
     });
 

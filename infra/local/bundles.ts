@@ -17,8 +17,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ASSET_RESOURCE_METADATA_PATH_KEY, CloudAssembly, PATH_METADATA_KEY } from 'aws-cdk-lib/cx-api';
-import type { RouteDefinition } from '../../functions/routes';
-import type { LambdaHandler } from './server';
+import type { LambdaHandler, LoadableFunction } from './server';
 
 /** The files Lambda's Node.js runtime tries for a handler's module, in its order. */
 const MODULE_EXTENSIONS = ['.js', '.mjs', '.cjs'] as const;
@@ -69,7 +68,7 @@ export function lambdaBundles(assemblyDir: string): Map<string, LambdaBundle> {
 }
 
 /** A LocalServerOptions.loadHandler that runs each route's bundle from the assembly. */
-export function bundleLoader(assemblyDir: string): (route: RouteDefinition) => Promise<LambdaHandler> {
+export function bundleLoader(assemblyDir: string): (route: LoadableFunction) => Promise<LambdaHandler> {
   const bundles = lambdaBundles(assemblyDir);
   return async (route) => {
     const bundle = bundles.get(route.name);

@@ -1,21 +1,24 @@
 /** Matches request paths against the route table, as API Gateway does with its route keys. */
 import type { HttpMethod, RouteDefinition } from '../../functions/routes';
 
-export interface MountedRoute {
-  readonly route: RouteDefinition;
+/** What matching needs of a route: its method and paths (the route table's entries, or any other). */
+export type Routable = Pick<RouteDefinition, 'method' | 'paths'>;
+
+export interface MountedRoute<R extends Routable = RouteDefinition> {
+  readonly route: R;
   readonly path: string;
   readonly pattern: RegExp;
   readonly parameterNames: readonly string[];
 }
 
-export type RouteMatch =
-  | { readonly kind: 'found'; readonly mounted: MountedRoute; readonly pathParameters: Record<string, string> }
+export type RouteMatch<R extends Routable = RouteDefinition> =
+  | { readonly kind: 'found'; readonly mounted: MountedRoute<R>; readonly pathParameters: Record<string, string> }
   | { readonly kind: 'wrong-method'; readonly allowed: readonly HttpMethod[] }
   | { readonly kind: 'none' };
 
 const escape = (text: string): string => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
-export function mountRoutes(routes: readonly RouteDefinition[]): MountedRoute[] {
+export function mountRoutes<R extends Routable>(routes: readonly R[]): MountedRoute<R>[] {
   return routes.flatMap((route) =>
     route.paths.map((path) => {
       const parameterNames: string[] = [];
@@ -41,7 +44,11 @@ function decodeParameters(names: readonly string[], match: RegExpExecArray): Rec
   }
 }
 
-export function matchRoute(mounted: readonly MountedRoute[], method: string, path: string): RouteMatch {
+export function matchRoute<R extends Routable>(
+  mounted: readonly MountedRoute<R>[],
+  method: string,
+  path: string,
+): RouteMatch<R> {
   const allowed: HttpMethod[] = [];
   for (const entry of mounted) {
     const match = entry.pattern.exec(path);

@@ -74,6 +74,8 @@ export interface LocalRuntimeOptions {
   readonly webhookTimeoutMs?: number;
   /** The first retry's delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 1000). */
   readonly webhookRetryBaseMs?: number;
+  /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
+  readonly approvalTimeoutMs?: number;
 }
 
 /** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
@@ -142,6 +144,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
+    setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];

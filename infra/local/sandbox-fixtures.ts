@@ -4,7 +4,7 @@
  * idempotent: existing accounts keep their balances, existing directory entries stay as they are.
  */
 import type { DirectoryEntry, DirectoryStore } from '../../shared/domain/directory';
-import { SANDBOX_SHOPPER } from '../../shared/domain/pay-qr-code';
+import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
 import { approveSponsorBankMerchant, type SponsorBankStore } from '../../shared/domain/sponsor-bank';
 
 export const SANDBOX_MERCHANT = {

@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { lambdaContext } from './lambda-context';
-import { routesFor, type RouteDefinition } from '../../functions/routes';
+import { contractRoutes } from '../../functions/contract';
+import { routesFor, type FunctionDefinition, type HttpMethod, type RouteDefinition } from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
@@ -30,17 +31,20 @@ export const MAX_HEADER_BYTES = 10_240;
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2WithJWTAuthorizer, context: Context) => Promise<HttpResponse>;
 
+/** What loading a function's handler needs: its name (a bundle's) and its file (a source's). */
+export type LoadableFunction = Pick<FunctionDefinition, 'name' | 'handler'>;
+
 export interface LocalServerOptions {
   readonly issuer: LocalIssuer;
   readonly sandboxEnabled: boolean;
   readonly routes?: readonly RouteDefinition[];
   /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
-  /** Loads a route's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
-  readonly loadHandler?: (route: RouteDefinition) => Promise<LambdaHandler>;
+  /** Loads a function's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
+  readonly loadHandler?: (route: LoadableFunction) => Promise<LambdaHandler>;
 }
 
-async function loadHandler(route: RouteDefinition): Promise<LambdaHandler> {
+async function loadHandler(route: LoadableFunction): Promise<LambdaHandler> {
   const module = (await import(`../../functions/${route.handler}.ts`)) as { handler: LambdaHandler };
   return module.handler;
 }
@@ -105,16 +109,16 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   );
 }
 
+/** The payload 2.0 event of a request API Gateway routed to `route`, before any authorizer. */
 function toEvent(
   request: IncomingMessage,
   url: URL,
-  route: RouteDefinition,
+  route: { readonly method: HttpMethod },
   routePath: string,
   pathParameters: Record<string, string>,
   body: Buffer,
-  token: VerifiedToken,
   requestId: string,
-): APIGatewayProxyEventV2WithJWTAuthorizer {
+): APIGatewayProxyEventV2 {
   const headers = headersOf(request);
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
@@ -147,6 +151,16 @@ function toEvent(
       stage: '$default',
       time: new Date(now).toISOString(),
       timeEpoch: now,
+    },
+  };
+}
+
+/** The event of a route behind the JWT authorizer: what it verified, as API Gateway hands it on. */
+function withAuthorizer(event: APIGatewayProxyEventV2, token: VerifiedToken): APIGatewayProxyEventV2WithJWTAuthorizer {
+  return {
+    ...event,
+    requestContext: {
+      ...event.requestContext,
       authorizer: {
         principalId: '',
         integrationLatency: 0,
@@ -164,16 +178,33 @@ function toEvent(
   };
 }
 
+async function invoke(
+  response: ServerResponse,
+  handler: LambdaHandler | undefined,
+  name: string,
+  event: APIGatewayProxyEventV2WithJWTAuthorizer,
+  requestId: string,
+): Promise<void> {
+  if (!handler) throw new Error(`No handler loaded for ${name}`);
+  const result = await handler(event, lambdaContext(name, requestId));
+  const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+  send(response, result.statusCode, result.headers, resultBody);
+}
+
 export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** The request listener of the local API (attach it to a server once the issuer's URL is known). */
 export async function createLocalApi(options: LocalServerOptions): Promise<RequestListener> {
   const routes = options.routes ?? routesFor(options.sandboxEnabled);
   const mounted = mountRoutes(routes);
+  // The API's description (functions/contract.ts): no authorizer, so matched before any token is read.
+  const publicRoutes = mountRoutes([contractRoutes]);
   // Load every handler up front, so a broken module fails the start rather than a request. One at a
   // time: jest's ES module loader fails on concurrent imports of a shared module.
   const handlers = new Map<string, LambdaHandler>();
-  for (const route of routes) handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
+  for (const route of [...routes, contractRoutes]) {
+    handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
+  }
   const { issuer } = options;
   const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
 
@@ -220,6 +251,13 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       });
     }
 
+    const open = matchRoute(publicRoutes, method, url.pathname);
+    if (open.kind === 'found') {
+      const event = toEvent(request, url, contractRoutes, open.mounted.path, open.pathParameters, body, requestId);
+      // Its handler takes any payload 2.0 event; API Gateway sends it one without an authorizer.
+      return invoke(response, handlers.get(contractRoutes.name), contractRoutes.name, event as never, requestId);
+    }
+
     const match = matchRoute(mounted, method, url.pathname);
     if (match.kind === 'none')
       return sendProblem(response, requestId, 'ROUTE_NOT_FOUND', `No route for ${method} ${url.pathname}`);
@@ -252,12 +290,11 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       return sendRefusal(response, requestId, 'INSUFFICIENT_SCOPE', scopeRefusal(route.scopes, verified.scopes));
     }
 
-    const handler = handlers.get(route.name);
-    if (!handler) throw new Error(`No handler loaded for ${route.name}`);
-    const event = toEvent(request, url, route, routePath, match.pathParameters, body, verified, requestId);
-    const result = await handler(event, lambdaContext(route.name, requestId));
-    const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
-    send(response, result.statusCode, result.headers, resultBody);
+    const event = withAuthorizer(
+      toEvent(request, url, route, routePath, match.pathParameters, body, requestId),
+      verified,
+    );
+    await invoke(response, handlers.get(route.name), route.name, event, requestId);
   }
 
   return (request, response) => {

@@ -6,9 +6,11 @@
  * per-tenant limit in the functions; `off` turns both off for load tests),
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 1000) of the webhook sender, CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * (default 1000) of the webhook sender, APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
+ * callback has to answer), CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
+import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
 import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
@@ -28,6 +30,7 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
   ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),
   ...(env[ENV.webhookRetryBaseMs] ? { webhookRetryBaseMs: Number(env[ENV.webhookRetryBaseMs]) } : {}),
+  ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 
@@ -35,6 +38,7 @@ const client = SANDBOX_CLIENTS[0]!;
 console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
+  The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
   Get a token:

@@ -73,6 +73,8 @@ export const itemKeys = {
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */
+  approvalSettings: (tenant: string): ItemKey => ({ pk: `SETTINGS#${tenant}`, sk: 'INBOUND_APPROVAL' }),
   /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */
   recipient: (id: string): ItemKey => ({ pk: `RECIPIENT#${id}`, sk: 'RECIPIENT' }),
   /** An event of the outbox, written with the change it reports (shared/data/events.ts). */

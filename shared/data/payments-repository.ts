@@ -8,11 +8,9 @@
  * of it is written or none of it.
  */
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
-import type { QrPaymentResult, QrPaymentStore } from '../domain/pay-qr-code';
+import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-payment';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
-import type { StoredQrCode } from '../domain/qrcodes';
 import type { SettlementStore } from '../domain/settlement';
-import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
 import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
@@ -47,8 +45,8 @@ export interface LabelledItem {
 export const FUNDS = 'funds';
 /** The label of a credit to an account that does not exist. */
 export const CREDITED_ACCOUNT = 'credited-account';
-/** The label of a network's answer to a payment that is no longer PENDING. */
-export const NOT_PENDING = 'not-pending';
+/** The label of an answer to a payment that no longer awaits one (PENDING, or PROCESSING). */
+export const NOT_AWAITING = 'not-awaiting';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -59,17 +57,17 @@ export type PaymentWriteOutcome =
   | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
 
 /**
- * The Put of a PENDING payment as the network's answer leaves it (its list keys follow its new
- * updated_at), holding only while the stored payment is still PENDING.
+ * The Put of an awaiting payment as its answer leaves it (its list keys follow its new updated_at),
+ * holding only while the stored payment still awaits it: PENDING (OUTBOUND) or PROCESSING (INBOUND).
  */
 function answeredPut(payment: StoredPayment): TransactItem {
   const { Put } = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
   return {
     Put: {
       ...Put!,
-      ConditionExpression: '#status = :pending',
+      ConditionExpression: '#status IN (:pending, :processing)',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'PENDING' },
+      ExpressionAttributeValues: { ':pending': 'PENDING', ':processing': 'PROCESSING' },
     },
   };
 }
@@ -78,7 +76,7 @@ function answeredPut(payment: StoredPayment): TransactItem {
  * Writes `write` atomically with the caller's `items` (placed first). Answers which labelled items
  * failed their condition when the transaction was refused for conditions only; throws otherwise.
  * Each move must belong to one of the payments, new (its movement dated by its creation) or answered
- * (a release of its hold, dated by the answer), and a transaction touches an item once: one move
+ * (a release of its hold or an approved credit, dated by the answer), and a transaction touches an item once: one move
  * per account, and each event its own item.
  */
 export async function writePayment(
@@ -88,16 +86,17 @@ export async function writePayment(
   const answered = write.answered ?? [];
   const labelled: LabelledItem[] = [
     ...items,
-    ...answered.map((payment) => ({ label: NOT_PENDING, item: answeredPut(payment) })),
+    ...answered.map((payment) => ({ label: NOT_AWAITING, item: answeredPut(payment) })),
   ];
   const movements: TransactItem[] = [];
   for (const move of write.moves) {
     const created = write.payments.find((p) => p.id === move.paymentId);
     const answer = answered.find((p) => p.id === move.paymentId);
     if (!created && !answer) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
+    // An answered OUTBOUND payment's move gives its hold back; an answered INBOUND one's is its credit.
     const { update, movement } = created
       ? balanceMoveItems(move, created.created_at)
-      : balanceMoveItems(move, answer!.updated_at, 'HOLD_RELEASE');
+      : balanceMoveItems(move, answer!.updated_at, answer!.direction === 'OUTBOUND' ? 'HOLD_RELEASE' : 'PAYMENT');
     labelled.push({ label: move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, item: update });
     movements.push(movement);
   }
@@ -188,6 +187,28 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
   },
 };
 
+/** The credit of an INBOUND payment to the merchant's account, when it is SETTLED. */
+const creditOf = (payment: StoredPayment) =>
+  payment.status === 'SETTLED'
+    ? [{ accountId: payment.account_id, paymentId: payment.id, amountCents: payment.amount_cents }]
+    : [];
+
+/** Writes an inbound payment's decision (shared/domain/receive-payment.ts). */
+async function decideInbound({
+  answered,
+  code,
+  events,
+}: Parameters<InboundPaymentStore['decide']>[0]): Promise<DecisionOutcome> {
+  const outcome = await writePayment(
+    { payments: [], answered: [answered], moves: creditOf(answered), events },
+    code ? [{ label: QR_CODE, item: payableQrCode(code, answered.updated_at) }] : [],
+  );
+  if (outcome.written) return 'written';
+  if (outcome.failed.has(NOT_AWAITING)) return 'decided_already';
+  if (outcome.failed.has(QR_CODE)) return 'code_not_payable';
+  throw new Error(`Decision refused by ${[...outcome.failed.keys()].join(', ')}`);
+}
+
 export const dynamoSettlementStore: SettlementStore = {
   get: paymentReads.get,
 
@@ -195,29 +216,39 @@ export const dynamoSettlementStore: SettlementStore = {
     const outcome = await writePayment(write);
     if (outcome.written) return true;
     // Another job answered it first; a release is a credit, which holds on an existing account.
-    if (outcome.failed.has(NOT_PENDING)) return false;
+    if (outcome.failed.has(NOT_AWAITING)) return false;
     throw new Error(`Settlement refused by ${[...outcome.failed.keys()].join(', ')}`);
   },
+
+  decide: decideInbound,
 };
 
-export const dynamoQrPaymentStore: QrPaymentStore = {
-  async insert(payment: StoredPayment, code: StoredQrCode, events: readonly DomainEvent[]): Promise<QrPaymentResult> {
-    const outcome = await writePayment(
-      {
-        payments: [payment],
-        moves: [{ accountId: code.account_id, paymentId: payment.id, amountCents: payment.amount_cents }],
-        events,
-      },
-      [
-        { label: QR_CODE, item: payableQrCode(code, payment.created_at) },
-        { label: PAYEE, item: whileActive(itemKeys.customer(code.customer_id)) },
-        { label: KEY, item: whileActive(itemKeys.brebKey(code.key_id)) },
-      ],
-    );
+export const dynamoInboundPaymentStore: InboundPaymentStore = {
+  get: paymentReads.get,
+
+  async receive({ payment, keyId, code, events }) {
+    const outcome = await writePayment({ payments: [payment], moves: creditOf(payment), events }, [
+      // A code paid now (SETTLED) changes as it is paid; one whose payment awaits approval only has to be ACTIVE.
+      ...(code
+        ? [
+            {
+              label: QR_CODE,
+              item:
+                payment.status === 'SETTLED'
+                  ? payableQrCode(code, payment.created_at)
+                  : whileActive(itemKeys.qrCode(code.id)),
+            },
+          ]
+        : []),
+      { label: PAYEE, item: whileActive(itemKeys.customer(payment.customer_id)) },
+      { label: KEY, item: whileActive(itemKeys.brebKey(keyId)) },
+    ]);
     if (outcome.written) return { written: true };
     if (outcome.failed.has(QR_CODE)) return { written: false, reason: 'code_not_payable' };
     if (outcome.failed.has(PAYEE)) return { written: false, reason: 'customer_inactive' };
     if (outcome.failed.has(KEY)) return { written: false, reason: 'key_inactive' };
-    throw new Error(`QR payment refused by ${[...outcome.failed.keys()].join(', ')}`);
+    throw new Error(`Inbound payment refused by ${[...outcome.failed.keys()].join(', ')}`);
   },
+
+  decide: decideInbound,
 };

@@ -4,12 +4,12 @@
  * that changed its answer since the check cannot lead the call elsewhere; TLS still verifies the
  * certificate against the URL's host name. No redirect is followed (Node's client never does), no
  * connection is kept or shared between receivers, and the timeout covers the connection and the wait
- * for the status line.
+ * for the status line (and for the whole body, when the caller reads the answer).
  */
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { WebhookRequest, WebhookResponse, WebhookTransport } from '../domain/deliveries';
+import type { WebhookRequest, WebhookResponse, WebhookTransport } from '../domain/signed-post';
 
 /** A lookup that answers `address` whatever it is asked: the connection goes where the check looked. */
 const pinnedLookup =
@@ -36,7 +36,7 @@ function connectionError(error: NodeJS.ErrnoException, host: string): string {
   }
 }
 
-function send({ url, address, headers, body, timeoutMs }: WebhookRequest): Promise<WebhookResponse> {
+function send({ url, address, headers, body, timeoutMs, maxAnswerBytes }: WebhookRequest): Promise<WebhookResponse> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const client = url.protocol === 'https:' ? https : http;
@@ -60,10 +60,26 @@ function send({ url, address, headers, body, timeoutMs }: WebhookRequest): Promi
       outgoing.destroy();
     }, timeoutMs);
     outgoing.on('response', (incoming) => {
-      finish({ status_code: incoming.statusCode ?? 0 });
-      // The status is the answer; the body is read and dropped (briefly), never kept.
-      incoming.resume();
-      setTimeout(() => incoming.destroy(), 1_000).unref();
+      const status_code = incoming.statusCode ?? 0;
+      if (maxAnswerBytes === undefined) {
+        finish({ status_code });
+        // The status is the answer; the body is read and dropped (briefly), never kept.
+        incoming.resume();
+        setTimeout(() => incoming.destroy(), 1_000).unref();
+        return;
+      }
+      // The body is the answer too: read whole within the same timeout, and no more than asked.
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      incoming.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > maxAnswerBytes) {
+          finish({ status_code, error: `The answer is longer than ${maxAnswerBytes} bytes` });
+          incoming.destroy();
+        } else chunks.push(chunk);
+      });
+      incoming.on('end', () => finish({ status_code, answer: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('error', (error) => finish({ status_code, error: connectionError(error, url.host) }));
     });
     outgoing.on('error', (error) => finish({ error: connectionError(error, url.host) }));
     outgoing.end(body);

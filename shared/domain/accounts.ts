@@ -1,4 +1,4 @@
-/** Bank accounts of business customers: linking (spec 2.2 and 4.2), reading and listing (4.3). */
+/** Bank accounts of business customers: linking, reading and listing (docs/contract.md, Accounts). */
 import type { Account, AccountListItem, AccountListQuery, LinkAccountRequest } from '../schemas/accounts';
 import type { CustomerStatus } from '../schemas/customers';
 import { newRecord, type NewRecords } from './clock';
@@ -58,7 +58,7 @@ export interface LinkAccountDeps extends NewRecords {
   readonly sponsorBank: Pick<SponsorBankStore, 'findAccount'>;
 }
 
-/** The account object of spec 2.2: the answer of the link call and of GET /v1/accounts/{id}. */
+/** The account object: the answer of the link call and of GET /v1/accounts/{id}. */
 export function publicAccount(account: StoredAccount): Account {
   return {
     id: account.id,
@@ -73,7 +73,7 @@ export function publicAccount(account: StoredAccount): Account {
 }
 
 /**
- * An item of the account list (spec 2.2). account_type repeats the account's type: ORDINARY is the
+ * An item of the account list (docs/contract.md, Accounts). account_type repeats the account's type: ORDINARY is the
  * only type the contract supports (docs/data-model.md explains why not the example's LOW_VALUE).
  */
 export function accountListItem(account: StoredAccount, bankName: string): AccountListItem {
@@ -157,7 +157,7 @@ function accountFilters(query: AccountListQuery): AccountListFilters {
   };
 }
 
-/** GET /v1/accounts: the tenant's accounts, a page at a time (spec 4.3, docs/pagination.md). */
+/** GET /v1/accounts: the tenant's accounts, a page at a time (docs/pagination.md). */
 export function listAccounts(deps: ListAccountsDeps, tenant: string, query: AccountListQuery, now: string) {
   return listOwn(deps.accounts, tenant, query, now, {
     name: 'accounts',

@@ -1,4 +1,4 @@
-/** Business customers (merchants): linking (spec 2.1 and 4.1), reading, listing, activation. */
+/** Business customers (merchants): linking (docs/contract.md, Customers), reading, listing, activation. */
 import type { Customer, CustomerListQuery, CustomerStatus, LinkMerchantRequest } from '../schemas/customers';
 import type { Clock, NewRecords } from './clock';
 import { AppError } from './errors';

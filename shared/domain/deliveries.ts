@@ -5,20 +5,17 @@
  * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
  * an attempt is recorded only on the delivery as it was read.
  */
-import type { WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
+import type { DeliveryStatus, WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
 import { uuidOf, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
 import type { DomainEvent } from './events';
 import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
-import { signedHeaders } from './webhook-signature';
-import { inspectWebhookUrl } from './webhook-urls';
+import { signedPost, type WebhookTransport } from './signed-post';
 import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
 type WebhookReader = Pick<WebhookStore, 'get'>;
-
-export type DeliveryStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
 /** One call to the receiver, or why none was made. */
 export interface DeliveryAttempt {
@@ -92,30 +89,6 @@ export interface DeliveryQueue {
 /** The message the delivery queue carries (JSON). */
 export interface DeliveryMessage {
   readonly delivery_id: string;
-}
-
-export interface WebhookRequest {
-  readonly url: URL;
-  /** The address to connect to: the one the URL rules just passed, whatever the name resolves to later. */
-  readonly address: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly timeoutMs: number;
-}
-
-/** The outcome of one POST: the status, or why there was none. */
-export interface WebhookResponse {
-  readonly status_code?: number;
-  readonly duration_ms: number;
-  /** Why no status came: the connection failed, in words... */
-  readonly error?: string;
-  /** ...or the receiver did not answer within the timeout. */
-  readonly timedOut?: true;
-}
-
-/** Posts to a receiver at the address given, follows no redirect, and gives up after the timeout. */
-export interface WebhookTransport {
-  post(request: WebhookRequest): Promise<WebhookResponse>;
 }
 
 export interface DeliverySettings {
@@ -251,47 +224,28 @@ function afterAttempt(
   return { attempt, status: 'PENDING', next_attempt_at: new Date(due).toISOString() };
 }
 
-/**
- * One attempt: the URL checked again on the addresses its host resolves to now (a name can be made to
- * resolve elsewhere after the webhook was saved), then the event, signed with every secret that signs
- * now, posted to the address that passed. The timeout covers the lookup too.
- */
+/** One attempt: the event, signed with every secret that signs now, posted under the URL rules. */
 async function post(
   deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings'>,
   webhook: StoredWebhook,
   event: DomainEvent,
   attemptedAt: string,
 ): Promise<DeliveryAttempt> {
-  const started = performance.now();
-  const check = await inspectWebhookUrl(webhook.url, deps.urls.urlPolicy, deps.urls.resolver);
-  if (!check.allowed) {
-    const duration = Math.round(performance.now() - started);
-    return { attempted_at: attemptedAt, duration_ms: duration, error: `Not sent: the URL ${check.reason}` };
-  }
-  const body = eventBody(event);
-  const timestamp = Math.floor(Date.parse(attemptedAt) / 1000);
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': WEBHOOK_USER_AGENT,
-    ...signedHeaders(event.id, timestamp, body, signingSecrets(webhook, attemptedAt)),
-  };
-  const { timeoutMs } = deps.settings;
-  const response = await deps.transport.post({
-    url: check.url,
-    address: check.addresses[0]!,
-    headers,
-    body,
-    timeoutMs: Math.max(1, timeoutMs - (performance.now() - started)),
+  const result = await signedPost(deps, {
+    url: webhook.url,
+    id: event.id,
+    body: eventBody(event),
+    secrets: signingSecrets(webhook, attemptedAt),
+    sentAt: attemptedAt,
+    timeoutMs: deps.settings.timeoutMs,
+    userAgent: WEBHOOK_USER_AGENT,
   });
-  const { status_code: status } = response;
-  // A timeout is said in the webhook's terms, whatever share of it the lookup took.
-  const error = response.timedOut
-    ? `No answer within ${timeoutMs} ms`
-    : (response.error ?? (status === undefined || isSuccess(status) ? undefined : statusError(status)));
+  const { status_code: status } = result;
+  const error = result.error ?? (status === undefined || isSuccess(status) ? undefined : statusError(status));
   return {
     attempted_at: attemptedAt,
     ...(status === undefined ? {} : { status_code: status }),
-    duration_ms: Math.round(performance.now() - started),
+    duration_ms: result.duration_ms,
     ...(error === undefined ? {} : { error }),
   };
 }

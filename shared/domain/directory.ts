@@ -1,5 +1,5 @@
 /**
- * The Bre-B directory and key resolution (spec 2.3 and 4.4). One entry per normalised (type, value),
+ * The Bre-B directory and key resolution (docs/keys.md). One entry per normalised (type, value),
  * whoever registered it: our merchants' keys (source API, written with the key, shared/domain/keys.ts)
  * and the sandbox's keys of people and businesses at other participants (source SANDBOX). Resolving
  * a key is one read of its entry; the resolution is stored, with its payee, for the payment that
@@ -40,7 +40,7 @@ export interface DirectoryStore {
   insertSandbox(entry: DirectoryEntry): Promise<boolean>;
 }
 
-/** The resolution object of spec 2.3. */
+/** The resolution object (docs/contract.md, Bre-B keys). */
 export interface Resolution {
   readonly id: string;
   readonly customer_id: string;
@@ -81,7 +81,7 @@ const OWNER_FIELDS = [
   'second_last_name',
 ] as const;
 
-/** The owner in the spec's field order, with its absent names left out. */
+/** The owner in the contract's field order, with its absent names left out. */
 export const ownerOf = (owner: KeyOwner): KeyOwner =>
   Object.fromEntries(
     OWNER_FIELDS.filter((field) => owner[field] !== undefined && owner[field] !== null).map((field) => [

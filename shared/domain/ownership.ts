@@ -3,7 +3,7 @@ import { AppError } from './errors';
 
 /**
  * Reads one of the tenant's records by id: 404 when there is none, 403 when it is another client's
- * (spec 5.2), never its data. Ids are the UUIDs we generate, stored in lower case: any case finds them.
+ * (docs/contract.md, Tokens), never its data. Ids are the UUIDs we generate, stored in lower case: any case finds them.
  */
 export async function readOwn<T extends { readonly tenant: string }>(
   read: (id: string) => Promise<T | undefined>,

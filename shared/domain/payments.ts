@@ -5,7 +5,7 @@
  * vocabulary: PENDING until the payee's participant answers, then SETTLED or REJECTED.
  */
 import type { KeyOwner } from '../schemas/keys';
-import type { PaymentDirection, PaymentListQuery, PaymentStatus } from '../schemas/payments';
+import type { Approval, PaymentDirection, PaymentListQuery, PaymentStatus, RejectionReason } from '../schemas/payments';
 import type { IdGenerator } from './clock';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
@@ -22,12 +22,6 @@ export interface Counterparty {
   readonly participant: DirectoryEntry['participant'];
   readonly account: DirectoryEntry['account'];
 }
-
-/**
- * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, or by
- * the network for a payee at another participant.
- */
-export type RejectionReason = 'PAYEE_INACTIVE' | 'NETWORK_REJECTED';
 
 export interface StoredPayment {
   readonly id: string;
@@ -51,6 +45,10 @@ export interface StoredPayment {
   readonly qr_code_reference?: string;
   readonly counterparty: Counterparty;
   readonly rejection_reason?: RejectionReason;
+  /** INBOUND payments: how they were decided (docs/inbound-approval.md), once they are. */
+  readonly approval?: Approval;
+  /** Why the approval callback's answer was not used, when it was not (AUTO_APPROVED, AUTO_REJECTED). */
+  readonly approval_error?: string;
   readonly created_at: string;
   readonly updated_at: string;
   readonly settled_at?: string;
@@ -74,14 +72,15 @@ export interface BalanceMove {
 }
 
 /**
- * One atomic write: new payment records, the network's answers to PENDING ones, the balance moves
- * they cause, and the events that report them.
+ * One atomic write: new payment records, the answers to awaiting ones, the balance moves they cause,
+ * and the events that report them.
  */
 export interface PaymentWrite {
   readonly payments: readonly StoredPayment[];
   /**
-   * PENDING payments as the network's answer leaves them (SETTLED or REJECTED): the write holds only
-   * while each is still PENDING, so of two jobs answering one payment one writes.
+   * Awaiting payments as their answer leaves them (SETTLED or REJECTED): the network's to a PENDING
+   * OUTBOUND one, the approval's to a PROCESSING INBOUND one. The write holds only while each is
+   * awaiting (PENDING or PROCESSING), so of two jobs answering one payment one writes.
    */
   readonly answered?: readonly StoredPayment[];
   readonly moves: readonly BalanceMove[];
@@ -132,6 +131,8 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('qr_code_reference', payment.qr_code_reference),
     counterparty: publicCounterparty(payment.counterparty),
     ...optional('rejection_reason', payment.rejection_reason),
+    ...optional('approval', payment.approval),
+    ...optional('approval_error', payment.approval_error),
     created_at: payment.created_at,
     updated_at: payment.updated_at,
     ...optional('settled_at', payment.settled_at),

@@ -1,5 +1,5 @@
 /**
- * The rules of a QR code request beyond its schema (spec 2.4, docs/qrcodes.md), and its translation
+ * The rules of a QR code request beyond its schema (docs/qrcodes.md), and its translation
  * into the encoder's input. Every violation is reported at once, with the request's field path.
  */
 import {
@@ -15,11 +15,11 @@ import { parseCents } from './money';
 
 /** Two decimals, at most 13 characters: what EMVCo tag 54 (and 56, 82, 83, 85) can hold. */
 const AMOUNT = /^(0|[1-9][0-9]{0,9})\.[0-9]{2}$/;
-/** A percentage from 0 to 100 with exactly five decimals (spec 2.4: "a rate with five decimals"). */
+/** A percentage from 0 to 100 with exactly five decimals (a rate with five decimals: docs/qrcodes.md). */
 const PERCENTAGE = /^(100\.00000|[1-9]?[0-9]\.[0-9]{5})$/;
 /** Written into the payload as sent, so printable ASCII only: every reader shows the same bytes. */
 const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
-/** Medium 0-7, location 0-3, presentation 0-3 (spec 2.4). */
+/** Medium 0-7, location 0-3, presentation 0-3 (docs/qrcodes.md). */
 const CHANNEL_PRESENTATION = /^[0-7][0-3][0-3]$/;
 
 const AMOUNT_MESSAGE = 'must be a COP amount with two decimals and at most 10 integer digits, e.g. 15000.00';
@@ -85,7 +85,7 @@ function checkInc(check: RequestCheck, inc: QrIncRequest): void {
 /**
  * Throws VALIDATION_FAILED listing every rule the request breaks: the reference's letters, what a
  * DYNAMIC code and a code with an amount need, value formats by type, labels the payload can carry,
- * and the amount covering the FIXED VAT, INC and tip it includes (spec 2.4 rule 1).
+ * and the amount covering the FIXED VAT, INC and tip it includes (docs/contract.md, QR codes).
  */
 export function checkQrCodeRequest(request: CreateQrCodeRequest): void {
   const check = new RequestCheck();
@@ -110,7 +110,7 @@ export function checkQrCodeRequest(request: CreateQrCodeRequest): void {
   }
   if (amount) {
     check.amount('amount.value', amount.value, true);
-    // Spec 2.4 rule 2: an amount comes with its taxes, also on a STATIC ("hybrid") code.
+    // An amount comes with its taxes (docs/contract.md, QR codes), also on a STATIC ("hybrid") code.
     check.required('vat', vat !== undefined, 'when the code carries an amount');
     check.required('inc', inc !== undefined, 'when the code carries an amount');
   }
@@ -142,10 +142,7 @@ export function checkQrCodeRequest(request: CreateQrCodeRequest): void {
     }
   }
   if (info?.channel_presentation !== undefined && !CHANNEL_PRESENTATION.test(info.channel_presentation)) {
-    errors.add(
-      'additional_info.channel_presentation',
-      'must be 3 digits: medium 0-7, location 0-3, presentation 0-3 (spec 2.4)',
-    );
+    errors.add('additional_info.channel_presentation', 'must be 3 digits: medium 0-7, location 0-3, presentation 0-3');
   }
 
   if (amount && AMOUNT.test(amount.value) && !isZero(amount.value)) {
@@ -154,7 +151,7 @@ export function checkQrCodeRequest(request: CreateQrCodeRequest): void {
       fixedCents(inc?.inc_type ?? '', inc?.inc_value) +
       fixedCents(tip?.tip_type ?? '', tip?.tip_value);
     if (parseCents(amount.value) < included) {
-      errors.add('amount.value', 'must include the FIXED VAT, INC and tip it carries (spec 2.4 rule 1): it is smaller');
+      errors.add('amount.value', 'must include the FIXED VAT, INC and tip it carries: it is smaller');
     }
   }
   errors.throwIfAny();

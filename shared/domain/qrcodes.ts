@@ -1,5 +1,5 @@
 /**
- * Payment QR codes (spec 2.4 and 4.5, docs/qrcodes.md): creating a code for an ACTIVE key of an
+ * Payment QR codes (docs/qrcodes.md): creating a code for an ACTIVE key of an
  * ACTIVE merchant, reading, listing and deleting it, and decoding any EMVCo payload. The payload is
  * fixed at creation (the merchant's data as it was then); the image is drawn from it on each read.
  */
@@ -35,7 +35,7 @@ export interface QrCodeMerchant {
   readonly merchant_post_code: string;
 }
 
-/** The QR code object of spec 2.4, without its image. */
+/** The QR code object (docs/contract.md, QR codes), without its image. */
 export interface QrCode {
   readonly id: string;
   readonly status: QrCodeStatus;
@@ -107,7 +107,7 @@ export interface CreateQrCodeDeps extends NewRecords {
 }
 
 /**
- * The answer's fields in the spec's order (a stored item comes back in no particular order), with
+ * The answer's fields in the contract's order (a stored item comes back in no particular order), with
  * the image when given.
  */
 export function publicQrCode(code: StoredQrCode, image?: string): QrCode {

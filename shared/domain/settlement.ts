@@ -6,14 +6,9 @@
  * job run twice, or two at once, answers once; and a payment left PENDING by a crash is answered by
  * the next job (a retry of its request schedules one).
  */
-import type { NewRecords } from './clock';
-import {
-  paymentEvents,
-  type PaymentReader,
-  type PaymentWrite,
-  type RejectionReason,
-  type StoredPayment,
-} from './payments';
+import type { RejectionReason } from '../schemas/payments';
+import { paymentEvents, type PaymentReader, type PaymentWrite, type StoredPayment } from './payments';
+import { decideUndecided, type DecisionJobDeps, type InboundPaymentStore } from './receive-payment';
 
 export type NetworkAnswer =
   { readonly status: 'SETTLED' } | { readonly status: 'REJECTED'; readonly reason: RejectionReason };
@@ -40,7 +35,7 @@ export interface SettlementScheduling {
   readonly delayMs: number;
 }
 
-export interface SettlementStore extends Pick<PaymentReader, 'get'> {
+export interface SettlementStore extends Pick<PaymentReader, 'get'>, Pick<InboundPaymentStore, 'decide'> {
   /**
    * Writes the network's answer (`answered`, the release of a rejected payment's hold, the events) in
    * one transaction; false, and nothing written, when the payment is no longer PENDING.
@@ -48,7 +43,7 @@ export interface SettlementStore extends Pick<PaymentReader, 'get'> {
   answer(write: PaymentWrite): Promise<boolean>;
 }
 
-export interface SettlePaymentDeps extends NewRecords {
+export interface SettlePaymentDeps extends Omit<DecisionJobDeps, 'payments'> {
   readonly payments: SettlementStore;
   readonly network: SettlementNetwork;
 }
@@ -73,12 +68,15 @@ function answeredPayment(payment: StoredPayment, answer: NetworkAnswer, now: str
 }
 
 /**
- * The settlement job of one payment: answers it when it is still PENDING, and answers the payment as
- * it is afterwards (also when another job answered it first).
+ * The settlement job of one payment: answers it when it is still PENDING (the network's answer) or
+ * PROCESSING (an inbound payment its request left undecided: shared/domain/receive-payment.ts), and
+ * answers the payment as it is afterwards (also when another job answered it first). Undefined for a
+ * payment that does not exist: an inbound payment's job is queued before its write, which can fail.
  */
-export async function settlePayment(deps: SettlePaymentDeps, paymentId: string): Promise<StoredPayment> {
+export async function settlePayment(deps: SettlePaymentDeps, paymentId: string): Promise<StoredPayment | undefined> {
   const payment = await deps.payments.get(paymentId);
-  if (!payment) throw new Error(`Payment ${paymentId} to settle does not exist`);
+  if (!payment) return undefined;
+  if (payment.status === 'PROCESSING') return decideUndecided(deps, payment);
   if (payment.status !== 'PENDING') return payment;
 
   const answer = await deps.network.answer(payment);

@@ -236,7 +236,7 @@ export function validateEmvInput(input: EmvPayloadInput): void {
 }
 
 /**
- * The request's customer_info (spec codes A, E, P or the words ADDRESS, EMAIL, PHONE; EMVCo's M and
+ * The request's customer_info (the contract's codes A, E, P or the words ADDRESS, EMAIL, PHONE; EMVCo's M and
  * MOBILE too) as the EMVCo letter written in 62-09.
  */
 export function customerInfoCode(value: string, field = 'additional_info.customer_info'): CustomerInfoCode {

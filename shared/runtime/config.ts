@@ -37,6 +37,8 @@ export const ENV = {
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
   /** The first retry's delay of a RETRY webhook; the n-th waits base × 2^(n-1) (milliseconds; default 1000). */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
+  approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
 } as const;
 
 /**
@@ -133,6 +135,7 @@ export interface RuntimeConfig {
   readonly sandboxSettlementDelayMs: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryBaseMs: number;
+  readonly approvalTimeoutMs: number;
 }
 
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
@@ -172,6 +175,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
     webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
+    approvalTimeoutMs: positiveInteger(env, ENV.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS),
   };
 }
 
@@ -180,6 +184,9 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 
 /** RETRY waits 1 s before its first retry, doubling each time (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
+
+/** An approval callback has three seconds to answer (docs/inbound-approval.md). */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 3_000;
 
 let processConfig: RuntimeConfig | undefined;
 

@@ -1,8 +1,8 @@
-/** Account schemas: spec 2.2, 4.2 and 4.3. */
+/** Account schemas: linking an account, reading it, listing accounts (docs/endpoints.md). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACCOUNT_NUMBER, allRequired, COP, MONEY_VALUE, TIMESTAMPS, UUID } from './common';
+import { ACCOUNT_NUMBER, allRequired, moneySchema, TIMESTAMPS, UUID } from './common';
 import { customerFilters } from './customers';
-import { listQueryUnderCustomer, paginationInfoSchema } from './lists';
+import { listAnswer, listQueryUnderCustomer } from './lists';
 
 const ACCOUNT_TYPE = { type: 'string', enum: ['ORDINARY'] } as const;
 
@@ -10,10 +10,8 @@ export const linkAccountRequestSchema = allRequired({ customer_id: UUID, type: A
 
 export type LinkAccountRequest = FromSchema<typeof linkAccountRequestSchema>;
 
-const copSchema = allRequired({ currency: COP, value: MONEY_VALUE });
-
 /** The balances and timestamps both account answers end with. */
-const balancesAndTimestamps = { available_balance: copSchema, pending_balance: copSchema, ...TIMESTAMPS } as const;
+const balancesAndTimestamps = { available_balance: moneySchema, pending_balance: moneySchema, ...TIMESTAMPS } as const;
 
 /** The answer of the link call and of GET /v1/accounts/{id}. */
 export const accountSchema = allRequired({
@@ -26,7 +24,7 @@ export const accountSchema = allRequired({
 
 export type Account = FromSchema<typeof accountSchema>;
 
-/** An item of GET /v1/accounts: the fields spec 2.2 lists for the account list. */
+/** An item of GET /v1/accounts: the fields of the contract's account list. */
 export const accountListItemSchema = allRequired({
   id: UUID,
   customer_id: UUID,
@@ -40,10 +38,7 @@ export const accountListItemSchema = allRequired({
 
 export type AccountListItem = FromSchema<typeof accountListItemSchema>;
 
-export const accountListSchema = allRequired({
-  accounts: { type: 'array', items: accountListItemSchema },
-  pagination_info: paginationInfoSchema,
-});
+export const accountListSchema = listAnswer('accounts', accountListItemSchema);
 
 export const accountListQuerySchema = listQueryUnderCustomer(customerFilters);
 

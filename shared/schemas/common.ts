@@ -67,6 +67,9 @@ export const MONEY_VALUE = amountValue(15);
 /** The currency of every amount. */
 export const COP = { type: 'string', const: 'COP' } as const;
 
+/** An amount the API answers: COP, two decimals (balances, payments, QR code amounts). */
+export const moneySchema = /* @__PURE__ */ allRequired({ currency: COP, value: MONEY_VALUE });
+
 export const TIMESTAMP = { type: 'string', format: 'date-time' } as const;
 export const UUID = { type: 'string', format: 'uuid' } as const;
 

@@ -1,7 +1,7 @@
-/** Customer (business merchant) schemas: spec 2.1 and 4.1. */
+/** Customer (business merchant) schemas: linking a merchant, reading, changing and listing customers. */
 import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, closedObject, digits, matching, NIT, text, TIMESTAMPS, UUID } from './common';
-import { anyCase, listQuery, paginationInfoSchema } from './lists';
+import { anyCase, listAnswer, listQuery } from './lists';
 
 export const addressSchema = closedObject(
   {
@@ -50,7 +50,7 @@ export type UpdateCustomerRequest = FromSchema<typeof updateCustomerRequestSchem
 
 /** The filters on the customer, in the lists of customers and of accounts. */
 export const customerFilters = {
-  // The spec's examples write the status in lower case.
+  // The original contract's examples write the status in lower case.
   customer_status: anyCase('ACTIVE', 'INACTIVE'),
   // A mobile number in any of the accepted forms. A `+` sent unencoded in a query string arrives as
   // a space, so a leading space is read as `+`.
@@ -61,7 +61,4 @@ export const customerListQuerySchema = listQuery({ ...customerFilters, identific
 
 export type CustomerListQuery = FromSchema<typeof customerListQuerySchema>;
 
-export const customerListSchema = allRequired({
-  customers: { type: 'array', items: customerSchema },
-  pagination_info: paginationInfoSchema,
-});
+export const customerListSchema = listAnswer('customers', customerSchema);

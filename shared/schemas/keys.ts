@@ -1,21 +1,25 @@
-/** Bre-B key schemas: key registration and management, key resolution (spec 2.3, 4.4), sandbox directory. */
+/**
+ * Bre-B key schemas: key registration and management, key resolution and validation, the sandbox's
+ * directory (docs/keys.md).
+ */
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACCOUNT_NUMBER, allRequired, closedObject, matching, NIT, text, UUID } from './common';
-import { listQueryUnderCustomer } from './lists';
+import { ACCOUNT_NUMBER, allRequired, closedObject, matching, NIT, text, TIMESTAMP, TIMESTAMPS, UUID } from './common';
+import { listAnswer, listQueryUnderCustomer } from './lists';
 
-const KEY_TYPE = { type: 'string', enum: ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'] } as const;
+export const KEY_TYPE = { type: 'string', enum: ['ID', 'PHONE', 'EMAIL', 'ALPHA', 'BCODE'] } as const;
 /** Shapes only: the format of each type is checked by shared/domain/key-formats.ts (400 either way). */
 const KEY_VALUE = { type: 'string', minLength: 1, maxLength: 100 } as const;
 
 export const KEY_STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 
-const typedKey = allRequired({ key_type: KEY_TYPE, key_value: KEY_VALUE });
+/** A key with its type: as registered, and as every answer shows a key. */
+export const typedKeySchema = allRequired({ key_type: KEY_TYPE, key_value: KEY_VALUE });
 
 export const registerKeyRequestSchema = closedObject(
   {
     account_id: UUID,
-    key: typedKey,
+    key: typedKeySchema,
     display_name: text(100),
   },
   ['account_id', 'key'],
@@ -32,9 +36,9 @@ export const keyListQuerySchema = listQueryUnderCustomer({
 export type KeyListQuery = FromSchema<typeof keyListQuerySchema>;
 
 /** A key as resolve-key and validate-key take it: key_type is optional and then inferred. */
-const keyOfAnyType = closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']);
+export const keyOfAnyType = closedObject({ key_type: KEY_TYPE, key_value: KEY_VALUE }, ['key_value']);
 
-/** POST /v1/resolve-key (spec 2.3): key_type is optional and then inferred. */
+/** POST /v1/resolve-key: key_type is optional and then inferred. */
 export const resolveKeyRequestSchema = allRequired({
   customer_id: UUID,
   key: keyOfAnyType,
@@ -42,7 +46,7 @@ export const resolveKeyRequestSchema = allRequired({
 
 export type ResolveKeyRequest = FromSchema<typeof resolveKeyRequestSchema>;
 
-/** The owner of a key (spec 2.3): a business (business_name) or a person (first and last names). */
+/** The owner of a key: a business (business_name) or a person (first and last names). */
 export const keyOwnerSchema = closedObject(
   {
     identification_type: { type: 'string', enum: ['NIT', 'CC', 'CE', 'TI', 'PP', 'PEP', 'PPT'] },
@@ -59,18 +63,30 @@ export const keyOwnerSchema = closedObject(
 
 export type KeyOwner = FromSchema<typeof keyOwnerSchema>;
 
+/** The participant (bank or wallet) that holds a key's account. */
+export const participantSchema = allRequired({ name: text(140), identification_number: NIT });
+
+/** The account a key pays into, at its participant. */
+export const keyAccountSchema = allRequired({
+  account_number: ACCOUNT_NUMBER,
+  account_type: matching(
+    '^[A-Z][A-Z_]{0,29}$',
+    'must be 1 to 30 capital letters or underscores, starting with a letter',
+  ),
+});
+
 /** POST /sandbox/directory/keys (docs/sandbox.md): a key of someone at another participant. */
 export const sandboxDirectoryKeyRequestSchema = allRequired({
-  key: typedKey,
+  key: typedKeySchema,
   owner: keyOwnerSchema,
-  participant: allRequired({ name: text(140), identification_number: NIT }),
-  account: allRequired({
-    account_number: ACCOUNT_NUMBER,
-    account_type: matching(
-      '^[A-Z][A-Z_]{0,29}$',
-      'must be 1 to 30 capital letters or underscores, starting with a letter',
-    ),
-  }),
+  participant: participantSchema,
+  account: keyAccountSchema,
+});
+
+/** The answer of POST /sandbox/directory/keys: the directory entry as it now stands. */
+export const sandboxDirectoryKeySchema = allRequired({
+  ...sandboxDirectoryKeyRequestSchema.properties,
+  created_at: TIMESTAMP,
 });
 
 export type SandboxDirectoryKeyRequest = FromSchema<typeof sandboxDirectoryKeyRequestSchema>;
@@ -86,3 +102,33 @@ export const validateKeyRequestSchema = allRequired({
 });
 
 export type ValidateKeyRequest = FromSchema<typeof validateKeyRequestSchema>;
+
+/** The answer of POST /v1/validate-key: whether that person or business owns the key, nothing more. */
+export const keyValidationSchema = allRequired({ result: { type: 'string', enum: ['MATCH', 'NO_MATCH'] } });
+
+/** A registered key, as the key routes answer it. */
+export const keySchema = allRequired({
+  id: UUID,
+  status: { type: 'string', enum: KEY_STATUSES },
+  key: typedKeySchema,
+  account_id: UUID,
+  customer_id: UUID,
+  display_name: text(140),
+  ...TIMESTAMPS,
+});
+
+export const keyListSchema = listAnswer('keys', keySchema);
+
+/**
+ * The answer of POST /v1/resolve-key and GET /v1/resolutions/{id}: whom the key names, at which
+ * participant and account. Its id is what a payment or a recipient names as resolution_id.
+ */
+export const resolutionSchema = allRequired({
+  id: UUID,
+  customer_id: UUID,
+  resolved_at: TIMESTAMP,
+  key: typedKeySchema,
+  owner: keyOwnerSchema,
+  participant: participantSchema,
+  account: keyAccountSchema,
+});

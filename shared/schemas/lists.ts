@@ -1,5 +1,5 @@
 /**
- * Query-string schemas of the GET lists (spec 4.3, docs/pagination.md). Query values arrive as
+ * Query-string schemas of the GET lists (docs/pagination.md). Query values arrive as
  * strings; AJV coerces the numeric ones. Shapes are checked here, meanings (real dates, ordered
  * bounds, a snapshot not in the future) by shared/domain/lists.ts.
  *
@@ -63,3 +63,12 @@ export const paginationInfoSchema = /* @__PURE__ */ allRequired({
   current_page: { type: 'integer', minimum: 1 },
   first_request_timestamp: TIMESTAMP,
 });
+
+/** The answer of a GET list: a page of `items` under the list's own name, and pagination_info. */
+export const listAnswer = /* @__NO_SIDE_EFFECTS__ */ <const Name extends string, const Item extends object>(
+  name: Name,
+  items: Item,
+) =>
+  allRequired({ [name]: { type: 'array', items }, pagination_info: paginationInfoSchema } as {
+    readonly [key in Name]: { readonly type: 'array'; readonly items: Item };
+  } & { readonly pagination_info: typeof paginationInfoSchema });

@@ -3,14 +3,42 @@
  * paying a QR code, reading and listing payments.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired, amountValue, closedObject, COP, matching, text, UUID } from './common';
-import { listQueryUnderCustomer } from './lists';
+import { allRequired, amountValue, closedObject, COP, matching, moneySchema, text, TIMESTAMP, UUID } from './common';
+import { keyAccountSchema, keyOfAnyType, keyOwnerSchema, participantSchema, typedKeySchema } from './keys';
+import { listAnswer, listQueryUnderCustomer } from './lists';
 
-export const PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
+/**
+ * PENDING: an OUTBOUND payment waiting for the network's answer; PROCESSING: an INBOUND one waiting
+ * for the client's approval (docs/inbound-approval.md).
+ */
+export const PAYMENT_STATUSES = ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_DIRECTIONS = ['OUTBOUND', 'INBOUND'] as const;
 export type PaymentDirection = (typeof PAYMENT_DIRECTIONS)[number];
+
+/**
+ * How an INBOUND payment was decided (docs/inbound-approval.md): by the client's callback (ACCEPTED,
+ * REFUSED), by its auto_approve_on_error setting when the callback gave no usable answer
+ * (AUTO_APPROVED, AUTO_REJECTED), or without asking, approval being off (NOT_REQUIRED).
+ */
+export const APPROVALS = ['ACCEPTED', 'REFUSED', 'AUTO_APPROVED', 'AUTO_REJECTED', 'NOT_REQUIRED'] as const;
+export type Approval = (typeof APPROVALS)[number];
+
+/**
+ * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, by the
+ * network for a payee at another participant, or, for an INBOUND payment, by the client's approval
+ * callback (APPROVAL_REFUSED), for want of a usable answer from it (APPROVAL_FAILED), or because
+ * another payment of its DYNAMIC QR code was accepted first (QR_CODE_NOT_PAYABLE).
+ */
+export const REJECTION_REASONS = [
+  'PAYEE_INACTIVE',
+  'NETWORK_REJECTED',
+  'APPROVAL_REFUSED',
+  'APPROVAL_FAILED',
+  'QR_CODE_NOT_PAYABLE',
+] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /**
  * A COP amount with two decimals and at most 13 integer digits: every amount is then a safe integer
@@ -47,12 +75,59 @@ export const payQrCodeRequestSchema = closedObject({ amount: paymentAmountSchema
 
 export type PayQrCodeRequest = FromSchema<typeof payQrCodeRequestSchema>;
 
+/**
+ * POST /sandbox/payments/inbound (docs/sandbox.md): someone at another bank pays a key of one of the
+ * client's merchants. The key as resolve-key takes it (key_type optional, then inferred).
+ */
+export const sandboxInboundPaymentRequestSchema = closedObject(
+  { key: keyOfAnyType, amount: paymentAmountSchema, description: text(140) },
+  ['key', 'amount'],
+);
+
+export type SandboxInboundPaymentRequest = FromSchema<typeof sandboxInboundPaymentRequestSchema>;
+
+const QR_CODE_REFERENCE = matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots');
+
 export const paymentListQuerySchema = listQueryUnderCustomer({
   account_id: UUID,
   direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
   status: { type: 'string', enum: PAYMENT_STATUSES },
   // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
-  qr_code_reference: matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots'),
+  qr_code_reference: QR_CODE_REFERENCE,
 });
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;
+
+/** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
+export const counterpartySchema = closedObject(
+  { key: typedKeySchema, owner: keyOwnerSchema, participant: participantSchema, account: keyAccountSchema },
+  ['owner', 'participant', 'account'],
+);
+
+/** A payment, as every payment route and the payment events answer it (docs/payments.md). */
+export const paymentSchema = closedObject(
+  {
+    id: UUID,
+    status: { type: 'string', enum: PAYMENT_STATUSES },
+    direction: { type: 'string', enum: PAYMENT_DIRECTIONS },
+    customer_id: UUID,
+    account_id: UUID,
+    amount: moneySchema,
+    tip: moneySchema,
+    description: text(140),
+    resolution_id: UUID,
+    recipient_id: UUID,
+    qr_code_id: UUID,
+    qr_code_reference: QR_CODE_REFERENCE,
+    counterparty: counterpartySchema,
+    rejection_reason: { type: 'string', enum: REJECTION_REASONS },
+    approval: { type: 'string', enum: APPROVALS },
+    approval_error: text(300),
+    created_at: TIMESTAMP,
+    updated_at: TIMESTAMP,
+    settled_at: TIMESTAMP,
+  },
+  ['id', 'status', 'direction', 'customer_id', 'account_id', 'amount', 'counterparty', 'created_at', 'updated_at'],
+);
+
+export const paymentListSchema = listAnswer('payments', paymentSchema);

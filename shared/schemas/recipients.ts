@@ -1,7 +1,8 @@
 /** Recipient schemas (docs/payments.md, Recipients): saving the payee of a resolution, listing them. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { allRequired, text, UUID } from './common';
-import { listQueryUnderCustomer } from './lists';
+import { allRequired, text, TIMESTAMPS, UUID } from './common';
+import { keyAccountSchema, keyOwnerSchema, participantSchema, typedKeySchema } from './keys';
+import { listAnswer, listQueryUnderCustomer } from './lists';
 
 /** POST /v1/recipients: the payee of one of the customer's resolutions, under a name of the client's. */
 export const createRecipientRequestSchema = allRequired({
@@ -15,3 +16,17 @@ export type CreateRecipientRequest = FromSchema<typeof createRecipientRequestSch
 export const recipientListQuerySchema = listQueryUnderCustomer({});
 
 export type RecipientListQuery = FromSchema<typeof recipientListQuerySchema>;
+
+/** A recipient: the payee of a resolution, as it showed it, under the client's alias. */
+export const recipientSchema = allRequired({
+  id: UUID,
+  customer_id: UUID,
+  alias: createRecipientRequestSchema.properties.alias,
+  key: typedKeySchema,
+  owner: keyOwnerSchema,
+  participant: participantSchema,
+  account: keyAccountSchema,
+  ...TIMESTAMPS,
+});
+
+export const recipientListSchema = listAnswer('recipients', recipientSchema);

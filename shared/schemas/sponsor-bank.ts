@@ -1,6 +1,6 @@
 /** Sandbox operator tool: approve a merchant at the sponsor bank (docs/sandbox.md). */
 import type { FromSchema } from 'json-schema-to-ts';
-import { ACCOUNT_NUMBER, closedObject, MONEY_VALUE, NIT, text } from './common';
+import { ACCOUNT_NUMBER, allRequired, closedObject, MONEY_VALUE, moneySchema, NIT, text } from './common';
 
 export const approveSponsorBankMerchantRequestSchema = closedObject(
   {
@@ -20,3 +20,11 @@ export const approveSponsorBankMerchantRequestSchema = closedObject(
 );
 
 export type ApproveSponsorBankMerchantRequest = FromSchema<typeof approveSponsorBankMerchantRequestSchema>;
+
+/** The answer: the merchant as the bank now holds it, with every account approved for it. */
+export const approvedMerchantSchema = allRequired({
+  identification_type: approveSponsorBankMerchantRequestSchema.properties.identification_type,
+  identification_number: NIT,
+  business_name: text(140),
+  accounts: { type: 'array', items: allRequired({ number: ACCOUNT_NUMBER, available_balance: moneySchema }) },
+});

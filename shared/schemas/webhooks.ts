@@ -3,8 +3,8 @@
  * the addresses its host resolves to) is decided by shared/domain/webhook-urls.ts, 400 either way.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObject, text } from './common';
-import { listQuery } from './lists';
+import { closedObject, matching, text, TIMESTAMP, TIMESTAMPS, UUID } from './common';
+import { listAnswer, listQuery } from './lists';
 
 /** The events a committed change reports (the outbox, shared/domain/events.ts; docs/webhooks.md). */
 export const CHANGE_EVENT_TYPES = [
@@ -23,9 +23,13 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DELIVERY_MODES = ['ONCE', 'RETRY'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 
+/** PENDING while attempts are being made, then SUCCEEDED (a 2xx) or FAILED (no more attempts). */
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 /** The most characters of a webhook URL; shared/domain/webhook-urls.ts holds the other URL rules. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
-const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
+export const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
 
 const webhookProperties = {
   url: WEBHOOK_URL,
@@ -59,3 +63,53 @@ export type WebhookListQuery = FromSchema<typeof webhookListQuerySchema>;
 export const webhookDeliveryListQuerySchema = listQuery({});
 
 export type WebhookDeliveryListQuery = FromSchema<typeof webhookDeliveryListQuerySchema>;
+
+/** A webhook, as every route answers it: never with its secret, but for webhookWithSecretSchema. */
+export const webhookSchema = /* @__PURE__ */ closedObject({ id: UUID, ...webhookProperties, ...TIMESTAMPS }, [
+  'id',
+  'url',
+  'events',
+  'delivery_mode',
+  'enabled',
+  'created_at',
+  'updated_at',
+]);
+
+/** The answer of create and rotate-secret, the only two that show the (new) signing secret. */
+export const webhookWithSecretSchema = /* @__PURE__ */ closedObject(
+  {
+    ...webhookSchema.properties,
+    secret: /* @__PURE__ */ matching('^whsec_[A-Za-z0-9+/]+={0,2}$', 'must be whsec_ and a Base64 key'),
+  },
+  [...webhookSchema.required, 'secret'],
+);
+
+export const webhookListSchema = /* @__PURE__ */ listAnswer('webhooks', webhookSchema);
+
+/** One call to the receiver, or why none was made (no status_code when no answer came). */
+export const deliveryAttemptSchema = /* @__PURE__ */ closedObject(
+  {
+    attempted_at: TIMESTAMP,
+    status_code: { type: 'integer', minimum: 100, maximum: 599 },
+    duration_ms: { type: 'integer', minimum: 0 },
+    error: { type: 'string' },
+  },
+  ['attempted_at', 'duration_ms'],
+);
+
+/** One event's delivery to one webhook, with every attempt made, redeliveries included. */
+export const webhookDeliverySchema = /* @__PURE__ */ closedObject(
+  {
+    id: UUID,
+    webhook_id: UUID,
+    event_id: UUID,
+    event_type: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
+    status: { type: 'string', enum: DELIVERY_STATUSES },
+    attempts: { type: 'array', items: deliveryAttemptSchema },
+    next_attempt_at: TIMESTAMP,
+    ...TIMESTAMPS,
+  },
+  ['id', 'webhook_id', 'event_id', 'event_type', 'status', 'attempts', 'created_at', 'updated_at'],
+);
+
+export const webhookDeliveryListSchema = /* @__PURE__ */ listAnswer('deliveries', webhookDeliverySchema);

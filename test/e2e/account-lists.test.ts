@@ -84,7 +84,7 @@ const list = (query: Record<string, string | number | undefined> = {}, path = '/
   api.request('GET', `${path}${queryString(query)}`, { token });
 
 describe('a page', () => {
-  it('holds the list items of spec 2.2 under accounts, with pagination_info', async () => {
+  it("holds the contract's list items under accounts, with pagination_info", async () => {
     const answer = await list();
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('application/json');

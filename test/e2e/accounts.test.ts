@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => api.stop());
 
 describe('linking an account', () => {
-  it('answers the spec account object, balances in COP from the sponsor bank record', async () => {
+  it("answers the contract's account object, balances in COP from the sponsor bank record", async () => {
     const [plain, funded] = accountNumbers(2);
     const customer = await linkedCustomer(api, tokenA, {
       numbers: [plain!, { number: funded!, available_balance: '250000.75' }],

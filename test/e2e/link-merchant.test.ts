@@ -28,7 +28,7 @@ async function approvedNit(): Promise<string> {
 }
 
 describe('linking a merchant', () => {
-  it('answers the spec customer object, with the phone normalised to +57', async () => {
+  it("answers the contract's customer object, with the phone normalised to +57", async () => {
     const nit = await approvedNit();
     const body = linkMerchantBody({ identification_number: nit });
     const answer = await api.request('POST', LINK, { token: tokenA, body });

@@ -1,6 +1,7 @@
 /**
- * `npm start` as a user runs it: a child process serving the API, keeping its data in DATA_DIR across
- * restarts, stopping DynamoDB Local with itself on SIGTERM, and logging no personal data in clear.
+ * `npm start` as a user runs it: a child process serving the API and its description (GET
+ * /openapi.json and /docs, without a token), keeping its data in DATA_DIR across restarts, stopping
+ * DynamoDB Local with itself on SIGTERM, and logging no personal data in clear.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -120,6 +121,10 @@ describe('npm start', () => {
           headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
           body: JSON.stringify(linkMerchantBody()),
         });
+        // The API's description, without a token (test/e2e/reference-page.test.ts looks at it closely).
+        const described = await Promise.all(['/openapi.json', '/docs'].map((path) => fetch(`${started.url}${path}`)));
+        expect(described.map((response) => response.status)).toEqual([200, 200]);
+        expect(((await described[0]!.json()) as { openapi: string }).openapi).toBe('3.1.0');
         await stopServer(started);
         return answer.status;
       };

@@ -109,6 +109,18 @@ const PROMISED = [
   'available_balance.value: 1114000.00',
   'available_balance.value: 975000.00',
   'code: INSUFFICIENT_FUNDS',
+  'result: MATCH',
+  'result: NO_MATCH',
+  'code: IDEMPOTENCY_KEY_REQUIRED',
+  'status: SETTLED',
+  'available_balance.value: 1104000.00',
+  'status: SETTLED',
+  'approval: ACCEPTED',
+  'available_balance.value: 1134000.00',
+  'status: REJECTED',
+  'approval: REFUSED',
+  'available_balance.value: 1134000.00',
+  'enabled: false',
   'deliveries.0.status: SUCCEEDED',
 ];
 
@@ -140,15 +152,18 @@ async function expectLeftBehind(runId: string): Promise<void> {
   const balances = Object.fromEntries(
     (accounts.body['accounts'] as any[]).map((account) => [account.account_number, account.available_balance.value]),
   );
-  expect(balances).toEqual({ [`00${runId}01`]: '1114000.00', [`00${runId}02`]: '975000.00' });
+  expect(balances).toEqual({ [`00${runId}01`]: '1134000.00', [`00${runId}02`]: '975000.00' });
 
   const payments = await api.request('GET', `/v1/payments?customer_id=${customerId}&page_size=10`, { token });
   const seen = (payments.body['payments'] as any[]).map((payment) => `${payment.direction} ${payment.status}`);
   expect(seen.sort()).toEqual([
+    'INBOUND REJECTED',
+    'INBOUND SETTLED',
     'INBOUND SETTLED',
     'INBOUND SETTLED',
     'INBOUND SETTLED',
     'OUTBOUND REJECTED',
+    'OUTBOUND SETTLED',
     'OUTBOUND SETTLED',
     'OUTBOUND SETTLED',
   ]);

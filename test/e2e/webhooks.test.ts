@@ -1,9 +1,13 @@
 /**
  * Webhook endpoints through the real local server with real tokens (docs/webhooks.md): the secret
  * answered by create and rotate only, lists a page at a time, changes, deletion, another client's and
- * the read-only client's refusals, and the URL rules as the local stage applies them.
+ * the read-only client's refusals, and the URL rules as the local stage applies them. What the API
+ * accepts is sent through the client typed by the OpenAPI document (support/api-client.ts), so a
+ * change of the webhooks' contract breaks this file's type check; what it must refuse (fields of no
+ * schema, bad values) is sent untyped.
  */
 import { walkAll } from '../support/accounts';
+import { typedClient, type ApiClient, type Schema } from '../support/api-client';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { expectProblem, fieldsOf } from '../support/problems';
 import { SAMPLE_WEBHOOK_URL } from '../support/route-samples';
@@ -17,42 +21,60 @@ let api: TestApi;
 let tokenA: string;
 let tokenB: string;
 let readonly: string;
+/** Client A's, typed by the document. */
+let client: ApiClient;
 
 beforeAll(async () => {
   api = await startTestApi();
   tokenA = await api.token('sandbox-client-a');
   tokenB = await api.token('sandbox-client-b');
   readonly = await api.token('sandbox-client-readonly');
+  client = typedClient(api, tokenA);
 });
 afterAll(() => api.stop());
 
+type Webhook = Schema<'Webhook'>;
+type WebhookWithSecret = Schema<'WebhookWithSecret'>;
+type NewWebhook = Schema<'CreateWebhookRequest'>;
+
+/** Sent untyped: for what the API must refuse, or a client without the scope. */
 const create = (body: Record<string, unknown>, token = tokenA, headers: Record<string, string> = {}) =>
   api.request('POST', '/v1/webhooks', { token, body, headers });
 
-async function created(body: Record<string, unknown> = {}, token = tokenA): Promise<Record<string, any>> {
-  const answer = await create({ url: SAMPLE_WEBHOOK_URL, events: ['payment.settled'], ...body }, token);
-  expect(answer.status).toBe(200);
-  return answer.body;
+/** The typed answer of a call the API must accept (200), with its headers. */
+async function accepted<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{
+  data: T;
+  response: Response;
+}> {
+  const { data, error, response } = await call;
+  expect({ status: response.status, error }).toEqual({ status: 200, error: undefined });
+  return { data: data!, response };
 }
 
+async function created(body: Partial<NewWebhook> = {}, as = client): Promise<WebhookWithSecret> {
+  const webhook = { url: SAMPLE_WEBHOOK_URL, events: ['payment.settled'], ...body } satisfies NewWebhook;
+  return (await accepted(as.POST('/v1/webhooks', { body: webhook }))).data;
+}
+
+const read = async (id: string): Promise<Webhook> =>
+  (await accepted(client.GET('/v1/webhooks/{id}', { params: { path: { id } } }))).data;
+
 /** Nothing of any webhook answer but create's and rotate's holds a secret. */
-const expectNoSecret = (answer: ApiAnswer) => {
-  expect(answer.text).not.toContain('whsec_');
-  expect(answer.text).not.toContain('secret');
+const expectNoSecret = (answer: ApiAnswer | object) => {
+  const text = 'text' in answer && typeof answer.text === 'string' ? answer.text : JSON.stringify(answer);
+  expect(text).not.toContain('whsec_');
+  expect(text).not.toContain('secret');
 };
 
 test('create answers the webhook with its secret, once; GET never shows it', async () => {
-  const answer = await create(
-    {
-      url: 'http://localhost:8080/breb',
-      events: ['payment.settled', 'payment.rejected', 'webhook.test'],
-      description: 'Conciliación',
-    },
-    tokenA,
-    { 'idempotency-key': 'webhook-create-1' },
-  );
-  expect(answer.status).toBe(200);
-  expect(answer.body).toEqual({
+  const body: NewWebhook = {
+    url: 'http://localhost:8080/breb',
+    events: ['payment.settled', 'payment.rejected', 'webhook.test'],
+    description: 'Conciliación',
+  };
+  const params = { header: { 'Idempotency-Key': 'webhook-create-1' } };
+  const { data: webhook } = await accepted(client.POST('/v1/webhooks', { body, params }));
+  expect(webhook).toEqual({
     id: expect.stringMatching(UUID),
     url: 'http://localhost:8080/breb',
     events: ['payment.settled', 'payment.rejected', 'webhook.test'],
@@ -61,27 +83,18 @@ test('create answers the webhook with its secret, once; GET never shows it', asy
     description: 'Conciliación',
     secret: expect.stringMatching(SECRET),
     created_at: expect.stringMatching(TIMESTAMP),
-    updated_at: answer.body.created_at,
+    updated_at: webhook.created_at,
   });
-  const { secret, ...rest } = answer.body;
+  const { secret, ...rest } = webhook;
 
-  const read = await api.request('GET', `/v1/webhooks/${answer.body.id}`, { token: tokenA });
-  expect(read.status).toBe(200);
-  expect(read.body).toEqual(rest);
-  expectNoSecret(read);
+  const readBack = await read(webhook.id);
+  expect(readBack).toEqual(rest);
+  expectNoSecret(readBack);
 
   // The same request under the same Idempotency-Key is the same answer, and no second webhook.
-  const replay = await create(
-    {
-      url: 'http://localhost:8080/breb',
-      events: ['payment.settled', 'payment.rejected', 'webhook.test'],
-      description: 'Conciliación',
-    },
-    tokenA,
-    { 'idempotency-key': 'webhook-create-1' },
-  );
-  expect(replay.body).toEqual(answer.body);
-  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  const replay = await accepted(client.POST('/v1/webhooks', { body, params }));
+  expect(replay.data).toEqual(webhook);
+  expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
   expect(secret).toMatch(SECRET);
 });
 
@@ -93,7 +106,7 @@ test('delivery_mode and enabled take what the client sends', async () => {
 
 test('the list pages through the client’s webhooks, without secrets or another client’s', async () => {
   const own = [await created(), await created(), await created()];
-  const foreign = await created({}, tokenB);
+  const foreign = await created({}, typedClient(api, tokenB));
   const walk = await walkAll(api, tokenA, '/v1/webhooks', 'webhooks', { page_size: 2 });
   expect(walk.pages.length).toBeGreaterThanOrEqual(2);
   const ids = walk.items.map((w: Record<string, any>) => w.id);
@@ -106,18 +119,19 @@ test('the list pages through the client’s webhooks, without secrets or another
 
 test('PATCH changes any of the fields and moves updated_at; the URL is checked again', async () => {
   const webhook = await created({ description: 'antes' });
-  const patched = await api.request('PATCH', `/v1/webhooks/${webhook.id}`, {
-    token: tokenA,
-    body: {
-      url: 'http://127.0.0.1:9999/nuevo',
-      events: ['qr_code.paid'],
-      delivery_mode: 'ONCE',
-      enabled: false,
-      description: 'después',
-    },
-  });
-  expect(patched.status).toBe(200);
-  expect(patched.body).toEqual({
+  const { data: patched } = await accepted(
+    client.PATCH('/v1/webhooks/{id}', {
+      params: { path: { id: webhook.id } },
+      body: {
+        url: 'http://127.0.0.1:9999/nuevo',
+        events: ['qr_code.paid'],
+        delivery_mode: 'ONCE',
+        enabled: false,
+        description: 'después',
+      },
+    }),
+  );
+  expect(patched).toEqual({
     id: webhook.id,
     url: 'http://127.0.0.1:9999/nuevo',
     events: ['qr_code.paid'],
@@ -127,9 +141,9 @@ test('PATCH changes any of the fields and moves updated_at; the URL is checked a
     created_at: webhook.created_at,
     updated_at: expect.stringMatching(TIMESTAMP),
   });
-  expect(patched.body.updated_at >= webhook.updated_at).toBe(true);
+  expect(patched.updated_at >= webhook.updated_at).toBe(true);
   expectNoSecret(patched);
-  expect((await api.request('GET', `/v1/webhooks/${webhook.id}`, { token: tokenA })).body).toEqual(patched.body);
+  expect(await read(webhook.id)).toEqual(patched);
 
   const refused = await api.request('PATCH', `/v1/webhooks/${webhook.id}`, {
     token: tokenA,
@@ -143,9 +157,11 @@ test('PATCH changes any of the fields and moves updated_at; the URL is checked a
 
 test('DELETE answers the webhook once; then it is 404 everywhere', async () => {
   const webhook = await created();
-  const deleted = await api.request('DELETE', `/v1/webhooks/${webhook.id}`, { token: tokenA });
-  expect(deleted.status).toBe(200);
-  expect(deleted.body.id).toBe(webhook.id);
+  const { data: deleted } = await accepted(
+    client.DELETE('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } }),
+  );
+  const { secret: _secret, ...withoutSecret } = webhook;
+  expect(deleted).toEqual(withoutSecret);
   expectNoSecret(deleted);
   for (const [method, path] of [
     ['GET', `/v1/webhooks/${webhook.id}`],
@@ -165,16 +181,17 @@ test('DELETE answers the webhook once; then it is 404 everywhere', async () => {
 
 test('rotate-secret answers a new secret once; GET still shows none', async () => {
   const webhook = await created();
-  const rotated = await api.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { token: tokenA });
-  expect(rotated.status).toBe(200);
-  expect(rotated.body.secret).toMatch(SECRET);
-  expect(rotated.body.secret).not.toBe(webhook.secret);
-  const { secret: _fresh, ...rest } = rotated.body;
+  const rotate = () =>
+    accepted(client.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id: webhook.id } } }));
+  const { data: rotated } = await rotate();
+  expect(rotated.secret).toMatch(SECRET);
+  expect(rotated.secret).not.toBe(webhook.secret);
+  const { secret: _fresh, ...rest } = rotated;
   const { secret: _first, updated_at: _updated, ...before } = webhook;
   expect(rest).toEqual({ ...before, updated_at: expect.stringMatching(TIMESTAMP) });
-  expectNoSecret(await api.request('GET', `/v1/webhooks/${webhook.id}`, { token: tokenA }));
-  const again = await api.request('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, { token: tokenA });
-  expect(again.body.secret).not.toBe(rotated.body.secret);
+  expectNoSecret(await read(webhook.id));
+  const { data: again } = await rotate();
+  expect(again.secret).not.toBe(rotated.secret);
 });
 
 test("another client's webhook is 403 on every route, and nothing of it is shown", async () => {

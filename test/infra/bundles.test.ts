@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { contractRoutes } from '../../functions/contract';
 import { routesFor } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { lambdaBundles } from '../../infra/local/bundles';
@@ -64,7 +65,7 @@ function bundledSources(name: string): string[] {
 }
 
 test('every function is bundled locally as source-mapped ESM, holding only what it runs', () => {
-  for (const route of deployed) {
+  for (const route of [...deployed, contractRoutes]) {
     const sources = bundledSources(route.name);
     // The QR image code only in QR routes.
     if (sources.some((source) => source.includes('node_modules/qrcode/'))) {
@@ -100,11 +101,11 @@ test("every worker's bundle holds only what it runs, loads as Lambda loads it, a
   }
 });
 
-test('the local server finds the bundle of every route in the cloud assembly, and nothing else', () => {
+test("the local server finds the bundle of every route and of the description's function, and nothing else", () => {
   const bundles = lambdaBundles(outdir);
   expect(Object.fromEntries(bundles)).toEqual(
     Object.fromEntries(
-      deployed.map((route) => [
+      [...deployed, contractRoutes].map((route) => [
         route.name,
         { file: path.join(assetDirOf(route.name), 'index.mjs'), exportName: 'handler' },
       ]),
@@ -123,6 +124,19 @@ describe('served by the local server', () => {
 
   afterAll(async () => {
     await api?.stop();
+  });
+
+  test("the description's bundle serves the document and Swagger UI's files, which the stack copied into it", async () => {
+    const document = await api.request('GET', '/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.body['openapi']).toBe('3.1.0');
+    for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js']) {
+      const answer = await api.request('GET', `/docs/${file}`);
+      expect({ file, status: answer.status }).toEqual({ file, status: 200 });
+      expect(answer.text).toBe(
+        fs.readFileSync(path.join(assetDirOf(contractRoutes.name), 'node_modules', 'swagger-ui-dist', file), 'utf8'),
+      );
+    }
   });
 
   test.each(deployed.map((route) => [route.name, route] as const))(

@@ -103,7 +103,12 @@ test('the local stage trusts the local issuer and its sandbox clients, without C
 });
 
 test('any stage can trust an external issuer instead, by setting', () => {
-  const external = { kind: 'external', issuer: 'https://login.example.com/', audience: ['breb-api'] } as const;
+  const external = {
+    kind: 'external',
+    issuer: 'https://login.example.com/',
+    audience: ['breb-api'],
+    tokenUrl: 'https://login.example.com/oauth2/token',
+  } as const;
   const synthed = synth('prod', { settings: (s) => ({ ...s, identity: external }) });
   expect(Object.values(resourcesOf(synthed)).filter((r: Json) => r.Type.startsWith('AWS::Cognito::'))).toEqual([]);
   expect(authorizerOf(synthed).JwtConfiguration).toEqual({ Issuer: external.issuer, Audience: external.audience });

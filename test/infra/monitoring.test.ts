@@ -22,7 +22,11 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     alarms = Object.values(alarmsOf(synthed)).map((a: Json) => a.Properties);
   });
   /** Routes' and workers' functions. */
-  const allFunctions = () => [...synthed.stack.functions, ...synthed.stack.workers];
+  const allFunctions = () => [
+    ...synthed.stack.functions,
+    ...synthed.stack.workers,
+    [synthed.stack.contract.node.id, synthed.stack.contract] as const,
+  ];
   const named = (suffix: string): Json => {
     const alarm = alarms.find((a) => a.AlarmName === `BrebMerchantApi-${stage}-${suffix}`);
     if (!alarm) throw new Error(`No alarm ${suffix}`);

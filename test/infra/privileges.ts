@@ -17,7 +17,7 @@
  *   queue (the event source's on-failure destination).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
-import type { FunctionDefinition, RouteDefinition } from '../../functions/routes';
+import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import {
@@ -92,7 +92,7 @@ interface Allowance {
 const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
 
 /** Everything the entry of a route or a worker lets its role hold. */
-function allowancesOf(synthed: Synth, definition: RouteDefinition | WorkerDefinition): Allowance[] {
+function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance[] {
   const { stack } = synthed;
   const fn = serviceFunction(synthed, definition.name);
   const allowances: Allowance[] = [
@@ -146,7 +146,7 @@ function allowancesOf(synthed: Synth, definition: RouteDefinition | WorkerDefini
 }
 
 /** What a function's role allows beyond what its route or worker entry declares, one line per problem. */
-export function permissionProblems(synthed: Synth, definition: RouteDefinition | WorkerDefinition): string[] {
+export function permissionProblems(synthed: Synth, definition: FunctionDefinition): string[] {
   const allowances = allowancesOf(synthed, definition);
   const kind = isWorker(definition) ? 'worker' : 'route';
   const problems: string[] = [];

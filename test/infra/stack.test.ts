@@ -6,6 +6,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { contractRoutes } from '../../functions/contract';
 import { routes, routesFor } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
@@ -37,7 +38,8 @@ describe.each(stageNames)('stage %s', (stage) => {
 
   describe('functions', () => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
-      synthed.template.resourceCountIs('AWS::Lambda::Function', expectedRoutes.length + workers.length);
+      // And the one of the API's description (test/infra/contract.test.ts).
+      synthed.template.resourceCountIs('AWS::Lambda::Function', expectedRoutes.length + workers.length + 1);
       expect([...synthed.stack.workers.keys()].sort()).toEqual(workers.map((w) => w.name).sort());
       expect([...synthed.stack.functions.keys()].sort()).toEqual(expectedRoutes.map((r) => r.name).sort());
       for (const route of routes.filter((r) => r.sandbox)) {
@@ -91,8 +93,8 @@ describe.each(stageNames)('stage %s', (stage) => {
     test('each function logs to its own log group, kept as the stage says', () => {
       const accessLogsId = logicalIdOf(synthed, synthed.stack.apiStage.accessLogs);
       const logGroups = Object.entries(synthed.template.findResources('AWS::Logs::LogGroup')) as [string, Json][];
-      // One per function (routes' and workers'), plus the API's access logs.
-      expect(logGroups).toHaveLength(expectedRoutes.length + workers.length + 1);
+      // One per function (routes', workers' and the description's), plus the API's access logs.
+      expect(logGroups).toHaveLength(expectedRoutes.length + workers.length + 1 + 1);
       for (const [id, logGroup] of logGroups) {
         expect(logGroup.Properties.RetentionInDays).toBe(settings.logRetention);
         expect(logGroup.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');
@@ -116,7 +118,10 @@ describe.each(stageNames)('stage %s', (stage) => {
 
     test('every path of every deployed route, and nothing else, is routed behind the authorizer', () => {
       const expectedKeys = expectedRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
-      const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];
+      // The API's description is routed too, without the authorizer (test/infra/contract.test.ts).
+      const apiRoutes = (Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).filter(
+        (r) => !contractRoutes.paths.some((path) => r.Properties.RouteKey === `${contractRoutes.method} ${path}`),
+      );
       expect(apiRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(expectedKeys.sort());
       const authorizerId = Object.keys(synthed.template.findResources('AWS::ApiGatewayV2::Authorizer'))[0];
       for (const apiRoute of apiRoutes) {

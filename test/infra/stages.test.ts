@@ -72,6 +72,8 @@ describe('LocalStack (stage local)', () => {
       kind: 'external',
       issuer: 'http://127.0.0.1:3000',
       audience: SANDBOX_CLIENTS.map((client) => client.clientId),
+      // Where the API's OpenAPI document sends clients for a token.
+      tokenUrl: 'http://127.0.0.1:3000/oauth2/token',
     });
   });
 

@@ -71,7 +71,10 @@ export const logicalIdOf = ({ stack }: Synth, construct: { node: { defaultChild?
 
 /** The function of a route or a worker, by its name. */
 export function serviceFunction({ stack }: Synth, name: string): ServiceFunction {
-  const fn = stack.functions.get(name) ?? stack.workers.get(name);
+  const fn =
+    stack.functions.get(name) ??
+    stack.workers.get(name) ??
+    (name === stack.contract.node.id ? stack.contract : undefined);
   if (!fn) throw new Error(`No function named ${name}`);
   return fn;
 }
@@ -79,7 +82,7 @@ export function serviceFunction({ stack }: Synth, name: string): ServiceFunction
 export const functionLogicalId = (synthed: Synth, name: string): string =>
   logicalIdOf(synthed, serviceFunction(synthed, name).function);
 
-/** Every IAM statement attached to the execution role of a route's or a worker's function. */
+/** Every IAM statement attached to the execution role of a route's, a worker's or the contract's function. */
 export function roleStatements(synthed: Synth, name: string): Json[] {
   const resources = resourcesOf(synthed);
   const roleId: string = resources[functionLogicalId(synthed, name)].Properties.Role['Fn::GetAtt'][0];

@@ -177,7 +177,7 @@ describe('paying a key at another participant', () => {
       expect.objectContaining({ tenant: payer.customer.tenant, type: 'payment.outbound.confirmed', data: payment }),
     ]);
 
-    const settled = await settlePayment(settlementDeps(), payment.id);
+    const settled = (await settlePayment(settlementDeps(), payment.id))!;
     expect(settled).toMatchObject({ id: payment.id, status: 'SETTLED' });
     expect(settled.settled_at! >= payment.created_at).toBe(true);
     expect(settled.updated_at).toBe(settled.settled_at);
@@ -199,7 +199,7 @@ describe('paying a key at another participant', () => {
     expect((await ledgerOf(payer.account.id)).balanceCents).toBe(489_01);
 
     const answers = await Promise.all(Array.from({ length: 5 }, () => settlePayment(settlementDeps(), payment.id)));
-    expect(new Set(answers.map((a) => JSON.stringify(publicPayment(a)))).size).toBe(1);
+    expect(new Set(answers.map((a) => JSON.stringify(publicPayment(a!)))).size).toBe(1);
     expect(answers[0]).toMatchObject({ status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED' });
     expect(answers[0]!.settled_at).toBeUndefined();
     const ledger = await ledgerOf(payer.account.id);
@@ -234,7 +234,7 @@ describe('paying a key at another participant', () => {
     expect(retries).toEqual([first, first, first]);
     expect(queue.scheduled).toEqual([first.id, first.id, first.id]);
     const settled = await Promise.all(queue.scheduled.map((id) => settlePayment(settlementDeps(), id)));
-    expect(new Set(settled.map((p) => `${p.id} ${p.status} ${p.settled_at}`)).size).toBe(1);
+    expect(new Set(settled.map((p) => `${p!.id} ${p!.status} ${p!.settled_at}`)).size).toBe(1);
     expect(settled[0]).toMatchObject({ id: first.id, status: 'SETTLED' });
     expect((await ledgerOf(payer.account.id)).balanceCents).toBe(300_00);
     expect((await eventsOf(table, first.id)).map((e) => e.type)).toEqual([

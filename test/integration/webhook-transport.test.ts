@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WebhookRequest } from '../../shared/domain/deliveries';
+import type { WebhookRequest } from '../../shared/domain/signed-post';
 import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 
 interface Arrival {
@@ -209,4 +209,43 @@ test('each post has a connection of its own', async () => {
   await httpWebhookTransport.post(request(url));
   const [first, second] = receiver.arrivals;
   expect(first!.remotePort).not.toBe(second!.remotePort);
+});
+
+describe('an answer read whole (an approval callback)', () => {
+  const reading = (path: string, fields: Partial<WebhookRequest> = {}) =>
+    httpWebhookTransport.post(request(`http://127.0.0.1:${receiver.port}${path}`, { maxAnswerBytes: 64, ...fields }));
+
+  test('the body comes with the status, byte for byte, in as many chunks as it was sent', async () => {
+    receiver.answers.set('/answer', (response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"accept":');
+      setTimeout(() => response.end('true,"note":"ñ"}'), 50);
+    });
+    expect(await reading('/answer')).toEqual({
+      status_code: 200,
+      answer: '{"accept":true,"note":"ñ"}',
+      duration_ms: expect.any(Number),
+    });
+  });
+
+  test('a body longer than asked for is refused, not kept', async () => {
+    receiver.answers.set('/long', (response) => response.writeHead(200).end('x'.repeat(65)));
+    expect(await reading('/long')).toEqual({
+      status_code: 200,
+      error: 'The answer is longer than 64 bytes',
+      duration_ms: expect.any(Number),
+    });
+  });
+
+  test('the timeout covers the body: a status in time with a body too late is a timeout', async () => {
+    receiver.answers.set('/slow-body', (response) => {
+      response.writeHead(200);
+      response.write('{"accept":');
+      setTimeout(() => response.end('true}'), 600).unref();
+    });
+    expect(await reading('/slow-body', { timeoutMs: 200 })).toEqual({
+      timedOut: true,
+      duration_ms: expect.any(Number),
+    });
+  });
 });

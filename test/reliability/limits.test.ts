@@ -9,7 +9,15 @@ import { MAX_BODY_BYTES } from '../../shared/http/middlewares';
 import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { expectProblem } from '../support/problems';
-import { createParty, pathOf, queryOf, sampleOf, sendSample, type Party } from '../support/route-samples';
+import {
+  createParty,
+  pathOf,
+  queryOf,
+  ROUTE_SAMPLES,
+  sampleOf,
+  sendSample,
+  type Party,
+} from '../support/route-samples';
 
 let api: TestApi;
 let party: Party;
@@ -23,7 +31,7 @@ afterAll(() => api.stop());
 const LONG = 'x'.repeat(2_000);
 const withBody = routes.filter((route) => ['POST', 'PATCH'].includes(route.method));
 const withId = routes.filter((route) => route.paths[0]!.includes('{'));
-const lists = routes.filter((route) => route.method === 'GET' && !route.paths[0]!.endsWith('}'));
+const lists = routes.filter((route) => ROUTE_SAMPLES[route.name]?.list);
 const label = (route: RouteDefinition) => `${route.method} ${route.paths[0]}`;
 
 /** Every string of a JSON value with its dotted path, as the API names fields in `errors`. */

@@ -1,6 +1,7 @@
 /**
  * The real local server for end-to-end tests: the same runtime `npm start` runs, on a free port,
- * against the test run's DynamoDB Local, in a table of this test file's own.
+ * against the test run's DynamoDB Local, in a table of this test file's own. Every answer the client
+ * receives is checked against the OpenAPI document (contract.ts): one outside it fails the test.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
@@ -8,6 +9,7 @@ import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../infra/local/runtime';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { createDynamoDbClient } from '../../shared/data/client';
+import { checkAgainstContract } from './contract';
 import { scanTable, type Item } from './dynamo-table';
 
 export interface ApiAnswer<T = Record<string, any>> {
@@ -62,6 +64,7 @@ export interface TestApiOptions extends Pick<
   | 'sandboxSettlementDelayMs'
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
+  | 'approvalTimeoutMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -99,6 +102,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
+    ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;
@@ -118,6 +122,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     }
     const response = await fetch(`${runtime.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await response.text();
+    const contentType = response.headers.get('content-type');
+    checkAgainstContract({ method, path, requestBody: body, status: response.status, contentType, text });
     return { status: response.status, headers: response.headers, body: parseJson(text) as T, text };
   }
 
@@ -134,7 +140,14 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
           for (const [name, value] of Object.entries(incoming.headers)) {
             if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
           }
-          resolve({ status: incoming.statusCode ?? 0, headers: answerHeaders, body: parseJson(text) as any, text });
+          const status = incoming.statusCode ?? 0;
+          try {
+            const contentType = answerHeaders.get('content-type');
+            checkAgainstContract({ method, path, requestBody: body, status, contentType, text });
+          } catch (violation) {
+            return reject(violation as Error);
+          }
+          resolve({ status, headers: answerHeaders, body: parseJson(text) as any, text });
         });
       });
       outgoing.on('error', reject);

@@ -19,7 +19,14 @@ import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/direct
 import { queryItemCollection } from '../../shared/data/item-collection';
 import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoKeyStore } from '../../shared/data/keys-repository';
-import { dynamoPaymentStore, dynamoQrPaymentStore, dynamoSettlementStore } from '../../shared/data/payments-repository';
+import { dynamoApprovalSettingsStore } from '../../shared/data/approval-settings-repository';
+import { systemHostResolver } from '../../shared/data/host-resolver';
+import {
+  dynamoInboundPaymentStore,
+  dynamoPaymentStore,
+  dynamoSettlementStore,
+} from '../../shared/data/payments-repository';
+import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { Item, TestTable } from './dynamo-table';
 import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
@@ -57,19 +64,31 @@ export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): Pay
   ids: { newId: () => randomUUID() },
 });
 
-/** The settlement job's dependencies: the DynamoDB store and the sandbox network. */
+/** The settlement job's dependencies: the DynamoDB stores and the sandbox network. */
 export const settlementDeps = (): SettlePaymentDeps => ({
   payments: dynamoSettlementStore,
   network: sandboxNetwork,
+  approvalSettings: dynamoApprovalSettingsStore,
+  qrCodes: dynamoQrCodeStore,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });
 
-/** The real QR payment flow's dependencies. */
-export const qrPaymentDeps = (): PayQrCodeDeps => ({
+/**
+ * The real QR payment flow's dependencies: the DynamoDB stores, the HTTP client of approval
+ * callbacks (on this machine's loopback: the local stage's URL rules), and decision jobs held.
+ */
+export const qrPaymentDeps = (decisionJobs: SettlementQueue = new HeldSettlements()): PayQrCodeDeps => ({
   qrCodes: dynamoQrCodeStore,
   keys: dynamoKeyStore,
-  payments: dynamoQrPaymentStore,
+  payments: dynamoInboundPaymentStore,
+  approvalSettings: dynamoApprovalSettingsStore,
+  approvalCallback: {
+    transport: httpWebhookTransport,
+    urls: { urlPolicy: { localReceivers: true }, resolver: systemHostResolver },
+    timeoutMs: 3_000,
+  },
+  decisionJobs,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });

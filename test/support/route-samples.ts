@@ -185,8 +185,12 @@ async function failedDelivery({ api, party }: SampleContext, webhookId: string):
     'sending a test event',
   );
   for (let read = 0; read < 100; read += 1) {
-    const page = await api.request('GET', `/v1/webhooks/${webhookId}/deliveries`, { token: party.token });
-    if (page.body.deliveries?.[0]?.status === 'FAILED') return test.id;
+    // The webhook may have deliveries of other events too (the party's payments): this one's status counts.
+    const page = await api.request('GET', `/v1/webhooks/${webhookId}/deliveries?page_size=100`, { token: party.token });
+    const delivery = (page.body.deliveries as { id: string; status: string }[] | undefined)?.find(
+      (d) => d.id === test.id,
+    );
+    if (delivery?.status === 'FAILED') return test.id;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`Delivery ${test.id} did not fail`);
@@ -194,6 +198,27 @@ async function failedDelivery({ api, party }: SampleContext, webhookId: string):
 
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
 const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
+
+/** Inbound approval off, so that the party's inbound payments stay decided at once (one write). */
+const approvalSettingsBody = () => ({
+  callback_url: 'http://127.0.0.1:9/approvals',
+  enabled: false,
+  auto_approve_on_error: false,
+});
+
+/** Sets the party's inbound approval up, as its client would before reading or rotating it. */
+async function withApprovalSettings({ api, party }: SampleContext): Promise<SampleRequest> {
+  await expectOk(
+    api.request('PUT', '/v1/settings/inbound-approval', { token: party.token, body: approvalSettingsBody() }),
+    'setting inbound approval up',
+  );
+  return {};
+}
+
+const ownSettings: ForeignAnswer = {
+  kind: 'not-applicable',
+  why: "reads or changes the caller's own settings: the path names nothing of another client",
+};
 
 export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
   linkMerchant: {
@@ -389,6 +414,22 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     }),
     foreign: forbidden,
   },
+  receiveSandboxInboundPayment: {
+    valid: async ({ party }) => ({
+      body: { key: party.key, amount: { value: '12.00', currency: 'COP' }, description: 'Sample' },
+    }),
+    foreign: {
+      kind: 'not-applicable',
+      why: "sandbox operator tool: pays the caller's own merchants' keys only; another client's key is 404 KEY_NOT_FOUND, as an unknown one",
+    },
+  },
+  getInboundApproval: { valid: withApprovalSettings, foreign: ownSettings },
+  putInboundApproval: {
+    // Set up first, so that every request measured replaces settings (one client has one).
+    valid: async (context) => ({ ...(await withApprovalSettings(context)), body: approvalSettingsBody() }),
+    foreign: ownSettings,
+  },
+  rotateInboundApprovalSecret: { valid: withApprovalSettings, foreign: ownSettings },
   approveSponsorBankMerchant: {
     valid: async () => ({
       body: {

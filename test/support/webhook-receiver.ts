@@ -2,14 +2,22 @@
  * A webhook receiver on loopback, as a client would run one: every request it gets is recorded with
  * whether its signature verifies under each secret it was told of, checked by the `standardwebhooks`
  * package (the reference library, not our signing code). What it answers is chosen per path: 200,
- * an error status, a redirect, or no answer at all (a hung receiver).
+ * an error status, a redirect, no answer at all (a hung receiver), or an answer chosen per message
+ * (an approval callback's decision, late or malformed).
  */
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
-export type Behaviour = 'ok' | 'fail' | 'hang' | 'redirect';
+/** An answer of one's own (an approval callback's): its status, body, and how long it takes to come. */
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly afterMs?: number;
+}
+
+export type Behaviour = 'ok' | 'fail' | 'hang' | 'redirect' | ((event: Received['event']) => Answer);
 
 export interface Received {
   readonly path: string;
@@ -27,6 +35,7 @@ export class WebhookReceiver {
   readonly secrets = new Map<string, string[]>();
   private readonly behaviours = new Map<string, Behaviour>();
   private readonly hung = new Set<ServerResponse>();
+  private readonly late = new Set<NodeJS.Timeout>();
   private waiters: { check: () => boolean; resolve: () => void }[] = [];
 
   private constructor(
@@ -66,7 +75,14 @@ export class WebhookReceiver {
     });
     this.received.push({ path, headers, body, event: JSON.parse(body), verifiedBy, at: Date.now() });
     const behaviour = this.behaviours.get(path) ?? 'ok';
-    if (behaviour === 'hang') this.hung.add(response);
+    if (typeof behaviour === 'function') {
+      const { status, body: answer, afterMs = 0 } = behaviour(this.received.at(-1)!.event);
+      const timer = setTimeout(() => {
+        this.late.delete(timer);
+        response.writeHead(status, { 'content-type': 'application/json' }).end(answer);
+      }, afterMs);
+      this.late.add(timer);
+    } else if (behaviour === 'hang') this.hung.add(response);
     else if (behaviour === 'redirect') response.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end();
     else response.writeHead(behaviour === 'ok' ? 200 : 500).end(behaviour === 'ok' ? 'ok' : 'boom');
     this.waiters = this.waiters.filter((waiter) => (waiter.check() ? (waiter.resolve(), false) : true));
@@ -94,6 +110,7 @@ export class WebhookReceiver {
 
   async stop(): Promise<void> {
     for (const response of this.hung) response.destroy();
+    for (const timer of this.late) clearTimeout(timer);
     this.server.closeAllConnections();
     this.server.close();
     await once(this.server, 'close');

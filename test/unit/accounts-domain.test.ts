@@ -78,7 +78,7 @@ async function codeOf(action: Promise<unknown>): Promise<string> {
 }
 
 describe('linkAccount', () => {
-  test('answers the spec account object, with the sponsor bank balance and nothing pending', async () => {
+  test("answers the contract's account object, with the sponsor bank balance and nothing pending", async () => {
     const d = deps();
     const account = await linkAccount(d, TENANT, request);
     expect(account).toEqual({
@@ -165,7 +165,7 @@ describe('account representations', () => {
     updated_at: NOW,
   };
 
-  test('the list item carries every list field of spec 2.2, and nothing stored only for us', () => {
+  test('the list item carries every list field of the contract, and nothing stored only for us', () => {
     const item = accountListItem(stored, 'Banco Patrocinador S.A.');
     expect(item).toEqual({
       id: ACCOUNT_ID,

@@ -18,9 +18,8 @@ import {
   type AttemptRecord,
   type DeliverySettings,
   type StoredDelivery,
-  type WebhookRequest,
-  type WebhookResponse,
 } from '../../shared/domain/deliveries';
+import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
 import type { StoredWebhook } from '../../shared/domain/webhooks';

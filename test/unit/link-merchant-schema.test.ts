@@ -1,4 +1,4 @@
-/** The link-merchant request schema (spec 2.1), through the validator every route uses. */
+/** The link-merchant request schema (docs/contract.md, Customers), through the validator every route uses. */
 import { AppError, type FieldError } from '../../shared/domain/errors';
 import { bodyValidator } from '../../shared/http/validation';
 import { linkMerchantRequestSchema, type LinkMerchantRequest } from '../../shared/schemas/customers';

@@ -269,7 +269,7 @@ describe('list query schemas', () => {
     expect(accounts({ page_size: '25', page_number: '3' })).toEqual({ page_size: 25, page_number: 3 });
   });
 
-  test('every parameter of spec 4.3 is accepted', () => {
+  test('every list parameter of the contract is accepted', () => {
     const query = {
       page_size: '10',
       page_number: '1',

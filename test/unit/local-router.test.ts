@@ -1,10 +1,13 @@
 /** The local server's route matching over the real route table, as API Gateway matches route keys. */
 import { routes, type RouteDefinition } from '../../functions/routes';
-import { matchRoute, mountRoutes, type RouteMatch } from '../../infra/local/router';
+import { matchRoute, mountRoutes, type Routable, type RouteMatch } from '../../infra/local/router';
 
 const mounted = mountRoutes(routes);
 
-function foundRoute(match: RouteMatch): { name: string; pathParameters: Record<string, string> } {
+function foundRoute(match: RouteMatch<Routable & { name: string }>): {
+  name: string;
+  pathParameters: Record<string, string>;
+} {
   if (match.kind !== 'found') throw new Error(`Expected a route, got ${JSON.stringify(match)}`);
   return { name: match.mounted.route.name, pathParameters: match.pathParameters };
 }
@@ -94,8 +97,8 @@ describe('wrong method', () => {
 
   test('every method a path serves is listed', () => {
     const twoMethods = mountRoutes([
-      { name: 'getThing', method: 'GET', paths: ['/v1/things/{id}'], handler: 'x', scopes: [], tableActions: [] },
-      { name: 'patchThing', method: 'PATCH', paths: ['/v1/things/{id}'], handler: 'x', scopes: [], tableActions: [] },
+      { name: 'getThing', method: 'GET', paths: ['/v1/things/{id}'] },
+      { name: 'patchThing', method: 'PATCH', paths: ['/v1/things/{id}'] },
     ]);
     expect(matchRoute(twoMethods, 'DELETE', '/v1/things/1')).toEqual({
       kind: 'wrong-method',
@@ -126,9 +129,7 @@ describe('no route', () => {
   });
 
   test('literal segments are matched literally, not as regular expressions', () => {
-    const dotted = mountRoutes([
-      { name: 'report', method: 'GET', paths: ['/v1/report.csv'], handler: 'x', scopes: [], tableActions: [] },
-    ]);
+    const dotted = mountRoutes([{ name: 'report', method: 'GET', paths: ['/v1/report.csv'] }]);
     expect(matchRoute(dotted, 'GET', '/v1/report.csv').kind).toBe('found');
     expect(matchRoute(dotted, 'GET', '/v1/reportXcsv')).toEqual({ kind: 'none' });
   });

@@ -17,7 +17,7 @@ describe('qrCharge', () => {
   test.each<[string, Code, PayQrCodeRequest, number, number]>([
     ['a dynamic or hybrid code: its amount', withAmount('119000.00'), {}, 119_000_00, 0],
     [
-      'its amount already includes a FIXED tip (spec 2.4 rule 1)',
+      'its amount already includes a FIXED tip (the amount includes tip, INC and VAT)',
       withAmount('119000.00', { tip_type: 'FIXED', tip_value: '5000.00' }),
       {},
       119_000_00,

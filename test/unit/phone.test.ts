@@ -1,4 +1,4 @@
-/** Contact phones are answered in one E.164 form (spec 2.1: with or without +57). */
+/** Contact phones are answered in one E.164 form (with or without +57: docs/contract.md, Customers). */
 import { normaliseMobilePhone } from '../../shared/domain/phone';
 import { appErrorFrom } from '../support/thrown';
 

@@ -34,7 +34,14 @@ test('reads every setting the stack passes', () => {
     sandboxSettlementDelayMs: 1000,
     webhookTimeoutMs: 5000,
     webhookRetryBaseMs: 1000,
+    approvalTimeoutMs: 3000,
   });
+});
+
+test('an approval callback gets 3 s to answer unless told otherwise', () => {
+  expect(readRuntimeConfig(base).approvalTimeoutMs).toBe(3000);
+  expect(readRuntimeConfig({ ...base, [ENV.approvalTimeoutMs]: '250' }).approvalTimeoutMs).toBe(250);
+  expect(() => readRuntimeConfig({ ...base, [ENV.approvalTimeoutMs]: '-1' })).toThrow('APPROVAL_TIMEOUT_MS');
 });
 
 test('webhooks get 5 s to answer and retry from 1 s unless told otherwise', () => {

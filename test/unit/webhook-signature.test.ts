@@ -1,7 +1,7 @@
 /**
  * The Standard Webhooks signature (shared/domain/webhook-signature.ts), checked by the reference
  * library (`standardwebhooks`), not by our own code: what we send verifies, one signature per secret
- * during a rotation (each verifying alone), and the spec's published vector comes out byte for byte.
+ * during a rotation (each verifying alone), and Standard Webhooks' published vector comes out byte for byte.
  */
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';

@@ -1,0 +1,15 @@
+/** POST /v1/settings/inbound-approval/rotate-secret: a new secret, shown once; the previous one signs for 24 h more. */
+import { systemClock } from '../shared/domain/clock';
+import { rotateApprovalSecret } from '../shared/domain/inbound-approval';
+import { randomWebhookSecrets } from '../shared/domain/webhooks';
+import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
+import { httpHandler } from '../shared/http/handler';
+
+export const handler = httpHandler({
+  name: 'rotateInboundApprovalSecret',
+  handle: ({ auth }) =>
+    rotateApprovalSecret(
+      { settings: dynamoApprovalSettingsStore, clock: systemClock, secrets: randomWebhookSecrets },
+      auth.tenant,
+    ),
+});
