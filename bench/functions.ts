@@ -60,6 +60,11 @@ const ONLY = process.env['BENCH_ROUTES']?.split(',').map((name) => name.trim());
 /** The load run's levels: concurrency, and the requests a family sends at it (per build). */
 const LOAD_CONCURRENCY = [1, 16, 64] as const;
 const LOAD_REQUESTS = (process.env['BENCH_LOAD_REQUESTS'] ?? '40,320,640').split(',').map(Number);
+if (LOAD_CONCURRENCY.some((concurrency, level) => !((LOAD_REQUESTS[level] ?? 0) >= concurrency))) {
+  throw new Error(
+    `BENCH_LOAD_REQUESTS: a level sends at least as many requests as its ${LOAD_CONCURRENCY.join(', ')} connections`,
+  );
+}
 /** Requests of each write sent one at a time with a fresh Idempotency-Key (on POSTs), to count its calls. */
 const KEYED_WRITES = 3;
 

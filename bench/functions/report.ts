@@ -345,8 +345,8 @@ and X-Ray documents are sent to a UDP socket standing in for the daemon.
 - **DynamoDB**: calls per request by operation, and the read and write capacity DynamoDB Local
   reports for them (\`ReturnConsumedCapacity: TOTAL\` added on the wire), over the warm requests.
 - **Writes with an Idempotency-Key**: every write's sample, ${settings.keyedWrites} requests one at a time, each POST
-  with a fresh \`Idempotency-Key\` (some samples send none: validate-key and decode read only, and the
-  webhook actions), its DynamoDB calls counted as above.
+  with a fresh \`Idempotency-Key\`, also those whose sample sends none (validate-key and decode, which
+  read only, and the webhook actions), its DynamoDB calls counted as above.
 - **Under load**: each family of routes (the resource of their scopes: customers, accounts, keys,
   QR codes, payments, webhooks; the sandbox's tools) through the same local API, its routes' samples
   in turn over ${settings.loadConcurrency.join(', ')} keep-alive connections (autocannon), ${settings.loadRequests.join(', ')} requests

@@ -116,8 +116,17 @@ function pooled(fixtures: Fixtures, route: string, index: number): string {
   return item;
 }
 
-/** Runs `count` setup calls, a few at a time, each expected to answer `status`; answers the bodies. */
-async function setup(fixtures: Fixtures, count: number, status: number, next: (n: number) => HttpCall) {
+/**
+ * Runs `count` setup calls, `concurrency` at a time, each expected to answer `status`; answers the
+ * bodies.
+ */
+async function setup(
+  fixtures: Fixtures,
+  count: number,
+  status: number,
+  next: (n: number) => HttpCall,
+  concurrency = 8,
+) {
   const agent = new Agent({ keepAlive: true });
   const bodies: unknown[] = new Array(count);
   let made = 0;
@@ -136,7 +145,7 @@ async function setup(fixtures: Fixtures, count: number, status: number, next: (n
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(8, count) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
   } finally {
     agent.destroy();
   }
@@ -250,16 +259,22 @@ export const samples: Record<string, Sample> = {
         `link-account-${index}`,
       ),
     prepare: async (fixtures, { requests }) => {
-      // The sponsor bank approves at most 100 accounts per call.
-      await setup(fixtures, Math.ceil(requests / 100), 201, (batch) =>
-        post(fixtures, '/sandbox/sponsor-bank/merchants', {
-          identification_type: SANDBOX_MERCHANT.identification_type,
-          identification_number: SANDBOX_MERCHANT.identification_number,
-          business_name: SANDBOX_MERCHANT.business_name,
-          accounts: Array.from({ length: Math.min(100, requests - batch * 100) }, (_, n) =>
-            benchAccountNumber(batch * 100 + n),
-          ),
-        }),
+      // The sponsor bank approves at most 100 accounts per call, each written at once: one call at a
+      // time, or the calls' hundreds of writes at once outrun the connections DynamoDB Local opens.
+      await setup(
+        fixtures,
+        Math.ceil(requests / 100),
+        201,
+        (batch) =>
+          post(fixtures, '/sandbox/sponsor-bank/merchants', {
+            identification_type: SANDBOX_MERCHANT.identification_type,
+            identification_number: SANDBOX_MERCHANT.identification_number,
+            business_name: SANDBOX_MERCHANT.business_name,
+            accounts: Array.from({ length: Math.min(100, requests - batch * 100) }, (_, n) =>
+              benchAccountNumber(batch * 100 + n),
+            ),
+          }),
+        1,
       );
       return [];
     },

@@ -17,7 +17,10 @@ const CONNECTION_TIMEOUT_MS = 1_000;
 /**
  * `requestTimeoutMs` bounds each attempt of a call, so that a hung connection becomes a retry and
  * then a 503 instead of a function that waits for its own timeout. Table administration (creating
- * the table at start-up) passes none: it may take longer than any request should.
+ * the table at start-up) passes none: it may take longer than any request should. Opening a
+ * connection may take as long as an attempt may: 1 s in Lambda; DynamoDB Local, given longer, is also
+ * slower to accept one on a loaded machine (where a connection timeout of 1 s ended a benchmark with
+ * a rejection the SDK left unhandled).
  */
 export function createDynamoDbClient(endpoint: string | undefined, requestTimeoutMs?: number): DynamoDBClient {
   const client = new DynamoDBClient({
@@ -27,7 +30,7 @@ export function createDynamoDbClient(endpoint: string | undefined, requestTimeou
     ...(requestTimeoutMs
       ? {
           requestHandler: {
-            connectionTimeout: CONNECTION_TIMEOUT_MS,
+            connectionTimeout: Math.max(CONNECTION_TIMEOUT_MS, requestTimeoutMs),
             requestTimeout: requestTimeoutMs,
             // Without this the SDK only logs a warning when an attempt outlives requestTimeout.
             throwOnRequestTimeout: true,
