@@ -43,8 +43,8 @@ export class BrebApiStack extends Stack {
   readonly secrets: StageSecrets;
   readonly identity: Identity;
   /**
-   * The merchant dashboard, on the stages whose tokens come from Cognito: its people sign in on
-   * Cognito's hosted page (an external issuer would need a client of its own there).
+   * The merchant dashboard (a nested stack), on the stages whose tokens come from Cognito: its people
+   * sign in on Cognito's hosted page (an external issuer would need a client of its own there).
    */
   readonly dashboard: DashboardSite | undefined;
   readonly api: HttpApi;
@@ -83,14 +83,7 @@ export class BrebApiStack extends Stack {
       secrets: this.secrets.byName,
       queues: this.queues.byName,
     };
-    // The dashboard's address first: its sign-in client returns there.
-    const { identity } = settings;
-    this.dashboard =
-      identity.kind === 'cognito' ? new DashboardSite(this, 'Dashboard', { settings, identity }) : undefined;
-    this.identity = new Identity(this, 'Identity', {
-      settings,
-      ...(this.dashboard ? { dashboard: { url: this.dashboard.url, functions: shared } } : {}),
-    });
+    this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
     // Every route sits behind the authorizer by default, so a route cannot be left open by omission;
     // routes only add the scopes they demand.
@@ -120,7 +113,6 @@ export class BrebApiStack extends Stack {
       functions.set(route.name, fn);
     }
     this.functions = functions;
-    this.publishDashboard();
 
     // The API's description: public, since it holds nothing of any client. Its construct id is its
     // name, as a route's is, so the local server finds its bundle as it finds theirs.
@@ -144,6 +136,17 @@ export class BrebApiStack extends Stack {
         },
       ]);
     }
+    const { identity } = settings;
+    this.dashboard =
+      identity.kind === 'cognito'
+        ? new DashboardSite(this, 'Dashboard', {
+            settings,
+            cognito: identity,
+            identity: this.identity,
+            api: this.api,
+            routes: [...this.routes, contractRoutes],
+          })
+        : undefined;
 
     // Under a scope of their own, so that the local server, which finds the route functions by their
     // construct path (infra/local/bundles.ts), never takes one for a route.
@@ -181,24 +184,6 @@ export class BrebApiStack extends Stack {
     this.addOutputs();
   }
 
-  /** The API behind the dashboard's distribution, and the dashboard's files with their config.json. */
-  private publishDashboard(): void {
-    const { dashboard } = this;
-    const { signIn, dashboardClient } = this.identity;
-    if (!dashboard || !signIn || !dashboardClient) return;
-    dashboard.serveApi(this.api, this.routes);
-    dashboard.publish({
-      authorizeUrl: signIn.authorizeUrl,
-      tokenUrl: signIn.tokenUrl,
-      logoutUrl: signIn.logoutUrl,
-      clientId: dashboardClient.userPoolClientId,
-      scope: 'openid',
-      // The API is behind the dashboard's own distribution.
-      apiUrl: '',
-      sandbox: this.settings.sandboxEnabled,
-    });
-  }
-
   /** What an operator needs after `cdk deploy`: printed by the CLI, under these short names. */
   private addOutputs(): void {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
@@ -228,9 +213,13 @@ export class BrebApiStack extends Stack {
       // The secret stays in Cognito: aws cognito-idp describe-user-pool-client --user-pool-id ... --client-id ...
       output(`ClientId${pascalCase(name)}`, client.userPoolClientId, `App client "${name}"`);
     }
-    const { dashboardClient } = this.identity;
-    if (dashboardClient) {
-      output('DashboardClientId', dashboardClient.userPoolClientId, "The dashboard's public app client (no secret)");
+    if (this.dashboard) {
+      output('MerchantDashboardUrl', this.dashboard.url, 'The merchant dashboard');
+      output(
+        'DashboardClientId',
+        this.dashboard.client.userPoolClientId,
+        "The dashboard's public app client (no secret)",
+      );
     }
   }
 }

@@ -3,9 +3,15 @@
  * access control), and the API behind the same distribution, so the page calls its own origin (no
  * CORS to open). CloudFront answers /dashboard/ from S3 with the page's security headers, and the
  * API's paths from the HTTP API, uncached, with every header but Host (the Authorization header
- * included). Access logs of both go to a log bucket kept as long as the stage keeps its logs.
+ * included). Access logs of both go to a log bucket kept as long as the stage keeps its logs. The
+ * people's app client (in the stage's user pool) returns to the dashboard's address.
+ *
+ * A nested stack of the stage's stack, deployed with it by the same `cdk deploy`: the stage's stack
+ * holds close to CloudFormation's 500 resources (a function per route, each with its role, policy,
+ * log group, permission, integration, routes and alarms), and the dashboard's ~20 would leave no room
+ * for the next routes.
  */
-import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -28,6 +34,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { UserPoolClient } from 'aws-cdk-lib/aws-cognito';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -37,13 +44,14 @@ import { DASHBOARD_PATH } from '../local/people';
 import { dashboardContentSecurityPolicy } from '../dashboard-policy';
 import { DASHBOARD_ASSETS_DIR } from '../paths';
 import { removalPolicyOf, type CognitoIdentitySettings, type StageSettings } from '../stages';
+import type { Identity } from './identity';
 
 /**
  * The distribution's path patterns that go to the API: one per first segment of the routes' paths
  * (`/v1/*`, `/sandbox/*`), or the path itself when it has no other (`/accounts`, which the contract
  * serves without a version).
  */
-export function apiPathPatterns(routes: readonly RouteDefinition[]): string[] {
+export function apiPathPatterns(routes: readonly Pick<RouteDefinition, 'paths'>[]): string[] {
   const patterns = routes.flatMap((route) =>
     route.paths.map((path) => {
       const segments = path.split('/').filter(Boolean);
@@ -75,20 +83,29 @@ const INDEX_FUNCTION = `async function handler(event) {
 
 export interface DashboardSiteProps {
   readonly settings: StageSettings;
-  readonly identity: CognitoIdentitySettings;
+  /** The stage's Cognito settings: the hosted sign-in's domain. */
+  readonly cognito: CognitoIdentitySettings;
+  /** Who signs people in: the stage's user pool, which gets the dashboard's app client. */
+  readonly identity: Identity;
+  /** The API the distribution puts behind the dashboard, and the routes whose paths go to it. */
+  readonly api: HttpApi;
+  readonly routes: readonly Pick<RouteDefinition, 'paths'>[];
 }
 
-export class DashboardSite extends Construct {
+export class DashboardSite extends NestedStack {
   readonly bucket: Bucket;
   readonly logBucket: Bucket;
   readonly distribution: Distribution;
   /** https://<distribution>/dashboard/: where people open the dashboard and where sign-in returns. */
   readonly url: string;
+  /** The people's app client: public, code flow with PKCE, back to `url` only. */
+  readonly client: UserPoolClient;
+  readonly publication: BucketDeployment;
   private readonly settings: StageSettings;
 
   constructor(scope: Construct, id: string, props: DashboardSiteProps) {
-    super(scope, id);
-    const { settings } = props;
+    super(scope, id, { description: `Bre-B merchant dashboard (${props.settings.name})` });
+    const { settings, identity } = props;
     this.settings = settings;
     const kept = { removalPolicy: removalPolicyOf(settings), autoDeleteObjects: !settings.retainData };
 
@@ -114,7 +131,7 @@ export class DashboardSite extends Construct {
       comment: 'The dashboard page: its Content-Security-Policy and the usual security headers',
       securityHeadersBehavior: {
         contentSecurityPolicy: {
-          contentSecurityPolicy: dashboardContentSecurityPolicy(signInOriginOf(props.identity, Stack.of(this))),
+          contentSecurityPolicy: dashboardContentSecurityPolicy(signInOriginOf(props.cognito, this)),
           override: true,
         },
         contentTypeOptions: { override: true },
@@ -167,13 +184,25 @@ export class DashboardSite extends Construct {
       },
     ]);
     this.url = `https://${this.distribution.distributionDomainName}${DASHBOARD_PATH}`;
-    new CfnOutput(Stack.of(this), 'MerchantDashboardUrl', { value: this.url, description: 'The merchant dashboard' });
+
+    this.serveApi(props.api, props.routes);
+    this.client = identity.dashboardClientFor(this, this.url);
+    const signIn = identity.signIn!;
+    this.publication = this.publish({
+      authorizeUrl: signIn.authorizeUrl,
+      tokenUrl: signIn.tokenUrl,
+      logoutUrl: signIn.logoutUrl,
+      clientId: this.client.userPoolClientId,
+      scope: 'openid',
+      // The API is behind the dashboard's own distribution.
+      apiUrl: '',
+      sandbox: settings.sandboxEnabled,
+    });
   }
 
   /** The API's routes, behind the same distribution: nothing cached, every header but Host passed on. */
-  serveApi(api: HttpApi, routes: readonly RouteDefinition[]): void {
-    const stack = Stack.of(this);
-    const origin = new HttpOrigin(`${api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+  private serveApi(api: HttpApi, routes: readonly Pick<RouteDefinition, 'paths'>[]): void {
+    const origin = new HttpOrigin(`${api.apiId}.execute-api.${this.region}.${this.urlSuffix}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
     });
@@ -192,7 +221,7 @@ export class DashboardSite extends Construct {
    * Uploads the built dashboard and its config.json under /dashboard/, and clears CloudFront's copies.
    * The upload runs as a function of its own, with a role and a log group of its own.
    */
-  publish(config: DashboardConfig): BucketDeployment {
+  private publish(config: DashboardConfig): BucketDeployment {
     const role = new Role(this, 'PublishRole', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: 'Uploads the dashboard files to their bucket and clears the distribution of the old ones',

@@ -6,7 +6,7 @@
  * tenant and scopes), or an external issuer named in the stage settings. Either way the result is the
  * JWT authorizer that every route sits behind, accepting the tokens of every app client.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Lazy, Stack } from 'aws-cdk-lib';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import {
   AccountRecovery,
@@ -47,8 +47,8 @@ export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table
 
 export interface IdentityProps {
   readonly settings: StageSettings;
-  /** The dashboard's address (its sign-in returns there), where the stage hosts it; Cognito only. */
-  readonly dashboard?: { readonly url: string; readonly functions: SharedFunctionProps };
+  /** For the people's sign-in trigger (Cognito only). */
+  readonly functions: SharedFunctionProps;
 }
 
 /** The hosted sign-in's endpoints, which the dashboard's config names. */
@@ -64,20 +64,19 @@ export class Identity extends Construct {
   readonly authorizer: HttpJwtAuthorizer;
   /** The `iss` the authorizer trusts. */
   readonly issuer: string;
-  /** The `aud` / `client_id` values the authorizer accepts: the app client ids with Cognito. */
-  readonly audience: readonly string[];
   /** Present only when the stage uses Cognito. */
   readonly userPool: UserPool | undefined;
   /** App clients by their settings name (Cognito only). */
   readonly clients: ReadonlyMap<string, UserPoolClient>;
   /** The OAuth2 token endpoint: Cognito's, or the external issuer's. */
   readonly tokenUrl: string;
-  /** The dashboard's public app client (Cognito stages that host the dashboard). */
-  readonly dashboardClient: UserPoolClient | undefined;
-  /** The pre-token-generation trigger that gives people's tokens their tenant and scopes. */
+  /** The pre-token-generation trigger that gives people's tokens their tenant and scopes (Cognito only). */
   readonly personClaims: ServiceFunction | undefined;
-  /** Where the dashboard signs people in (with its client). */
+  /** Where people sign in, on the pool's domain (Cognito only). */
   readonly signIn: SignInEndpoints | undefined;
+  /** The dashboard's public app client, once the dashboard added it (dashboardClientFor). */
+  dashboardClient: UserPoolClient | undefined;
+  private readonly accepted: string[];
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -91,35 +90,47 @@ export class Identity extends Construct {
       this.tokenUrl = `${baseUrl}/oauth2/token`;
       // Cognito access tokens carry no `aud`: API Gateway matches `client_id` against the audience.
       this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${userPool.userPoolId}`;
-      if (props.dashboard) {
-        this.dashboardClient = this.createDashboardClient(userPool, props.dashboard.url);
-        this.personClaims = this.createPersonClaims(userPool, props.dashboard.functions);
-        this.signIn = {
-          authorizeUrl: `${baseUrl}/oauth2/authorize`,
-          tokenUrl: this.tokenUrl,
-          logoutUrl: `${baseUrl}/logout`,
-          origin: baseUrl,
-        };
-      } else {
-        this.dashboardClient = undefined;
-        this.personClaims = undefined;
-        this.signIn = undefined;
-      }
-      this.audience = [...clients.values(), ...(this.dashboardClient ? [this.dashboardClient] : [])].map(
-        (client) => client.userPoolClientId,
-      );
+      this.personClaims = this.createPersonClaims(userPool, props.functions);
+      this.signIn = {
+        authorizeUrl: `${baseUrl}/oauth2/authorize`,
+        tokenUrl: this.tokenUrl,
+        logoutUrl: `${baseUrl}/logout`,
+        origin: baseUrl,
+      };
+      this.accepted = [...clients.values()].map((client) => client.userPoolClientId);
     } else {
       this.userPool = undefined;
       this.clients = new Map();
       this.tokenUrl = identity.tokenUrl;
-      this.dashboardClient = undefined;
       this.personClaims = undefined;
       this.signIn = undefined;
       this.issuer = identity.issuer;
-      this.audience = identity.audience;
+      this.accepted = [...identity.audience];
     }
+    this.dashboardClient = undefined;
 
-    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.issuer, { jwtAudience: [...this.audience] });
+    // Read when the template is written: the dashboard's client, added after the API exists (its
+    // distribution names the API), is accepted as well.
+    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.issuer, {
+      jwtAudience: Lazy.list({ produce: () => this.audience }),
+    });
+  }
+
+  /** The `aud` / `client_id` values the authorizer accepts: the app client ids with Cognito. */
+  get audience(): string[] {
+    return [...this.accepted];
+  }
+
+  /**
+   * The dashboard's app client, made in `scope` (the dashboard's own nested stack) for the pool of
+   * this stack, returning to `dashboardUrl`; the authorizer accepts its tokens.
+   */
+  dashboardClientFor(scope: Construct, dashboardUrl: string): UserPoolClient {
+    if (!this.userPool) throw new Error('The dashboard signs people in with Cognito: this stage has no user pool');
+    if (this.dashboardClient) throw new Error('The dashboard has its client already');
+    this.dashboardClient = createDashboardClient(scope, this.userPool, dashboardUrl);
+    this.accepted.push(this.dashboardClient.userPoolClientId);
+    return this.dashboardClient;
   }
 
   private createUserPool(settings: StageSettings, identity: CognitoIdentitySettings) {
@@ -185,36 +196,6 @@ export class Identity extends Construct {
     return { userPool, clients, baseUrl: domain.baseUrl() };
   }
 
-  /**
-   * The dashboard's app client: public (no secret: a browser cannot keep one), the authorization
-   * code flow only, back to the dashboard's address only. Its tokens ask only `openid`: the trigger
-   * gives them the person's scopes. It may write none of the person's custom attributes, so nobody
-   * changes their own tenant or access.
-   */
-  private createDashboardClient(userPool: UserPool, dashboardUrl: string): UserPoolClient {
-    return userPool.addClient('Client-dashboard', {
-      userPoolClientName: 'dashboard',
-      generateSecret: false,
-      // The hosted sign-in's own flow; SRP never sends the password itself.
-      authFlows: { userSrp: true },
-      oAuth: {
-        flows: { authorizationCodeGrant: true },
-        scopes: [OAuthScope.OPENID],
-        callbackUrls: [dashboardUrl],
-        logoutUrls: [dashboardUrl],
-      },
-      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-      // Display preferences only, named one by one: never `custom:tenant` nor `custom:access`.
-      writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
-      accessTokenValidity: ACCESS_TOKEN_VALIDITY,
-      idTokenValidity: ACCESS_TOKEN_VALIDITY,
-      // The dashboard keeps no refresh token (its token lives in memory only); Cognito's shortest.
-      refreshTokenValidity: Duration.hours(1),
-      enableTokenRevocation: true,
-      preventUserExistenceErrors: true,
-    });
-  }
-
   /** The trigger that gives a person's tokens their tenant and scopes (functions/add-person-claims.ts). */
   private createPersonClaims(userPool: UserPool, functions: SharedFunctionProps): ServiceFunction {
     const trigger = new ServiceFunction(this, personClaimsTrigger.name, {
@@ -239,4 +220,35 @@ export class Identity extends Construct {
       preventUserExistenceErrors: true,
     });
   }
+}
+
+/**
+ * The dashboard's app client: public (no secret: a browser cannot keep one), the authorization
+ * code flow only, back to the dashboard's address only. Its tokens ask only `openid`: the trigger
+ * gives them the person's scopes. It may write none of the person's custom attributes, so nobody
+ * changes their own tenant or access.
+ */
+function createDashboardClient(scope: Construct, userPool: UserPool, dashboardUrl: string): UserPoolClient {
+  return new UserPoolClient(scope, 'Client-dashboard', {
+    userPool,
+    userPoolClientName: 'dashboard',
+    generateSecret: false,
+    // The hosted sign-in's own flow; SRP never sends the password itself.
+    authFlows: { userSrp: true },
+    oAuth: {
+      flows: { authorizationCodeGrant: true },
+      scopes: [OAuthScope.OPENID],
+      callbackUrls: [dashboardUrl],
+      logoutUrls: [dashboardUrl],
+    },
+    supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+    // Display preferences only, named one by one: never `custom:tenant` nor `custom:access`.
+    writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
+    accessTokenValidity: ACCESS_TOKEN_VALIDITY,
+    idTokenValidity: ACCESS_TOKEN_VALIDITY,
+    // The dashboard keeps no refresh token (its token lives in memory only); Cognito's shortest.
+    refreshTokenValidity: Duration.hours(1),
+    enableTokenRevocation: true,
+    preventUserExistenceErrors: true,
+  });
 }

@@ -1,18 +1,21 @@
 /**
- * The merchant dashboard on AWS, in the synthesized templates: its files in a private bucket that
+ * The merchant dashboard on AWS, in the synthesized templates (the stage's, and the dashboard's
+ * nested stack's, which the stage's passes what it names): its files in a private bucket that
  * only the distribution reads (origin access control), the API's paths behind the same distribution
  * (uncached, Authorization passed on), the page's security headers, the people's sign-in (a public
  * app client with the code flow back to the dashboard only, the pre-token-generation trigger with
  * its rights, the authorizer accepting the dashboard's tokens), and the upload of the built files
  * with their config.json. The distribution's viewer-request function is run here on sample requests.
  */
+import { contractRoutes } from '../../functions/contract';
 import { routesFor } from '../../functions/routes';
 import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { apiPathPatterns } from '../../infra/constructs/dashboard-site';
 import { dashboardContentSecurityPolicy } from '../../infra/dashboard-policy';
 import { stages, type StageName } from '../../infra/stages';
 import { permissionProblems } from './privileges';
-import { logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
 
 /** CloudFront's managed policies, by the ids AWS gives them. */
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -21,8 +24,8 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 const hostingStages = (Object.keys(stages) as StageName[]).filter((s) => stages[s].identity.kind === 'cognito');
 
-const onlyResource = (synthed: Synth, type: string): [string, Json] => {
-  const found = Object.entries(synthed.template.findResources(type)) as [string, Json][];
+const onlyResource = (template: Template, type: string): [string, Json] => {
+  const found = Object.entries(template.findResources(type)) as [string, Json][];
   expect(found).toHaveLength(1);
   return found[0]!;
 };
@@ -43,18 +46,20 @@ const matches = (pattern: string, path: string): boolean =>
 describe.each(hostingStages)('stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
+  /** The dashboard's nested stack. */
+  let nested: Nested;
   let distribution: Json;
   let distributionId: string;
   beforeAll(() => {
     synthed = synth(stage);
-    [distributionId, distribution] = onlyResource(synthed, 'AWS::CloudFront::Distribution');
+    nested = nestedOf(synthed, synthed.stack.dashboard!);
+    [distributionId, distribution] = onlyResource(nested.template, 'AWS::CloudFront::Distribution');
     distribution = distribution.Properties.DistributionConfig;
   });
   const dashboard = () => synthed.stack.dashboard!;
-
   test("the files' bucket is private: public access blocked, TLS only, read by this distribution alone", () => {
     const bucketId = logicalIdOf(synthed, dashboard().bucket);
-    const bucket = resourcesOf(synthed)[bucketId];
+    const bucket = nested.resources()[bucketId];
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -68,7 +73,7 @@ describe.each(hostingStages)('stage %s', (stage) => {
       LoggingConfiguration: { DestinationBucketName: { Ref: logicalIdOf(synthed, dashboard().logBucket) } },
     });
     expect(bucket.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');
-    const policy = Object.values(resourcesOf(synthed)).find(
+    const policy = Object.values(nested.resources()).find(
       (r: Json) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === bucketId,
     ).Properties.PolicyDocument.Statement as Json[];
     const allows = policy.filter((s) => s.Effect === 'Allow');
@@ -108,7 +113,7 @@ describe.each(hostingStages)('stage %s', (stage) => {
   });
 
   test('the default behaviour serves the bucket through origin access control, with the page’s headers', () => {
-    const [controlId, control] = onlyResource(synthed, 'AWS::CloudFront::OriginAccessControl');
+    const [controlId, control] = onlyResource(nested.template, 'AWS::CloudFront::OriginAccessControl');
     expect(control.Properties.OriginAccessControlConfig).toMatchObject({
       OriginAccessControlOriginType: 's3',
       SigningBehavior: 'always',
@@ -122,7 +127,7 @@ describe.each(hostingStages)('stage %s', (stage) => {
       CachePolicyId: CACHING_OPTIMIZED,
       FunctionAssociations: [{ EventType: 'viewer-request' }],
     });
-    const [, headers] = onlyResource(synthed, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const [, headers] = onlyResource(nested.template, 'AWS::CloudFront::ResponseHeadersPolicy');
     const security = headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     // The page may fetch from itself and from Cognito's token endpoint, nothing else.
     const region = 'sa-east-1';
@@ -143,26 +148,26 @@ describe.each(hostingStages)('stage %s', (stage) => {
     });
   });
 
-  test("every route's path reaches the API through the distribution, uncached, with the Authorization header", () => {
+  test("every route's path, and the description's, reaches the API through the distribution, uncached, with Authorization", () => {
     const apiOrigin = distribution.Origins.find((o: Json) => o.CustomOriginConfig);
-    expect(apiOrigin).toMatchObject({
-      DomainName: {
-        'Fn::Join': [
-          '',
-          [
-            { Ref: logicalIdOf(synthed, synthed.stack.api) },
-            '.execute-api.',
-            { Ref: 'AWS::Region' },
-            '.',
-            { Ref: 'AWS::URLSuffix' },
-          ],
-        ],
-      },
-      CustomOriginConfig: { OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] },
+    expect(apiOrigin.CustomOriginConfig).toEqual({
+      OriginProtocolPolicy: 'https-only',
+      OriginSSLProtocols: ['TLSv1.2'],
     });
+    const [separator, [apiId, ...domain]] = apiOrigin.DomainName['Fn::Join'];
+    expect([separator, ...domain]).toEqual([
+      '',
+      '.execute-api.',
+      { Ref: 'AWS::Region' },
+      '.',
+      { Ref: 'AWS::URLSuffix' },
+    ]);
+    expect(nested.passed(apiId)).toEqual({ Ref: logicalIdOf(synthed, synthed.stack.api) });
     const behaviours = distribution.CacheBehaviors as Json[];
-    const deployed = routesFor(settings.sandboxEnabled);
+    // The route table's routes and the API's description (its document and reference page).
+    const deployed = [...routesFor(settings.sandboxEnabled), contractRoutes];
     expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(apiPathPatterns(deployed));
+    expect(apiPathPatterns(deployed)).toEqual(expect.arrayContaining(['/openapi.json', '/docs', '/docs/*', '/v1/*']));
     for (const behaviour of behaviours) {
       expect(behaviour).toMatchObject({
         TargetOriginId: apiOrigin.Id,
@@ -189,7 +194,8 @@ describe.each(hostingStages)('stage %s', (stage) => {
     const url = {
       'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/dashboard/']],
     };
-    synthed.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+    const [clientId, client] = onlyResource(nested.template, 'AWS::Cognito::UserPoolClient');
+    expect(client.Properties).toMatchObject({
       ClientName: 'dashboard',
       GenerateSecret: false,
       AllowedOAuthFlows: ['code'],
@@ -201,14 +207,25 @@ describe.each(hostingStages)('stage %s', (stage) => {
       WriteAttributes: ['locale', 'zoneinfo'],
       AccessTokenValidity: 60,
     });
-    synthed.template.hasOutput('MerchantDashboardUrl', { Value: url });
-    synthed.template.hasOutput('DashboardClientId', {
-      Value: { Ref: logicalIdOf(synthed, synthed.stack.identity.dashboardClient!) },
+    // In the stage's user pool.
+    expect(nested.passed(client.Properties.UserPoolId)).toEqual({
+      Ref: logicalIdOf(synthed, synthed.stack.identity.userPool!),
+    });
+    // The stage's outputs: the address, built on the distribution's domain the nested stack gives.
+    const shown = synthed.template.findOutputs('MerchantDashboardUrl')['MerchantDashboardUrl']!.Value;
+    const [, [scheme, domain, path]] = shown['Fn::Join'];
+    expect([scheme, nested.outputOf(domain), path]).toEqual([
+      'https://',
+      { 'Fn::GetAtt': [distributionId, 'DomainName'] },
+      '/dashboard/',
+    ]);
+    expect(nested.outputOf(synthed.template.findOutputs('DashboardClientId')['DashboardClientId']!.Value)).toEqual({
+      Ref: clientId,
     });
   });
 
   test("the pool keeps each person's tenant and access, and runs the trigger (version 2) on every token", () => {
-    const [, pool] = onlyResource(synthed, 'AWS::Cognito::UserPool');
+    const [, pool] = onlyResource(synthed.template, 'AWS::Cognito::UserPool');
     expect(pool.Properties.Schema).toEqual([
       expect.objectContaining({ Name: PERSON_ATTRIBUTES.tenant, AttributeDataType: 'String', Mutable: true }),
       expect.objectContaining({ Name: PERSON_ATTRIBUTES.access, AttributeDataType: 'String', Mutable: true }),
@@ -230,16 +247,19 @@ describe.each(hostingStages)('stage %s', (stage) => {
   });
 
   test("the authorizer accepts the dashboard's tokens as well as the machines'", () => {
-    const [, authorizer] = onlyResource(synthed, 'AWS::ApiGatewayV2::Authorizer');
-    expect(authorizer.Properties.JwtConfiguration.Audience).toContainEqual({
-      Ref: logicalIdOf(synthed, synthed.stack.identity.dashboardClient!),
-    });
+    const [, authorizer] = onlyResource(synthed.template, 'AWS::ApiGatewayV2::Authorizer');
+    const audience = authorizer.Properties.JwtConfiguration.Audience as Json[];
+    const machines = [...synthed.stack.identity.clients.values()].map((c) => ({ Ref: logicalIdOf(synthed, c) }));
+    expect(audience.slice(0, machines.length)).toEqual(machines);
+    expect(audience).toHaveLength(machines.length + 1);
+    const [clientId] = onlyResource(nested.template, 'AWS::Cognito::UserPoolClient');
+    expect(nested.outputOf(audience.at(-1))).toEqual({ Ref: clientId });
   });
 
   describe("the distribution's viewer-request function, run on sample requests", () => {
     let handler: (event: Json) => Promise<Json>;
     beforeAll(() => {
-      const [, fn] = onlyResource(synthed, 'AWS::CloudFront::Function');
+      const [, fn] = onlyResource(nested.template, 'AWS::CloudFront::Function');
       expect(fn.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
       handler = new Function(`${fn.Properties.FunctionCode}; return handler;`)() as typeof handler;
     });
@@ -263,7 +283,7 @@ describe.each(hostingStages)('stage %s', (stage) => {
   });
 
   test('the built files and a config.json naming the hosted sign-in and the client go to /dashboard/', () => {
-    const [, upload] = onlyResource(synthed, 'Custom::CDKBucketDeployment');
+    const [, upload] = onlyResource(nested.template, 'Custom::CDKBucketDeployment');
     expect(upload.Properties).toMatchObject({
       DestinationBucketName: { Ref: logicalIdOf(synthed, dashboard().bucket) },
       DestinationBucketKeyPrefix: 'dashboard/',
@@ -273,10 +293,12 @@ describe.each(hostingStages)('stage %s', (stage) => {
       SystemMetadata: { 'cache-control': 'no-cache' },
     });
     // config.json's deploy-time values: the Cognito domain (authorize, token, logout) and the client id.
-    const markers = Object.values(upload.Properties.SourceMarkers[1]);
+    const markers = Object.values(upload.Properties.SourceMarkers[1]) as Json[];
     const domainId = logicalIdOf(synthed, synthed.stack.identity.userPool!.node.findChild('Domain'));
-    expect(markers.filter((m) => JSON.stringify(m) === JSON.stringify({ Ref: domainId }))).toHaveLength(3);
-    expect(markers).toContainEqual({ Ref: logicalIdOf(synthed, synthed.stack.identity.dashboardClient!) });
+    const fromStage = markers.filter((m) => m.Ref?.startsWith('referenceto')).map(nested.passed);
+    expect(fromStage).toEqual([{ Ref: domainId }, { Ref: domainId }, { Ref: domainId }]);
+    const [clientId] = onlyResource(nested.template, 'AWS::Cognito::UserPoolClient');
+    expect(markers).toContainEqual({ Ref: clientId });
   });
 });
 

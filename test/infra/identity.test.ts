@@ -3,7 +3,7 @@
  * client-credentials app clients) on the AWS stages, the stage's external issuer elsewhere, and
  * the JWT authorizer trusting exactly that issuer and those clients.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { allScopes, readScopes, SCOPE_PREFIX } from '../../functions/routes';
 import { scopeName } from '../../infra/constructs/identity';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
@@ -79,15 +79,21 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     },
   );
 
-  test("the authorizer trusts the pool's issuer and its app clients (the dashboard's too), nothing else", () => {
-    synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length + 1);
+  test("the authorizer trusts the pool's issuer and its app clients (the dashboard's, from its nested stack, too), nothing else", () => {
+    synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length);
     const clientIds = Object.keys(synthed.template.findResources('AWS::Cognito::UserPoolClient'));
-    expect(authorizerOf(synthed).JwtConfiguration).toEqual({
-      Issuer: {
-        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
-      },
-      Audience: clientIds.map((id) => ({ Ref: id })),
+    const dashboard = synthed.stack.dashboard!;
+    const dashboardStackId = synthed.stack.getLogicalId(dashboard.nestedStackResource!);
+    const { Issuer, Audience } = authorizerOf(synthed).JwtConfiguration;
+    expect(Issuer).toEqual({
+      'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
     });
+    const dashboardClient = Audience.at(-1)['Fn::GetAtt'] as [string, string];
+    expect(Audience).toEqual([...clientIds.map((id) => ({ Ref: id })), { 'Fn::GetAtt': dashboardClient }]);
+    // The dashboard's client id, as its nested stack gives it.
+    expect(dashboardClient[0]).toBe(dashboardStackId);
+    const output = Template.fromStack(dashboard).toJSON().Outputs[dashboardClient[1].replace(/^Outputs\./, '')];
+    expect(output.Value).toEqual({ Ref: logicalIdOf(synthed, dashboard.client) });
   });
 });
 

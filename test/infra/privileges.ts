@@ -18,7 +18,7 @@
  *   queue (the event source's on-failure destination).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
-import type { FunctionDefinition, RouteDefinition } from '../../functions/routes';
+import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import {
@@ -91,7 +91,9 @@ interface Allowance {
 }
 
 const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
-const isRoute = (definition: FunctionDefinition): definition is RouteDefinition => 'method' in definition;
+/** A route's function: one the stack made for a route (the API's description and the sign-in trigger are not). */
+const isRoute = (synthed: Synth, definition: FunctionDefinition): boolean =>
+  synthed.stack.functions.has(definition.name);
 
 /** Everything the entry of a route, a worker or a trigger lets its role hold. */
 function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance[] {
@@ -150,7 +152,7 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
 /** What a function's role allows beyond what its entry declares, one line per problem. */
 export function permissionProblems(synthed: Synth, definition: FunctionDefinition): string[] {
   const allowances = allowancesOf(synthed, definition);
-  const kind = isWorker(definition) ? 'worker' : isRoute(definition) ? 'route' : 'trigger';
+  const kind = isWorker(definition) ? 'worker' : isRoute(synthed, definition) ? 'route' : 'function';
   const problems: string[] = [];
   for (const statement of roleStatements(synthed, definition.name)) {
     if (statement.Effect !== 'Allow') continue;
