@@ -1,7 +1,8 @@
 /**
  * The layers of the code, checked by `npm test` (test/unit/layers.test.ts) and `npm run lint:layers`.
  * docs/architecture.md draws them. Calls run one way: functions -> http / domain -> data; the QR
- * library, the schemas, observability and runtime settings are leaves that reach up to nothing.
+ * library, the schemas, observability and runtime settings are leaves that reach up to nothing; the
+ * dashboard (a browser app) and the server know each other only through the API.
  */
 const upper = (...folders) => `^(${folders.join('|')})/`;
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -68,6 +69,18 @@ module.exports = {
       { path: '^shared/(domain|data|http|observability|runtime)/' },
     ),
     forbid(
+      'dashboard-is-an-api-client',
+      'The dashboard runs in a browser and reaches the server through the API alone (dashboard/src/api.ts).',
+      { path: '^dashboard/' },
+      { path: upper('functions', 'shared', 'infra', 'tools', 'test', 'bench') },
+    ),
+    forbid(
+      'the-server-runs-no-dashboard-code',
+      'The server serves the dashboard\'s built files; it may name the type of their config.json, never run its code.',
+      { path: upper('functions', 'shared', 'infra', 'tools') },
+      { path: '^dashboard/', dependencyTypesNot: ['type-only'] },
+    ),
+    forbid(
       'observability-and-runtime-are-leaves',
       'Logs, metrics, traces and the environment settings serve every layer and call none.',
       { path: '^shared/(observability|runtime)/' },
@@ -80,7 +93,7 @@ module.exports = {
     // Type-only imports count as edges, so the rules above can tell them apart.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.d.ts', '.json'] },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -685,3 +685,8 @@ export const allScopes: readonly Scope[] = Object.values(SCOPES);
 
 /** Scopes a read-only client receives: every `.read` scope. */
 export const readScopes: readonly Scope[] = allScopes.filter((scope) => scope.endsWith('.read'));
+
+/** What a client or a person may do: `full`, every scope; `read`, the read scopes only. */
+export type Access = 'full' | 'read';
+
+export const scopesFor = (access: Access): readonly Scope[] => (access === 'full' ? allScopes : readScopes);

@@ -13,3 +13,7 @@ export const LOCK_FILE = path.join(REPO_ROOT, 'package-lock.json');
 export function handlerEntry(handler: string): string {
   return path.join(FUNCTIONS_DIR, `${handler}.ts`);
 }
+
+/** The dashboard's sources (a browser app), and where `npm run generate` builds them. */
+export const DASHBOARD_SOURCE_DIR = path.join(REPO_ROOT, 'dashboard');
+export const DASHBOARD_ASSETS_DIR = path.join(REPO_ROOT, 'dist', 'dashboard');

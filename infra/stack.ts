@@ -2,8 +2,10 @@
  * The whole deployment of one stage: the table, the stage's secrets, who issues tokens (Cognito or
  * an external issuer), the HTTP API with its JWT authorizer, throttling and access logs, one
  * function per route of functions/routes.ts, the queues of the later work and one function per
- * worker of functions/workers.ts, and the alarms and dashboard. Everything that differs between
- * stages comes from StageSettings; everything a function needs comes from its route or worker entry.
+ * worker of functions/workers.ts, the merchant dashboard (S3 and CloudFront, with the API behind the
+ * same distribution, and its people's sign-in on Cognito), and the alarms and CloudWatch dashboard.
+ * Everything that differs between stages comes from StageSettings; everything a function needs
+ * comes from its route or worker entry.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -14,11 +16,13 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { contractRoutes } from '../functions/contract';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
+import { personClaimsTrigger } from '../functions/triggers';
 import { workers as workerTable } from '../functions/workers';
 import { tableDefinition } from '../shared/data/table';
 import { ApiFunction } from './constructs/api-function';
 import { ApiStage } from './constructs/api-stage';
 import { ContractFunction } from './constructs/contract-function';
+import { DashboardSite } from './constructs/dashboard-site';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
 import type { ServiceFunction } from './constructs/service-function';
@@ -38,6 +42,11 @@ export class BrebApiStack extends Stack {
   readonly table: Table;
   readonly secrets: StageSecrets;
   readonly identity: Identity;
+  /**
+   * The merchant dashboard (a nested stack), on the stages whose tokens come from Cognito: its people
+   * sign in on Cognito's hosted page (an external issuer would need a client of its own there).
+   */
+  readonly dashboard: DashboardSite | undefined;
   readonly api: HttpApi;
   readonly apiStage: ApiStage;
   /** The routes this stage serves: sandbox operator routes only where the sandbox is enabled. */
@@ -50,6 +59,8 @@ export class BrebApiStack extends Stack {
   readonly queues: WorkQueues;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
+  /** Every function of ours by its name: the routes', the workers', the contract's and the sign-in trigger's. */
+  readonly serviceFunctions: ReadonlyMap<string, ServiceFunction>;
   /**
    * Every dead-letter queue, by the name of what it sets aside: a queue's messages, or the batches a
    * stream consumer gave up on.
@@ -65,7 +76,6 @@ export class BrebApiStack extends Stack {
 
     this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
-    this.identity = new Identity(this, 'Identity', { settings });
     this.queues = new WorkQueues(this, 'Queues', { settings });
     const shared = {
       settings,
@@ -73,6 +83,7 @@ export class BrebApiStack extends Stack {
       secrets: this.secrets.byName,
       queues: this.queues.byName,
     };
+    this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
     // Every route sits behind the authorizer by default, so a route cannot be left open by omission;
     // routes only add the scopes they demand.
@@ -125,6 +136,17 @@ export class BrebApiStack extends Stack {
         },
       ]);
     }
+    const { identity } = settings;
+    this.dashboard =
+      identity.kind === 'cognito'
+        ? new DashboardSite(this, 'Dashboard', {
+            settings,
+            cognito: identity,
+            identity: this.identity,
+            api: this.api,
+            routes: [...this.routes, contractRoutes],
+          })
+        : undefined;
 
     // Under a scope of their own, so that the local server, which finds the route functions by their
     // construct path (infra/local/bundles.ts), never takes one for a route.
@@ -142,14 +164,17 @@ export class BrebApiStack extends Stack {
     }
     this.deadLetterQueues = deadLetterQueues;
 
+    const { personClaims } = this.identity;
+    this.serviceFunctions = new Map<string, ServiceFunction>([
+      ...functions,
+      ...this.workers,
+      [contractRoutes.name, this.contract],
+      ...(personClaims ? [[personClaimsTrigger.name, personClaims] as const] : []),
+    ]);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       settings,
       api: this.api,
-      functions: new Map<string, ServiceFunction>([
-        ...functions,
-        ...this.workers,
-        [contractRoutes.name, this.contract],
-      ]),
+      functions: this.serviceFunctions,
       workers: this.workers,
       queues: this.queues.byName,
       deadLetterQueues,
@@ -187,6 +212,14 @@ export class BrebApiStack extends Stack {
     for (const [name, client] of clients) {
       // The secret stays in Cognito: aws cognito-idp describe-user-pool-client --user-pool-id ... --client-id ...
       output(`ClientId${pascalCase(name)}`, client.userPoolClientId, `App client "${name}"`);
+    }
+    if (this.dashboard) {
+      output('MerchantDashboardUrl', this.dashboard.url, 'The merchant dashboard');
+      output(
+        'DashboardClientId',
+        this.dashboard.client.userPoolClientId,
+        "The dashboard's public app client (no secret)",
+      );
     }
   }
 }

@@ -4,6 +4,8 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Access } from '../functions/routes';
+import { DASHBOARD_CLIENT_ID } from './local/people';
 import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
@@ -13,7 +15,7 @@ export interface AppClientSettings {
   /** Name of the client in Cognito, e.g. the platform it is issued to. */
   readonly name: string;
   /** `full`: every scope of the route table; `read`: only the `.read` scopes. */
-  readonly access: 'full' | 'read';
+  readonly access: Access;
 }
 
 /** Tokens come from this stack's own Cognito user pool (client-credentials flow). */
@@ -118,11 +120,11 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     name: 'local',
     ...throwaway,
     // LocalStack's community edition has no Cognito: tokens come from the local issuer of
-    // `npm start`, with its sandbox clients.
+    // `npm start`, with its sandbox clients and the dashboard its people sign in through.
     identity: {
       kind: 'external',
       issuer: 'http://127.0.0.1:3000',
-      audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly'],
+      audience: ['sandbox-client-a', 'sandbox-client-b', 'sandbox-client-readonly', DASHBOARD_CLIENT_ID],
       tokenUrl: 'http://127.0.0.1:3000/oauth2/token',
     },
     logRetention: RetentionDays.ONE_WEEK,

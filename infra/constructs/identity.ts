@@ -1,25 +1,34 @@
 /**
  * Who may call the API: either this stack's own Cognito user pool (a token endpoint on a Cognito
- * domain, a resource server whose scopes are the route table's, and client-credentials app
- * clients), or an external issuer named in the stage settings. Either way the result is the JWT
- * authorizer that every route sits behind.
+ * domain, a resource server whose scopes are the route table's, client-credentials app clients for
+ * the platforms' machines, and, where the dashboard is hosted, a public app client through which the
+ * platforms' staff sign in, with a pre-token-generation trigger that gives each person's token their
+ * tenant and scopes), or an external issuer named in the stage settings. Either way the result is the
+ * JWT authorizer that every route sits behind, accepting the tokens of every app client.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Lazy, Stack } from 'aws-cdk-lib';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import {
   AccountRecovery,
+  ClientAttributes,
   FeaturePlan,
+  LambdaVersion,
   Mfa,
   OAuthScope,
   ResourceServerScope,
+  StringAttribute,
   UserPool,
   UserPoolClient,
+  UserPoolClientIdentityProvider,
+  UserPoolOperation,
   UserPoolResourceServer,
 } from 'aws-cdk-lib/aws-cognito';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { allScopes, readScopes, SCOPE_PREFIX, type Scope } from '../../functions/routes';
+import { allScopes, SCOPE_PREFIX, scopesFor, type Scope } from '../../functions/routes';
+import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { removalPolicyOf, type AppClientSettings, type CognitoIdentitySettings, type StageSettings } from '../stages';
+import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 /** `breb/customers.read` -> `customers.read`: Cognito names a scope relative to its resource server. */
 export const scopeName = (scope: Scope): string => scope.slice(SCOPE_PREFIX.length + 1);
@@ -33,51 +42,112 @@ const describeScope = (scope: Scope): string => {
 /** Tokens live an hour, as the local issuer's do; clients fetch a new one rather than refresh. */
 const ACCESS_TOKEN_VALIDITY = Duration.hours(1);
 
+/** What the functions of the stack share, for the sign-in's trigger. */
+export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table' | 'secrets' | 'queues'>;
+
+export interface IdentityProps {
+  readonly settings: StageSettings;
+  /** For the people's sign-in trigger (Cognito only). */
+  readonly functions: SharedFunctionProps;
+}
+
+/** The hosted sign-in's endpoints, which the dashboard's config names. */
+export interface SignInEndpoints {
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly logoutUrl: string;
+  /** https://<prefix>.auth.<region>.amazoncognito.com: what the page may fetch from (its token). */
+  readonly origin: string;
+}
+
 export class Identity extends Construct {
   readonly authorizer: HttpJwtAuthorizer;
   /** The `iss` the authorizer trusts. */
   readonly issuer: string;
-  /** The `aud` / `client_id` values the authorizer accepts: the app client ids with Cognito. */
-  readonly audience: readonly string[];
   /** Present only when the stage uses Cognito. */
   readonly userPool: UserPool | undefined;
   /** App clients by their settings name (Cognito only). */
   readonly clients: ReadonlyMap<string, UserPoolClient>;
   /** The OAuth2 token endpoint: Cognito's, or the external issuer's. */
   readonly tokenUrl: string;
+  /** The pre-token-generation trigger that gives people's tokens their tenant and scopes (Cognito only). */
+  readonly personClaims: ServiceFunction | undefined;
+  /** Where people sign in, on the pool's domain (Cognito only). */
+  readonly signIn: SignInEndpoints | undefined;
+  /** The dashboard's public app client, once the dashboard added it (dashboardClientFor). */
+  dashboardClient: UserPoolClient | undefined;
+  private readonly accepted: string[];
 
-  constructor(scope: Construct, id: string, props: { readonly settings: StageSettings }) {
+  constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
     const { settings } = props;
     const { identity } = settings;
 
     if (identity.kind === 'cognito') {
-      const { userPool, clients, tokenUrl } = this.createUserPool(settings, identity);
+      const { userPool, clients, baseUrl } = this.createUserPool(settings, identity);
       this.userPool = userPool;
       this.clients = clients;
-      this.tokenUrl = tokenUrl;
+      this.tokenUrl = `${baseUrl}/oauth2/token`;
       // Cognito access tokens carry no `aud`: API Gateway matches `client_id` against the audience.
       this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${userPool.userPoolId}`;
-      this.audience = [...clients.values()].map((client) => client.userPoolClientId);
+      this.personClaims = this.createPersonClaims(userPool, props.functions);
+      this.signIn = {
+        authorizeUrl: `${baseUrl}/oauth2/authorize`,
+        tokenUrl: this.tokenUrl,
+        logoutUrl: `${baseUrl}/logout`,
+        origin: baseUrl,
+      };
+      this.accepted = [...clients.values()].map((client) => client.userPoolClientId);
     } else {
       this.userPool = undefined;
       this.clients = new Map();
       this.tokenUrl = identity.tokenUrl;
+      this.personClaims = undefined;
+      this.signIn = undefined;
       this.issuer = identity.issuer;
-      this.audience = identity.audience;
+      this.accepted = [...identity.audience];
     }
+    this.dashboardClient = undefined;
 
-    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.issuer, { jwtAudience: [...this.audience] });
+    // Read when the template is written: the dashboard's client, added after the API exists (its
+    // distribution names the API), is accepted as well.
+    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', this.issuer, {
+      jwtAudience: Lazy.list({ produce: () => this.audience }),
+    });
+  }
+
+  /** The `aud` / `client_id` values the authorizer accepts: the app client ids with Cognito. */
+  get audience(): string[] {
+    return [...this.accepted];
+  }
+
+  /**
+   * The dashboard's app client, made in `scope` (the dashboard's own nested stack) for the pool of
+   * this stack, returning to `dashboardUrl`; the authorizer accepts its tokens.
+   */
+  dashboardClientFor(scope: Construct, dashboardUrl: string): UserPoolClient {
+    if (!this.userPool) throw new Error('The dashboard signs people in with Cognito: this stage has no user pool');
+    if (this.dashboardClient) throw new Error('The dashboard has its client already');
+    this.dashboardClient = createDashboardClient(scope, this.userPool, dashboardUrl);
+    this.accepted.push(this.dashboardClient.userPoolClientId);
+    return this.dashboardClient;
   }
 
   private createUserPool(settings: StageSettings, identity: CognitoIdentitySettings) {
     const userPool = new UserPool(this, 'UserPool', {
       userPoolName: `breb-merchant-api-${settings.name}`,
-      // Machine clients only: nobody signs up, and there are no users to recover.
+      // The platforms' machines, and their staff for the dashboard: nobody signs up, an operator
+      // creates each person (docs/dashboard.md) and resets a forgotten password.
       selfSignUpEnabled: false,
       accountRecovery: AccountRecovery.NONE,
       featurePlan: FeaturePlan.ESSENTIALS,
-      // Should a person ever be added (an operator console), the pool is strict from the start.
+      // Whose data a person works on, and how much they may do: set by an operator, read by the
+      // pre-token-generation trigger, writable by no app client.
+      customAttributes: {
+        [PERSON_ATTRIBUTES.tenant]: new StringAttribute({ minLen: 1, maxLen: 128, mutable: true }),
+        [PERSON_ATTRIBUTES.access]: new StringAttribute({ minLen: 1, maxLen: 16, mutable: true }),
+      },
+      // People handle payments data: long passwords and a second factor (an authenticator app).
       passwordPolicy: {
         minLength: 14,
         requireLowercase: true,
@@ -95,8 +165,9 @@ export class Identity extends Construct {
       {
         id: 'AwsSolutions-COG8',
         reason:
-          "The Plus tier's threat protection guards user sign-ins; this pool has no users, only " +
-          'client-credentials app clients, which it does not cover.',
+          "The Plus tier's threat protection guards people's sign-ins; here they are a platform's staff, " +
+          'created one by one by an operator, with a second factor required: the Essentials tier is kept, ' +
+          'and the Plus tier is a per-stage decision for an operator.',
       },
     ]);
 
@@ -117,12 +188,25 @@ export class Identity extends Construct {
 
     const clients = new Map<string, UserPoolClient>();
     for (const client of identity.clients) {
-      const granted = client.access === 'full' ? allScopes : readScopes;
+      const granted = scopesFor(client.access);
       const oauthScopes = granted.map((scope) => OAuthScope.resourceServer(resourceServer, scopes.get(scope)!));
       clients.set(client.name, this.createClient(userPool, client, oauthScopes));
     }
 
-    return { userPool, clients, tokenUrl: `${domain.baseUrl()}/oauth2/token` };
+    return { userPool, clients, baseUrl: domain.baseUrl() };
+  }
+
+  /** The trigger that gives a person's tokens their tenant and scopes (functions/add-person-claims.ts). */
+  private createPersonClaims(userPool: UserPool, functions: SharedFunctionProps): ServiceFunction {
+    const trigger = new ServiceFunction(this, personClaimsTrigger.name, {
+      ...functions,
+      definition: personClaimsTrigger,
+      description: "Adds a person's tenant and scopes to their tokens (Cognito pre-token generation)",
+      // Cognito waits five seconds for a trigger.
+      timeout: Duration.seconds(5),
+    });
+    userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger.function, LambdaVersion.V2_0);
+    return trigger;
   }
 
   private createClient(userPool: UserPool, client: AppClientSettings, scopes: OAuthScope[]): UserPoolClient {
@@ -136,4 +220,35 @@ export class Identity extends Construct {
       preventUserExistenceErrors: true,
     });
   }
+}
+
+/**
+ * The dashboard's app client: public (no secret: a browser cannot keep one), the authorization
+ * code flow only, back to the dashboard's address only. Its tokens ask only `openid`: the trigger
+ * gives them the person's scopes. It may write none of the person's custom attributes, so nobody
+ * changes their own tenant or access.
+ */
+function createDashboardClient(scope: Construct, userPool: UserPool, dashboardUrl: string): UserPoolClient {
+  return new UserPoolClient(scope, 'Client-dashboard', {
+    userPool,
+    userPoolClientName: 'dashboard',
+    generateSecret: false,
+    // The hosted sign-in's own flow; SRP never sends the password itself.
+    authFlows: { userSrp: true },
+    oAuth: {
+      flows: { authorizationCodeGrant: true },
+      scopes: [OAuthScope.OPENID],
+      callbackUrls: [dashboardUrl],
+      logoutUrls: [dashboardUrl],
+    },
+    supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+    // Display preferences only, named one by one: never `custom:tenant` nor `custom:access`.
+    writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
+    accessTokenValidity: ACCESS_TOKEN_VALIDITY,
+    idTokenValidity: ACCESS_TOKEN_VALIDITY,
+    // The dashboard keeps no refresh token (its token lives in memory only); Cognito's shortest.
+    refreshTokenValidity: Duration.hours(1),
+    enableTokenRevocation: true,
+    preventUserExistenceErrors: true,
+  });
 }

@@ -2,8 +2,13 @@
  * Alarms and the dashboard of one stage. Every alarm notifies one SNS topic (optionally mailed to
  * the address of the stage settings); the dashboard shows the API, each function (routes and
  * workers), the table, the queues and the webhook deliveries.
+ *
+ * A nested stack of the stage's stack, deployed with it by the same `cdk deploy`: two alarms per
+ * function make it the stage's largest part (over a hundred resources), and CloudFormation holds at
+ * most 500 resources per template. Apart, the stage's stack keeps room for the next routes, and this
+ * one for two alarms each of some two hundred functions.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -68,14 +73,14 @@ export interface MonitoringProps {
   readonly table: ITable;
 }
 
-export class Monitoring extends Construct {
+export class Monitoring extends NestedStack {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
   readonly dashboardUrl: string;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
-    super(scope, id);
+    super(scope, id, { description: `Bre-B merchant API alarms and dashboard (${props.settings.name})` });
     const { settings, api, functions, deadLetterQueues, table } = props;
     const streamConsumers = [...props.workers.values()].filter((worker) => 'stream' in worker.worker.source);
     const prefix = `BrebMerchantApi-${settings.name}`;
@@ -191,7 +196,7 @@ export class Monitoring extends Construct {
       tableThrottles,
     });
 
-    const region = Stack.of(this).region;
+    const { region } = this;
     this.dashboardUrl = `https://${region}.console.aws.amazon.com/cloudwatch/home?region=${region}#dashboards:name=${prefix}`;
   }
 

@@ -1,8 +1,9 @@
 /**
- * The local OAuth2 issuer: a stand-in for a Cognito client-credentials app client (docs/sandbox.md).
- * It signs RS256 access tokens and verifies them the way API Gateway's JWT authorizer does: signature
- * by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one) in the audience,
- * `exp`, `nbf`.
+ * The local OAuth2 issuer: a stand-in for Cognito (docs/sandbox.md, docs/dashboard.md). It issues
+ * RS256 access tokens to the sandbox clients (client credentials) and to the sandbox people who
+ * sign in to the dashboard (authorization code with PKCE), and verifies them the way API Gateway's
+ * JWT authorizer does: signature by `kid` from the JWKS, `iss`, `aud` (or `client_id` without one)
+ * in the audience, `exp`, `nbf`.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,9 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { allScopes, readScopes } from '../../functions/routes';
+import { allScopes, readScopes, scopesFor } from '../../functions/routes';
+import { AuthorizationCodes } from './authorization-codes';
+import { dashboardClient, SANDBOX_PEOPLE, type PublicClient, type SandboxPerson } from './people';
 import type { TokenFault } from './token-refusals';
 
 export interface OAuthClient {
@@ -105,28 +108,46 @@ const sameSecret = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
+export interface LocalIssuerOptions {
+  readonly issuer: string;
+  readonly keyFile?: string;
+  readonly clients?: readonly OAuthClient[];
+  /** The clients without a secret; by default the dashboard served beside the issuer. */
+  readonly publicClients?: readonly PublicClient[];
+  readonly people?: readonly SandboxPerson[];
+}
+
 export class LocalIssuer {
   private readonly keySet: ReturnType<typeof createLocalJWKSet>;
+  /** The codes of sign-ins not yet exchanged for a token. */
+  readonly codes = new AuthorizationCodes();
 
   private constructor(
     readonly issuer: string,
     readonly clients: readonly OAuthClient[],
+    readonly publicClients: readonly PublicClient[],
+    private readonly people: readonly SandboxPerson[],
     private readonly key: SigningKey,
   ) {
     this.keySet = createLocalJWKSet(this.jwks());
   }
 
-  static async create(options: {
-    issuer: string;
-    keyFile?: string;
-    clients?: readonly OAuthClient[];
-  }): Promise<LocalIssuer> {
-    return new LocalIssuer(options.issuer, options.clients ?? SANDBOX_CLIENTS, await loadOrCreateKey(options.keyFile));
+  static async create(options: LocalIssuerOptions): Promise<LocalIssuer> {
+    return new LocalIssuer(
+      options.issuer,
+      options.clients ?? SANDBOX_CLIENTS,
+      options.publicClients ?? [dashboardClient(options.issuer)],
+      options.people ?? SANDBOX_PEOPLE,
+      await loadOrCreateKey(options.keyFile),
+    );
   }
 
-  /** The client ids the authorizer accepts (API Gateway's `audience`). */
+  /**
+   * The client ids the authorizer accepts (API Gateway's `audience`): the machine clients and the
+   * public ones, as the deployed authorizer accepts both kinds of app client.
+   */
   get audience(): readonly string[] {
-    return this.clients.map((client) => client.clientId);
+    return [...this.clients, ...this.publicClients].map((client) => client.clientId);
   }
 
   jwks(): JSONWebKeySet {
@@ -136,6 +157,16 @@ export class LocalIssuer {
   authenticate(clientId: string, clientSecret: string): OAuthClient | undefined {
     const client = this.clients.find((c) => c.clientId === clientId);
     return client && sameSecret(client.clientSecret, clientSecret) ? client : undefined;
+  }
+
+  publicClient(clientId: string): PublicClient | undefined {
+    return this.publicClients.find((client) => client.clientId === clientId);
+  }
+
+  /** The person with this username and password; the password is compared in constant time. */
+  signIn(username: string, password: string): SandboxPerson | undefined {
+    const person = this.people.find((p) => p.username === username);
+    return person && sameSecret(person.password, password) ? person : undefined;
   }
 
   /** Signs an access token with any claims: the token endpoint's work, and tests' expired tokens. */
@@ -151,6 +182,22 @@ export class LocalIssuer {
       sub: client.clientId,
       client_id: client.clientId,
       scope: scopes.join(' '),
+      token_use: 'access',
+    });
+  }
+
+  /**
+   * A person's access token, as Cognito's is after the pre-token-generation trigger: `client_id`
+   * the public client signed in through, `sub` and `username` the person, `tenant` whose data the
+   * person works on, `scope` the person's scopes.
+   */
+  async issuePersonToken(person: SandboxPerson, client: PublicClient): Promise<string> {
+    return this.sign({
+      sub: person.username,
+      username: person.username,
+      client_id: client.clientId,
+      tenant: person.tenant,
+      scope: scopesFor(person.access).join(' '),
       token_use: 'access',
     });
   }

@@ -24,7 +24,9 @@ import { stageEnvironment, stages } from '../stages';
 import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
+import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
@@ -179,6 +181,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     const issuer = await LocalIssuer.create({
       issuer: options.issuer ?? url,
+      // The dashboard this server serves signs people in here, and comes back here.
+      publicClients: [dashboardClient(url)],
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
@@ -188,6 +192,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       await createLocalApi({
         issuer,
         sandboxEnabled: settings.sandboxEnabled,
+        dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
         ...(loadHandler ? { loadHandler } : {}),
       }),

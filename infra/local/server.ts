@@ -14,10 +14,11 @@ import { routesFor, type FunctionDefinition, type HttpMethod, type RouteDefiniti
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
+import { answerDashboardRequest, type DashboardAssets } from './dashboard-assets';
+import { answerIssuerRequest } from './issuer-endpoints';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
 import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
-import { answerTokenRequest } from './token-endpoint';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
 
 /** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
@@ -40,6 +41,8 @@ export interface LocalServerOptions {
   readonly routes?: readonly RouteDefinition[];
   /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
+  /** The dashboard's files, served at /dashboard/; none by default. */
+  readonly dashboard?: DashboardAssets;
   /** Loads a function's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
   readonly loadHandler?: (route: LoadableFunction) => Promise<LambdaHandler>;
 }
@@ -62,7 +65,12 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function send(response: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: string | Buffer,
+): void {
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }
@@ -206,6 +214,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
   }
   const { issuer } = options;
+  const dashboard = options.dashboard ?? new Map();
   const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -222,28 +231,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       throw error;
     }
 
-    if (url.pathname === '/oauth2/token' && method === 'POST') {
-      const answer = await answerTokenRequest(
-        issuer,
-        request.headers['content-type'],
-        request.headers.authorization,
-        body.toString('utf8'),
-      );
-      return send(
-        response,
-        answer.status,
-        { 'content-type': 'application/json', 'cache-control': 'no-store' },
-        JSON.stringify(answer.body),
-      );
-    }
-    if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
-      return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify(issuer.jwks()));
-    }
+    // The sign-in and the dashboard's files stand in for Cognito and CloudFront: outside the API stage.
+    const plain =
+      (await answerIssuerRequest(issuer, request, url, body)) ?? answerDashboardRequest(dashboard, method, url);
+    if (plain) return send(response, plain.status, plain.headers, plain.body);
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
     // takes a token of the one bucket before it is routed or its token checked, so that a flood of
-    // bad tokens spends the bucket here as it may deployed. The OAuth2 endpoints above stand in for
-    // Cognito, outside the stage.
+    // bad tokens spends the bucket here as it may deployed.
     const throttled = throttle?.take();
     if (throttled && !throttled.allowed) {
       return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests to the API; slow down', {

@@ -13,6 +13,7 @@
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
 import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
+import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
 import { startLocalRuntime } from './runtime';
 
@@ -41,6 +42,8 @@ console.log(`Bre-B merchant API listening on ${runtime.url}
   The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
+  Merchant dashboard: ${runtime.url}${DASHBOARD_PATH}
+    sign in as ${SANDBOX_PEOPLE.map((p) => `${p.username}/${p.password}`).join(', ')}
   Get a token:
     curl -s -u ${client.clientId}:${client.clientSecret} -d grant_type=client_credentials ${runtime.url}/oauth2/token
 Press Ctrl-C to stop.`);

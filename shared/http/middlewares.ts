@@ -61,14 +61,17 @@ export function httpResponses(functionName: string): ApiMiddleware {
 
 /**
  * The tenant and scopes from the JWT that API Gateway's authorizer (or the local server) verified.
- * A missing claim means the function was invoked without the authorizer: refuse.
+ * A person signed in to the dashboard works for the tenant their token's `tenant` claim names (the
+ * token's `client_id` is then the dashboard's app client); a machine client's token has no `tenant`
+ * and is its own tenant, its `client_id`. A missing claim means the function was invoked without
+ * the authorizer: refuse.
  */
 export function authContext(): ApiMiddleware {
   return {
     before: (request) => {
       const jwt = request.event.requestContext?.authorizer?.jwt;
       const claims = jwt?.claims ?? {};
-      const tenant = claims['client_id'] ?? claims['sub'];
+      const tenant = claims['tenant'] ?? claims['client_id'] ?? claims['sub'];
       if (typeof tenant !== 'string' || tenant === '') {
         throw new AppError('UNAUTHORIZED', 'The request carries no verified access token');
       }

@@ -4,8 +4,8 @@
  * each sent a valid request (test/support/route-samples.ts) with a real token. A bundling fault the
  * sources cannot show (an alias to the wrong module, a package left out of the bundle, a wrong handler
  * entry) fails here rather than in Lambda. The workers' bundles are loaded from the assembly too, and
- * each handles an empty batch. One synthesis serves every test of this file: bundling all the
- * functions is the slowest step of the CDK tests.
+ * each handles an empty batch; the sign-in trigger's answers a sign-in. One synthesis serves every
+ * test of this file: bundling all the functions is the slowest step of the CDK tests.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,12 +13,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { contractRoutes } from '../../functions/contract';
-import { routesFor } from '../../functions/routes';
+import { readScopes, routesFor } from '../../functions/routes';
+import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
 import { lambdaBundles } from '../../infra/local/bundles';
 import { lambdaContext } from '../../infra/local/lambda-context';
 import { stageSettings } from '../../infra/stages';
 import { ENV, QUEUE_ENV } from '../../shared/runtime/config';
+import { signInEvent } from '../support/cognito-events';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { createParty, sampleOf, sendSample, type Party } from '../support/route-samples';
 import { resourcesOf, serviceFunction, synth, type Synth } from './synth';
@@ -40,7 +42,7 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
-/** The code folder of a route's or a worker's function, found through the construct tree (not the way the server does). */
+/** The code folder of one of our functions, found through the construct tree (not the way the server does). */
 function assetDirOf(name: string): string {
   const fn = serviceFunction(synthed, name).function;
   const resource = resourcesOf(synthed)[synthed.stack.getLogicalId(fn.node.defaultChild as CfnFunction)];
@@ -99,6 +101,19 @@ test("every worker's bundle holds only what it runs, loads as Lambda loads it, a
       else process.env[name] = value;
     }
   }
+});
+
+test("the sign-in trigger's bundle loads as Lambda loads it and gives a person's token their tenant", async () => {
+  const sources = bundledSources(personClaimsTrigger.name);
+  expect(sources.some((source) => source.includes('node_modules/'))).toBe(false);
+  const module = (await import(pathToFileURL(path.join(assetDirOf(personClaimsTrigger.name), 'index.mjs')).href)) as {
+    handler: (event: unknown) => Promise<{ response: Record<string, any> }>;
+  };
+  const answer = await module.handler(signInEvent({ 'custom:tenant': 'platform-client-id', 'custom:access': 'read' }));
+  expect(answer.response['claimsAndScopeOverrideDetails'].accessTokenGeneration).toMatchObject({
+    claimsToAddOrOverride: { tenant: 'platform-client-id' },
+    scopesToAdd: readScopes,
+  });
 });
 
 test("the local server finds the bundle of every route and of the description's function, and nothing else", () => {

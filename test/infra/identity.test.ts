@@ -3,10 +3,11 @@
  * client-credentials app clients) on the AWS stages, the stage's external issuer elsewhere, and
  * the JWT authorizer trusting exactly that issuer and those clients.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { allScopes, readScopes, SCOPE_PREFIX } from '../../functions/routes';
 import { scopeName } from '../../infra/constructs/identity';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { DASHBOARD_CLIENT_ID } from '../../infra/local/people';
 import { stages, type CognitoIdentitySettings, type StageName } from '../../infra/stages';
 import { logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
 
@@ -24,7 +25,7 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     poolId = logicalIdOf(synthed, synthed.stack.identity.userPool!);
   });
 
-  test('a user pool for machine clients only, kept as the stage says', () => {
+  test('a user pool for machines and staff: no sign-up, a second factor, kept as the stage says', () => {
     synthed.template.resourceCountIs('AWS::Cognito::UserPool', 1);
     const [pool] = Object.values(synthed.template.findResources('AWS::Cognito::UserPool')) as Json[];
     expect(pool.Properties).toMatchObject({
@@ -78,27 +79,33 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     },
   );
 
-  test("the authorizer trusts the pool's issuer and its app clients, nothing else", () => {
+  test("the authorizer trusts the pool's issuer and its app clients (the dashboard's, from its nested stack, too), nothing else", () => {
     synthed.template.resourceCountIs('AWS::Cognito::UserPoolClient', identity.clients.length);
     const clientIds = Object.keys(synthed.template.findResources('AWS::Cognito::UserPoolClient'));
-    expect(authorizerOf(synthed).JwtConfiguration).toEqual({
-      Issuer: {
-        'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
-      },
-      Audience: clientIds.map((id) => ({ Ref: id })),
+    const dashboard = synthed.stack.dashboard!;
+    const dashboardStackId = synthed.stack.getLogicalId(dashboard.nestedStackResource!);
+    const { Issuer, Audience } = authorizerOf(synthed).JwtConfiguration;
+    expect(Issuer).toEqual({
+      'Fn::Join': ['', ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: poolId }]],
     });
+    const dashboardClient = Audience.at(-1)['Fn::GetAtt'] as [string, string];
+    expect(Audience).toEqual([...clientIds.map((id) => ({ Ref: id })), { 'Fn::GetAtt': dashboardClient }]);
+    // The dashboard's client id, as its nested stack gives it.
+    expect(dashboardClient[0]).toBe(dashboardStackId);
+    const output = Template.fromStack(dashboard).toJSON().Outputs[dashboardClient[1].replace(/^Outputs\./, '')];
+    expect(output.Value).toEqual({ Ref: logicalIdOf(synthed, dashboard.client) });
   });
 });
 
-test('the local stage trusts the local issuer and its sandbox clients, without Cognito', () => {
+test('the local stage trusts the local issuer, its sandbox clients and its dashboard, without Cognito', () => {
   const synthed = synth('local');
   const identity = stages.local.identity;
   expect(identity.kind).toBe('external');
   synthed.template.resourceCountIs('AWS::Cognito::UserPool', 0);
   expect(authorizerOf(synthed).JwtConfiguration).toEqual({
     Issuer: identity.kind === 'external' ? identity.issuer : undefined,
-    // The clients of the local token endpoint (npm start), so its tokens pass.
-    Audience: SANDBOX_CLIENTS.map((client) => client.clientId),
+    // The clients of the local token endpoint (npm start), so its tokens pass, people's included.
+    Audience: [...SANDBOX_CLIENTS.map((client) => client.clientId), DASHBOARD_CLIENT_ID],
   });
 });
 

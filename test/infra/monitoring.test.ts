@@ -2,31 +2,30 @@
  * Alarms (API 5xx rate and p99 latency, each function's errors and throttles, table throttles, each
  * dead-letter queue, the stream consumer's iterator age, webhook deliveries given up, requests let
  * through without their tenant's rate limit), all notifying one encrypted, SSL-only SNS topic, and
- * one dashboard per stage.
+ * one dashboard per stage. They live in a nested stack of the stage's: what they watch in the stage's
+ * stack reaches them as the nested stack's parameters.
  */
 import { ITERATOR_AGE_ALARM_MS } from '../../infra/constructs/monitoring';
 import { stages, type StageName } from '../../infra/stages';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/runtime/config';
-import { logicalIdOf, synth, type Json, type Synth } from './synth';
-
-const alarmsOf = ({ template }: Synth): Record<string, Json> => template.findResources('AWS::CloudWatch::Alarm');
+import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
 
 describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
+  let monitoring: Nested;
   let topicId: string;
   let alarms: Json[];
   beforeAll(() => {
     synthed = synth(stage);
+    monitoring = nestedOf(synthed, synthed.stack.monitoring);
     topicId = logicalIdOf(synthed, synthed.stack.monitoring.topic);
-    alarms = Object.values(alarmsOf(synthed)).map((a: Json) => a.Properties);
+    alarms = Object.values(monitoring.template.findResources('AWS::CloudWatch::Alarm')).map((a: Json) => a.Properties);
   });
-  /** Routes' and workers' functions. */
-  const allFunctions = () => [
-    ...synthed.stack.functions,
-    ...synthed.stack.workers,
-    [synthed.stack.contract.node.id, synthed.stack.contract] as const,
-  ];
+  /** A reference to a resource of the stage's stack, as the nested stack's parameter passes it. */
+  const fromStage = (reference: Json): Json => monitoring.passed(reference);
+  /** Every function of ours: the routes', the workers', the contract's and the sign-in trigger's. */
+  const allFunctions = () => [...synthed.stack.serviceFunctions];
   const named = (suffix: string): Json => {
     const alarm = alarms.find((a) => a.AlarmName === `BrebMerchantApi-${stage}-${suffix}`);
     if (!alarm) throw new Error(`No alarm ${suffix}`);
@@ -67,13 +66,16 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
 
   test("each function's errors and throttles, routes' and workers'", () => {
     for (const [name, fn] of allFunctions()) {
-      const dimensions = [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(synthed, fn.function) } }];
-      expect(named(`${name}-Errors`)).toMatchObject({ MetricName: 'Errors', Dimensions: dimensions, Threshold: 1 });
-      expect(named(`${name}-Throttles`)).toMatchObject({
-        MetricName: 'Throttles',
-        Dimensions: dimensions,
-        Threshold: 1,
-      });
+      for (const [suffix, metricName] of [
+        ['Errors', 'Errors'],
+        ['Throttles', 'Throttles'],
+      ]) {
+        const alarm = named(`${name}-${suffix}`);
+        expect(alarm).toMatchObject({ MetricName: metricName, Threshold: 1 });
+        expect(alarm.Dimensions).toHaveLength(1);
+        expect(alarm.Dimensions[0].Name).toBe('FunctionName');
+        expect(fromStage(alarm.Dimensions[0].Value)).toEqual({ Ref: logicalIdOf(synthed, fn.function) });
+      }
     }
   });
 
@@ -83,9 +85,8 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     expect(metrics.length).toBeGreaterThanOrEqual(5);
     for (const metric of metrics) {
       expect(metric.MetricName).toBe('ThrottledRequests');
-      expect(metric.Dimensions).toEqual(
-        expect.arrayContaining([{ Name: 'TableName', Value: { Ref: logicalIdOf(synthed, synthed.stack.table) } }]),
-      );
+      const table = metric.Dimensions.find((d: Json) => d.Name === 'TableName');
+      expect(fromStage(table.Value)).toEqual({ Ref: logicalIdOf(synthed, synthed.stack.table) });
     }
   });
 
@@ -96,10 +97,14 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       'webhookDeliveries',
     ]);
     for (const [name, queue] of synthed.stack.deadLetterQueues) {
-      expect(named(`${name}-DeadLetters`)).toMatchObject({
+      const alarm = named(`${name}-DeadLetters`);
+      const [dimension] = alarm.Dimensions;
+      expect(dimension.Name).toBe('QueueName');
+      expect(fromStage(dimension.Value)).toEqual({ 'Fn::GetAtt': [logicalIdOf(synthed, queue), 'QueueName'] });
+      expect(alarm).toMatchObject({
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(synthed, queue), 'QueueName'] } }],
+        Dimensions: [dimension],
         Statistic: 'Maximum',
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
         Threshold: 1,
@@ -110,13 +115,15 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
 
   test("the stream consumer a minute behind (its iterator's age)", () => {
     const dispatcher = synthed.stack.workers.get('dispatchEvents')!;
-    expect(named('dispatchEvents-IteratorAge')).toMatchObject({
+    const alarm = named('dispatchEvents-IteratorAge');
+    expect(alarm).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'IteratorAge',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(synthed, dispatcher.function) } }],
+      Dimensions: [{ Name: 'FunctionName', Value: expect.anything() }],
       Statistic: 'Maximum',
       Threshold: ITERATOR_AGE_ALARM_MS,
     });
+    expect(fromStage(alarm.Dimensions[0].Value)).toEqual({ Ref: logicalIdOf(synthed, dispatcher.function) });
     expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
   });
 
@@ -155,23 +162,23 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
   });
 
   test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {
-    const resources = synthed.template.toJSON().Resources;
+    const resources = monitoring.resources();
     const keyArn = resources[topicId].Properties.KmsMasterKeyId;
     const key = resources[keyArn['Fn::GetAtt'][0]];
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(JSON.stringify(key.Properties.KeyPolicy)).toContain('cloudwatch.amazonaws.com');
-    const [topicPolicy] = Object.values(synthed.template.findResources('AWS::SNS::TopicPolicy')) as Json[];
+    const [topicPolicy] = Object.values(monitoring.template.findResources('AWS::SNS::TopicPolicy')) as Json[];
     expect(topicPolicy.Properties.Topics).toEqual([{ Ref: topicId }]);
     expect(topicPolicy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
     // No address in the settings, no subscription.
-    synthed.template.resourceCountIs('AWS::SNS::Subscription', settings.alarms.email ? 1 : 0);
+    monitoring.template.resourceCountIs('AWS::SNS::Subscription', settings.alarms.email ? 1 : 0);
   });
 
   test('one dashboard: API, every function, the table, the queues, the deliveries, the alarms', () => {
-    synthed.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-    const [dashboard] = Object.values(synthed.template.findResources('AWS::CloudWatch::Dashboard')) as Json[];
+    monitoring.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    const [dashboard] = Object.values(monitoring.template.findResources('AWS::CloudWatch::Dashboard')) as Json[];
     expect(dashboard.Properties.DashboardName).toBe(`BrebMerchantApi-${stage}`);
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     for (const title of [
@@ -190,10 +197,15 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     ]) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);
     }
+    // Every function's parameter: the stage's reference to it.
+    const drawn = [...body.matchAll(/\{"Ref":"(\w+)"\}/g)].map(([, parameter]) => fromStage({ Ref: parameter }));
     for (const [, fn] of allFunctions()) {
-      expect(body).toContain(`{"Ref":"${logicalIdOf(synthed, fn.function)}"}`);
+      expect(drawn).toContainEqual({ Ref: logicalIdOf(synthed, fn.function) });
     }
     synthed.template.hasOutput('DashboardUrl', {});
+    // The topic's address, from the nested stack's output.
+    const topicArn = synthed.template.findOutputs('AlarmTopicArn')['AlarmTopicArn']!.Value;
+    expect(monitoring.outputOf(topicArn)).toEqual({ Ref: topicId });
   });
 });
 
@@ -201,7 +213,7 @@ test('an alarm e-mail in the stage settings subscribes to the topic', () => {
   const synthed = synth('prod', {
     settings: (s) => ({ ...s, alarms: { ...s.alarms, email: 'oncall@example.com' } }),
   });
-  synthed.template.hasResourceProperties('AWS::SNS::Subscription', {
+  nestedOf(synthed, synthed.stack.monitoring).template.hasResourceProperties('AWS::SNS::Subscription', {
     Protocol: 'email',
     Endpoint: 'oncall@example.com',
     TopicArn: { Ref: logicalIdOf(synthed, synthed.stack.monitoring.topic) },

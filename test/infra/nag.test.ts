@@ -28,31 +28,50 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
   test('the suppressed findings are exactly the accepted ones', () => {
     // Ignoring every suppression shows what they hide.
     const synthed = synth(stage, { nag: { suppressionIgnoreCondition: new SuppressionIgnoreAlways('audit') } });
-    // Routes', workers' and the contract's functions alike (service-function.ts).
-    const functions = synthed.stack.functions.size + synthed.stack.workers.size + 1;
+    // Routes', workers', the contract's and the sign-in trigger's functions alike (service-function.ts).
+    const functions = synthed.stack.serviceFunctions.size;
+    // (Neither the contract's function nor the trigger has a table right.)
+    const withTable = synthed.stack.functions.size + synthed.stack.workers.size;
+    const hosted = synthed.stack.dashboard !== undefined;
     const counts = new Map<string, number>();
     for (const finding of findings(synthed)) {
       const rule = finding.split(' ')[1]!;
       counts.set(rule, (counts.get(rule) ?? 0) + 1);
     }
+    const bucketId = hosted ? logicalIdOf(synthed, synthed.stack.dashboard!.bucket) : '';
     expect(Object.fromEntries(counts)).toEqual({
       // Hand-rotated QR signing secret (stage-secrets.ts).
       'AwsSolutions-SMG4': 1,
-      // Node.js 22 by decision (service-function.ts).
-      'AwsSolutions-L1': functions,
+      // Node.js 22 by decision (service-function.ts); CDK's upload handler pins its own (dashboard-site.ts).
+      'AwsSolutions-L1': functions + (hosted ? 1 : 0),
       // X-Ray's Resource "*" (with the stream consumer's ListStreams) and the table's index/*
-      // (service-function.ts). The rate-limit counters' grant names the table itself, narrowed by
-      // conditions: no finding of its own.
-      'AwsSolutions-IAM5[Resource::*]': functions,
-      // (The description's function has no table right.)
-      [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: functions - 1,
+      // (service-function.ts); the dashboard upload's CloudFront invalidation. The rate-limit
+      // counters' grant names the table itself, narrowed by conditions: no finding of its own.
+      'AwsSolutions-IAM5[Resource::*]': functions + (hosted ? 1 : 0),
+      [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: withTable,
       // The stream consumer's on-failure destination is a dead-letter queue cdk-nag does not recognize
       // (worker-function.ts).
       'AwsSolutions-SQS3': 1,
       // The OpenAPI document and its reference page, public by design (infra/stack.ts).
       'AwsSolutions-APIG4': synthed.stack.contractRoutes.length,
-      // No Plus tier for a pool without users (identity.ts).
+      // No Plus tier for the staff's sign-ins (identity.ts).
       ...(stages[stage].identity.kind === 'cognito' ? { 'AwsSolutions-COG8': 1 } : {}),
+      ...(hosted
+        ? {
+            // No country refused, WAF an operator's decision, the default certificate's TLS (dashboard-site.ts).
+            'AwsSolutions-CFR1': 1,
+            'AwsSolutions-CFR2': 1,
+            'AwsSolutions-CFR4': 1,
+            // CDK's upload of the dashboard's files: object actions on the staging and dashboard buckets.
+            'AwsSolutions-IAM5[Action::s3:Abort*]': 1,
+            'AwsSolutions-IAM5[Action::s3:DeleteObject*]': 1,
+            'AwsSolutions-IAM5[Action::s3:GetBucket*]': 1,
+            'AwsSolutions-IAM5[Action::s3:GetObject*]': 1,
+            'AwsSolutions-IAM5[Action::s3:List*]': 1,
+            [`AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]: 1,
+            'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]': 1,
+          }
+        : {}),
     });
   });
 });

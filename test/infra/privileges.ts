@@ -1,6 +1,7 @@
 /**
  * The least-privilege check: everything an execution role allows, compared with what its entry in
- * the route table or the worker table declares. A role may hold only
+ * the route table, the worker table or the triggers (functions/triggers.ts) declares. A role may
+ * hold only
  * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
  * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
@@ -90,8 +91,11 @@ interface Allowance {
 }
 
 const isWorker = (definition: FunctionDefinition): definition is WorkerDefinition => 'source' in definition;
+/** A route's function: one the stack made for a route (the API's description and the sign-in trigger are not). */
+const isRoute = (synthed: Synth, definition: FunctionDefinition): boolean =>
+  synthed.stack.functions.has(definition.name);
 
-/** Everything the entry of a route or a worker lets its role hold. */
+/** Everything the entry of a route, a worker or a trigger lets its role hold. */
 function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance[] {
   const { stack } = synthed;
   const fn = serviceFunction(synthed, definition.name);
@@ -145,10 +149,10 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
   return allowances;
 }
 
-/** What a function's role allows beyond what its route or worker entry declares, one line per problem. */
+/** What a function's role allows beyond what its entry declares, one line per problem. */
 export function permissionProblems(synthed: Synth, definition: FunctionDefinition): string[] {
   const allowances = allowancesOf(synthed, definition);
-  const kind = isWorker(definition) ? 'worker' : 'route';
+  const kind = isWorker(definition) ? 'worker' : isRoute(synthed, definition) ? 'route' : 'function';
   const problems: string[] = [];
   for (const statement of roleStatements(synthed, definition.name)) {
     if (statement.Effect !== 'Allow') continue;

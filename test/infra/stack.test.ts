@@ -19,7 +19,16 @@ import {
   permissionProblems,
   tenantRateLimitGrants,
 } from './privileges';
-import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth, type SynthOptions } from './synth';
+import {
+  functionLogicalId,
+  logicalIdOf,
+  nestedOf,
+  resourcesOf,
+  synth,
+  type Json,
+  type Synth,
+  type SynthOptions,
+} from './synth';
 
 const stageNames = Object.keys(stages) as StageName[];
 
@@ -36,10 +45,29 @@ describe.each(stageNames)('stage %s', (stage) => {
 
   const tableId = () => logicalIdOf(synthed, synthed.stack.table);
 
+  test("every template stays within CloudFormation's limits, with room for 15 more routes", () => {
+    // CloudFormation takes at most 500 resources and 200 parameters per template. A route costs the
+    // stage's stack its function, role, policy, log group, invoke permission, integration and routes,
+    // and the monitoring stack two alarms and a parameter (its function's name).
+    const nested = [synthed.stack.monitoring, ...(synthed.stack.dashboard ? [synthed.stack.dashboard] : [])];
+    const perRoute = Math.max(...expectedRoutes.map((route) => 6 + route.paths.length));
+    const templates = [
+      { template: synthed.template.toJSON(), growth: 15 * perRoute },
+      ...nested.map((stack) => ({ template: nestedOf(synthed, stack).template.toJSON(), growth: 15 * 2 })),
+    ];
+    for (const { template, growth } of templates) {
+      expect(Object.keys(template.Resources).length + growth).toBeLessThanOrEqual(500);
+      expect(Object.keys(template.Parameters ?? {}).length + 15).toBeLessThanOrEqual(200);
+    }
+  });
+
   describe('functions', () => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
-      // And the one of the API's description (test/infra/contract.test.ts).
-      synthed.template.resourceCountIs('AWS::Lambda::Function', expectedRoutes.length + workers.length + 1);
+      // Ours: the routes', the workers', the description's (test/infra/contract.test.ts) and, with
+      // Cognito, the sign-in trigger's. (CDK's handlers of the dashboard's files are in its nested stack.)
+      const ours = expectedRoutes.length + workers.length + 1 + (settings.identity.kind === 'cognito' ? 1 : 0);
+      synthed.template.resourceCountIs('AWS::Lambda::Function', ours);
+      expect(synthed.stack.serviceFunctions.size).toBe(ours);
       expect([...synthed.stack.workers.keys()].sort()).toEqual(workers.map((w) => w.name).sort());
       expect([...synthed.stack.functions.keys()].sort()).toEqual(expectedRoutes.map((r) => r.name).sort());
       for (const route of routes.filter((r) => r.sandbox)) {
@@ -93,8 +121,9 @@ describe.each(stageNames)('stage %s', (stage) => {
     test('each function logs to its own log group, kept as the stage says', () => {
       const accessLogsId = logicalIdOf(synthed, synthed.stack.apiStage.accessLogs);
       const logGroups = Object.entries(synthed.template.findResources('AWS::Logs::LogGroup')) as [string, Json][];
-      // One per function (routes', workers' and the description's), plus the API's access logs.
-      expect(logGroups).toHaveLength(expectedRoutes.length + workers.length + 1 + 1);
+      // One per function of ours (routes', workers', the description's, the sign-in trigger's), plus
+      // the API's access logs.
+      expect(logGroups).toHaveLength(synthed.stack.serviceFunctions.size + 1);
       for (const [id, logGroup] of logGroups) {
         expect(logGroup.Properties.RetentionInDays).toBe(settings.logRetention);
         expect(logGroup.DeletionPolicy).toBe(settings.retainData ? 'Retain' : 'Delete');

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { DASHBOARD_CLIENT_ID } from '../../infra/local/people';
 import { REPO_ROOT } from '../../infra/paths';
 import { removalPolicyOf, stages, stageSettings, type StageName } from '../../infra/stages';
 
@@ -66,12 +67,12 @@ test('`-c stage=...` picks a stage; dev by default; an unknown one is an error',
 });
 
 describe('LocalStack (stage local)', () => {
-  test('trusts the local token endpoint of `npm start` and its sandbox clients', () => {
+  test('trusts the local token endpoint of `npm start`, its sandbox clients and its dashboard', () => {
     const { identity } = stages.local;
     expect(identity).toEqual({
       kind: 'external',
       issuer: 'http://127.0.0.1:3000',
-      audience: SANDBOX_CLIENTS.map((client) => client.clientId),
+      audience: [...SANDBOX_CLIENTS.map((client) => client.clientId), DASHBOARD_CLIENT_ID],
       // Where the API's OpenAPI document sends clients for a token.
       tokenUrl: 'http://127.0.0.1:3000/oauth2/token',
     });

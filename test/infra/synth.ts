@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Aspects, Stack, type NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, type NagPackProps } from 'cdk-nag';
@@ -66,15 +66,38 @@ export function asArray<T>(value: T | T[] | undefined): T[] {
 
 export const resourcesOf = ({ template }: Synth): Record<string, Json> => template.toJSON().Resources;
 
-export const logicalIdOf = ({ stack }: Synth, construct: { node: { defaultChild?: unknown } }): string =>
-  stack.getLogicalId(construct.node.defaultChild as CfnFunction);
+/** A construct's logical id in its own stack's template (the stage's, or a nested stack's). */
+export const logicalIdOf = (_synthed: Synth, construct: { node: { defaultChild?: unknown } }): string => {
+  const resource = construct.node.defaultChild as CfnFunction;
+  return Stack.of(resource).getLogicalId(resource);
+};
 
-/** The function of a route or a worker, by its name. */
+/**
+ * A nested stack of the stage's (the monitoring, the dashboard): its template; what the stage's
+ * stack passes it for a parameter it reads (`{ Ref: <parameter> }`: the stage's own reference); and
+ * the nested stack's value behind a `Fn::GetAtt` of its outputs in the stage's template.
+ */
+export function nestedOf(synthed: Synth, nested: NestedStack) {
+  const template = Template.fromStack(nested);
+  const stackId = synthed.stack.getLogicalId(nested.nestedStackResource!);
+  const parameters: Record<string, Json> = resourcesOf(synthed)[stackId].Properties.Parameters ?? {};
+  return {
+    template,
+    resources: (): Record<string, Json> => template.toJSON().Resources,
+    passed: (reference: Json): Json => parameters[reference.Ref],
+    outputOf: (getAtt: Json): Json => {
+      const [id, attribute] = getAtt['Fn::GetAtt'] as [string, string];
+      if (id !== stackId) throw new Error(`${id} is not this nested stack (${stackId})`);
+      return template.toJSON().Outputs[attribute.replace(/^Outputs\./, '')].Value;
+    },
+  };
+}
+
+export type Nested = ReturnType<typeof nestedOf>;
+
+/** The function of a route, a worker, the contract or the sign-in trigger, by its name. */
 export function serviceFunction({ stack }: Synth, name: string): ServiceFunction {
-  const fn =
-    stack.functions.get(name) ??
-    stack.workers.get(name) ??
-    (name === stack.contract.node.id ? stack.contract : undefined);
+  const fn = stack.serviceFunctions.get(name);
   if (!fn) throw new Error(`No function named ${name}`);
   return fn;
 }
@@ -82,7 +105,7 @@ export function serviceFunction({ stack }: Synth, name: string): ServiceFunction
 export const functionLogicalId = (synthed: Synth, name: string): string =>
   logicalIdOf(synthed, serviceFunction(synthed, name).function);
 
-/** Every IAM statement attached to the execution role of a route's, a worker's or the contract's function. */
+/** Every IAM statement attached to the execution role of one of our functions. */
 export function roleStatements(synthed: Synth, name: string): Json[] {
   const resources = resourcesOf(synthed);
   const roleId: string = resources[functionLogicalId(synthed, name)].Properties.Role['Fn::GetAtt'][0];

@@ -1,8 +1,9 @@
 /**
  * A real browser for the tests: Debian's Chromium (`apt-get install chromium`; .ci/run installs it),
  * driven by playwright-core, which downloads no browser of its own. Headless, and without Chromium's
- * sandbox, which needs user namespaces that containers and CI machines may not give. Each test file
- * launches one browser and closes it when done.
+ * sandbox, which needs user namespaces that containers and CI machines (running the tests as root)
+ * may not give; the other flags keep Chromium from reaching out to Google's services at start (there
+ * is no network). Each test file launches one browser and closes it when done.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 
@@ -10,7 +11,19 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 /** What a page asked for: every request it made, and every load its Content-Security-Policy refused. */

@@ -42,8 +42,11 @@ const BEFORE_ANY_ROUTE = [
   'SERVICE_UNAVAILABLE',
 ];
 
-/** Paths outside the API's document: the local token issuer's (Cognito's on AWS) and the description's own. */
-const NOT_DESCRIBED = /^\/(oauth2\/|\.well-known\/|openapi\.json$|docs(\/|$))/;
+/**
+ * Paths outside the API's document: the local token issuer's and its sign-in page (Cognito's on AWS),
+ * the description's own, and the dashboard's files (CloudFront's on AWS).
+ */
+const NOT_DESCRIBED = /^\/(oauth2\/|\.well-known\/|openapi\.json$|docs(\/|$)|dashboard(\/|$))/;
 
 const DOCUMENT_ID = 'openapi.json';
 const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));

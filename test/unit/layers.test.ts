@@ -31,7 +31,7 @@ async function violationsIn(cwd: string, folders: readonly string[]): Promise<st
 }
 
 test('the code has no import cycle and no layer that turns back', async () => {
-  expect(await violationsIn(ROOT, ['functions', 'shared', 'infra', 'tools'])).toEqual([]);
+  expect(await violationsIn(ROOT, ['functions', 'shared', 'infra', 'tools', 'dashboard'])).toEqual([]);
 }, 60_000);
 
 describe('the rules catch what they forbid', () => {
@@ -57,6 +57,12 @@ describe('the rules catch what they forbid', () => {
     );
     write('shared/data/store.ts', "import { fees } from '../domain/fees';\nexport const store = fees;\n");
     write('shared/data/typed.ts', "import type { AppError } from '../domain/errors';\nexport type Typed = AppError;\n");
+    write(
+      'dashboard/src/api.ts',
+      "import { AppError } from '../../shared/domain/errors';\nexport const api = AppError;\n",
+    );
+    write('infra/serve.ts', "import { api } from '../dashboard/src/api';\nexport const served = api;\n");
+    write('infra/config.ts', "import type { api } from '../dashboard/src/api';\nexport type Config = typeof api;\n");
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
@@ -73,5 +79,13 @@ describe('the rules catch what they forbid', () => {
     expect(found.some((line) => line.startsWith('no-cycles: '))).toBe(true);
     // Naming a domain type is how a repository implements a port: allowed.
     expect(found.filter((line) => line.includes('shared/data/typed.ts'))).toEqual([]);
+  }, 60_000);
+
+  test('the dashboard using server code, the server running dashboard code', async () => {
+    const found = await violationsIn(tree, ['dashboard', 'infra']);
+    expect(found).toEqual([
+      'dashboard-is-an-api-client: dashboard/src/api.ts -> shared/domain/errors.ts',
+      'the-server-runs-no-dashboard-code: infra/serve.ts -> dashboard/src/api.ts',
+    ]);
   }, 60_000);
 });

@@ -249,13 +249,16 @@ describe('answerTokenRequest', () => {
     expect(answer.body).not.toHaveProperty('access_token');
   });
 
-  test.each(['grant_type=password', 'grant_type=authorization_code', ''])(
-    '%j is 400 unsupported_grant_type',
-    async (body) => {
-      const answer = await answerTokenRequest(issuer, FORM, basic(clientA.clientId, clientA.clientSecret), body);
-      expect(answer).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    },
-  );
+  test.each(['grant_type=password', ''])('%j is 400 unsupported_grant_type', async (body) => {
+    const answer = await answerTokenRequest(issuer, FORM, basic(clientA.clientId, clientA.clientSecret), body);
+    expect(answer).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
+  });
+
+  test('a client with a secret may not use the authorization code grant: 400 unauthorized_client', async () => {
+    const body = 'grant_type=authorization_code&code=x&redirect_uri=x&code_verifier=x';
+    const answer = await answerTokenRequest(issuer, FORM, basic(clientA.clientId, clientA.clientSecret), body);
+    expect(answer).toMatchObject({ status: 400, body: { error: 'unauthorized_client' } });
+  });
 
   test('a requested subset of the client’s scopes is what the token carries', async () => {
     const answer = await answerTokenRequest(

@@ -1,0 +1,49 @@
+/** The columns of Bre-B keys, with the buttons that suspend or activate them: the keys page's, and a merchant's. */
+import type { BrebKey } from '../api';
+import { formatTime } from '../format';
+import { useDashboard } from './context';
+import type { Column } from './data-table';
+import { ProblemMessage } from './problem';
+import { Status } from './ui';
+import { useAction } from './use-action';
+
+/** What a key's button does in each status that has one. */
+const CHANGES = {
+  ACTIVE: { label: 'Suspend', done: 'suspended', call: 'suspendKey' },
+  SUSPENDED: { label: 'Activate', done: 'activated', call: 'activateKey' },
+} as const;
+
+function KeyAction({ brebKey, onChanged }: { readonly brebKey: BrebKey; readonly onChanged: () => void }) {
+  const { api } = useDashboard();
+  const action = useAction();
+  if (brebKey.status === 'DELETED') return null;
+  const change = CHANGES[brebKey.status];
+  const name = `${brebKey.key.key_type} ${brebKey.key.key_value}`;
+  const run = async () => {
+    if (await action.run(() => api[change.call](brebKey.id), `Key ${name} ${change.done}.`)) onChanged();
+  };
+  return (
+    <>
+      <button type="button" disabled={action.busy} aria-label={`${change.label} key ${name}`} onClick={run}>
+        {change.label}
+      </button>
+      {action.error !== undefined && <ProblemMessage error={action.error} />}
+    </>
+  );
+}
+
+/** The columns; `onChanged` reads the page again after a key changed. */
+export const keyColumns = (onChanged: () => void): readonly Column<BrebKey>[] => [
+  {
+    header: 'Key',
+    cell: (k) => (
+      <>
+        {k.key.key_type} <code>{k.key.key_value}</code>
+      </>
+    ),
+  },
+  { header: 'Shown as', cell: (k) => k.display_name },
+  { header: 'Status', cell: (k) => <Status value={k.status} /> },
+  { header: 'Created', cell: (k) => formatTime(k.created_at) },
+  { header: 'Actions', cell: (k) => <KeyAction brebKey={k} onChanged={onChanged} /> },
+];

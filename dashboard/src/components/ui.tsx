@@ -1,0 +1,58 @@
+/** Small pieces every page uses: statuses, amounts, a list's or a record's loading and refusal, details. */
+import type { ComponentChildren } from 'preact';
+import type { Money } from '../api';
+import { formatCop } from '../format';
+import { ProblemMessage } from './problem';
+import type { PageState } from './use-page';
+import type { RecordState } from './use-record';
+
+export function Status({ value }: { readonly value: string }) {
+  return <span class={`status status-${value.toLowerCase()}`}>{value}</span>;
+}
+
+export function Amount({ money, none = '' }: { readonly money: Money | undefined; readonly none?: string }) {
+  return money ? <span class="amount">{formatCop(money.value)}</span> : <span>{none}</span>;
+}
+
+/** A list's table once its page is read; the refusal, or a line saying there is nothing. */
+export function ListBody<T>({
+  page,
+  empty,
+  children,
+}: {
+  readonly page: PageState<T>;
+  readonly empty: string;
+  readonly children: (items: readonly T[]) => ComponentChildren;
+}) {
+  if (page.error) return <ProblemMessage error={page.error} />;
+  if (!page.items) return <p role="status">Loading…</p>;
+  if (page.items.length === 0) return <p>{empty}</p>;
+  return <>{children(page.items)}</>;
+}
+
+/** A detail page's record once read, or its refusal. */
+export function Loaded<T>({
+  state,
+  children,
+}: {
+  readonly state: RecordState<T>;
+  readonly children: (record: T) => ComponentChildren;
+}) {
+  if (state.error) return <ProblemMessage error={state.error} />;
+  if (!state.record) return <p role="status">Loading…</p>;
+  return <>{children(state.record)}</>;
+}
+
+/** Terms and their values, as a description list. */
+export function Details({ rows }: { readonly rows: readonly [string, ComponentChildren][] }) {
+  return (
+    <dl class="details">
+      {rows.map(([term, value]) => (
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,68 @@
+/** The tenant's QR codes: filters, a page of them with their thumbnails, the way to a new one. */
+import type { QrCode } from '../api';
+import { useDashboard } from '../components/context';
+import type { Column } from '../components/data-table';
+import { Filters, useFilters } from '../components/filters';
+import { useMerchantFilter } from '../components/merchants';
+import { PagedTable } from '../components/paged-table';
+import { Amount, Status } from '../components/ui';
+import { usePage } from '../components/use-page';
+import { formatTime, shortReference } from '../format';
+import { qrThumbnailUrl } from '../qr-thumbnail';
+import { linkTo } from '../router';
+
+export const CHANNELS = ['POS', 'IM', 'APP', 'ECOMM', 'MPOS', 'CB', 'OFC', 'ATM'];
+
+const QR_CODE_COLUMNS: readonly Column<QrCode>[] = [
+  {
+    header: 'Code',
+    cell: (code) => (
+      <img
+        class="thumbnail"
+        src={qrThumbnailUrl(code.qr_code_data)}
+        alt={`QR code ${shortReference(code.qr_code_reference)}`}
+        width={56}
+        height={56}
+      />
+    ),
+  },
+  {
+    header: 'Reference',
+    cell: (code) => <a href={linkTo('qrcodes', code.id)}>{shortReference(code.qr_code_reference)}</a>,
+  },
+  { header: 'Merchant', cell: (code) => code.merchant.merchant_name },
+  { header: 'Type', cell: (code) => code.type },
+  { header: 'Status', cell: (code) => <Status value={code.status} /> },
+  {
+    header: 'Amount',
+    numeric: true,
+    cell: (code) => <Amount money={code.amount} none="Payer enters it" />,
+  },
+  { header: 'Created', cell: (code) => formatTime(code.created_at) },
+];
+
+export function QrCodesPage() {
+  const { api } = useDashboard();
+  const specs = [
+    useMerchantFilter(),
+    { name: 'status', label: 'Status', choices: ['ACTIVE', 'PAID', 'DELETED'] },
+    { name: 'type', label: 'Type', choices: ['STATIC', 'DYNAMIC'] },
+    { name: 'channel', label: 'Channel', choices: CHANNELS },
+    { name: 'created_at', label: 'Created on (UTC day)' },
+  ];
+  const [filters, setFilter] = useFilters(specs);
+  const page = usePage(api.listQrCodes, 'qr_codes', filters);
+
+  return (
+    <>
+      <div class="page-heading">
+        <h1>QR codes</h1>
+        <a class="button" href={linkTo('qrcodes', 'new')}>
+          New QR code
+        </a>
+      </div>
+      <Filters label="Filter QR codes" specs={specs} values={filters} onChange={setFilter} />
+      <PagedTable page={page} noun="QR codes" columns={QR_CODE_COLUMNS} />
+    </>
+  );
+}

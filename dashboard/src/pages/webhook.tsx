@@ -1,0 +1,81 @@
+/** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
+import { useState } from 'preact/hooks';
+import type { Delivery, Webhook } from '../api';
+import { newIdempotencyKey, useDashboard } from '../components/context';
+import { PagedTable } from '../components/paged-table';
+import { ProblemMessage } from '../components/problem';
+import { Details, Loaded, Status } from '../components/ui';
+import { useAction } from '../components/use-action';
+import { usePage } from '../components/use-page';
+import { useRecord } from '../components/use-record';
+import { formatTime } from '../format';
+
+export function WebhookPage({ id }: { readonly id: string }) {
+  const { api } = useDashboard();
+  const webhook = useRecord(() => api.getWebhook(id), id);
+  return <Loaded state={webhook}>{(record) => <WebhookDetails webhook={record} reload={webhook.reload} />}</Loaded>;
+}
+
+/** How the last attempt of a delivery ended, when it had one. */
+function lastAttempt(delivery: Delivery): string {
+  const last = delivery.attempts.at(-1);
+  if (!last) return 'Not yet';
+  return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
+}
+
+function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readonly reload: () => void }) {
+  const { api } = useDashboard();
+  const deliveries = usePage((query) => api.listWebhookDeliveries(webhook.id, query), 'deliveries');
+  const action = useAction();
+  const [testKey, setTestKey] = useState(newIdempotencyKey);
+  const toggle = async () => {
+    const enabled = !webhook.enabled;
+    if (await action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.'))
+      reload();
+  };
+  const test = async () => {
+    if (await action.run(() => api.sendWebhookTest(webhook.id, testKey), 'Test event sent.')) {
+      setTestKey(newIdempotencyKey());
+      deliveries.reload();
+    }
+  };
+  return (
+    <>
+      <h1>Webhook {webhook.description ?? webhook.url}</h1>
+      <Details
+        rows={[
+          ['Receiver', <code>{webhook.url}</code>],
+          ['State', <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} />],
+          ['Events', webhook.events.join(', ')],
+          ['Delivery', webhook.delivery_mode === 'RETRY' ? 'RETRY (retried with backoff)' : 'ONCE (one attempt)'],
+          ['Created', formatTime(webhook.created_at)],
+        ]}
+      />
+      <div class="actions">
+        <button type="button" disabled={action.busy} onClick={toggle}>
+          {webhook.enabled ? 'Disable webhook' : 'Enable webhook'}
+        </button>
+        <button type="button" disabled={action.busy || !webhook.enabled} onClick={test}>
+          Send a test event
+        </button>
+      </div>
+      <p role="status" class="status-line">
+        {action.done}
+      </p>
+      {action.error !== undefined && <ProblemMessage error={action.error} />}
+      <h2>Deliveries</h2>
+      <PagedTable
+        page={deliveries}
+        noun="deliveries"
+        one="delivery"
+        columns={[
+          { header: 'Created', cell: (delivery) => formatTime(delivery.created_at) },
+          { header: 'Event', cell: (delivery) => delivery.event_type },
+          { header: 'Status', cell: (delivery) => <Status value={delivery.status} /> },
+          { header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempts.length },
+          { header: 'Last attempt', cell: lastAttempt },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+/** The dashboard's pages are addressed by the URL's hash (#/qrcodes/<id>), so the server serves one page. */
+import { useEffect, useState } from 'preact/hooks';
+
+export interface Route {
+  /** The section: qrcodes, payments, merchants, keys, webhooks. */
+  readonly section: string;
+  /** What follows the section: an id, 'new', or nothing. */
+  readonly rest: string | undefined;
+}
+
+export const DEFAULT_SECTION = 'qrcodes';
+
+export function parseRoute(hash: string): Route {
+  const [section, rest] = hash.replace(/^#\/?/, '').split('/');
+  return { section: section || DEFAULT_SECTION, rest: rest ? decodeURIComponent(rest) : undefined };
+}
+
+export const linkTo = (section: string, rest?: string): string =>
+  `#/${section}${rest ? `/${encodeURIComponent(rest)}` : ''}`;
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const changed = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}

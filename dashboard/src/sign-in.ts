@@ -1,0 +1,127 @@
+/**
+ * A person's sign-in: OAuth2 authorization code with PKCE (RFC 7636, S256). The page sends the
+ * person to the sign-in page with a fresh verifier's challenge and a random state; the sign-in
+ * comes back to this page with a code, which is exchanged for an access token with the verifier.
+ *
+ * The access token lives in this module's memory only: never in localStorage, sessionStorage or a
+ * cookie, so a script of another page, a browser extension reading storage, or a shared computer's
+ * next user finds nothing. Reloading the page means signing in again. Only the verifier and the state
+ * of a sign-in in progress are kept in sessionStorage (this tab, this origin), to survive the
+ * round trip to the sign-in page, and deleted when it returns: neither is worth anything without
+ * the code, which is good for one exchange.
+ */
+import type { DashboardConfig } from './config';
+
+/** What the page knows of the signed-in person, read from the access token's claims. */
+export interface Session {
+  readonly accessToken: string;
+  readonly username: string;
+  readonly tenant: string;
+  readonly scopes: readonly string[];
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+const PENDING = 'breb-dashboard-sign-in';
+
+interface PendingSignIn {
+  readonly verifier: string;
+  readonly state: string;
+  /** The page to come back to (its hash route). */
+  readonly returnTo: string;
+}
+
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+const randomText = (): string => base64url(crypto.getRandomValues(new Uint8Array(32)));
+
+async function s256(verifier: string): Promise<string> {
+  return base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+}
+
+/** The address sign-in returns to: this page, without query or route. */
+const redirectUri = (): string => `${location.origin}${location.pathname}`;
+
+/** Sends the person to the sign-in page. */
+export async function beginSignIn(config: DashboardConfig): Promise<void> {
+  const pending: PendingSignIn = { verifier: randomText(), state: randomText(), returnTo: location.hash };
+  sessionStorage.setItem(PENDING, JSON.stringify(pending));
+  const url = new URL(config.authorizeUrl, location.href);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: config.clientId,
+    redirect_uri: redirectUri(),
+    scope: config.scope,
+    state: pending.state,
+    code_challenge: await s256(pending.verifier),
+    code_challenge_method: 'S256',
+  }).toString();
+  location.assign(url.toString());
+}
+
+export type SignInOutcome = { readonly session: Session } | { readonly error: string } | undefined;
+
+/** The claims the page shows; the API checks the token, the page only reads it. */
+function sessionOf(accessToken: string): Session {
+  const payload = accessToken.split('.')[1] ?? '';
+  const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+  return {
+    accessToken,
+    username: String(claims['username'] ?? claims['sub'] ?? ''),
+    tenant: String(claims['tenant'] ?? claims['client_id'] ?? ''),
+    scopes: String(claims['scope'] ?? '')
+      .split(' ')
+      .filter(Boolean),
+    expiresAt: Number(claims['exp'] ?? 0) * 1000,
+  };
+}
+
+/**
+ * When the page is the sign-in's return (?code= or ?error=), exchanges the code; undefined when it
+ * is not. Either way the query leaves the address bar, so a reload or a bookmark never replays it.
+ */
+export async function completeSignIn(config: DashboardConfig): Promise<SignInOutcome> {
+  const query = new URLSearchParams(location.search);
+  if (!query.has('code') && !query.has('error')) return undefined;
+  const stored = sessionStorage.getItem(PENDING);
+  sessionStorage.removeItem(PENDING);
+  const pending = stored ? (JSON.parse(stored) as PendingSignIn) : undefined;
+  history.replaceState(null, '', `${location.pathname}${pending?.returnTo ?? ''}`);
+
+  if (query.has('error')) {
+    return { error: `Sign-in failed: ${query.get('error_description') ?? query.get('error')}` };
+  }
+  // A code this page did not ask for (another tab's, or a forged link) is not exchanged.
+  if (!pending || query.get('state') !== pending.state) {
+    return { error: 'This sign-in was not started from this page: sign in again.' };
+  }
+  const answer = await fetch(new URL(config.tokenUrl, location.href), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: config.clientId,
+      code: query.get('code') ?? '',
+      redirect_uri: redirectUri(),
+      code_verifier: pending.verifier,
+    }),
+  });
+  const body = (await answer.json()) as { access_token?: string; error?: string; error_description?: string };
+  if (!answer.ok || !body.access_token) {
+    return { error: `Sign-in failed: ${body.error_description ?? body.error ?? `HTTP ${answer.status}`}` };
+  }
+  return { session: sessionOf(body.access_token) };
+}
+
+/** Where signing out goes: the identity provider's logout, which ends its session too, or this page. */
+export function signOutUrl(config: DashboardConfig): string {
+  if (!config.logoutUrl) return redirectUri();
+  const url = new URL(config.logoutUrl);
+  url.searchParams.set('client_id', config.clientId);
+  url.searchParams.set('logout_uri', redirectUri());
+  return url.toString();
+}
