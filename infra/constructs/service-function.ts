@@ -44,12 +44,15 @@ export type StageQueueMap = Readonly<Record<QueueName, IQueue>>;
 const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
 
 /**
- * Packages the bundles take from this repository instead: Lambda's credentials are in the environment,
- * so the SDK's default credential chain is replaced by shared/runtime/lambda-credentials.ts (≈100 KB less
- * per bundle; see that file). esbuild resolves the replacement from the project root.
+ * Packages the bundles take from this repository instead (see each file). Lambda's credentials are
+ * in the environment, so the SDK's default credential chain is replaced by
+ * shared/runtime/lambda-credentials.ts (≈100 KB less per bundle); DynamoDB's endpoint discovery, which
+ * no command of ours runs, by shared/runtime/no-endpoint-discovery.ts (≈9 KB). esbuild resolves the
+ * replacements from the project root.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './shared/runtime/lambda-credentials.ts',
+  '@aws-sdk/middleware-endpoint-discovery': './shared/runtime/no-endpoint-discovery.ts',
 };
 
 /**

@@ -29,7 +29,7 @@ const STAGE = 'dev';
 const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
 
 const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|@aws-sdk\/(nested-clients|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
 
 // In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out
 // of itself finds nothing.
@@ -52,7 +52,7 @@ function assetDirOf(name: string): string {
 /**
  * The sources bundled into a function, once its bundle is checked to be source-mapped ESM holding
  * nothing a function never runs (docs/benchmarks.md): no schema compiler, no X-Ray SDK, no credential
- * sources but the environment, no event streams.
+ * sources but the environment, no endpoint discovery, no event streams.
  */
 function bundledSources(name: string): string[] {
   const assetDir = assetDirOf(name);
