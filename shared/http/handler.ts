@@ -5,7 +5,6 @@
  * path ids, body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
@@ -17,7 +16,7 @@ import {
   authContext,
   bodySizeLimit,
   httpResponses,
-  requireBody,
+  jsonBody,
   resourceIds,
   type ApiContext,
   type ApiEvent,
@@ -114,10 +113,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     .use(tenantRateLimit(dynamoTenantRateLimitStore))
     .use(resourceIds());
   if (validateBody) {
-    chain
-      .use(bodySizeLimit())
-      .use(requireBody())
-      .use(httpJsonBodyParser() as never);
+    chain.use(bodySizeLimit()).use(jsonBody());
   }
   // Each invocation in a tracing context of its own (shared/observability/tracer.ts), whatever runs beside it.
   return tracer.traced(chain);

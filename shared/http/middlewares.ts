@@ -120,16 +120,29 @@ export function bodySizeLimit(maxBytes = MAX_BODY_BYTES): ApiMiddleware {
   };
 }
 
-/** A POST or PATCH that declares a body must send one: an absent body is malformed JSON. */
-export function requireBody(): ApiMiddleware {
+/** JSON and the JSON-based media types (application/problem+json, …), with or without parameters. */
+const JSON_MEDIA_TYPE = /^application\/(.+\+)?json($|;.+)/;
+
+/**
+ * A POST, PUT or PATCH that declares a body sends one, as JSON, which is parsed here for the schema
+ * validation after it. What @middy/http-json-body-parser did, answering in the API's own codes (and
+ * 2.5 KB less in every bundle).
+ */
+export function jsonBody(): ApiMiddleware {
   return {
     before: ({ event }) => {
+      const contentType = event.headers?.['content-type'];
+      if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+      }
       if (event.body === undefined || event.body === '') {
-        const contentType = event.headers?.['content-type'];
-        if (!contentType || !/^application\/(.+\+)?json($|;)/.test(contentType)) {
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
-        }
         throw new AppError('MALFORMED_JSON', 'The request needs a JSON body');
+      }
+      const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+      try {
+        (event as { body: unknown }).body = JSON.parse(text);
+      } catch {
+        throw new AppError('MALFORMED_JSON', 'The body could not be parsed as JSON');
       }
     },
   };

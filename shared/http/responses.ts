@@ -54,18 +54,9 @@ function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** Middy's HTTP errors (thrown by @middy/http-json-body-parser) carry a status code. */
-function fromMiddyError(error: unknown): AppError | undefined {
-  const status = (error as { statusCode?: number; expose?: boolean })?.statusCode;
-  if (status !== 415) return undefined;
-  return (error as Error).message === 'Unsupported Media Type'
-    ? new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json')
-    : new AppError('MALFORMED_JSON', 'The body could not be parsed as JSON');
-}
-
 /** Turns any error into a problem+json answer; unexpected ones are logged, never shown. */
 export function errorResponse(error: unknown, requestId: string): HttpResponse {
-  let known = error instanceof AppError ? error : fromMiddyError(error);
+  let known = error instanceof AppError ? error : undefined;
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
   if (error instanceof RetryLater) headers['retry-after'] = String(error.retryAfterSeconds);
   if (!known) {

@@ -1,7 +1,6 @@
 /** Every failure becomes one problem+json answer with the right status, and nothing leaks. */
 import { jest } from '@jest/globals';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { AppError, invalidField } from '../../shared/domain/errors';
 import { logger } from '../../shared/http/logger';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
@@ -9,21 +8,6 @@ import { errorResponse, jsonResponse, type HttpResponse } from '../../shared/htt
 
 const REQUEST_ID = 'req-123';
 const bodyOf = (response: HttpResponse): Record<string, any> => JSON.parse(response.body);
-
-/** An error shaped like those of @middy/util's createError. */
-const middyError = (statusCode: number, message: string) =>
-  Object.assign(new Error(message), { statusCode, expose: true });
-
-/** What @middy/http-json-body-parser really throws for an event. */
-async function parserError(event: { headers: Record<string, string>; body?: string }): Promise<unknown> {
-  const parser = httpJsonBodyParser() as unknown as { before: (request: { event: typeof event }) => Promise<void> };
-  try {
-    await parser.before({ event });
-  } catch (error) {
-    return error;
-  }
-  throw new Error('The body parser accepted the event');
-}
 
 let errorLog: ReturnType<typeof jest.spyOn>;
 let warnLog: ReturnType<typeof jest.spyOn>;
@@ -88,36 +72,6 @@ describe('AppError', () => {
     errorResponse(new AppError('NOT_FOUND', 'x'), REQUEST_ID);
     expect(errorLog).not.toHaveBeenCalled();
     expect(warnLog).not.toHaveBeenCalled();
-  });
-});
-
-describe('errors of the Middy JSON body parser', () => {
-  test("415 'Unsupported Media Type' is 415 UNSUPPORTED_MEDIA_TYPE", () => {
-    const response = errorResponse(middyError(415, 'Unsupported Media Type'), REQUEST_ID);
-    expect(response.statusCode).toBe(415);
-    expect(bodyOf(response).code).toBe('UNSUPPORTED_MEDIA_TYPE');
-  });
-
-  test("415 'Invalid or malformed JSON was provided' is 400 MALFORMED_JSON", () => {
-    const response = errorResponse(middyError(415, 'Invalid or malformed JSON was provided'), REQUEST_ID);
-    expect(response.statusCode).toBe(400);
-    expect(bodyOf(response).code).toBe('MALFORMED_JSON');
-  });
-
-  test('the real parser: a text/plain body is 415', async () => {
-    const error = await parserError({ headers: { 'content-type': 'text/plain' }, body: 'hello' });
-    expect(bodyOf(errorResponse(error, REQUEST_ID))).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
-  });
-
-  test('the real parser: broken JSON is 400, and the parser message is not shown', async () => {
-    const error = await parserError({ headers: { 'content-type': 'application/json' }, body: '{"type": BUSINESS' });
-    const response = errorResponse(error, REQUEST_ID);
-    expect(bodyOf(response)).toMatchObject({ status: 400, code: 'MALFORMED_JSON' });
-    expect(response.body).not.toContain('BUSINESS');
-  });
-
-  test('an HTTP error with another status is not taken for a parser error', () => {
-    expect(errorResponse(middyError(422, 'Unprocessable'), REQUEST_ID).statusCode).toBe(500);
   });
 });
 
