@@ -3,27 +3,41 @@
  * process, so the new one finds the work left pending in the table and queues it again (infra/local/
  * resume-pending.ts), and its stream reader, starting without a position, reads the stream again
  * from its start, finding the deliveries it already made. A payment left PENDING is settled and a
- * delivery left waiting for its retry is made, once each, by the second run.
+ * delivery left waiting for its retry is made, once each, by the second run. And `npm start` killed
+ * (SIGKILL, as a crash) while an inbound payment waits for the client's approval callback: the next
+ * run decides that payment as its lost decision job would have.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../../infra/local/dynamodb-local';
+import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { REPO_ROOT } from '../../infra/paths';
 import { walkAll } from '../support/accounts';
-import { startTestApi, type TestApi } from '../support/local-api';
+import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
 import { answeredPayment } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
+// One table for the file: the handlers run in this process read its name once, as a Lambda function
+// reads its environment; every run of the file works on it.
+const tableName = `test-restart-${randomUUID()}`;
 let receiver: WebhookReceiver;
 let api: TestApi | undefined;
+let serverProcess: ServerProcess | undefined;
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
   await api?.stop();
+  await serverProcess?.crash();
   await receiver.stop();
 });
 
 it('a payment left PENDING and a delivery left waiting for its retry are finished by the next run, once', async () => {
-  const tableName = `test-restart-${randomUUID()}`;
   // The first run: the network would answer in a minute, a failed delivery is retried after 2 s.
   api = await startTestApi({ tableName, sandboxSettlementDelayMs: 60_000, webhookRetryBaseMs: 2_000 });
   const token = await api.token('sandbox-client-a');
@@ -76,3 +90,115 @@ it('a payment left PENDING and a delivery left waiting for its retry are finishe
   ]);
   expect(receiver.at('/restart').every((r) => r.verifiedBy.length === 1)).toBe(true);
 });
+
+/** `npm start` in a process of its own, on the test run's DynamoDB (which outlives it, as AWS's would). */
+interface ServerProcess {
+  readonly url: string;
+  /** Kills it with SIGKILL, as a crash would. */
+  crash(): Promise<void>;
+}
+
+async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-crash-'));
+  // One process, as a crash takes it: Node with tsx's loader (tsx's own CLI would run the server in a child).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: testEndpoint(),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; !output.includes(`listening on ${url}`); waited += 100) {
+    if (child.exitCode !== null || waited > 60_000) throw new Error(`npm start did not start:\n${output}`);
+    await sleep(100);
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    crash: async (): Promise<void> => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function decidedPayment(api: TestApi, token: string, paymentId: string): Promise<ApiAnswer> {
+  for (let attempt = 1; attempt <= 100; attempt += 1) {
+    const read = await api.request('GET', `/v1/payments/${paymentId}`, { token });
+    if (read.body.status !== 'PROCESSING') return read;
+    await sleep(100);
+  }
+  throw new Error(`Payment ${paymentId} still PROCESSING`);
+}
+
+it('a payment left PROCESSING by a crash during its approval callback is decided by the next run, once', async () => {
+  const callback = `/approvals-${randomUUID()}`;
+  // The first run sets the client up: a merchant with a key, and approval on, auto-approving on error.
+  api = await startTestApi({ tableName });
+  const token = await api.token('sandbox-client-a');
+  const merchant = await merchantWithKey(api, token, { availableBalance: '1000.00' });
+  const settings = await api.request('PUT', '/v1/settings/inbound-approval', {
+    token,
+    body: { callback_url: `${receiver.url}${callback}`, enabled: true, auto_approve_on_error: true },
+  });
+  receiver.secrets.set(callback, [settings.body.secret]);
+  await api.stop();
+  api = undefined;
+
+  // npm start, waiting up to two minutes for a callback that never answers; killed while it waits.
+  receiver.behave(callback, 'hang');
+  serverProcess = await startServerProcess({ APPROVAL_TIMEOUT_MS: '120000', THROTTLING: 'off' });
+  const server = serverProcess;
+  const client = SANDBOX_CLIENTS[0]!;
+  const tokenAnswer = await fetch(`${server.url}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  const { access_token: crashingToken } = (await tokenAnswer.json()) as { access_token: string };
+  const payment = fetch(`${server.url}/sandbox/payments/inbound`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${crashingToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ key: merchant.key, amount: { value: '100.00', currency: 'COP' }, description: 'crash' }),
+  }).then(
+    async (answer) => `answered ${answer.status}: ${await answer.text()}`,
+    () => 'no answer',
+  );
+  // An answer before the callback is asked is a failure that says what the server answered.
+  await Promise.race([
+    receiver.until(() => receiver.at(callback).length === 1, 20_000, 'the approval request'),
+    payment.then((outcome) => Promise.reject(new Error(`Before the callback was asked: ${outcome}`))),
+  ]);
+  await server.crash();
+  serverProcess = undefined;
+  expect(await payment).toBe('no answer');
+  const paymentId = receiver.at(callback)[0]!.event.data['id'] as string;
+
+  // The next run finds it PROCESSING, and decides as auto_approve_on_error says: approved, credited once.
+  api = await startTestApi({ tableName });
+  const again = await api.token('sandbox-client-a');
+  const decided = await decidedPayment(api, again, paymentId);
+  expect(decided.body).toMatchObject({
+    status: 'SETTLED',
+    approval: 'AUTO_APPROVED',
+    approval_error: 'No decision was recorded: the request that asked the approval callback ended first',
+  });
+  const account = await api.request('GET', `/v1/accounts/${merchant.accountId}`, { token: again });
+  expect(account.body.available_balance.value).toBe('1100.00');
+  // The payment was stored by the crashed run and decided by this one: the callback was asked once.
+  expect(receiver.at(callback)).toHaveLength(1);
+}, 120_000);
