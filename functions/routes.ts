@@ -490,10 +490,10 @@ export const routes: readonly RouteDefinition[] = [
       query: 'emptyQuerySchema',
       response: 'inboundApprovalPutSchema',
     },
-    problems: ['CONCURRENT_UPDATE'],
+    problems: [],
     scopes: [SCOPES.paymentsWrite],
-    // Reads the settings; puts the first (only where none is), or updates them at the version read.
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    // Replaces the settings in one update, or puts the first (only where none is).
+    tableActions: ['PutItem', 'UpdateItem'],
   },
   {
     name: 'rotateInboundApprovalSecret',

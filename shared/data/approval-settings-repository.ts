@@ -1,7 +1,8 @@
 /**
  * A client's inbound approval settings in DynamoDB (docs/data-model.md): one item per client, with
  * its secrets. The first is put only where there is none (two first PUTs at once store one secret);
- * a change holds only while the item is at the version it was read at.
+ * a replacement of its fields is written whatever came before it; a change made on what was read
+ * (a rotation) holds only while the item is at the version it was read at.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -9,7 +10,7 @@ import type { ApprovalSettingsStore, StoredApprovalSettings } from '../domain/in
 import { dynamo, tableName } from './client';
 import { itemKeys } from './item-keys';
 import { getRecord } from './records';
-import { updateVersioned } from './versioned-update';
+import { updateAnyVersion, updateVersioned } from './versioned-update';
 
 export const dynamoApprovalSettingsStore: ApprovalSettingsStore = {
   // Consistent: a payment arriving right after a PUT is asked about under the settings just stored.
@@ -30,6 +31,9 @@ export const dynamoApprovalSettingsStore: ApprovalSettingsStore = {
       throw error;
     }
   },
+
+  replace: (tenant, changes, now) =>
+    updateAnyVersion<StoredApprovalSettings>(itemKeys.approvalSettings(tenant), changes, now),
 
   update: (seen, changes, now) =>
     updateVersioned<StoredApprovalSettings>(itemKeys.approvalSettings(seen.tenant), seen, changes, now),

@@ -35,9 +35,8 @@ export interface SettingsWithSecret extends PublicApprovalSettings {
   readonly secret: string;
 }
 
-export type ApprovalSettingsChanges = Partial<
-  Pick<StoredApprovalSettings, 'callback_url' | 'enabled' | 'auto_approve_on_error' | 'secrets'>
->;
+/** What a PUT sets. */
+export type ReplacedSettings = Pick<StoredApprovalSettings, 'callback_url' | 'enabled' | 'auto_approve_on_error'>;
 
 export interface ApprovalSettingsStore {
   /** The client's settings (consistent: a change just made counts), or undefined before its first PUT. */
@@ -45,12 +44,17 @@ export interface ApprovalSettingsStore {
   /** Stores a client's first settings; false, and nothing written, when it has some already. */
   insert(settings: StoredApprovalSettings): Promise<boolean>;
   /**
+   * Sets the fields of a PUT and updated_at = `now` on the client's settings, whatever changed them
+   * before (a PUT replaces): the settings as stored afterwards, or undefined before the first PUT.
+   */
+  replace(tenant: string, changes: ReplacedSettings, now: string): Promise<StoredApprovalSettings | undefined>;
+  /**
    * Applies `changes` and sets updated_at to `now`, only while the settings are as they were read
-   * (same updated_at): the settings as stored afterwards, or undefined when they changed meanwhile.
+   * (same version): the settings as stored afterwards, or undefined when they changed meanwhile.
    */
   update(
     seen: StoredApprovalSettings,
-    changes: ApprovalSettingsChanges,
+    changes: Pick<StoredApprovalSettings, 'secrets'>,
     now: string,
   ): Promise<StoredApprovalSettings | undefined>;
 }
@@ -74,37 +78,14 @@ const notSetUp = () =>
   new AppError('NOT_FOUND', 'Inbound approval is not set up: PUT /v1/settings/inbound-approval first');
 
 /**
- * The most times a change is made again on settings another request changed between its read and its
- * write. Each round one of the racing changes is written, so this many racing requests all succeed;
- * more is a fault (409), not a client editing its settings.
+ * The most times a rotation is made again on settings another request changed between its read and
+ * its write. Each round one of the racing changes is written, so this many racing rotations all
+ * succeed; more is a fault (409), not a client rotating its secret.
  */
-const MAX_CHANGE_ATTEMPTS = 25;
-
-/**
- * Applies the changes `changesOf` makes of the client's settings as they are now, read again and
- * made again when another request changed them meanwhile (a PUT replaces whatever came before it; a
- * rotation keeps a concurrent one's secret among the previous ones). 404 before the first PUT.
- */
-async function changeSettings(
-  deps: { readonly settings: Pick<ApprovalSettingsStore, 'get' | 'update'>; readonly clock: Clock },
-  tenant: string,
-  changesOf: (current: StoredApprovalSettings, now: string) => ApprovalSettingsChanges,
-): Promise<StoredApprovalSettings> {
-  for (let attempt = 0; attempt < MAX_CHANGE_ATTEMPTS; attempt += 1) {
-    const current = await deps.settings.get(tenant);
-    if (!current) throw notSetUp();
-    const now = deps.clock.now();
-    const updated = await deps.settings.update(current, changesOf(current, now), now);
-    if (updated) return updated;
-  }
-  throw new AppError(
-    'CONCURRENT_UPDATE',
-    'The inbound approval settings are being changed by many requests at once: retry',
-  );
-}
+const MAX_ROTATION_ATTEMPTS = 25;
 
 export interface PutApprovalSettingsDeps extends WebhookUrlDeps {
-  readonly settings: ApprovalSettingsStore;
+  readonly settings: Pick<ApprovalSettingsStore, 'replace' | 'insert'>;
   readonly secrets: SecretGenerator;
   readonly clock: Clock;
 }
@@ -125,19 +106,22 @@ export async function putApprovalSettings(
     enabled: request.enabled,
     auto_approve_on_error: request.auto_approve_on_error ?? false,
   };
-  if (!(await deps.settings.get(tenant))) {
-    const now = deps.clock.now();
-    const first: StoredApprovalSettings = {
-      tenant,
-      ...changes,
-      secrets: [{ secret: deps.secrets.newSecret() }],
-      created_at: now,
-      updated_at: now,
-    };
-    if (await deps.settings.insert(first)) return withSecret(first);
-  }
-  // Set up before, or by a concurrent first PUT a moment ago: replaced, its secret kept and not shown.
-  return publicApprovalSettings(await changeSettings(deps, tenant, () => changes));
+  // One write where the settings exist: a PUT replaces them, whatever another request changed.
+  const replaced = await deps.settings.replace(tenant, changes, deps.clock.now());
+  if (replaced) return publicApprovalSettings(replaced);
+  const now = deps.clock.now();
+  const first: StoredApprovalSettings = {
+    tenant,
+    ...changes,
+    secrets: [{ secret: deps.secrets.newSecret() }],
+    created_at: now,
+    updated_at: now,
+  };
+  if (await deps.settings.insert(first)) return withSecret(first);
+  // A concurrent first PUT stored the settings a moment ago: replaced, its secret kept and not shown.
+  const afterFirst = await deps.settings.replace(tenant, changes, deps.clock.now());
+  if (!afterFirst) throw new Error(`The inbound approval settings of ${tenant} went while being replaced`);
+  return publicApprovalSettings(afterFirst);
 }
 
 /** GET /v1/settings/inbound-approval: 404 before the first PUT. */
@@ -162,7 +146,17 @@ export async function rotateApprovalSecret(
   tenant: string,
 ): Promise<SettingsWithSecret> {
   const fresh = deps.secrets.newSecret();
-  return withSecret(
-    await changeSettings(deps, tenant, (current, now) => ({ secrets: rotatedSecrets(current.secrets, fresh, now) })),
+  // Made again on what a concurrent rotation or PUT wrote: a concurrent rotation's secret stays among
+  // the previous ones, a PUT's fields stay as it set them.
+  for (let attempt = 0; attempt < MAX_ROTATION_ATTEMPTS; attempt += 1) {
+    const current = await deps.settings.get(tenant);
+    if (!current) throw notSetUp();
+    const now = deps.clock.now();
+    const rotated = await deps.settings.update(current, { secrets: rotatedSecrets(current.secrets, fresh, now) }, now);
+    if (rotated) return withSecret(rotated);
+  }
+  throw new AppError(
+    'CONCURRENT_UPDATE',
+    'The inbound approval secret is being rotated by many requests at once: retry',
   );
 }

@@ -143,3 +143,27 @@ it('a callback that refuses the connection is no decision; the job queued first 
 it('a decision job for a payment that was never written (its write failed) finds nothing to do', async () => {
   await expect(settlePayment(settlementDeps(), randomUUID())).resolves.toBeUndefined();
 });
+
+it("the settings store: a PUT's replacement is one write, keeps the secrets, and a rotation read before it must read again", async () => {
+  const store = dynamoApprovalSettingsStore;
+  const owner = tenant();
+  const fields = { callback_url: 'https://approvals.example.com/a', enabled: false, auto_approve_on_error: false };
+  expect(await store.replace(owner, fields, new Date().toISOString())).toBeUndefined();
+  const first: StoredApprovalSettings = {
+    tenant: owner,
+    ...fields,
+    secrets: [{ secret: 'whsec_first' }],
+    created_at: '2026-11-25T10:00:00.000Z',
+    updated_at: '2026-11-25T10:00:00.000Z',
+  };
+  expect(await store.insert(first)).toBe(true);
+  const seen = (await store.get(owner))!;
+
+  const changes = { callback_url: 'https://approvals.example.com/b', enabled: true, auto_approve_on_error: true };
+  const replaced = await store.replace(owner, changes, '2026-11-25T10:00:01.000Z');
+  expect(replaced).toEqual({ ...first, ...changes, updated_at: '2026-11-25T10:00:01.000Z', version: 2 });
+  expect(await store.get(owner)).toEqual(replaced);
+  // A rotation made on the settings as they were before the PUT writes nothing.
+  expect(await store.update(seen, { secrets: [{ secret: 'whsec_lost' }] }, '2026-11-25T10:00:02.000Z')).toBeUndefined();
+  expect((await store.get(owner))!.secrets).toEqual([{ secret: 'whsec_first' }]);
+});

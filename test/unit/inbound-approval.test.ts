@@ -161,7 +161,10 @@ describe('an approval request', () => {
   });
 });
 
-/** The settings store in memory, with DynamoDB's conditions: insert where none is, update at the version read. */
+/**
+ * The settings store in memory, with DynamoDB's conditions: insert where none is, replace where one
+ * is, update at the version read.
+ */
 function memorySettings() {
   const items = new Map<string, StoredApprovalSettings>();
   const store: ApprovalSettingsStore = {
@@ -170,6 +173,13 @@ function memorySettings() {
       if (items.has(settings.tenant)) return false;
       items.set(settings.tenant, settings);
       return true;
+    },
+    async replace(tenant, changes, now) {
+      const current = items.get(tenant);
+      if (!current) return undefined;
+      const replaced = { ...current, ...changes, updated_at: now };
+      items.set(tenant, replaced);
+      return replaced;
     },
     async update(seen, changes, now) {
       if (items.get(seen.tenant) !== seen) return undefined;
