@@ -23,7 +23,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ import { lambdaEnvironment } from './functions/lambda-environment';
 import { percentile, runLoad, send, type LoadResult } from './functions/load';
 import { requestsPerRoute, routeFamilies, runMix, type LoadLevel, type RouteFamily } from './functions/load-run';
 import { makeFixtures, missingSamples, samples, type Fixtures, type Sample } from './functions/samples';
-import { benchmarksMarkdown } from './functions/report';
+import { BENCHMARKS_JSON, writeBenchmarksMarkdown } from './functions/report';
 import type { ParentMessage, ServerConfig, ServerMessage } from './functions/server';
 
 const COLD_STARTS = Number(process.env['BENCH_COLD_STARTS'] ?? 20);
@@ -72,9 +72,6 @@ export const BUILDS = ['baseline', 'optimized'] as const;
 export type Build = (typeof BUILDS)[number];
 
 const FUNCTIONS_DIR = path.join(REPO_ROOT, 'bench', 'functions');
-const OUTPUT_JSON = path.join(REPO_ROOT, 'docs', 'benchmarks.json');
-const OUTPUT_MARKDOWN = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
-const NOTES = path.join(FUNCTIONS_DIR, 'notes.md');
 const TABLE_NAME = 'bench-functions';
 /** The issuer of the tokens: both servers share it and the signing key, so one token serves both. */
 const ISSUER = 'http://bench.local';
@@ -674,8 +671,8 @@ async function main(): Promise<void> {
       load,
       loadAverage: { start: loadAtStart, end: loadAverage() },
     };
-    writeFileSync(OUTPUT_JSON, `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(OUTPUT_MARKDOWN, benchmarksMarkdown({ report, routes, notes: readFileSync(NOTES, 'utf8') }));
+    writeFileSync(BENCHMARKS_JSON, `${JSON.stringify(report, null, 2)}\n`);
+    writeBenchmarksMarkdown(report, routes);
     console.log(`Wrote docs/benchmarks.md and docs/benchmarks.json in ${report.durationSeconds} s`);
   } finally {
     for (const server of Object.values(servers)) await server.stop();

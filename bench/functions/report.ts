@@ -3,7 +3,10 @@
  * targets with what was measured against each, and links to the pagination and QR benchmarks that
  * `npm run bench` runs first.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { RouteDefinition } from '../../functions/routes';
+import { REPO_ROOT } from '../../infra/paths';
 import type {
   Build,
   DynamoDbUse,
@@ -13,6 +16,11 @@ import type {
   FunctionsReport,
 } from '../functions';
 import { OUT_OF_THE_MIX } from './load-run';
+
+export const BENCHMARKS_JSON = path.join(REPO_ROOT, 'docs', 'benchmarks.json');
+const BENCHMARKS_MARKDOWN = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
+/** The notes written from the figures, which end the report. */
+const NOTES = path.join(REPO_ROOT, 'bench', 'functions', 'notes.md');
 
 const KB = 1024;
 const NON_QR_BUNDLE_LIMIT = 250 * KB;
@@ -25,8 +33,12 @@ export const isQrRoute = (route: Pick<RouteDefinition, 'paths'>): boolean =>
   route.paths.some((path) => path.startsWith('/v1/qrcodes'));
 
 type Kind = 'get' | 'list' | 'write';
-const kindOf = (f: Pick<FunctionResult, 'method' | 'path'>): Kind =>
-  f.method !== 'GET' ? 'write' : f.path.endsWith('}') ? 'get' : 'list';
+/** A GET answering a page of items (its response schema is a list's) is a list; another GET, a get. */
+const kindOf = (f: Pick<FunctionResult, 'name' | 'method'>, routes: readonly RouteDefinition[]): Kind => {
+  if (f.method !== 'GET') return 'write';
+  const response = routes.find((route) => route.name === f.name)?.schemas.response ?? '';
+  return response.endsWith('ListSchema') ? 'list' : 'get';
+};
 
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
 const ms = (value: number) => value.toFixed(1);
@@ -218,9 +230,9 @@ function targets(report: FunctionsReport, routes: readonly RouteDefinition[]): T
   }));
   const worstCold = coldRatios.reduce((max, r) => (r.ratio > max.ratio ? r : max), { name: '-', ratio: 0 });
   const chain = report.chainOverhead.optimized;
-  const gets = fns.filter((f) => kindOf(f) === 'get');
-  const lists = fns.filter((f) => kindOf(f) === 'list');
-  const writes = fns.filter((f) => kindOf(f) === 'write');
+  const gets = fns.filter((f) => kindOf(f, routes) === 'get');
+  const lists = fns.filter((f) => kindOf(f, routes) === 'list');
+  const writes = fns.filter((f) => kindOf(f, routes) === 'write');
   const transactions = (f: FunctionResult) => f.builds.optimized.dynamodb.callsByOperation['TransactWriteItems'] ?? 0;
   const describe = (list: readonly FunctionResult[]) =>
     list.map((f) => `${f.name} ${f.builds.optimized.dynamodb.callsPerRequest}`).join(', ');
@@ -281,6 +293,11 @@ function targets(report: FunctionsReport, routes: readonly RouteDefinition[]): T
       holds: 'partly',
     },
   ];
+}
+
+/** Writes docs/benchmarks.md from a run's figures and the notes. */
+export function writeBenchmarksMarkdown(report: FunctionsReport, routes: readonly RouteDefinition[]): void {
+  writeFileSync(BENCHMARKS_MARKDOWN, benchmarksMarkdown({ report, routes, notes: readFileSync(NOTES, 'utf8') }));
 }
 
 export interface ReportInputs {
