@@ -31,11 +31,15 @@ let serverProcess: ServerProcess | undefined;
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
 });
-afterAll(async () => {
+// Each test's last run stops with it: a run left going would keep its stream reader polling, and its
+// queues share the process's registry with the next test's runs.
+afterEach(async () => {
   await api?.stop();
+  api = undefined;
   await serverProcess?.crash();
-  await receiver.stop();
+  serverProcess = undefined;
 });
+afterAll(() => receiver.stop());
 
 it('a payment left PENDING and a delivery left waiting for its retry are finished by the next run, once', async () => {
   // The first run: the network would answer in a minute, a failed delivery is retried after 2 s.
