@@ -30,7 +30,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DELIVERY_METRICS, RATE_LIMIT_UNAVAILABLE_METRIC } from '../../shared/observability/metric-names';
-import { METRICS_NAMESPACE, SERVICE_NAME, type QueueName } from '../../shared/runtime/config';
+import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
@@ -44,8 +44,8 @@ export const ITERATOR_AGE_ALARM_MS = 60_000;
  * The sum of a metric of ours over every route and status class it is published with (a metric of a
  * request always is: shared/http/observability.ts): a Metrics Insights query, which an alarm may watch.
  */
-export const requestMetricQuery = (metricName: string): string =>
-  `SELECT SUM(${metricName}) FROM SCHEMA(${METRICS_NAMESPACE}, route, service, status) ` +
+export const requestMetricQuery = (namespace: string, metricName: string): string =>
+  `SELECT SUM(${metricName}) FROM SCHEMA("${namespace}", route, service, status) ` +
   `WHERE service = '${SERVICE_NAME}'`;
 
 /** The operations our routes perform (transactions included): the table's throttles are their sum. */
@@ -84,6 +84,8 @@ export class Monitoring extends NestedStack {
     const { settings, api, functions, deadLetterQueues, table } = props;
     const streamConsumers = [...props.workers.values()].filter((worker) => 'stream' in worker.worker.source);
     const prefix = `BrebMerchantApi-${settings.name}`;
+    // The stage's own metrics: its functions publish them under this namespace (service-function.ts).
+    const namespace = stageMetricsNamespace(settings.name);
 
     this.topic = this.createTopic(settings);
     const alarm = (alarmId: string, description: string, options: AlarmOptions): Alarm => {
@@ -158,7 +160,7 @@ export class Monitoring extends NestedStack {
         evaluationPeriods: 1,
       });
     }
-    const deliveries = deliveryMetrics();
+    const deliveries = deliveryMetrics(namespace);
     alarm('WebhookDeliveriesFailed', 'Webhook deliveries given up (every attempt failed, or the webhook is gone)', {
       metric: deliveries.FAILED,
       threshold: 1,
@@ -166,7 +168,7 @@ export class Monitoring extends NestedStack {
     });
     alarm('TenantRateLimitUnavailable', "Requests let through without their tenant's rate limit (counter unwritable)", {
       metric: new MathExpression({
-        expression: requestMetricQuery(RATE_LIMIT_UNAVAILABLE_METRIC),
+        expression: requestMetricQuery(namespace, RATE_LIMIT_UNAVAILABLE_METRIC),
         period: PERIOD,
         label: 'Requests let through',
       }),
@@ -194,6 +196,7 @@ export class Monitoring extends NestedStack {
       deadLetterQueues,
       table,
       tableThrottles,
+      deliveries,
     });
 
     const { region } = this;
@@ -221,7 +224,7 @@ export class Monitoring extends NestedStack {
   }
 
   private createDashboard(name: string, sources: DashboardSources): Dashboard {
-    const { api, functions, streamConsumers, queues, deadLetterQueues, table, tableThrottles } = sources;
+    const { api, functions, streamConsumers, queues, deadLetterQueues, table, tableThrottles, deliveries } = sources;
     const sum = { period: PERIOD, statistic: 'Sum' };
     const perFunction = (metric: (fn: ServiceFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
     const visible = (queue: IQueue, label: string) =>
@@ -263,7 +266,6 @@ export class Monitoring extends NestedStack {
       }),
       new GraphWidget({ title: 'DynamoDB throttled requests', left: [tableThrottles], width: 12 }),
     );
-    const deliveries = deliveryMetrics();
     dashboard.addWidgets(
       new GraphWidget({
         title: 'Queued messages',
@@ -299,10 +301,10 @@ const iteratorAge = (worker: WorkerFunction): Metric =>
   worker.function.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' });
 
 /** The sender's counts of attempts by result, summed over 5 minutes (published with `service` alone). */
-const deliveryMetrics = (): Record<keyof typeof DELIVERY_METRICS, Metric> => {
+const deliveryMetrics = (namespace: string): Record<keyof typeof DELIVERY_METRICS, Metric> => {
   const metric = (metricName: string, label: string) =>
     new Metric({
-      namespace: METRICS_NAMESPACE,
+      namespace,
       metricName,
       dimensionsMap: { service: SERVICE_NAME },
       period: PERIOD,
@@ -319,6 +321,8 @@ const deliveryMetrics = (): Record<keyof typeof DELIVERY_METRICS, Metric> => {
 type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | 'deadLetterQueues' | 'table'> & {
   readonly streamConsumers: readonly WorkerFunction[];
   readonly tableThrottles: IMetric;
+  /** The sender's counts of attempts by result. */
+  readonly deliveries: ReturnType<typeof deliveryMetrics>;
 };
 
 type AlarmOptions = Pick<

@@ -18,10 +18,10 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { FunctionDefinition } from '../../functions/routes';
 import {
-  METRICS_NAMESPACE,
   QUEUE_ENV,
   SECRET_ENV,
   SERVICE_NAME,
+  stageMetricsNamespace,
   type QueueName,
   type SecretName,
 } from '../../shared/runtime/config';
@@ -85,7 +85,7 @@ export function functionEnvironment(settings: StageSettings, tableName: string):
     ...stageEnvironment(settings, tableName),
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
     POWERTOOLS_LOG_LEVEL: settings.logLevel,
-    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    POWERTOOLS_METRICS_NAMESPACE: stageMetricsNamespace(settings.name),
     // Stack traces point at the TypeScript sources through the bundled source maps.
     NODE_OPTIONS: '--enable-source-maps',
   };

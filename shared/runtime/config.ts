@@ -74,8 +74,14 @@ export const LOCAL_STAGE = 'local';
 /** The `service` of every log line, metric and trace (POWERTOOLS_SERVICE_NAME in Lambda). */
 export const SERVICE_NAME = 'breb-merchant-api';
 
-/** CloudWatch namespace of the functions' own metrics (POWERTOOLS_METRICS_NAMESPACE in Lambda). */
+/** CloudWatch namespace of the functions' own metrics when none is set (outside a stage's stack). */
 export const METRICS_NAMESPACE = 'BrebMerchantApi';
+
+/**
+ * The namespace of a stage's own metrics (POWERTOOLS_METRICS_NAMESPACE in Lambda): one per stage, so
+ * that stages deployed to one account and region never count each other's metrics in their alarms.
+ */
+export const stageMetricsNamespace = (stage: string): string => `${METRICS_NAMESPACE}/${stage}`;
 
 /**
  * What one tenant (client id) may send, across every function and instance: a window of

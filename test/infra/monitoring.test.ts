@@ -7,7 +7,7 @@
  */
 import { ITERATOR_AGE_ALARM_MS } from '../../infra/constructs/monitoring';
 import { stages, type StageName } from '../../infra/stages';
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/runtime/config';
+import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
 
 describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
@@ -127,14 +127,14 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
   });
 
-  test('a webhook delivery given up, counted by the sender with the service dimension alone', () => {
+  test("a webhook delivery given up, counted by the sender with the service dimension alone, in the stage's namespace", () => {
     const alarm = named('WebhookDeliveriesFailed');
     expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
     expect(alarm.Metrics).toEqual([
       expect.objectContaining({
         MetricStat: {
           Metric: {
-            Namespace: METRICS_NAMESPACE,
+            Namespace: `BrebMerchantApi/${stage}`,
             MetricName: 'WebhookDeliveriesFailed',
             Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
           },
@@ -153,7 +153,7 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     expect(alarm.Metrics).toEqual([
       expect.objectContaining({
         Expression:
-          `SELECT SUM(TenantRateLimitUnavailable) FROM SCHEMA(${METRICS_NAMESPACE}, route, service, status) ` +
+          `SELECT SUM(TenantRateLimitUnavailable) FROM SCHEMA("BrebMerchantApi/${stage}", route, service, status) ` +
           `WHERE service = '${SERVICE_NAME}'`,
         Period: 300,
         ReturnData: true,

@@ -100,7 +100,8 @@ describe.each(stageNames)('stage %s', (stage) => {
         TENANT_RATE_LIMIT: expect.any(String),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
-        POWERTOOLS_METRICS_NAMESPACE: 'BrebMerchantApi',
+        // A namespace per stage: stages in one account never count each other's metrics.
+        POWERTOOLS_METRICS_NAMESPACE: `BrebMerchantApi/${settings.name}`,
         NODE_OPTIONS: '--enable-source-maps',
         // Only the routes that name the signing key learn where it is.
         ...(route.secrets?.includes('qrSigning')
