@@ -3,59 +3,19 @@
  * /openapi.json and /docs, without a token), keeping its data in DATA_DIR across restarts, stopping
  * DynamoDB Local with itself on SIGTERM, and logging no personal data in clear.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../infra/local/dynamodb-local';
 import { linkMerchantBody, SANDBOX_NIT } from '../support/fixtures';
+import { sandboxToken, startServer, type Started } from '../support/npm-start';
 
 const TIMEOUT_MS = 120_000;
-
-interface Started {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly dynamodbUrl: string;
-  output(): string;
-}
-
-async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'INFO', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 90_000;
-  while (!/listening on (\S+)/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    child,
-    url: /listening on (\S+)/.exec(output)![1]!,
-    dynamodbUrl: /DynamoDB: (\S+)/.exec(output)![1]!,
-    output: () => output,
-  };
-}
 
 async function stopServer(started: Started): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => started.child.once('exit', (code) => resolve(code)));
   started.child.kill('SIGTERM');
   return exited;
-}
-
-async function token(url: string): Promise<string> {
-  const answer = await fetch(`${url}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from('sandbox-client-a:sandbox-secret-a').toString('base64')}`,
-    },
-    body: 'grant_type=client_credentials',
-  });
-  return ((await answer.json()) as { access_token: string }).access_token;
 }
 
 const answers = async (url: string): Promise<boolean> =>
@@ -73,7 +33,7 @@ describe('npm start', () => {
     async () => {
       const port = String(await freePort());
       const first = await startServer({ PORT: port, DATA_DIR: dataDir });
-      const accessToken = await token(first.url);
+      const accessToken = await sandboxToken(first.url);
       const linked = await fetch(`${first.url}/v1/customers/business/link`, {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
@@ -115,7 +75,7 @@ describe('npm start', () => {
       const port = String(await freePort());
       const run = async () => {
         const started = await startServer({ PORT: port, DATA_DIR: ':memory:' });
-        const accessToken = await token(started.url);
+        const accessToken = await sandboxToken(started.url);
         const answer = await fetch(`${started.url}/v1/customers/business/link`, {
           method: 'POST',
           headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },

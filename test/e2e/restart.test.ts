@@ -7,18 +7,15 @@
  * (SIGKILL, as a crash) while an inbound payment waits for the client's approval callback: the next
  * run decides that payment as its lost decision job would have.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../../infra/local/dynamodb-local';
-import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
-import { REPO_ROOT } from '../../infra/paths';
 import { walkAll } from '../support/accounts';
-import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { startTestApi, testEndpoint, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
+import { sandboxToken, startServer } from '../support/npm-start';
 import { answeredPayment } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -95,55 +92,31 @@ it('a payment left PENDING and a delivery left waiting for its retry are finishe
   expect(receiver.at('/restart').every((r) => r.verifiedBy.length === 1)).toBe(true);
 });
 
-/** `npm start` in a process of its own, on the test run's DynamoDB (which outlives it, as AWS's would). */
-interface ServerProcess {
-  readonly url: string;
-  /** Kills it with SIGKILL, as a crash would. */
-  crash(): Promise<void>;
-}
-
+/** `npm start` on the test run's DynamoDB (which outlives it, as AWS's would), killed as a crash kills it. */
 async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-crash-'));
-  // One process, as a crash takes it: Node with tsx's loader (tsx's own CLI would run the server in a child).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: testEndpoint(),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const started = await startServer({
+    ...env,
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: testEndpoint(),
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; !output.includes(`listening on ${url}`); waited += 100) {
-    if (child.exitCode !== null || waited > 60_000) throw new Error(`npm start did not start:\n${output}`);
-    await sleep(100);
-  }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) => started.child.once('exit', () => resolve()));
   return {
-    url,
+    url: started.url,
     crash: async (): Promise<void> => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
       await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function decidedPayment(api: TestApi, token: string, paymentId: string): Promise<ApiAnswer> {
-  for (let attempt = 1; attempt <= 100; attempt += 1) {
-    const read = await api.request('GET', `/v1/payments/${paymentId}`, { token });
-    if (read.body.status !== 'PROCESSING') return read;
-    await sleep(100);
-  }
-  throw new Error(`Payment ${paymentId} still PROCESSING`);
+interface ServerProcess {
+  readonly url: string;
+  /** Kills it with SIGKILL, as a crash would. */
+  crash(): Promise<void>;
 }
 
 it('a payment left PROCESSING by a crash during its approval callback is decided by the next run, once', async () => {
@@ -164,16 +137,7 @@ it('a payment left PROCESSING by a crash during its approval callback is decided
   receiver.behave(callback, 'hang');
   serverProcess = await startServerProcess({ APPROVAL_TIMEOUT_MS: '120000', THROTTLING: 'off' });
   const server = serverProcess;
-  const client = SANDBOX_CLIENTS[0]!;
-  const tokenAnswer = await fetch(`${server.url}/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  const { access_token: crashingToken } = (await tokenAnswer.json()) as { access_token: string };
+  const crashingToken = await sandboxToken(server.url);
   const payment = fetch(`${server.url}/sandbox/payments/inbound`, {
     method: 'POST',
     headers: { authorization: `Bearer ${crashingToken}`, 'content-type': 'application/json' },
@@ -195,7 +159,7 @@ it('a payment left PROCESSING by a crash during its approval callback is decided
   // The next run finds it PROCESSING, and decides as auto_approve_on_error says: approved, credited once.
   api = await startTestApi({ tableName });
   const again = await api.token('sandbox-client-a');
-  const decided = await decidedPayment(api, again, paymentId);
+  const decided = await answeredPayment(api, again, paymentId, { waitingIn: 'PROCESSING' });
   expect(decided.body).toMatchObject({
     status: 'SETTLED',
     approval: 'AUTO_APPROVED',

@@ -9,19 +9,20 @@ import type { ApiAnswer, TestApi } from './local-api';
 /** A short settlement delay for tests (SANDBOX_SETTLEMENT_DELAY_MS): PENDING for a moment, then answered. */
 export const TEST_SETTLEMENT_DELAY_MS = 200;
 
+/** The payment once it has left `waitingIn` (PENDING: the network's answer; PROCESSING: the approval's decision). */
 export async function answeredPayment(
   api: Pick<TestApi, 'request'>,
   token: string,
   paymentId: string,
-  { attempts = 100, intervalMs = 100 } = {},
+  { attempts = 100, intervalMs = 100, waitingIn = 'PENDING' } = {},
 ): Promise<ApiAnswer> {
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     const read = await api.request('GET', `/v1/payments/${paymentId}`, { token });
     if (read.status !== 200) throw new Error(`Payment ${paymentId} read failed: ${read.status} ${read.text}`);
-    if (read.body.status !== 'PENDING') return read;
+    if (read.body.status !== waitingIn) return read;
     await sleep(intervalMs);
   }
-  throw new Error(`Payment ${paymentId} still PENDING after ${attempts} reads`);
+  throw new Error(`Payment ${paymentId} still ${waitingIn} after ${attempts} reads`);
 }
 
 /**
