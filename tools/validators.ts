@@ -90,7 +90,7 @@ async function javascriptOf(module: SchemaModule): Promise<string> {
     write: false,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     absWorkingDir: REPO_ROOT,
     legalComments: 'none',
     logLevel: 'silent',

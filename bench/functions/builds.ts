@@ -3,7 +3,7 @@
  *
  * - **optimized**: the Lambda bundles themselves. The CDK stack is synthesized with bundling, so
  *   every function is bundled by NodejsFunction with the settings of infra/constructs/service-function.ts
- *   (minified ESM for Node 22, the credential alias, source maps beside the bundle).
+ *   (minified ESM for Node 24, the credential alias, source maps beside the bundle).
  * - **baseline**: the same handler files built the usual way before this optimisation: our
  *   TypeScript compiled by esbuild into one unminified ES module per handler, every package left
  *   external and loaded by Node from node_modules (the AWS SDK's whole CommonJS build, the full
@@ -164,7 +164,7 @@ export async function buildUnbundled(
     packages: 'external',
     format: 'esm',
     platform: 'node',
-    target: 'node22',
+    target: 'node24',
     tsconfig: path.join(REPO_ROOT, 'tsconfig.json'),
     metafile: true,
     logLevel: 'warning',

@@ -40,7 +40,7 @@ export function lambdaEnvironment(functionName: string, settings: FunctionProces
     AWS_LAMBDA_FUNCTION_NAME: functionName,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
     AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
     AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
     LAMBDA_TASK_ROOT: '/var/task',
     _HANDLER: 'index.handler',

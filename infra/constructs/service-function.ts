@@ -150,7 +150,7 @@ export class ServiceFunction extends Construct {
       // Explicit, so that synthesis does not depend on the directory it is started from.
       projectRoot: REPO_ROOT,
       depsLockFilePath: LOCK_FILE,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       // 512 MB buys enough CPU for TLS and the first DynamoDB calls on a cold start.
       memorySize: 512,
@@ -160,7 +160,7 @@ export class ServiceFunction extends Construct {
       environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node24',
         minify: true,
         sourceMap: true,
         // Prefer the ESM build of dependencies that ship both (Middy, jose, Powertools).
@@ -214,12 +214,4 @@ function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
     ],
     true,
   );
-  NagSuppressions.addResourceSuppressions(fn.function, [
-    {
-      id: 'AwsSolutions-L1',
-      reason:
-        'Node.js 22 is the runtime this service is built, bundled (target node22) and tested for; moving to a ' +
-        'newer runtime is a deliberate upgrade, not a drift.',
-    },
-  ]);
 }

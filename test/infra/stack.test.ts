@@ -83,7 +83,7 @@ describe.each(stageNames)('stage %s', (stage) => {
       const properties = resources[id].Properties;
       expect(properties).toMatchObject({
         Handler: 'index.handler',
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 512,
         Timeout: 10,

@@ -117,7 +117,7 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
       const properties = resources[functionLogicalId(synthed, worker.name)].Properties;
       expect(properties).toMatchObject({
         Handler: 'index.handler',
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         MemorySize: 512,
         Timeout: worker.timeoutSeconds,

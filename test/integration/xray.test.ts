@@ -14,7 +14,7 @@ import { createTestTable, type TestTable } from '../support/dynamo-table';
 const ROOT = '1-67891233-abcdef012345678912345678';
 const FUNCTION_SEGMENT = '53995c3f42cd8ad8';
 const LAMBDA_ENV = {
-  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
   AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   _HANDLER: 'index.handler',
   _X_AMZN_TRACE_ID: `Root=${ROOT};Parent=${FUNCTION_SEGMENT};Sampled=1;Lineage=a87bd80c:0`,
