@@ -36,7 +36,21 @@ export interface SynthOptions {
   readonly nag?: NagPackProps;
 }
 
-export function synth(stage: StageName, options: SynthOptions = {}) {
+/**
+ * The stage's stack as `cdk synth` makes it: synthesized once per stage and shared by every suite of
+ * templates.test.ts (the same module registry), since a synthesis costs seconds and the suites only
+ * read it. A synthesis with options (bundles, a change, other routes or settings, cdk-nag) is its own.
+ */
+export function synth(stage: StageName, options: SynthOptions = {}): Synth {
+  if (Object.keys(options).length > 0) return synthesize(stage, options);
+  let synthed = synthesized.get(stage);
+  if (!synthed) synthesized.set(stage, (synthed = synthesize(stage, {})));
+  return synthed;
+}
+
+const synthesized = new Map<StageName, Synth>();
+
+function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
     stage,
@@ -58,7 +72,7 @@ export function synth(stage: StageName, options: SynthOptions = {}) {
   return { app, stack, settings, template: Template.fromStack(stack) };
 }
 
-export type Synth = ReturnType<typeof synth>;
+export type Synth = ReturnType<typeof synthesize>;
 
 export function asArray<T>(value: T | T[] | undefined): T[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];

@@ -43,7 +43,7 @@ function resolved(value: Json, region: string): string {
 const matches = (pattern: string, path: string): boolean =>
   new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(path);
 
-describe.each(hostingStages)('stage %s', (stage) => {
+describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
   /** The dashboard's nested stack. */

@@ -20,7 +20,7 @@ const findings = ({ stack }: Synth): string[] => {
 /** "AwsSolutions-IAM5[Resource::*]: The IAM entity..." -> the rule, and what it applies to. */
 const ruleOf = (message: string): string => message.slice(0, message.indexOf(': '));
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) => {
   test('no AwsSolutions finding is left open', () => {
     expect(findings(synth(stage, { nag: { verbose: true } }))).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
   let monitoring: Nested;

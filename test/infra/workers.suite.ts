@@ -30,7 +30,7 @@ const queueWorkers = workers.filter((worker) => 'queue' in worker.source);
 const eventSourceMappings = ({ template }: Synth): Json[] =>
   Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((r: Json) => r.Properties);
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
   let resources: Record<string, Json>;

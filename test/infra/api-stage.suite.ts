@@ -5,7 +5,7 @@
 import { stages, type StageName } from '../../infra/stages';
 import { logicalIdOf, synth, type Json, type Synth } from './synth';
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('API stage, stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
   let properties: Json;

@@ -11,7 +11,7 @@ import { functionLogicalId, logicalIdOf, resourcesOf, roleStatements, synth, typ
 /** The routes of the table that name the secret. */
 const signingRoutes = routes.filter((route) => route.secrets?.includes('qrSigning'));
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('QR signing secret, stage %s', (stage) => {
   const settings = stages[stage];
   let synthed: Synth;
   let secretId: string;

@@ -32,7 +32,7 @@ import {
 
 const stageNames = Object.keys(stages) as StageName[];
 
-describe.each(stageNames)('stage %s', (stage) => {
+describe.each(stageNames)('stack, stage %s', (stage) => {
   const settings = stageSettings(stage);
   const expectedRoutes = routesFor(settings.sandboxEnabled);
   let synthed: Synth;
@@ -63,7 +63,7 @@ describe.each(stageNames)('stage %s', (stage) => {
 
   describe('functions', () => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
-      // Ours: the routes', the workers', the description's (test/infra/contract.test.ts) and, with
+      // Ours: the routes', the workers', the description's (test/infra/contract.suite.ts) and, with
       // Cognito, the sign-in trigger's. (CDK's handlers of the dashboard's files are in its nested stack.)
       const ours = expectedRoutes.length + workers.length + 1 + (settings.identity.kind === 'cognito' ? 1 : 0);
       synthed.template.resourceCountIs('AWS::Lambda::Function', ours);
@@ -148,7 +148,7 @@ describe.each(stageNames)('stage %s', (stage) => {
 
     test('every path of every deployed route, and nothing else, is routed behind the authorizer', () => {
       const expectedKeys = expectedRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
-      // The API's description is routed too, without the authorizer (test/infra/contract.test.ts).
+      // The API's description is routed too, without the authorizer (test/infra/contract.suite.ts).
       const apiRoutes = (Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).filter(
         (r) => !contractRoutes.paths.some((path) => r.Properties.RouteKey === `${contractRoutes.method} ${path}`),
       );

@@ -2,14 +2,14 @@
  * The API's description on AWS: GET /openapi.json, /docs and /docs/{file} routed to one function,
  * the only routes without the authorizer; the function's role holds its log group and X-Ray only;
  * it learns the stage's token endpoint, Cognito's or the external issuer's. (That its bundle serves the
- * document and the page's files is shown by test/infra/bundles.test.ts; cdk-nag by nag.test.ts.)
+ * document and the page's files is shown by test/infra/bundles.test.ts; cdk-nag by nag.suite.ts.)
  */
 import { contractRoutes, TOKEN_URL_ENV } from '../../functions/contract';
 import { stages, type StageName } from '../../infra/stages';
 import { managedPolicies, permissionProblems } from './privileges';
 import { functionLogicalId, resourcesOf, roleStatements, synth, type Json, type Synth } from './synth';
 
-describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+describe.each(Object.keys(stages) as StageName[])('API description, stage %s', (stage) => {
   let synthed: Synth;
   beforeAll(() => {
     synthed = synth(stage);

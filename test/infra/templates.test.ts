@@ -1,0 +1,15 @@
+/**
+ * The stack's templates, every stage: one jest file that runs the suites below in one module registry,
+ * so each stage is synthesized once (synth.ts keeps it) and loaded with aws-cdk-lib once, instead of
+ * once per suite (jest gives every test file a registry of its own). Each suite names its file in its
+ * titles. The bundles (bundles.test.ts) and the stage settings (stages.test.ts) stay files of their own.
+ */
+import './api-stage.suite';
+import './contract.suite';
+import './dashboard.suite';
+import './identity.suite';
+import './monitoring.suite';
+import './nag.suite';
+import './secrets.suite';
+import './stack.suite';
+import './workers.suite';
