@@ -65,10 +65,20 @@ export async function beginSignIn(config: DashboardConfig): Promise<void> {
 
 export type SignInOutcome = { readonly session: Session } | { readonly error: string } | undefined;
 
-/** The claims the page shows; the API checks the token, the page only reads it. */
+/**
+ * A JWT's claims, unverified: the API checks the token, the page only reads it. The payload is
+ * base64url of UTF-8 JSON; atob gives one character per byte, so the bytes are decoded as UTF-8
+ * (a name like "josé" would otherwise read "josÃ©").
+ */
+export function decodeJwtClaims(token: string): Record<string, unknown> {
+  const payload = (token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
+  const bytes = Uint8Array.from(atob(payload), (byte) => byte.charCodeAt(0));
+  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+}
+
+/** The claims the page shows. */
 function sessionOf(accessToken: string): Session {
-  const payload = accessToken.split('.')[1] ?? '';
-  const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+  const claims = decodeJwtClaims(accessToken);
   return {
     accessToken,
     username: String(claims['username'] ?? claims['sub'] ?? ''),
