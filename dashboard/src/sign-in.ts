@@ -11,6 +11,7 @@
  * the code, which is good for one exchange.
  */
 import type { DashboardConfig } from './config';
+import { decodeJwtClaims } from './token-claims';
 
 /** What the page knows of the signed-in person, read from the access token's claims. */
 export interface Session {
@@ -65,18 +66,7 @@ export async function beginSignIn(config: DashboardConfig): Promise<void> {
 
 export type SignInOutcome = { readonly session: Session } | { readonly error: string } | undefined;
 
-/**
- * A JWT's claims, unverified: the API checks the token, the page only reads it. The payload is
- * base64url of UTF-8 JSON; atob gives one character per byte, so the bytes are decoded as UTF-8
- * (a name like "josé" would otherwise read "josÃ©").
- */
-export function decodeJwtClaims(token: string): Record<string, unknown> {
-  const payload = (token.split('.')[1] ?? '').replace(/-/g, '+').replace(/_/g, '/');
-  const bytes = Uint8Array.from(atob(payload), (byte) => byte.charCodeAt(0));
-  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
-}
-
-/** The claims the page shows. */
+/** The claims the page shows; the API checks the token, the page only reads it. */
 function sessionOf(accessToken: string): Session {
   const claims = decodeJwtClaims(accessToken);
   return {

@@ -1,7 +1,7 @@
 /**
  * The dashboard's code outside the browser: the claims it reads from a person's token.
  */
-import { decodeJwtClaims } from '../../dashboard/src/sign-in';
+import { decodeJwtClaims } from '../../dashboard/src/token-claims';
 
 describe("a token's claims", () => {
   /** A JWT as an issuer writes it: base64url of the UTF-8 JSON, unpadded (the signature is not read). */
