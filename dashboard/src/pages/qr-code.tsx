@@ -12,7 +12,7 @@ import { useAction } from '../components/use-action';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
-import type { QrCode } from '../api';
+import type { QrCodeWithImage } from '../api';
 
 export function QrCodePage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
@@ -20,7 +20,7 @@ export function QrCodePage({ id }: { readonly id: string }) {
   return <Loaded state={code}>{(record) => <QrCodeDetails code={record} reload={code.reload} />}</Loaded>;
 }
 
-function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reload: () => void }) {
+function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; readonly reload: () => void }) {
   const { api, config } = useDashboard();
   const reference = shortReference(code.qr_code_reference);
   const payments = usePage(api.listPayments, 'payments', { qr_code_reference: code.qr_code_reference });
@@ -33,13 +33,11 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reloa
     <>
       <h1>QR code {reference}</h1>
       <div class="qr-detail">
-        {code.qr_code_image && (
-          <img
-            class="qr-image"
-            src={`data:image/png;base64,${code.qr_code_image}`}
-            alt={`QR code ${reference}, to scan with a Bre-B wallet`}
-          />
-        )}
+        <img
+          class="qr-image"
+          src={`data:image/png;base64,${code.qr_code_image}`}
+          alt={`QR code ${reference}, to scan with a Bre-B wallet`}
+        />
         <Details
           rows={[
             ['Status', <Status value={code.status} />],
@@ -132,7 +130,7 @@ function DeleteQrCode({ id, onDeleted }: { readonly id: string; readonly onDelet
 }
 
 /** The sandbox's shopper at another participant pays the code, as a wallet would after scanning it. */
-function SandboxPayment({ code, onPaid }: { readonly code: QrCode; readonly onPaid: () => void }) {
+function SandboxPayment({ code, onPaid }: { readonly code: QrCodeWithImage; readonly onPaid: () => void }) {
   const { api } = useDashboard();
   const action = useAction();
   const [amount, setAmount] = useState('');

@@ -1,6 +1,6 @@
 /** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
 import { useState } from 'preact/hooks';
-import type { Delivery, Webhook } from '../api';
+import type { Webhook, WebhookDelivery } from '../api';
 import { newIdempotencyKey, useDashboard } from '../components/context';
 import { PagedTable } from '../components/paged-table';
 import { ProblemMessage } from '../components/problem';
@@ -17,7 +17,7 @@ export function WebhookPage({ id }: { readonly id: string }) {
 }
 
 /** How the last attempt of a delivery ended, when it had one. */
-function lastAttempt(delivery: Delivery): string {
+function lastAttempt(delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return 'Not yet';
   return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
