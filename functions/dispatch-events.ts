@@ -13,20 +13,28 @@ import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/deliveries';
 import type { DomainEvent } from '../shared/domain/events';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { EVENT_ENTITY } from '../shared/data/events';
+import { EVENT_ENTITY, TRACE_CONTEXT_ATTRIBUTE } from '../shared/data/events';
+import { withoutStorageAttributes } from '../shared/data/item-keys';
 import { deliveryQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
-import { workerHandler } from '../shared/observability/worker-handler';
+import type { TraceCarrier } from '../shared/observability/tracer';
+import { processEvent, workerHandler } from '../shared/observability/worker-handler';
 
 type StreamRecord = DynamoDBStreamEvent['Records'][number];
 
-/** The event a stream record inserted, or undefined for any other change of the table. */
-function insertedEvent(record: StreamRecord): DomainEvent | undefined {
+/**
+ * The event a stream record inserted, with the trace context of the request that wrote it, or
+ * undefined for any other change of the table.
+ */
+function insertedEvent(record: StreamRecord): { event: DomainEvent; traceContext?: TraceCarrier } | undefined {
   const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
   if (record.eventName !== 'INSERT' || image?.['entity']?.S !== EVENT_ENTITY) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...event } = unmarshall(image);
-  return event as DomainEvent;
+  const item = unmarshall(image);
+  return {
+    event: withoutStorageAttributes<DomainEvent>(item),
+    traceContext: item[TRACE_CONTEXT_ATTRIBUTE] as TraceCarrier | undefined,
+  };
 }
 
 export const handler = workerHandler(logger, async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
@@ -37,10 +45,11 @@ export const handler = workerHandler(logger, async (event: DynamoDBStreamEvent):
     clock: systemClock,
   };
   for (const record of event.Records) {
-    const domainEvent = insertedEvent(record);
-    if (!domainEvent) continue;
+    const inserted = insertedEvent(record);
+    if (!inserted) continue;
+    const { event: domainEvent, traceContext } = inserted;
     try {
-      const deliveries = await dispatchEvent(deps, domainEvent);
+      const deliveries = await processEvent(traceContext, domainEvent, () => dispatchEvent(deps, domainEvent));
       logger.info('Event dispatched', {
         event_id: domainEvent.id,
         event_type: domainEvent.type,

@@ -18,7 +18,7 @@ import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { runtimeConfig } from '../shared/runtime/config';
 
 export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> => {
@@ -37,7 +37,7 @@ export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Recor
   for (const record of event.Records) {
     const { delivery_id: deliveryId } = JSON.parse(record.body) as DeliveryMessage;
     try {
-      const outcome = await attemptDelivery(deps, deliveryId);
+      const outcome = await processMessage('webhookDeliveries', record, () => attemptDelivery(deps, deliveryId));
       // Never the webhook or the event: their secrets and data stay out of the logs.
       logger.info('Delivery handled', { delivery_id: deliveryId, outcome });
       const metric = DELIVERY_METRICS[outcome as keyof typeof DELIVERY_METRICS];

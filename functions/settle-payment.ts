@@ -13,7 +13,7 @@ import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-re
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 
 // The sandbox's network is the only one there is: every stage settles through it. An inbound payment
 // left PROCESSING is decided under its client's approval settings (shared/domain/receive-payment.ts).
@@ -30,7 +30,7 @@ export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Recor
   for (const record of event.Records) {
     const { payment_id: paymentId } = JSON.parse(record.body) as SettlementMessage;
     try {
-      const payment = await settlePayment(deps, paymentId);
+      const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
       logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
     } catch (error) {
       logger.error('Settlement failed: the queue hands it again', { payment_id: paymentId }, error as Error);

@@ -42,6 +42,14 @@ export interface ExternalIdentitySettings {
 
 export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySettings;
 
+/**
+ * Who records the functions' traces (docs/tracing.md). `xray`: our X-Ray writer
+ * (shared/observability/xray.ts). `adot`: OpenTelemetry (shared/observability/otel.ts), whose spans
+ * the AWS Distro for OpenTelemetry layer at `layerArn` exports (the AWSOpenTelemetryDistroJs layer
+ * of the stage's region, for arm64). Lambda's active tracing stays on in both.
+ */
+export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot'; readonly layerArn: string };
+
 export interface StageSettings {
   readonly name: StageName;
   /** The acquirer network merchants' payments go through (ACQUIRER_ID of the functions). */
@@ -66,6 +74,7 @@ export interface StageSettings {
   readonly tenantRateLimit: TenantRateLimitSettings;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
+  readonly tracing: TracingSettings;
   /**
    * Production data (table, user pool, QR secret, logs) survives stack deletion and mistakes;
    * elsewhere `cdk destroy` removes everything.
@@ -84,6 +93,9 @@ export interface StageSettings {
 /** Every stage routes through the same acquirer network and sponsor bank (the participant). */
 const network = { acquirerId: 'RBM', participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' } } as const;
 
+/** X-Ray on every stage until one is switched to ADOT (docs/tracing.md, "Switching a stage"). */
+const xray: TracingSettings = { kind: 'xray' };
+
 /** One client with every scope and one that can only read, as the local sandbox offers. */
 const defaultClients: readonly AppClientSettings[] = [
   { name: 'full-access', access: 'full' },
@@ -99,6 +111,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
 /** What the two throwaway stages share: the sandbox on, verbose logs, small limits, nothing kept. */
 const throwaway = {
   ...network,
+  tracing: xray,
   sandboxEnabled: true,
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
@@ -110,6 +123,7 @@ const throwaway = {
 /** What the two stages that keep their data share: quieter logs and tighter alarms. */
 const kept = {
   ...network,
+  tracing: xray,
   logLevel: 'INFO',
   retainData: true,
   alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },

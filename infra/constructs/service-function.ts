@@ -9,7 +9,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -18,6 +18,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { FunctionDefinition } from '../../functions/routes';
 import {
+  ENV,
   QUEUE_ENV,
   SECRET_ENV,
   SERVICE_NAME,
@@ -26,7 +27,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
-import { removalPolicyOf, stageEnvironment, type StageSettings } from '../stages';
+import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
 export { SERVICE_NAME };
 
@@ -184,9 +185,26 @@ export class ServiceFunction extends Construct {
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
     for (const name of secrets) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
     for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
+    addOpenTelemetryLayer(this.function, settings.tracing);
 
     suppressExpectedFindings(this, table);
   }
+}
+
+/** What the ADOT layer exports spans with: X-Ray's OTLP endpoint takes no resource either. */
+export const XRAY_SPANS_ACTIONS = ['xray:PutSpans', 'xray:PutSpansForIndexing'];
+
+/**
+ * On a stage traced by ADOT (option A of docs/tracing.md): the layer, its wrapper, which registers
+ * the OpenTelemetry provider before the handler loads, the functions' OpenTelemetry tracer, and the
+ * rights the layer exports spans with.
+ */
+function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): void {
+  if (tracing.kind !== 'adot') return;
+  fn.addLayers(LayerVersion.fromLayerVersionArn(fn, 'OpenTelemetryLayer', tracing.layerArn));
+  fn.addEnvironment('AWS_LAMBDA_EXEC_WRAPPER', '/opt/otel-instrument');
+  fn.addEnvironment(ENV.tracing, 'otel');
+  fn.addToRolePolicy(new PolicyStatement({ actions: XRAY_SPANS_ACTIONS, resources: ['*'] }));
 }
 
 /** cdk-nag findings that are the design, each with the reason it is accepted. */
@@ -207,7 +225,8 @@ function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
         id: 'AwsSolutions-IAM5',
         reason:
           'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: ' +
-          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE). So does DynamoDB ' +
+          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE); nor do PutSpans and ' +
+          'PutSpansForIndexing (a stage traced by ADOT, docs/tracing.md). So does DynamoDB ' +
           "ListStreams, which Lambda's poller of the table's stream needs (the stream consumer only).",
         appliesTo: ['Resource::*'],
       },

@@ -1,17 +1,30 @@
 /**
  * An SQS queue played by the process's timers, for the local runtime: a message sent with a delay
- * becomes, after it, the event SQS would hand its function (`Records: [{ messageId, body }]`),
+ * becomes, after it, the event SQS would hand its function (`Records: [{ messageId, body,
+ * messageAttributes }]`, its attributes in Lambda's shape: the trace context the consumer continues),
  * handed to that function's own handler. As SQS does, a message whose handler failed (threw, or
  * reported it in `batchItemFailures`) is delivered again after the visibility timeout, a few times,
  * then given up with a log line (SQS would move it to its dead-letter queue).
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { MessageQueue } from '../../shared/data/queues';
+import type { MessageAttributes, MessageQueue } from '../../shared/data/queues';
 import { lambdaContext } from './lambda-context';
 
+/** A string message attribute as Lambda hands it in an SQS event. */
+export interface QueueMessageAttribute {
+  readonly dataType: 'String';
+  readonly stringValue: string;
+  readonly stringListValues: never[];
+  readonly binaryListValues: never[];
+}
+
 export interface QueueEvent {
-  readonly Records: { readonly messageId: string; readonly body: string }[];
+  readonly Records: {
+    readonly messageId: string;
+    readonly body: string;
+    readonly messageAttributes: Readonly<Record<string, QueueMessageAttribute>>;
+  }[];
 }
 
 /** A queue consumer's handler, as Lambda calls it: a partial batch failure names the failed messages. */
@@ -51,10 +64,16 @@ export class LocalQueue implements MessageQueue {
     this.log = options.log ?? ((message, error) => console.error(message, error));
   }
 
-  async send(message: object, delayMs: number): Promise<void> {
+  async send(message: object, delayMs: number, attributes: MessageAttributes = {}): Promise<void> {
     const body = JSON.stringify(message);
     if (this.stopped) throw new Error(`The ${this.name} queue is stopped: ${body} not sent`);
-    this.later({ messageId: randomUUID(), body }, delayMs, 1);
+    const messageAttributes = Object.fromEntries(
+      Object.entries(attributes).map(([name, stringValue]): [string, QueueMessageAttribute] => [
+        name,
+        { dataType: 'String', stringValue, stringListValues: [], binaryListValues: [] },
+      ]),
+    );
+    this.later({ messageId: randomUUID(), body, messageAttributes }, delayMs, 1);
   }
 
   private later(record: QueueEvent['Records'][number], delayMs: number, receive: number): void {

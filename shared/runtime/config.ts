@@ -39,6 +39,8 @@ export const ENV = {
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
+  /** Who records the traces: `xray` (the default) or `otel` (docs/tracing.md; set by the stack on an ADOT stage). */
+  tracing: 'TRACING',
 } as const;
 
 /**

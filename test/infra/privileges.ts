@@ -4,7 +4,8 @@
  * hold only
  * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
- * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
+ * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions); on a stage traced by
+ *   ADOT, also its two span actions, on "*" too;
  * - GetSecretValue on each secret the entry names in `secrets`;
  * - SendMessage on each queue the entry names in `queues`;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
@@ -21,6 +22,7 @@
 import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
+import { XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
 import {
   asArray,
   functionLogicalId,
@@ -106,6 +108,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       why: 'only the table and its indexes',
     },
     { actions: XRAY_ACTIONS, resources: ['*'], why: 'X-Ray takes no resource' },
+    {
+      actions: XRAY_SPANS_ACTIONS,
+      resources: synthed.settings.tracing.kind === 'adot' ? ['*'] : [],
+      why: 'only on a stage traced by ADOT, where X-Ray takes no resource',
+    },
     {
       actions: LOG_ACTIONS,
       resources: [{ 'Fn::GetAtt': [logicalIdOf(synthed, fn.logGroup), 'Arn'] }],
