@@ -5,8 +5,7 @@
  */
 import { App, Aspects, Tags } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SERVICE_NAME } from './constructs/service-function';
-import { BrebApiStack } from './stack';
+import { BrebApiStack, stackTags } from './stack';
 import { stageSettings } from './stages';
 
 const app = new App();
@@ -18,8 +17,9 @@ const stack = new BrebApiStack(app, `BrebMerchantApi-${settings.name}`, {
   // Production cannot be deleted by a stray `cdk destroy`.
   terminationProtection: settings.retainData,
 });
-Tags.of(stack).add('service', SERVICE_NAME);
-Tags.of(stack).add('stage', settings.name);
+// The stack carries its tags itself (stack.ts); they are also written on each resource in the
+// template, as before @aws-cdk/core:explicitStackTags, so that adopting the flag changed no resource.
+for (const [key, value] of Object.entries(stackTags(settings))) Tags.of(stack).add(key, value);
 
 // cdk-nag's AwsSolutions rules run on every synthesis: an open finding is an error annotation, which
 // fails `cdk synth` and `cdk deploy`. Accepted findings are suppressed, with their reason, next to
