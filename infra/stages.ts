@@ -60,7 +60,11 @@ export interface StageSettings {
   readonly identity: IdentitySettings;
   /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
   readonly sandboxEnabled: boolean;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * The functions' application log level (Lambda's filter, and their logger's). No higher than INFO:
+   * Lambda counts the metrics' EMF lines, which carry no level, as INFO (service-function.ts).
+   */
+  readonly logLevel: 'DEBUG' | 'INFO';
   /**
    * Requests per second (steady rate) and burst for the whole API stage: API Gateway's one token
    * bucket, shared by every caller. Kept well above tenantRateLimit (a test checks by how much), so

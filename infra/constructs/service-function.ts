@@ -9,7 +9,15 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LayerVersion, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LayerVersion,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -158,6 +166,20 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
+      // Lambda's JSON log format, so that Lambda filters the application's lines by level and writes
+      // its own START/END/REPORT as JSON records (platform.start, platform.report) beside them.
+      // Lines that already are JSON objects pass through as written (Lambda does not encode them
+      // twice): our logger's (json-logger.ts), whose `level` (DEBUG, INFO, WARN, ERROR) and RFC 3339
+      // `timestamp` Lambda reads, and the metrics' EMF lines (emf-metrics.ts), which CloudWatch still
+      // turns into metrics. An EMF line has no `level`, so Lambda counts it INFO: an application
+      // level above INFO would drop every metric, hence StageSettings.logLevel stops at INFO.
+      loggingFormat: LoggingFormat.JSON,
+      // The stage's level, which Lambda also hands the function as AWS_LAMBDA_LOG_LEVEL (the level
+      // json-logger.ts prefers): the same as POWERTOOLS_LOG_LEVEL, which the local runtime reads.
+      applicationLogLevelV2: ApplicationLogLevel[settings.logLevel],
+      // START, END and REPORT (duration, memory, cold start's init time) on every stage; DEBUG would
+      // add the runtime's and extensions' lifecycle events, which we do not read.
+      systemLogLevelV2: SystemLogLevel.INFO,
       environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
