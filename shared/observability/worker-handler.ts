@@ -15,9 +15,9 @@ export function workerHandler<Event, Result>(
   handle: (event: Event, context: Context) => Promise<Result>,
 ) {
   return middy<Event, Result, Error, Context>(handle)
-    .use(injectLambdaContext(logger) as middy.MiddlewareObj<Event, Result, Error, Context>)
-    .use(tracer.handlerMiddleware() as unknown as middy.MiddlewareObj<Event, Result, Error, Context>)
-    .use(publishAddedMetrics(metrics) as middy.MiddlewareObj<Event, Result, Error, Context>);
+    .use(injectLambdaContext(logger))
+    .use(tracer.handlerMiddleware())
+    .use(publishAddedMetrics(metrics));
 }
 
 /**
