@@ -17,9 +17,9 @@ export function workerHandler<Event, Result>(
   handle: (event: Event, context: Context) => Promise<Result>,
 ) {
   const chain = middy<Event, Result, Error, Context>(handle)
-    .use(injectLambdaContext(logger) as middy.MiddlewareObj<Event, Result, Error, Context>)
-    .use(tracer.handlerMiddleware() as unknown as middy.MiddlewareObj<Event, Result, Error, Context>)
-    .use(publishAddedMetrics(metrics) as middy.MiddlewareObj<Event, Result, Error, Context>);
+    .use(injectLambdaContext(logger))
+    .use(tracer.handlerMiddleware())
+    .use(publishAddedMetrics(metrics));
   // Each invocation in a tracing context of its own, as a route's (shared/http/handler.ts): without
   // it the handler middleware has no invocation to record, nor the clients a parent.
   return tracer.traced(chain);
