@@ -71,6 +71,9 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
  */
 export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
 
+/** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
+export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
+
 export interface ServiceFunctionProps {
   /** The function's entry in the route or worker table. */
   readonly definition: FunctionDefinition;
@@ -186,8 +189,7 @@ export class ServiceFunction extends Construct {
         target: 'node24',
         minify: true,
         sourceMap: true,
-        // Prefer the ESM build of dependencies that ship both (Middy, jose, Powertools).
-        mainFields: ['module', 'main'],
+        mainFields: [...BUNDLE_MAIN_FIELDS],
         banner: ESM_REQUIRE_BANNER,
         esbuildArgs: Object.fromEntries(
           Object.entries(BUNDLE_ALIASES).map(([name, replacement]) => [`--alias:${name}`, replacement]),

@@ -119,13 +119,12 @@ export function NewQrCodePage() {
   const set = (name: keyof Fields) => (event: { currentTarget: { value: string } }) =>
     setValue(name)(event.currentTarget.value);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    let createdId = '';
-    const created = await action.run(async () => {
-      createdId = (await api.createQrCode(requestOf(fields), idempotencyKey)).id;
+    action.run(async () => {
+      const created = await api.createQrCode(requestOf(fields), idempotencyKey);
+      location.hash = linkTo('qrcodes', created.id);
     }, 'QR code created.');
-    if (created) location.hash = linkTo('qrcodes', createdId);
   };
 
   const priced = fields.kind !== 'static';

@@ -79,11 +79,12 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; reado
 
 function Payload({ payload }: { readonly payload: string }) {
   const [copied, setCopied] = useState<string>();
-  const copy = () =>
+  const copy = () => {
     navigator.clipboard.writeText(payload).then(
       () => setCopied('Payload copied to the clipboard.'),
       () => setCopied('The browser refused the clipboard: select the payload and copy it by hand.'),
     );
+  };
   return (
     <div class="payload">
       <label for="qr-payload">Payload (EMVCo)</label>
@@ -103,9 +104,9 @@ function DeleteQrCode({ id, onDeleted }: { readonly id: string; readonly onDelet
   const { api } = useDashboard();
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
-  const remove = async () => {
+  const remove = () => {
     setConfirming(false);
-    if (await action.run(() => api.deleteQrCode(id), 'QR code deleted.')) onDeleted();
+    action.run(() => api.deleteQrCode(id), 'QR code deleted.', onDeleted);
   };
   return (
     <div class="action">
@@ -135,16 +136,16 @@ function SandboxPayment({ code, onPaid }: { readonly code: QrCodeWithImage; read
   const action = useAction();
   const [amount, setAmount] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
-  const pay = async (event: Event) => {
+  const pay = (event: Event) => {
     event.preventDefault();
-    const paid = await action.run(
+    action.run(
       () => api.payQrCodeInSandbox(code.id, code.amount ? undefined : amount, idempotencyKey),
       'The sandbox shopper paid the code.',
+      () => {
+        setIdempotencyKey(newIdempotencyKey());
+        onPaid();
+      },
     );
-    if (paid) {
-      setIdempotencyKey(newIdempotencyKey());
-      onPaid();
-    }
   };
   return (
     <form class="action" onSubmit={pay} aria-label="Sandbox payment">

@@ -28,17 +28,19 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
   const deliveries = usePage((query) => api.listWebhookDeliveries(webhook.id, query), 'deliveries');
   const action = useAction();
   const [testKey, setTestKey] = useState(newIdempotencyKey);
-  const toggle = async () => {
+  const toggle = () => {
     const enabled = !webhook.enabled;
-    if (await action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.'))
-      reload();
+    action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.', reload);
   };
-  const test = async () => {
-    if (await action.run(() => api.sendWebhookTest(webhook.id, testKey), 'Test event sent.')) {
-      setTestKey(newIdempotencyKey());
-      deliveries.reload();
-    }
-  };
+  const test = () =>
+    action.run(
+      () => api.sendWebhookTest(webhook.id, testKey),
+      'Test event sent.',
+      () => {
+        setTestKey(newIdempotencyKey());
+        deliveries.reload();
+      },
+    );
   return (
     <>
       <h1>Webhook {webhook.description ?? webhook.url}</h1>
