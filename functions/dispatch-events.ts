@@ -13,7 +13,8 @@ import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/deliveries';
 import type { DomainEvent } from '../shared/domain/events';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { EVENT_ENTITY } from '../shared/data/events';
+import { dynamoDispatchedEvents, EVENT_ENTITY } from '../shared/data/events';
+import { withoutStorageAttributes } from '../shared/data/item-keys';
 import { deliveryQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
@@ -25,14 +26,14 @@ type StreamRecord = DynamoDBStreamEvent['Records'][number];
 function insertedEvent(record: StreamRecord): DomainEvent | undefined {
   const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
   if (record.eventName !== 'INSERT' || image?.['entity']?.S !== EVENT_ENTITY) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...event } = unmarshall(image);
-  return event as DomainEvent;
+  return withoutStorageAttributes<DomainEvent>(unmarshall(image));
 }
 
 export const handler = workerHandler(logger, async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const deps = {
     webhooks: dynamoWebhookStore,
     deliveries: dynamoDeliveryStore,
+    events: dynamoDispatchedEvents,
     queue: deliveryQueue(),
     clock: systemClock,
   };

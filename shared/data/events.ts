@@ -5,6 +5,7 @@
  */
 import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
+import { clearDue, dueKeys } from './due-work';
 import { getRecord } from './records';
 import { EVENT_ENTITY, itemKeys } from './item-keys';
 import type { TransactItem } from './transactions';
@@ -23,6 +24,8 @@ export const eventPut = (event: DomainEvent): TransactItem => ({
       entity: EVENT_ENTITY,
       ...event,
       expires_at: Math.floor(Date.parse(event.created_at) / 1000) + EVENT_TTL_SECONDS,
+      // Due at once: the dispatcher takes it out of the index of due work once its deliveries are made.
+      ...dueKeys(event.id, event.created_at),
     },
     ConditionExpression: 'attribute_not_exists(pk)',
   },
@@ -34,3 +37,6 @@ export const getEvent = (id: string): Promise<DomainEvent | undefined> =>
 
 /** The outbox as the sender reads it. */
 export const dynamoEventReader = { get: getEvent };
+
+/** The outbox as the dispatcher marks it: an event whose deliveries are made leaves the due work. */
+export const dynamoDispatchedEvents = { dispatched: (id: string): Promise<void> => clearDue(itemKeys.event(id)) };

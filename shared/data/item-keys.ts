@@ -144,6 +144,8 @@ const STORAGE_ATTRIBUTES = new Set([
   'gsi3sk',
   'gsi4pk',
   'gsi4sk',
+  'duepk',
+  'duesk',
   'entity',
   'expires_at',
 ]);
