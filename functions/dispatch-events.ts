@@ -10,7 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../shared/domain/clock';
-import { dispatchEvent } from '../shared/domain/deliveries';
+import { dispatchEvent } from '../shared/domain/dispatch';
 import type { DomainEvent } from '../shared/domain/events';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents, EVENT_ENTITY } from '../shared/data/events';

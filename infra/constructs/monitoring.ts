@@ -213,6 +213,7 @@ export class Monitoring extends NestedStack {
       table,
       tableThrottles,
       deliveries,
+      strandedAge,
     });
 
     const { region } = this;
@@ -240,7 +241,17 @@ export class Monitoring extends NestedStack {
   }
 
   private createDashboard(name: string, sources: DashboardSources): Dashboard {
-    const { api, functions, streamConsumers, queues, deadLetterQueues, table, tableThrottles, deliveries } = sources;
+    const {
+      api,
+      functions,
+      streamConsumers,
+      queues,
+      deadLetterQueues,
+      table,
+      tableThrottles,
+      deliveries,
+      strandedAge,
+    } = sources;
     const sum = { period: PERIOD, statistic: 'Sum' };
     const perFunction = (metric: (fn: ServiceFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
     const visible = (queue: IQueue, label: string) =>
@@ -304,6 +315,7 @@ export class Monitoring extends NestedStack {
         width: 6,
       }),
     );
+    dashboard.addWidgets(new GraphWidget({ title: 'Stranded work: oldest (s)', left: [strandedAge], width: 24 }));
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
@@ -350,6 +362,8 @@ type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | '
   readonly tableThrottles: IMetric;
   /** The sender's counts of attempts by result. */
   readonly deliveries: ReturnType<typeof deliveryMetrics>;
+  /** The sweeper's oldest stranded item. */
+  readonly strandedAge: IMetric;
 };
 
 type AlarmOptions = Pick<

@@ -8,7 +8,8 @@
  * once all the same.
  */
 import type { Clock } from './clock';
-import { dispatchEvent, type DeliveryQueue, type DispatchDeps } from './deliveries';
+import type { DeliveryQueue } from './deliveries';
+import { dispatchEvent, type DispatchDeps } from './dispatch';
 import type { DomainEvent } from './events';
 import { later } from './payments';
 import type { SettlementQueue } from './settlement';

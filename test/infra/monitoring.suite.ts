@@ -218,6 +218,7 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       'Dead letters',
       'Webhook deliveries',
       'Stream iterator age (ms)',
+      'Stranded work: oldest (s)',
       'Alarms',
     ]) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);

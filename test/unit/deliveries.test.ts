@@ -9,7 +9,6 @@ import { Webhook } from 'standardwebhooks';
 import {
   attemptDelivery,
   deliveryIdOf,
-  dispatchEvent,
   eventBody,
   MAX_RETRIES,
   redeliver,
@@ -21,6 +20,7 @@ import {
   type DeliverySettings,
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
+import { dispatchEvent } from '../../shared/domain/dispatch';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
