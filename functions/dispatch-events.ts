@@ -10,10 +10,10 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { systemClock } from '../shared/domain/clock';
-import { dispatchEvent } from '../shared/domain/deliveries';
+import { dispatchEvent } from '../shared/domain/dispatch';
 import type { DomainEvent } from '../shared/domain/events';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { EVENT_ENTITY, TRACE_CONTEXT_ATTRIBUTE } from '../shared/data/events';
+import { dynamoDispatchedEvents, EVENT_ENTITY, TRACE_CONTEXT_ATTRIBUTE } from '../shared/data/events';
 import { withoutStorageAttributes } from '../shared/data/item-keys';
 import { deliveryQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
@@ -41,6 +41,7 @@ export const handler = workerHandler(logger, async (event: DynamoDBStreamEvent):
   const deps = {
     webhooks: dynamoWebhookStore,
     deliveries: dynamoDeliveryStore,
+    events: dynamoDispatchedEvents,
     queue: deliveryQueue(),
     clock: systemClock,
   };

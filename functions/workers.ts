@@ -8,11 +8,14 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS, type QueueName } from '../shared/runtime/co
 import type { FunctionDefinition } from './routes';
 
 /**
- * What invokes a worker, in batches of up to `batchSize`: the table's stream (only the insertions of
- * outbox events: EVENT items), or one of the queues.
+ * What invokes a worker: in batches of up to `batchSize`, the table's stream (only the insertions of
+ * outbox events: EVENT items) or one of the queues; or a schedule (an EventBridge rule's expression
+ * on AWS; the local runtime runs it every SWEEP_INTERVAL_MS instead).
  */
 export type WorkerSource =
-  { readonly stream: 'events'; readonly batchSize: number } | { readonly queue: QueueName; readonly batchSize: number };
+  | { readonly stream: 'events'; readonly batchSize: number }
+  | { readonly queue: QueueName; readonly batchSize: number }
+  | { readonly schedule: `rate(${string})` };
 
 export interface WorkerDefinition extends FunctionDefinition {
   readonly source: WorkerSource;
@@ -31,9 +34,9 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'dispatchEvents',
     handler: 'dispatch-events',
     source: { stream: 'events', batchSize: 100 },
-    // Reads a test event's webhook (GetItem) or the tenant's webhooks (Query on gsi1); each delivery's
-    // transaction puts it and updates its lists' counters; its first attempt is then queued.
-    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    // Reads the tenant's webhooks (Query on gsi1); each delivery's transaction puts it and updates its
+    // lists' counters; its first attempt is then queued, and the event marked dispatched (UpdateItem).
+    tableActions: ['Query', 'PutItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
     // A hundred events, each a query, then a transaction and a message per subscribed webhook.
     timeoutSeconds: 60,
@@ -59,6 +62,18 @@ export const workers: readonly WorkerDefinition[] = [
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
     timeoutSeconds: 30,
   },
+  {
+    name: 'sweepStrandedWork',
+    handler: 'sweep-stranded-work',
+    source: { schedule: 'rate(1 minute)' },
+    // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job
+    // or a delivery's attempt, and dispatches an event as the dispatcher does (Query on gsi1, the
+    // delivery's transaction, UpdateItem marking it dispatched).
+    tableActions: ['Query', 'PutItem', 'UpdateItem'],
+    queues: ['settlement', 'webhookDeliveries'],
+    // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
+    timeoutSeconds: 60,
+  },
 ];
 
 /** The worker a queue feeds: every queue has exactly one. */
@@ -68,6 +83,14 @@ export function consumerOf(queue: QueueName): WorkerDefinition {
     throw new Error(`The ${queue} queue has ${consumers.length} consumers in the worker table`);
   return consumers[0]!;
 }
+
+/** The workers a schedule runs. */
+export const scheduledWorkers = (): readonly (WorkerDefinition & {
+  readonly source: { readonly schedule: string };
+})[] =>
+  workers.filter(
+    (worker): worker is WorkerDefinition & { source: { schedule: `rate(${string})` } } => 'schedule' in worker.source,
+  );
 
 /** The worker the table's stream feeds. */
 export function streamConsumer(): WorkerDefinition {

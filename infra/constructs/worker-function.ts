@@ -1,6 +1,7 @@
 /**
  * The function of one worker of the worker table: a ServiceFunction (service-function.ts: runtime,
- * bundling, logging, the worker's declared rights) and the event source that feeds it. A queue's
+ * bundling, logging, the worker's declared rights) and the event source that feeds it, or the
+ * EventBridge rule that runs it on its schedule (the sweeper). A queue's
  * consumer takes its messages in batches and reports the ones it failed, which the queue hands
  * again (and, after MAX_RECEIVES, sets aside in its dead-letter queue). The stream's consumer gets
  * only the insertions of outbox events, reports the record it stopped at, and has a batch that keeps
@@ -9,6 +10,8 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition, type IEventSource } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -38,11 +41,22 @@ export class WorkerFunction extends ServiceFunction {
       ...common,
       definition: worker,
       description:
-        'queue' in source ? `Consumer of the ${source.queue} queue` : "Consumer of the table's stream (outbox events)",
+        'queue' in source
+          ? `Consumer of the ${source.queue} queue`
+          : 'schedule' in source
+            ? `Run on a schedule: ${source.schedule}`
+            : "Consumer of the table's stream (outbox events)",
       timeout: Duration.seconds(worker.timeoutSeconds),
     });
     this.worker = worker;
-    if ('queue' in source) {
+    if ('schedule' in source) {
+      this.deadLetterQueue = undefined;
+      new Rule(this, 'Schedule', {
+        description: `Runs ${worker.name}`,
+        schedule: Schedule.expression(source.schedule),
+        targets: [new LambdaFunction(this.function)],
+      });
+    } else if ('queue' in source) {
       this.deadLetterQueue = undefined;
       this.function.addEventSource(
         new SqsEventSource(props.queues[source.queue], {

@@ -6,6 +6,7 @@
 import type { DomainEvent } from '../domain/events';
 import { tracer } from '../observability/telemetry';
 import { tableName } from './client';
+import { clearDue, dueKeys } from './due-work';
 import { getRecord } from './records';
 import { EVENT_ENTITY, itemKeys, TRACE_CONTEXT_ATTRIBUTE } from './item-keys';
 import type { TransactItem } from './transactions';
@@ -31,6 +32,8 @@ export const eventPut = (event: DomainEvent): TransactItem => {
         ...event,
         expires_at: Math.floor(Date.parse(event.created_at) / 1000) + EVENT_TTL_SECONDS,
         ...(Object.keys(traceContext).length > 0 ? { [TRACE_CONTEXT_ATTRIBUTE]: traceContext } : {}),
+        // Due at once: the dispatcher takes it out of the index of due work once its deliveries are made.
+        ...dueKeys(event.id, event.created_at),
       },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
@@ -43,3 +46,6 @@ export const getEvent = (id: string): Promise<DomainEvent | undefined> =>
 
 /** The outbox as the sender reads it. */
 export const dynamoEventReader = { get: getEvent };
+
+/** The outbox as the dispatcher marks it: an event whose deliveries are made leaves the due work. */
+export const dynamoDispatchedEvents = { dispatched: (id: string): Promise<void> => clearDue(itemKeys.event(id)) };

@@ -150,6 +150,8 @@ const STORAGE_ATTRIBUTES = new Set([
   'gsi3sk',
   'gsi4pk',
   'gsi4sk',
+  'duepk',
+  'duesk',
   'entity',
   'expires_at',
   TRACE_CONTEXT_ATTRIBUTE,

@@ -16,7 +16,8 @@
  *   attributes (what Lambda's poller does with the consumer's role);
  * - the stream's consumer: reading the table's stream (DescribeStream, GetShardIterator, GetRecords
  *   on the stream; ListStreams, which takes no resource, on "*"), and sending to its own dead-letter
- *   queue (the event source's on-failure destination).
+ *   queue (the event source's on-failure destination);
+ * - a scheduled worker: nothing more (EventBridge invokes it through the function's resource policy).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
 import type { FunctionDefinition } from '../../functions/routes';
@@ -137,7 +138,7 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       resources: [queueArnOf(synthed, stack.queues.byName[source.queue])],
       why: 'only the queue that feeds it',
     });
-  } else {
+  } else if ('stream' in source) {
     const deadLetters = stack.workers.get(definition.name)!.deadLetterQueue!;
     allowances.push(
       {

@@ -65,6 +65,8 @@ export interface TestApiOptions extends Pick<
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
   | 'approvalTimeoutMs'
+  | 'sweepIntervalMs'
+  | 'sweepGraceMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -103,6 +105,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
+    ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;
