@@ -1,5 +1,6 @@
 /** The columns of Bre-B keys, with the buttons that suspend or activate them: the keys page's, and a merchant's. */
 import type { BrebKey } from '../api';
+import { withMeaning } from '../codes';
 import { formatTime } from '../format';
 import { useDashboard } from './context';
 import type { Column } from './data-table';
@@ -30,18 +31,21 @@ function KeyAction({ brebKey, onChanged }: { readonly brebKey: BrebKey; readonly
   );
 }
 
-/** The columns; `onChanged` reads the page again after a key changed. */
-export const keyColumns = (onChanged: () => void): readonly Column<BrebKey>[] => [
+/**
+ * The columns; `onChanged` reads the page again after a key changed. The buttons only for whoever
+ * may change keys.
+ */
+export const keyColumns = (onChanged: () => void, mayChange: boolean): readonly Column<BrebKey>[] => [
   {
     header: 'Key',
     cell: (k) => (
       <>
-        {k.key.key_type} <code>{k.key.key_value}</code>
+        {withMeaning('keyType', k.key.key_type)} <code>{k.key.key_value}</code>
       </>
     ),
   },
   { header: 'Shown as', cell: (k) => k.display_name },
   { header: 'Status', cell: (k) => <Status value={k.status} /> },
   { header: 'Created', cell: (k) => formatTime(k.created_at) },
-  { header: 'Actions', cell: (k) => <KeyAction brebKey={k} onChanged={onChanged} /> },
+  ...(mayChange ? [{ header: 'Actions', cell: (k: BrebKey) => <KeyAction brebKey={k} onChanged={onChanged} /> }] : []),
 ];
