@@ -351,7 +351,7 @@ test('merchant-admin-a creates a QR code from the form with amounts typed as Col
   await rowWith(page, 'Received').getByRole('link').click();
   await page.getByRole('heading', { level: 1, name: `Payment of ${formatCop('58000.00')}` }).waitFor();
   await page.getByRole('link', { name: 'VENTA42' }).waitFor();
-  await page.getByText('no approval asked: the client has none set up').waitFor();
+  await page.getByText('No approval asked: the client has none set up').waitFor();
   expect(await inPage(page, "[...document.querySelectorAll('.details dd')].every((d) => d.textContent.trim())")).toBe(
     true,
   );

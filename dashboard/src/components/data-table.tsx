@@ -40,7 +40,8 @@ export function DataTable<T extends { readonly id: string }>(props: {
                 data-label={column.header}
                 class={column.numeric ? 'number' : undefined}
               >
-                {column.cell(item)}
+                {/* One box for the value: on a phone the cell is a grid of its name and its value. */}
+                <span>{column.cell(item)}</span>
               </td>
             ))}
           </tr>

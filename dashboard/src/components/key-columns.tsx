@@ -1,6 +1,5 @@
 /** The columns of Bre-B keys, with the buttons that suspend or activate them: the keys page's, and a merchant's. */
 import type { BrebKey } from '../api';
-import { withMeaning } from '../codes';
 import { formatTime } from '../format';
 import { useDashboard } from './context';
 import type { Column } from './data-table';
@@ -40,7 +39,7 @@ export const keyColumns = (onChanged: () => void, mayChange: boolean): readonly 
     header: 'Key',
     cell: (k) => (
       <>
-        {withMeaning('keyType', k.key.key_type)} <code>{k.key.key_value}</code>
+        {k.key.key_type} <code>{k.key.key_value}</code>
       </>
     ),
   },

@@ -29,7 +29,8 @@ function history(payment: Payment): [string | undefined, string][] {
 /** How the client's approval callback decided an inbound payment, and why it could not when it did not. */
 function approvalOf(payment: Payment): string {
   if (!payment.approval) return '';
-  const said = `${meaningOf('approval', payment.approval) ?? payment.approval}`;
+  const meaning = meaningOf('approval', payment.approval) ?? payment.approval;
+  const said = `${meaning.charAt(0).toUpperCase()}${meaning.slice(1)}`;
   return payment.approval_error ? `${said}: ${payment.approval_error}` : said;
 }
 
@@ -60,10 +61,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
           ['Other side', counterpartyName(payment)],
           ['Their bank', `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`],
           ['Their account', `${counterparty.account.account_type} ${counterparty.account.account_number}`],
-          [
-            'Bre-B key',
-            counterparty.key && `${withMeaning('keyType', counterparty.key.key_type)} ${counterparty.key.key_value}`,
-          ],
+          ['Bre-B key', counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
           [
             'QR code',
             payment.qr_code_id && payment.qr_code_reference ? (

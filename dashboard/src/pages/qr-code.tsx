@@ -81,7 +81,7 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; reado
             ['Purpose', info?.transaction_purpose && withMeaning('purpose', info.transaction_purpose)],
             ['Terminal', info?.terminal_label],
             ['Merchant', `${code.merchant.merchant_name}, ${code.merchant.merchant_city}`],
-            ['Bre-B key', `${withMeaning('keyType', code.key.key_type)} ${code.key.key_value}`],
+            ['Bre-B key', `${code.key.key_type} ${code.key.key_value}`],
             ['Network reference', code.qr_code_reference],
             ['Created', formatTime(code.created_at)],
             ['Updated', formatTime(code.updated_at)],
