@@ -32,7 +32,7 @@ import {
 } from '../support/dashboard-pages';
 import { uniqueNit } from '../support/fixtures';
 import { startTestApi, type TestApi } from '../support/local-api';
-import { merchantWithKey, uniqueAlphaKey, type MerchantWithKey } from '../support/merchants';
+import { merchantWithKey, resolvedKey, uniqueAlphaKey, type MerchantWithKey } from '../support/merchants';
 import { passwordOf } from '../support/people';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -61,7 +61,12 @@ interface ContractCheck {
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  [api, browser, receiver] = await Promise.all([startTestApi(), launchBrowser(), WebhookReceiver.start()]);
+  [api, browser, receiver] = await Promise.all([
+    // Outbound payments wait 3 s for the sandbox network: long enough to watch one settle on its page.
+    startTestApi({ sandboxSettlementDelayMs: 3_000 }),
+    launchBrowser(),
+    WebhookReceiver.start(),
+  ]);
   // A slow receiver: a delivery stays PENDING for a few seconds, long enough to be seen changing.
   receiver.behave('/slow', () => ({ status: 200, body: '', afterMs: 3_000 }));
   const machineA = await api.token('sandbox-client-a');
@@ -585,6 +590,35 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
   expect(wide).toEqual([]);
   await leave(context);
 }, 300_000);
+
+test('a payment sent goes from PENDING to SETTLED on its open page, without a reload', async () => {
+  const machineA = await api.token('sandbox-client-a');
+  const payer = await merchantWithKey(api, machineA, {
+    businessName: 'Ferreteria Central SAS',
+    availableBalance: '500.00',
+  });
+  // Ana María's phone in the sandbox directory: a key at another participant.
+  const resolution = await resolvedKey(api, machineA, payer.customerId, { key_type: 'PHONE', key_value: '3001234567' });
+  const { context, page } = await newPerson(PHONE);
+  await signIn(page, 'merchant-admin-a');
+  const sent = await api.request('POST', '/v1/payments', {
+    token: machineA,
+    body: {
+      customer_id: payer.customerId,
+      account_id: payer.accountId,
+      resolution_id: resolution,
+      amount: { value: '120.50', currency: 'COP' },
+    },
+  });
+  expect(sent.body.status).toBe('PENDING');
+  await open(page, `#/payments/${sent.body.id}`, `Payment of ${formatCop('120.50')}`);
+  await inPage(page, 'window.sameDocument = true');
+  await page.getByText('Waiting for the network to settle it (this page updates)').waitFor();
+  await page.getByText('SETTLED', { exact: true }).waitFor({ timeout: 15_000 });
+  expect(await page.getByText('Sent', { exact: true }).count()).toBe(1);
+  expect(await inPage(page, 'window.sameDocument')).toBe(true);
+  await leave(context);
+});
 
 test('merchant-admin-a deletes a code (asked twice), suspends a key and activates it again', async () => {
   const { context, page } = await newPerson();
