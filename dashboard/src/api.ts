@@ -23,6 +23,9 @@ export type Account = Schemas['AccountListItem'];
 export type BrebKey = Schemas['Key'];
 export type Webhook = Schemas['Webhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type LinkMerchantRequest = Schemas['LinkMerchantRequest'];
+export type RegisterKeyRequest = Schemas['RegisterKeyRequest'];
+export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
 
 /** A list's answer: the page's items under the list's name, and where the page is in the walk. */
 export type Page<K extends string, T> = { readonly [name in K]: T[] } & { readonly pagination_info: PaginationInfo };
@@ -110,6 +113,20 @@ export function createApi(baseUrl: string, token: () => string) {
 
     listPayments: (query: ListQuery<'listPayments'>) => answerOf(GET('/v1/payments', { params: { query } })),
     getPayment: (id: string) => answerOf(GET('/v1/payments/{id}', byId(id))),
+
+    linkMerchant: (body: LinkMerchantRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/customers/business/link', { body, params: { header: once(idempotencyKey) } })),
+    linkAccount: (customerId: string, number: string, idempotencyKey: string) =>
+      answerOf(
+        POST('/v1/accounts', {
+          body: { customer_id: customerId, type: 'ORDINARY', number },
+          params: { header: once(idempotencyKey) },
+        }),
+      ),
+    registerKey: (body: RegisterKeyRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/keys', { body, params: { header: once(idempotencyKey) } })),
+    createWebhook: (body: CreateWebhookRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/webhooks', { body, params: { header: once(idempotencyKey) } })),
 
     listCustomers: (query: ListQuery<'listCustomers'>) => answerOf(GET('/v1/customers', { params: { query } })),
     getCustomer: (id: string) => answerOf(GET('/v1/customers/{id}', byId(id))),

@@ -11,6 +11,7 @@ import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
 import { tracer } from '../observability/telemetry';
+import { logger } from './logger';
 import { observability } from './observability';
 import { tenantRateLimit } from './tenant-rate-limit';
 import {
@@ -116,6 +117,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
   if (validateBody) {
     chain.use(bodySizeLimit()).use(jsonBody());
   }
-  // Each invocation in a tracing context of its own (shared/observability/tracer.ts), whatever runs beside it.
-  return tracer.traced(chain);
+  // Each invocation in a tracing context and with a logger context of its own (shared/observability/
+  // tracer.ts, json-logger.ts), whatever runs beside it in the process.
+  return logger.withLambdaContext(tracer.traced(chain));
 }
