@@ -90,6 +90,7 @@ export class BrebApiStack extends Stack {
       table: this.table,
       secrets: this.secrets.byName,
       queues: this.queues.byName,
+      secretKey: this.secrets.secretKey,
     };
     this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 

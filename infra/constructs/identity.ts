@@ -43,7 +43,7 @@ const describeScope = (scope: Scope): string => {
 const ACCESS_TOKEN_VALIDITY = Duration.hours(1);
 
 /** What the functions of the stack share, for the sign-in's trigger. */
-export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table' | 'secrets' | 'queues'>;
+export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table' | 'secrets' | 'queues' | 'secretKey'>;
 
 export interface IdentityProps {
   readonly settings: StageSettings;

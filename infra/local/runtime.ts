@@ -28,6 +28,7 @@ import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
 import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
+import { localSecretKey } from './secret-key';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
@@ -153,6 +154,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
+    }
+    // The key that seals webhook and approval secrets: a LocalStack KMS key when its ARN is given, the
+    // local key already set (a run before this one on the same table, in this process or its parent),
+    // else the data folder's, made once.
+    if (!process.env[ENV.secretKeyArn] && !process.env[ENV.localSecretKey]) {
+      process.env[ENV.localSecretKey] = localSecretKey(dataDir && join(dataDir, 'secret-key'));
     }
 
     const client = createDynamoDbClient(endpoint);

@@ -4,7 +4,8 @@
  * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
  * THROTTLING (default: the local stage's API Gateway throttling, one bucket for every client, and its
  * per-tenant limit in the functions; `off` turns both off for load tests),
- * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
+ * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
+ * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
  * (default 1000) of the webhook sender, APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), CLOUD_ASSEMBLY (run the Lambda bundles of this
