@@ -28,6 +28,7 @@ import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
 import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
+import type { EdgeLimits } from './edge-guard';
 import { localSecretKey } from './secret-key';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
@@ -56,6 +57,11 @@ export interface LocalRuntimeOptions {
    * default, so that tests and benchmarks driving the server at full speed are not throttled.
    */
   readonly throttling?: ThrottlingSettings | 'stage';
+  /**
+   * The edge in front of the stage (infra/local/edge-guard.ts, the web ACL's model): 'stage' applies
+   * the local stage's per-IP limit, as `npm start` does. Off by default, as throttling.
+   */
+  readonly edge?: EdgeLimits | 'stage';
   /**
    * Each tenant's limit, enforced by the functions (TENANT_RATE_LIMIT, as the stack sets it): 'stage'
    * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
@@ -193,6 +199,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
+    const edge = options.edge === 'stage' ? settings.edge : options.edge;
     const loadHandler =
       options.loadHandler ?? (options.cloudAssembly ? bundleLoader(options.cloudAssembly) : undefined);
     serve(
@@ -201,6 +208,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sandboxEnabled: settings.sandboxEnabled,
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
+        ...(edge ? { edge: { requestsPerIpPer5Minutes: edge.requestsPerIpPer5Minutes } } : {}),
         ...(loadHandler ? { loadHandler } : {}),
       }),
     );

@@ -13,7 +13,8 @@ import type { RouteDefinition } from '../../functions/routes';
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
-import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
+import { EDGE_CONTEXT_KEY } from '../../infra/edge';
+import { stageSettings, type EdgeSettings, type StageName, type StageSettings } from '../../infra/stages';
 
 /** CloudFormation resources are untyped JSON. */
 export type Json = any;
@@ -34,7 +35,22 @@ export interface SynthOptions {
   readonly settings?: (settings: StageSettings) => StageSettings;
   /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
   readonly nag?: NagPackProps;
+  /** Context instead of the example edge settings (EXAMPLE_EDGE): `{ edge: {} }` gives none. */
+  readonly context?: Record<string, unknown>;
 }
+
+/**
+ * Edge settings as an operator gives them (docs/operations.md, "The edge"), for the stage that
+ * requires them: production synthesizes with these, as it would from cdk.context.json.
+ */
+export const EXAMPLE_EDGE: EdgeSettings = {
+  domainName: 'api.merchants.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0e1f2a3b-4c5d-6e7f-8091-a2b3c4d5e6f7',
+  originDomainName: 'origin.api.merchants.example.com',
+  originCertificateArn: 'arn:aws:acm:us-east-2:111122223333:certificate/1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809',
+  webAclArn:
+    'arn:aws:wafv2:us-east-1:111122223333:global/webacl/breb-merchant-api-prod/3f2e1d0c-b9a8-4765-8432-10fedcba9876',
+};
 
 /**
  * The stage's stack as `cdk synth` makes it: synthesized once per stage and shared by every suite of
@@ -53,6 +69,8 @@ const synthesized = new Map<StageName, Synth>();
 function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
+    [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
+    ...options.context,
     stage,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
     // path, by which the local server finds a route's bundle (infra/local/bundles.ts).
