@@ -48,7 +48,15 @@ export interface FunctionDefinition {
   readonly secrets?: readonly SecretName[];
   /** Queues the function sends to (SQS SendMessage); their URLs arrive in QUEUE_ENV. */
   readonly queues?: readonly QueueName[];
+  /**
+   * What the function does with the stage's secret key (shared/data/secret-sealing.ts): `seal` new
+   * secrets (kms:GenerateDataKey), `open` stored ones to sign or rotate (kms:Decrypt). The key's ARN
+   * arrives in SECRET_KEY_ARN; a function without this entry can do neither.
+   */
+  readonly sealing?: readonly SealingUse[];
 }
+
+export type SealingUse = 'seal' | 'open';
 
 /**
  * What the contract says of a route besides its method, paths and scopes: the OpenAPI document
@@ -494,6 +502,8 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.paymentsWrite],
     // Replaces the settings in one update, or puts the first (only where none is).
     tableActions: ['PutItem', 'UpdateItem'],
+    // The first PUT seals the secret it makes.
+    sealing: ['seal'],
   },
   {
     name: 'rotateInboundApprovalSecret',
@@ -506,6 +516,8 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.paymentsWrite],
     // Reads the settings and updates their secrets at the version read.
     tableActions: IDEMPOTENCY_ACTIONS,
+    // Opens the secrets to keep the previous one, seals them with the new one.
+    sealing: ['open', 'seal'],
   },
   {
     name: 'createWebhook',
@@ -518,6 +530,7 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.webhooksWrite],
     // The transaction puts the webhook and updates its list's counters.
     tableActions: IDEMPOTENCY_ACTIONS,
+    sealing: ['seal'],
   },
   {
     name: 'listWebhooks',
@@ -575,6 +588,7 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook and updates its secrets.
     tableActions: IDEMPOTENCY_ACTIONS,
+    sealing: ['open', 'seal'],
   },
   {
     name: 'sendWebhookTest',
@@ -624,6 +638,8 @@ export const routes: readonly RouteDefinition[] = [
     problems: ['QR_CODE_STATUS_CONFLICT', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE'],
     scopes: [],
     tableActions: INBOUND_PAYMENT_ACTIONS,
+    // Opens the approval secrets to sign the approval request.
+    sealing: ['open'],
     queues: ['settlement'],
     sandbox: true,
   },
@@ -638,6 +654,8 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [],
     // Reads the key's directory entry and the key; then as paying a QR code, without a code.
     tableActions: INBOUND_PAYMENT_ACTIONS,
+    // Opens the approval secrets to sign the approval request.
+    sealing: ['open'],
     queues: ['settlement'],
     sandbox: true,
   },

@@ -12,6 +12,7 @@ import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoEventReader } from '../shared/data/events';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
 import { deliveryQueue } from '../shared/data/queues';
+import { secretSealer } from '../shared/data/secret-sealing';
 import { httpWebhookTransport } from '../shared/data/webhook-transport';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
@@ -32,6 +33,7 @@ export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Recor
     queue: deliveryQueue(),
     clock: systemClock,
     settings: { timeoutMs: webhookTimeoutMs, retryBaseMs: webhookRetryBaseMs },
+    sealer: secretSealer(),
   };
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {

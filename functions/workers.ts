@@ -49,6 +49,8 @@ export const workers: readonly WorkerDefinition[] = [
     // delivery; queues the retry, or the rest of a wait longer than SQS delays a message.
     tableActions: ['GetItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
+    // Opens the webhook's secrets to sign each attempt.
+    sealing: ['open'],
     // Every receiver of the batch may take its whole timeout (WEBHOOK_TIMEOUT_MS, the lookup included),
     // plus the table's and the queue's calls.
     timeoutSeconds: (SENDER_BATCH_SIZE * DEFAULT_WEBHOOK_TIMEOUT_MS) / 1000 + 30,

@@ -8,7 +8,15 @@
  * comes from its route or worker entry.
  */
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  ApiMapping,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  type HttpRoute,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -29,7 +37,8 @@ import { SERVICE_NAME, type ServiceFunction } from './constructs/service-functio
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
-import type { StageSettings } from './stages';
+import { edgeSettingsOf } from './edge';
+import type { EdgeSettings, StageSettings } from './stages';
 
 /** What every stage's stack and resources are tagged with: the service, and which stage. */
 export const stackTags = (settings: StageSettings): Record<string, string> => ({
@@ -45,6 +54,10 @@ export interface BrebApiStackProps extends StackProps {
 
 export class BrebApiStack extends Stack {
   readonly settings: StageSettings;
+  /** The stage's edge (infra/edge.ts): CloudFront and its web ACL in front, execute-api disabled. */
+  readonly edge: EdgeSettings | undefined;
+  /** The API's custom domain, CloudFront's origin, where the stage has its edge. */
+  readonly apiDomain: DomainName | undefined;
   readonly table: Table;
   readonly secrets: StageSecrets;
   readonly identity: Identity;
@@ -81,6 +94,10 @@ export class BrebApiStack extends Stack {
     const { settings } = props;
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
+    this.edge = edgeSettingsOf(this, settings);
+    if (this.edge && settings.identity.kind !== 'cognito') {
+      throw new Error(`Stage ${settings.name}: the edge is the dashboard's distribution, which needs Cognito`);
+    }
 
     this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
@@ -90,6 +107,7 @@ export class BrebApiStack extends Stack {
       table: this.table,
       secrets: this.secrets.byName,
       queues: this.queues.byName,
+      secretKey: this.secrets.secretKey,
     };
     this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
@@ -100,8 +118,12 @@ export class BrebApiStack extends Stack {
       defaultAuthorizer: this.identity.authorizer,
       // The $default stage is ApiStage's, with throttling and access logs.
       createDefaultStage: false,
+      // Behind the edge, the API answers on its custom domain only, which CloudFront reaches: nobody
+      // goes around the web ACL through https://<id>.execute-api...
+      disableExecuteApiEndpoint: this.edge !== undefined,
     });
     this.apiStage = new ApiStage(this, 'ApiStage', { api: this.api, settings });
+    this.apiDomain = this.edge ? this.createApiDomain(this.edge) : undefined;
 
     const functions = new Map<string, ApiFunction>();
     for (const route of this.routes) {
@@ -153,6 +175,7 @@ export class BrebApiStack extends Stack {
             identity: this.identity,
             api: this.api,
             routes: [...this.routes, contractRoutes],
+            ...(this.edge ? { edge: this.edge } : {}),
           })
         : undefined;
 
@@ -192,10 +215,29 @@ export class BrebApiStack extends Stack {
     this.addOutputs();
   }
 
+  /** The API's custom domain, mapped to its $default stage: CloudFront's origin. */
+  private createApiDomain(edge: EdgeSettings): DomainName {
+    const domain = new DomainName(this, 'ApiDomain', {
+      domainName: edge.originDomainName,
+      certificate: Certificate.fromCertificateArn(this, 'ApiOriginCertificate', edge.originCertificateArn),
+    });
+    new ApiMapping(this, 'ApiMapping', { api: this.api, domainName: domain, stage: this.apiStage.stage });
+    return domain;
+  }
+
   /** What an operator needs after `cdk deploy`: printed by the CLI, under these short names. */
   private addOutputs(): void {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
-    output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
+    if (this.edge && this.apiDomain) {
+      output('ApiUrl', `https://${this.edge.domainName}`, 'Base URL of the API: its edge (CloudFront and the web ACL)');
+      output(
+        'ApiOriginTarget',
+        this.apiDomain.regionalDomainName,
+        `What ${this.edge.originDomainName} is a CNAME of (docs/operations.md, "The edge")`,
+      );
+    } else {
+      output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
+    }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
     output('DashboardUrl', this.monitoring.dashboardUrl, 'CloudWatch dashboard of this stage');

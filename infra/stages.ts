@@ -27,6 +27,11 @@ export interface CognitoIdentitySettings {
    */
   readonly domainPrefix: string;
   readonly clients: readonly AppClientSettings[];
+  /**
+   * Cognito's Plus tier with threat protection enforcing, and the people's refresh tokens rotated at
+   * each use: production, where real staff sign in.
+   */
+  readonly threatProtection: boolean;
 }
 
 /** Tokens come from an identity provider outside the stack. */
@@ -49,6 +54,40 @@ export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySetting
  * of the stage's region, for arm64). Lambda's active tracing stays on in both.
  */
 export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot'; readonly layerArn: string };
+
+/**
+ * The edge of a stage (docs/operations.md, "The edge"): CloudFront, with the WAF web ACL of the
+ * us-east-1 edge stack (infra/edge-stack.ts), in front of the API and the dashboard, the API's own
+ * execute-api endpoint disabled. Its names, certificates and the web ACL exist outside this stack, so
+ * they come from the CDK context (`edge` → `<stage>` → these fields), read by infra/edge.ts.
+ */
+export interface EdgeSettings {
+  /** The public name of the API and the dashboard (CloudFront's alternate domain), e.g. api.example.com. */
+  readonly domainName: string;
+  /** The ACM certificate of domainName, in us-east-1 (where CloudFront takes its certificates). */
+  readonly certificateArn: string;
+  /**
+   * The API's own custom domain, CloudFront's origin, e.g. origin.api.example.com: a CNAME to the
+   * API's regional domain name (the ApiOriginTarget output). Callers never use it.
+   */
+  readonly originDomainName: string;
+  /** The ACM certificate of originDomainName, in the stage's region. */
+  readonly originCertificateArn: string;
+  /** The web ACL of the stage's edge stack (its WebAclArn output), scope CLOUDFRONT, in us-east-1. */
+  readonly webAclArn: string;
+}
+
+/** What the stage asks of its edge, and the web ACL's limits (infra/edge-stack.ts). */
+export interface EdgePolicy {
+  /** A stage without its edge settings fails to synthesize; elsewhere the edge is optional. */
+  readonly required: boolean;
+  /**
+   * Requests one client IP may send in any 5 minutes before the web ACL blocks it (WAF's rate-based
+   * rule): above a tenant's own limit over that time, so the API's machines are never cut off by it,
+   * and a flood from a few addresses stops at the edge.
+   */
+  readonly requestsPerIpPer5Minutes: number;
+}
 
 export interface StageSettings {
   readonly name: StageName;
@@ -76,6 +115,7 @@ export interface StageSettings {
    * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
    */
   readonly tenantRateLimit: TenantRateLimitSettings;
+  readonly edge: EdgePolicy;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   readonly tracing: TracingSettings;
@@ -91,6 +131,8 @@ export interface StageSettings {
     readonly latencyP99Ms: number;
     /** More than this share (%) of 5xx answers over 5 minutes raises an alarm. */
     readonly serverErrorRatePercent: number;
+    /** This many 401s, 403s or 429s (each counted apart) in 5 minutes: a surge of refusals, an alarm. */
+    readonly refusalsPer5Minutes: number;
   };
 }
 
@@ -110,6 +152,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
   kind: 'cognito',
   domainPrefix: `breb-merchant-api-${stage}`,
   clients: defaultClients,
+  threatProtection: stage === 'prod',
 });
 
 /** What the two throwaway stages share: the sandbox on, verbose logs, small limits, nothing kept. */
@@ -121,7 +164,9 @@ const throwaway = {
   throttling: { rateLimit: 50, burstLimit: 100 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
   retainData: false,
-  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
+  // Optional: a throwaway stage may be deployed behind an edge when its context names one.
+  edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
+  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5, refusalsPer5Minutes: 500 },
 } as const;
 
 /** What the two stages that keep their data share: quieter logs and tighter alarms. */
@@ -130,7 +175,7 @@ const kept = {
   tracing: xray,
   logLevel: 'INFO',
   retainData: true,
-  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
+  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000 },
 } as const;
 
 export const stages: Readonly<Record<StageName, StageSettings>> = {
@@ -155,6 +200,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     throttling: { rateLimit: 100, burstLimit: 200 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
+    edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   prod: {
@@ -165,6 +211,8 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: false,
     throttling: { rateLimit: 500, burstLimit: 1000 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
+    // Production is reached only through its edge: CloudFront, the web ACL, execute-api disabled.
+    edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
   },

@@ -36,6 +36,7 @@ import {
 } from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
+import { REFUSAL_METRICS } from './api-stage';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
@@ -123,6 +124,15 @@ export class Monitoring extends NestedStack {
       label: '5xx rate (%)',
     });
     const latencyP99 = api.metricLatency({ period: PERIOD, statistic: 'p99' });
+    // Surges of refusals, counted from the access log (api-stage.ts): a token or scope scan, a flood
+    // reaching the stage, a tenant hammering past its limit.
+    for (const [status, metricName] of Object.entries(REFUSAL_METRICS)) {
+      alarm(`Api${status}Surge`, `${settings.alarms.refusalsPer5Minutes} or more ${status} answers in 5 minutes`, {
+        metric: new Metric({ namespace, metricName, period: PERIOD, statistic: 'Sum' }),
+        threshold: settings.alarms.refusalsPer5Minutes,
+        evaluationPeriods: 1,
+      });
+    }
     alarm('Api5xxRate', `More than ${settings.alarms.serverErrorRatePercent}% of API answers are 5xx`, {
       metric: serverErrorRate,
       threshold: settings.alarms.serverErrorRatePercent,

@@ -3,6 +3,8 @@
  * through the repository or the template). Routes ask for them by name in the route table;
  * infra/constructs/service-function.ts grants each function only the ones it names.
  */
+import { Duration } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -15,6 +17,11 @@ export const qrSigningSecretName = (settings: StageSettings): string => `${SERVI
 
 export class StageSecrets extends Construct {
   readonly qrSigning: Secret;
+  /**
+   * The customer-managed key that seals webhook, approval and connector secrets in the table
+   * (shared/data/secret-sealing.ts): only the functions whose entry declares `sealing` may use it.
+   */
+  readonly secretKey: Key;
 
   constructor(scope: Construct, id: string, props: { readonly settings: StageSettings }) {
     super(scope, id);
@@ -42,6 +49,16 @@ export class StageSecrets extends Construct {
           'from verifying. The README rotation keeps the old key as "previous" until its codes have expired.',
       },
     ]);
+
+    this.secretKey = new Key(this, 'SecretKey', {
+      alias: `${SERVICE_NAME}/${settings.name}/secrets`,
+      description: 'Seals the signing secrets of webhooks, inbound approval and connectors (envelope encryption)',
+      enableKeyRotation: true,
+      rotationPeriod: Duration.days(365),
+      // Losing the key loses every sealed secret: production keeps it (and KMS waits 30 days anyway).
+      removalPolicy: removalPolicyOf(settings),
+      pendingWindow: Duration.days(30),
+    });
   }
 
   /** The map routes' `secrets` names resolve against. */

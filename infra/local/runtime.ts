@@ -27,6 +27,8 @@ import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
 import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
+import type { EdgeLimits } from './edge-guard';
+import { localSecretKey } from './secret-key';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
@@ -55,6 +57,11 @@ export interface LocalRuntimeOptions {
    * default, so that tests and benchmarks driving the server at full speed are not throttled.
    */
   readonly throttling?: ThrottlingSettings | 'stage';
+  /**
+   * The edge in front of the stage (infra/local/edge-guard.ts, the web ACL's model): 'stage' applies
+   * the local stage's per-IP limit, as `npm start` does. Off by default, as throttling.
+   */
+  readonly edge?: EdgeLimits | 'stage';
   /**
    * Each tenant's limit, enforced by the functions (TENANT_RATE_LIMIT, as the stack sets it): 'stage'
    * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
@@ -167,6 +174,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
     }
+    // The key that seals webhook and approval secrets: a LocalStack KMS key when its ARN is given, the
+    // local key already set (a run before this one on the same table, in this process or its parent),
+    // else the data folder's, made once.
+    if (!process.env[ENV.secretKeyArn] && !process.env[ENV.localSecretKey]) {
+      process.env[ENV.localSecretKey] = localSecretKey(dataDir && join(dataDir, 'secret-key'));
+    }
 
     const client = createDynamoDbClient(endpoint);
     try {
@@ -207,6 +220,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
+    const edge = options.edge === 'stage' ? settings.edge : options.edge;
     const loadHandler =
       options.loadHandler ?? (options.cloudAssembly ? bundleLoader(options.cloudAssembly) : undefined);
     serve(
@@ -215,6 +229,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sandboxEnabled: settings.sandboxEnabled,
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
+        ...(edge ? { edge: { requestsPerIpPer5Minutes: edge.requestsPerIpPer5Minutes } } : {}),
         ...(loadHandler ? { loadHandler } : {}),
       }),
     );

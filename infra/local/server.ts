@@ -17,6 +17,8 @@ import type { HttpResponse } from '../../shared/http/responses';
 import { answerDashboardRequest, type DashboardAssets } from './dashboard-assets';
 import { answerIssuerRequest } from './issuer-endpoints';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
+import { EDGE_REFUSALS, protectedPaths } from '../edge-rules';
+import { EdgeGuard, type EdgeLimits } from './edge-guard';
 import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
@@ -41,6 +43,11 @@ export interface LocalServerOptions {
   readonly routes?: readonly RouteDefinition[];
   /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
+  /**
+   * The edge before the stage (the web ACL's model, infra/local/edge-guard.ts): a bucket per client
+   * address, and tokenless requests to the API refused; undefined lets everything through to the stage.
+   */
+  readonly edge?: EdgeLimits;
   /** The dashboard's files, served at /dashboard/; none by default. */
   readonly dashboard?: DashboardAssets;
   /** Loads a function's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
@@ -216,6 +223,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   const { issuer } = options;
   const dashboard = options.dashboard ?? new Map();
   const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
+  const edge = options.edge ? new EdgeGuard(options.edge, protectedPaths(routes)) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
@@ -235,6 +243,20 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     const plain =
       (await answerIssuerRequest(issuer, request, url, body)) ?? answerDashboardRequest(dashboard, method, url);
     if (plain) return send(response, plain.status, plain.headers, plain.body);
+
+    const refuseToken = (fault: TokenFault): void =>
+      sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
+    const token = bearerToken(request.headers.authorization);
+
+    // The edge first, as deployed (CloudFront's web ACL, before API Gateway): a flood from one address
+    // or without tokens stops here, before it spends the stage's bucket that every tenant shares.
+    const atEdge = edge?.check(request.socket.remoteAddress ?? '', url.pathname, token !== undefined);
+    if (atEdge?.refused === 'perIpRate') {
+      return sendProblem(response, requestId, 'RATE_LIMITED', EDGE_REFUSALS.perIpRate.detail, {
+        'retry-after': String(atEdge.retryAfterSeconds),
+      });
+    }
+    if (atEdge?.refused === 'tokenless') return refuseToken({ kind: 'missing' });
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
     // takes a token of the one bucket before it is routed or its token checked, so that a flood of
@@ -269,9 +291,6 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     }
     const { route, path: routePath } = match.mounted;
 
-    const refuseToken = (fault: TokenFault): void =>
-      sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
-    const token = bearerToken(request.headers.authorization);
     if (!token) return refuseToken({ kind: 'missing' });
     let verified: VerifiedToken;
     try {

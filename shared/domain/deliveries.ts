@@ -13,7 +13,15 @@ import type { DomainEvent } from './events';
 import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
 import { signedPost, type WebhookTransport } from './signed-post';
-import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
+import {
+  getOwnWebhook,
+  signingSecrets,
+  webhookSecretOwner,
+  type SecretSealer,
+  type StoredWebhook,
+  type WebhookStore,
+  type WebhookUrlDeps,
+} from './webhooks';
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
 type WebhookReader = Pick<WebhookStore, 'get'>;
@@ -152,6 +160,8 @@ export interface AttemptDeps {
   readonly queue: DeliveryQueue;
   readonly clock: Clock;
   readonly settings: DeliverySettings;
+  /** Opens the webhook's sealed secrets to sign the attempt. */
+  readonly sealer: Pick<SecretSealer, 'open'>;
 }
 
 /** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
@@ -189,16 +199,17 @@ function afterAttempt(
 
 /** One attempt: the event, signed with every secret that signs now, posted under the URL rules. */
 async function post(
-  deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings'>,
+  deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings' | 'sealer'>,
   webhook: StoredWebhook,
   event: DomainEvent,
   attemptedAt: string,
 ): Promise<DeliveryAttempt> {
+  const secrets = await deps.sealer.open(webhook.secrets, webhookSecretOwner(webhook));
   const result = await signedPost(deps, {
     url: webhook.url,
     id: event.id,
     body: eventBody(event),
-    secrets: signingSecrets(webhook, attemptedAt),
+    secrets: signingSecrets(secrets, attemptedAt),
     sentAt: attemptedAt,
     timeoutMs: deps.settings.timeoutMs,
     userAgent: WEBHOOK_USER_AGENT,

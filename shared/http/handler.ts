@@ -58,6 +58,8 @@ export interface RouteSpec<Body, Query, Path> {
    * transaction, so a route that does more fails loudly).
    */
   readonly oneTransaction?: boolean;
+  /** Fields of the answer a replay under the Idempotency-Key leaves out: the secret it shows once. */
+  readonly withheldOnReplay?: readonly string[];
   readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
 }
 
@@ -102,7 +104,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         body: request.body,
       },
       run,
-      { oneTransaction: spec.oneTransaction === true },
+      { oneTransaction: spec.oneTransaction === true, withheld: spec.withheldOnReplay ?? [] },
     );
   };
 

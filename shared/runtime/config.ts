@@ -17,6 +17,16 @@ export const ENV = {
    * Secrets Manager), never by the stack.
    */
   qrSigningSecret: 'QR_SIGNING_SECRET',
+  /**
+   * The customer-managed KMS key that seals webhook, approval and connector secrets: set by the stack
+   * only on the functions whose entry declares `sealing` (shared/data/secret-sealing.ts).
+   */
+  secretKeyArn: 'SECRET_KEY_ARN',
+  /**
+   * The local stand-in of that key (32 bytes, Base64): set by the local runtime only, which has no
+   * KMS, never by the stack.
+   */
+  localSecretKey: 'LOCAL_SECRET_KEY',
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',

@@ -91,11 +91,14 @@ test('create answers the webhook with its secret, once; GET never shows it', asy
   expect(readBack).toEqual(rest);
   expectNoSecret(readBack);
 
-  // The same request under the same Idempotency-Key is the same answer, and no second webhook.
+  // The same request under the same Idempotency-Key is the same webhook, and no second one; the
+  // secret was shown once and is not kept with the answer: the replay goes without it, and says so.
   const replay = await accepted(client.POST('/v1/webhooks', { body, params }));
-  expect(replay.data).toEqual(webhook);
+  expect(replay.data).toEqual(rest);
   expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+  expect(replay.response.headers.get('idempotent-replay-withheld')).toBe('secret');
   expect(secret).toMatch(SECRET);
+  expect((await client.GET('/v1/webhooks')).data!.webhooks.filter((w) => w.id === webhook.id)).toHaveLength(1);
 });
 
 test('delivery_mode and enabled take what the client sends', async () => {
@@ -192,6 +195,15 @@ test('rotate-secret answers a new secret once; GET still shows none', async () =
   expectNoSecret(await read(webhook.id));
   const { data: again } = await rotate();
   expect(again.secret).not.toBe(rotated.secret);
+
+  // Under an Idempotency-Key: the first answer shows the new secret, a replay does not (nor rotates again).
+  const keyed = { params: { path: { id: webhook.id }, header: { 'Idempotency-Key': `rotate-${webhook.id}` } } };
+  const { data: first } = await accepted(client.POST('/v1/webhooks/{id}/rotate-secret', keyed));
+  expect(first.secret).toMatch(SECRET);
+  const replay = await accepted(client.POST('/v1/webhooks/{id}/rotate-secret', keyed));
+  const { secret: _shown, ...firstWithout } = first;
+  expect(replay.data).toEqual(firstWithout);
+  expect(replay.response.headers.get('idempotent-replay-withheld')).toBe('secret');
 });
 
 test("another client's webhook is 403 on every route, and nothing of it is shown", async () => {

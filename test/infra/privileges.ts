@@ -8,6 +8,8 @@
  *   ADOT, also its two span actions, on "*" too;
  * - GetSecretValue on each secret the entry names in `secrets`;
  * - SendMessage on each queue the entry names in `queues`;
+ * - on the stage's secret key only, kms:GenerateDataKey where the entry's `sealing` names `seal`,
+ *   kms:Decrypt where it names `open`;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
  *   table alone (no index), only items whose partition key has the counters' prefix, only the
  *   counters' attributes, returning no item. Exactly this statement; the same action granted any
@@ -23,7 +25,7 @@
 import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
-import { XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
+import { SEALING_ACTIONS, XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
 import {
   asArray,
   functionLogicalId,
@@ -51,6 +53,11 @@ export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetShar
 export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The stage's secret key, as a function's sealing grant names it. */
+export const secretKeyArnOf = (synthed: Synth): Json => ({
+  'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.secrets.secretKey), 'Arn'],
+});
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
 
@@ -129,6 +136,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       resources: (definition.queues ?? []).map((name) => queueArnOf(synthed, stack.queues.byName[name])),
       why: 'only the queues it names',
     },
+    ...(['seal', 'open'] as const).map((use) => ({
+      actions: [SEALING_ACTIONS[use]],
+      resources: definition.sealing?.includes(use) ? [secretKeyArnOf(synthed)] : [],
+      why: `only the secret key, only where the entry's sealing names ${use}`,
+    })),
   ];
   if (!isWorker(definition)) return allowances;
   const { source } = definition;

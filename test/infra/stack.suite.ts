@@ -17,6 +17,7 @@ import {
   grantedTableActions,
   managedPolicies,
   permissionProblems,
+  secretKeyArnOf,
   tenantRateLimitGrants,
 } from './privileges';
 import {
@@ -114,6 +115,8 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
             { Ref: logicalIdOf(synthed, synthed.stack.queues.byName[name]) },
           ]),
         ),
+        // Only the routes that seal or open secrets learn which key does it.
+        ...(route.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
       });
       // Every function reads the stage's per-tenant limit from it.
       expect(readTenantRateLimit(properties.Environment.Variables)).toEqual(settings.tenantRateLimit);

@@ -13,7 +13,8 @@ import type { RouteDefinition } from '../../functions/routes';
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
-import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
+import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from '../../infra/edge';
+import { stageSettings, type EdgeSettings, type StageName, type StageSettings } from '../../infra/stages';
 
 /** CloudFormation resources are untyped JSON. */
 export type Json = any;
@@ -34,7 +35,11 @@ export interface SynthOptions {
   readonly settings?: (settings: StageSettings) => StageSettings;
   /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
   readonly nag?: NagPackProps;
+  /** Context instead of the example edge settings (EXAMPLE_EDGE): `{ edge: {} }` gives none. */
+  readonly context?: Record<string, unknown>;
 }
+
+export { EXAMPLE_EDGE };
 
 /**
  * The stage's stack as `cdk synth` makes it: synthesized once per stage and shared by every suite of
@@ -53,6 +58,8 @@ const synthesized = new Map<StageName, Synth>();
 function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
+    [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
+    ...options.context,
     stage,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
     // path, by which the local server finds a route's bundle (infra/local/bundles.ts).

@@ -19,6 +19,7 @@ import {
   permissionProblems,
   QUEUE_CONSUME_ACTIONS,
   queueArnOf,
+  secretKeyArnOf,
   tenantRateLimitGrants,
 } from './privileges';
 import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
@@ -131,6 +132,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         TABLE_NAME: { Ref: logicalIdOf(synthed, synthed.stack.table) },
         // Only the queues the worker sends to.
         ...Object.fromEntries((worker.queues ?? []).map((name) => [QUEUE_ENV[name], { Ref: queueId(name) }])),
+        // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
+        ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
       });
     });
 

@@ -99,7 +99,8 @@ async function addWebhook(tenant: string, fields: Partial<StoredWebhook> = {}): 
     events: ['payment.settled'],
     delivery_mode: 'RETRY',
     enabled: true,
-    secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+    // Never opened here: the stream's reader routes events, it does not sign them.
+    secrets: 'sealed',
     created_at: now,
     updated_at: now,
     ...fields,

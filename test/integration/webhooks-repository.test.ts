@@ -1,5 +1,5 @@
 /**
- * Webhooks in DynamoDB Local, through the domain's rules: the item as stored (secrets included, in
+ * Webhooks in DynamoDB Local, through the domain's rules: the item as stored (its secrets sealed, in
  * the tenant's collection only), secret rotation keeping the previous secret until its expiry, lists
  * of one tenant only with their totals, changes that lose to a concurrent one, and deletion.
  */
@@ -14,9 +14,11 @@ import {
   randomWebhookSecrets,
   rotateWebhookSecret,
   signingSecrets,
+  webhookSecretOwner,
   type WebhookStore,
 } from '../../shared/domain/webhooks';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { testSealer } from '../support/sealer';
 
 let table: TestTable;
 let webhooks: WebhookStore;
@@ -42,6 +44,7 @@ function depsAt(clock: Clock) {
     ids: { newId: () => randomUUID() },
     webhooks,
     secrets: randomWebhookSecrets,
+    sealer: testSealer,
     urlPolicy: { localReceivers: false },
     resolver,
   };
@@ -50,7 +53,13 @@ function depsAt(clock: Clock) {
 const create = (tenant: string, clock: Clock = clockAt(new Date().toISOString())) =>
   createWebhook(depsAt(clock), tenant, { url: 'https://hooks.example.com/breb', events: ['payment.settled'] });
 
-test('the item holds the secret and is listed in the tenant collection only', async () => {
+/** The webhook's secrets as stored, opened as the sender opens them. */
+const openedSecrets = async (id: string) => {
+  const webhook = (await webhooks.get(id))!;
+  return testSealer.open(webhook.secrets, webhookSecretOwner(webhook));
+};
+
+test('the item holds the secret sealed and is listed in the tenant collection only', async () => {
   const tenant = `client-${randomUUID()}`;
   const created = await create(tenant);
   const [item] = await table.scan((i) => i['id'] === created.id);
@@ -60,12 +69,19 @@ test('the item holds the secret and is listed in the tenant collection only', as
     entity: 'WEBHOOK',
     tenant,
     gsi1pk: `${tenant}#WEBHOOK`,
-    secrets: [{ secret: created.secret }],
     delivery_mode: 'RETRY',
     enabled: true,
   });
   expect(item).not.toHaveProperty('gsi3pk');
-  expect(await webhooks.get(created.id)).toMatchObject({ id: created.id, secrets: [{ secret: created.secret }] });
+  // Neither the secret nor its key (the Base64 part a receiver signs with) is anywhere in the item.
+  const stored = JSON.stringify(item);
+  expect(stored).not.toContain(created.secret);
+  expect(stored).not.toContain(created.secret.slice('whsec_'.length));
+  expect(await openedSecrets(created.id)).toEqual([{ secret: created.secret }]);
+  // Bound to its tenant and its webhook: under another's context it does not open.
+  const sealed = item!['secrets'] as string;
+  await expect(testSealer.open(sealed, { tenant: `client-${randomUUID()}`, owner: created.id })).rejects.toThrow();
+  await expect(testSealer.open(sealed, { tenant, owner: randomUUID() })).rejects.toThrow();
 });
 
 test('a rotation keeps the previous secret until its expiry; rotating again drops an expired one', async () => {
@@ -77,8 +93,8 @@ test('a rotation keeps the previous secret until its expiry; rotating again drop
   clock.advance(HOUR);
   const second = await rotateWebhookSecret(deps, tenant, first.id);
   expect(second.secret).not.toBe(first.secret);
-  const rotated = (await webhooks.get(first.id))!;
-  expect(rotated.secrets).toEqual([
+  const rotated = await openedSecrets(first.id);
+  expect(rotated).toEqual([
     { secret: second.secret },
     { secret: first.secret, expires_at: '2026-11-24T11:00:00.000Z' },
   ]);
@@ -87,7 +103,7 @@ test('a rotation keeps the previous secret until its expiry; rotating again drop
 
   clock.advance(25 * HOUR);
   const third = await rotateWebhookSecret(deps, tenant, first.id);
-  expect((await webhooks.get(first.id))!.secrets).toEqual([
+  expect(await openedSecrets(first.id)).toEqual([
     { secret: third.secret },
     { secret: second.secret, expires_at: '2026-11-25T12:00:00.000Z' },
   ]);

@@ -58,6 +58,7 @@ export interface TestApi {
 export interface TestApiOptions extends Pick<
   LocalRuntimeOptions,
   | 'throttling'
+  | 'edge'
   | 'tenantRateLimit'
   | 'dynamodbRequestTimeoutMs'
   | 'cloudAssembly'
@@ -98,6 +99,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     dynamodbEndpoint,
     tableName: options.tableName ?? `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.edge ? { edge: options.edge } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),

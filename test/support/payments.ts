@@ -30,6 +30,7 @@ import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { Item, TestTable } from './dynamo-table';
 import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
+import { testSealer } from './sealer';
 
 export const PARTICIPANT = { name: 'Banco Patrocinador S.A.', nit: '860000001' } as const;
 
@@ -87,6 +88,7 @@ export const qrPaymentDeps = (decisionJobs: SettlementQueue = new HeldSettlement
     transport: httpWebhookTransport,
     urls: { urlPolicy: { localReceivers: true }, resolver: systemHostResolver },
     timeoutMs: 3_000,
+    sealer: testSealer,
   },
   decisionJobs,
   clock: { now },

@@ -24,7 +24,11 @@ import { dispatchEvent } from '../../shared/domain/dispatch';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
-import type { StoredWebhook } from '../../shared/domain/webhooks';
+import type { StoredWebhook, WebhookSecret } from '../../shared/domain/webhooks';
+import { readableSeal, readableSealer } from '../support/sealer';
+
+/** A webhook's fields, with its secrets in clear: the fixture seals them as the store holds them. */
+type WebhookFields = Partial<Omit<StoredWebhook, 'secrets'>> & { readonly secrets?: readonly WebhookSecret[] };
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -105,6 +109,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     queue,
     clock,
     settings: SETTINGS,
+    sealer: readableSealer,
   };
   const dispatched: string[] = [];
   const dispatchDeps = {
@@ -115,18 +120,23 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     clock,
   };
 
-  function addWebhook(fields: Partial<StoredWebhook> = {}): StoredWebhook {
-    const webhook: StoredWebhook = {
-      id: randomUUID(),
-      tenant: 'client-a',
+  /** A webhook of client-a, its secrets (`secrets`: clear, one new by default) sealed as stored. */
+  function addWebhook(fields: WebhookFields = {}): StoredWebhook & { readonly clearSecrets: readonly WebhookSecret[] } {
+    const { secrets: clearSecrets = [{ secret: newSecret() }], ...rest } = fields;
+    const id = rest.id ?? randomUUID();
+    const tenant = rest.tenant ?? 'client-a';
+    const webhook: StoredWebhook & { readonly clearSecrets: readonly WebhookSecret[] } = {
+      id,
+      tenant,
       url: 'https://hooks.example.com/breb',
       events: ['payment.settled'],
       delivery_mode: 'RETRY',
       enabled: true,
-      secrets: [{ secret: newSecret() }],
       created_at: clock.now(),
       updated_at: clock.now(),
-      ...fields,
+      ...rest,
+      secrets: readableSeal(clearSecrets, { tenant, owner: id }),
+      clearSecrets,
     };
     webhooks.set(webhook.id, webhook);
     return webhook;
@@ -146,7 +156,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
   }
 
   /** A webhook, an event and their delivery, PENDING and due now (as the dispatcher leaves it). */
-  async function pendingDelivery(webhookFields: Partial<StoredWebhook> = {}, fields: Partial<StoredDelivery> = {}) {
+  async function pendingDelivery(webhookFields: WebhookFields = {}, fields: Partial<StoredDelivery> = {}) {
     const webhook = addWebhook(webhookFields);
     const event = addEvent();
     await dispatchEvent(dispatchDeps, event);
@@ -353,7 +363,9 @@ describe('attemptDelivery', () => {
       'webhook-id': event.id,
       'webhook-timestamp': String(Date.parse(w.clock.now()) / SECOND),
     });
-    expect(() => new Webhook(webhook.secrets[0]!.secret).verify(request!.body, { ...request!.headers })).not.toThrow();
+    expect(() =>
+      new Webhook(webhook.clearSecrets[0]!.secret).verify(request!.body, { ...request!.headers }),
+    ).not.toThrow();
     expect(request!.timeoutMs).toBeGreaterThan(0);
     expect(request!.timeoutMs).toBeLessThanOrEqual(SETTINGS.timeoutMs);
 

@@ -62,6 +62,12 @@ export const HEADERS: JsonObject = {
     description: 'Present when the answer is the replay of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', const: 'true' },
   },
+  IdempotentReplayWithheld: {
+    description:
+      'On a replay only: the fields the first answer showed once and the replay leaves out (`secret`: a ' +
+      'signing secret is never kept with the recorded answer). Rotate the secret to see a new one.',
+    schema: { type: 'string', example: 'secret' },
+  },
   RetryAfter: {
     description: 'Whole seconds to wait before sending the request again.',
     schema: { type: 'integer', minimum: 1 },
