@@ -14,7 +14,7 @@ import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
 import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from '../../infra/edge';
-import { stageSettings, type EdgeSettings, type StageName, type StageSettings } from '../../infra/stages';
+import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
 
 /** CloudFormation resources are untyped JSON. */
 export type Json = any;
