@@ -81,8 +81,13 @@ test('every function is bundled locally as source-mapped ESM, holding only what 
 });
 
 test("every worker's bundle holds only what it runs, loads as Lambda loads it, and handles an empty batch", async () => {
-  // The variables the stack sets on the workers (a queue's URL is only read when a message is sent).
-  const environment = { [ENV.tableName]: 'breb-bundles', [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q' };
+  // The variables the stack sets on the workers (a queue's URL is only read when a message is sent, the
+  // sealing key's only when a secret is opened).
+  const environment = {
+    [ENV.tableName]: 'breb-bundles',
+    [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q',
+    [ENV.secretKeyArn]: 'arn:aws:kms:us-east-1:111122223333:key/00000000-0000-0000-0000-000000000000',
+  };
   const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
   Object.assign(process.env, environment);
   try {
