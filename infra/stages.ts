@@ -6,7 +6,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
-import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type QueueName, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -64,6 +64,13 @@ export interface StageSettings {
    * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
    */
   readonly tenantRateLimit: TenantRateLimitSettings;
+  /**
+   * The most instances of each queue's consumer at once (the SQS event source's maximum concurrency,
+   * at least 2). Their sum stays a small share of the account's Lambda concurrency, so that a burst of
+   * later work (deliveries to slow receivers) never takes what the API routes need
+   * (docs/operations.md, "Concurrency").
+   */
+  readonly queueConsumerConcurrency: Readonly<Record<QueueName, number>>;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   /**
@@ -103,6 +110,7 @@ const throwaway = {
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
+  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
   retainData: false,
   alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
 } as const;
@@ -137,6 +145,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     throttling: { rateLimit: 100, burstLimit: 200 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
+    queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   prod: {
@@ -147,6 +156,9 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: false,
     throttling: { rateLimit: 500, burstLimit: 1000 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
+    // At most 62 instances of the queues' consumers (and the dispatcher's one per stream shard): the
+    // API keeps over 900 of the account's default 1000.
+    queueConsumerConcurrency: { settlement: 20, webhookDeliveries: 40, streamFailures: 2 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
   },

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { consumerOf, streamConsumer } from '../../functions/workers';
+import { streamConsumer } from '../../functions/workers';
 import {
   DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
   ENV,
@@ -78,6 +78,18 @@ export interface LocalRuntimeOptions {
   readonly webhookRetryBaseMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * How long a failed message waits before its queue hands it again. By default each queue's deployed
+   * visibility timeout (minutes: functions/workers.ts), as `npm start` runs; a test that waits for a
+   * retry sets a shorter one here, explicitly.
+   */
+  readonly queueVisibilityTimeoutMs?: number;
+  /** Retries of a failing stream batch before it is given up to the re-drive (default: the deployed). */
+  readonly streamRetryAttempts?: number;
+  /** Age of a failing stream record past which its batch is given up (default: the deployed). */
+  readonly streamMaxRecordAgeMs?: number;
+  /** Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS); past it the request answers 503. */
+  readonly routeTimeoutMs?: number;
 }
 
 /** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
@@ -164,7 +176,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // with their functions, and the dispatcher reading the stream from where it last stopped.
       const byName = {} as Record<QueueName, LocalQueue>;
       for (const name of QUEUES) {
-        byName[name] = await startLocalQueue(name, consumerOf(name).handler);
+        byName[name] = await startLocalQueue(
+          name,
+          options.queueVisibilityTimeoutMs === undefined
+            ? {}
+            : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs },
+        );
         queues.push(byName[name]);
         installQueue(name, byName[name]);
       }
@@ -174,7 +191,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const dispatcherFile = streamConsumer().handler;
       const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
       const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
-      eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions);
+      eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions, {
+        // A batch given up goes where the deployed mapping sends it: the re-drive worker's queue.
+        onFailure: (failure) => byName.streamFailures.send(failure, 0),
+        ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
+        ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
+      });
     } finally {
       client.destroy();
     }
@@ -195,6 +217,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
         ...(loadHandler ? { loadHandler } : {}),
+        ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
       }),
     );
 

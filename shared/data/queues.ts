@@ -33,6 +33,13 @@ function sqs(): SQSClient {
   return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(sqsClient) : sqsClient;
 }
 
+/**
+ * The DelaySeconds SQS takes for a wait of `delayMs`: whole seconds (rounded up, so that a message is
+ * never early), at most 15 minutes (SQS refuses more). The local runtime's queue applies the same.
+ */
+export const sqsDelaySeconds = (delayMs: number): number =>
+  Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000));
+
 /** The SQS queue at `url`: delays round up to whole seconds, at most 15 minutes. */
 export const sqsQueue = (url: string): MessageQueue => ({
   async send(message, delayMs) {
@@ -40,7 +47,7 @@ export const sqsQueue = (url: string): MessageQueue => ({
       new SendMessageCommand({
         QueueUrl: url,
         MessageBody: JSON.stringify(message),
-        DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000)),
+        DelaySeconds: sqsDelaySeconds(delayMs),
       }),
     );
   },

@@ -94,7 +94,7 @@ export interface DeliveryMessage {
 export interface DeliverySettings {
   /** How long a receiver has to answer 2xx (WEBHOOK_TIMEOUT_MS). */
   readonly timeoutMs: number;
-  /** The first retry's delay; the n-th waits base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
+  /** The first retry's longest delay; the n-th waits up to base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
   readonly retryBaseMs: number;
 }
 
@@ -143,7 +143,7 @@ const newDelivery = (event: DomainEvent, webhook: StoredWebhook, now: string): S
 /** The webhooks an event goes to: its one target (a test event), else every enabled subscriber. */
 export interface SubscriberReader {
   get(id: string): Promise<StoredWebhook | undefined>;
-  /** Every webhook of the tenant. */
+  /** Every webhook of the tenant, each as it is now (read consistently: a change just made counts). */
   webhooksOf(tenant: string): Promise<readonly StoredWebhook[]>;
 }
 
@@ -154,12 +154,21 @@ export interface DispatchDeps {
   readonly clock: Clock;
 }
 
+/**
+ * Whether `webhook` existed when `event` happened: a webhook never gets the events from before its
+ * creation, even when the stream hands them late (a replay, a mapping started from the stream's
+ * oldest record, a re-drive). Both times are ISO 8601 UTC with milliseconds: they compare as text.
+ */
+const existedAt = (webhook: StoredWebhook, event: DomainEvent): boolean => webhook.created_at <= event.created_at;
+
 async function recipientsOf(webhooks: SubscriberReader, event: DomainEvent): Promise<readonly StoredWebhook[]> {
   if (event.webhook_id !== undefined) {
     const target = await webhooks.get(event.webhook_id);
-    return target?.enabled ? [target] : [];
+    return target?.enabled && existedAt(target, event) ? [target] : [];
   }
-  return (await webhooks.webhooksOf(event.tenant)).filter((w) => w.enabled && w.events.includes(event.type));
+  return (await webhooks.webhooksOf(event.tenant)).filter(
+    (w) => w.enabled && w.events.includes(event.type) && existedAt(w, event),
+  );
 }
 
 /**
@@ -189,6 +198,8 @@ export interface AttemptDeps {
   readonly queue: DeliveryQueue;
   readonly clock: Clock;
   readonly settings: DeliverySettings;
+  /** The retries' jitter: a number in [0, 1) (Math.random; tests pass their own). */
+  readonly random: () => number;
 }
 
 /** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
@@ -206,21 +217,34 @@ function statusError(status: number): string {
   return `HTTP ${status}: not a 2xx answer`;
 }
 
-/** The delay before retry number `n` (1-based): base × 2^(n-1). */
-export const retryDelayMs = (settings: DeliverySettings, n: number): number => settings.retryBaseMs * 2 ** (n - 1);
+/** The longest any retry waits, whatever the base: a receiver down for hours gets a try every hour. */
+export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
+
+/** The longest wait before retry number `n` (1-based): base × 2^(n-1), at most MAX_RETRY_DELAY_MS. */
+export const retryCeilingMs = (settings: DeliverySettings, n: number): number =>
+  Math.min(MAX_RETRY_DELAY_MS, settings.retryBaseMs * 2 ** (n - 1));
+
+/**
+ * The wait before retry number `n`: full jitter, anywhere from 0 to its ceiling (`random` is in
+ * [0, 1), as Math.random), so that the deliveries that failed together (one receiver's outage) come
+ * back spread over the window instead of all at once.
+ */
+export const retryDelayMs = (settings: DeliverySettings, n: number, random: () => number): number =>
+  Math.floor(random() * retryCeilingMs(settings, n));
 
 /** What an attempt that was made leaves the delivery as: done, or due again after its backoff. */
 function afterAttempt(
   delivery: StoredDelivery,
   mode: StoredWebhook['delivery_mode'],
   attempt: DeliveryAttempt,
-  settings: DeliverySettings,
+  deps: Pick<AttemptDeps, 'settings' | 'random'>,
 ): AttemptRecord {
   if (isSuccess(attempt.status_code)) return { attempt, status: 'SUCCEEDED' };
   const retriesMade = delivery.attempts.length - delivery.round_start;
   if (mode === 'ONCE' || retriesMade >= MAX_RETRIES) return { attempt, status: 'FAILED' };
   // The wait counts from the attempt's end: a receiver that hung for the whole timeout gets it too.
-  const due = Date.parse(attempt.attempted_at) + attempt.duration_ms + retryDelayMs(settings, retriesMade + 1);
+  const wait = retryDelayMs(deps.settings, retriesMade + 1, deps.random);
+  const due = Date.parse(attempt.attempted_at) + attempt.duration_ms + wait;
   return { attempt, status: 'PENDING', next_attempt_at: new Date(due).toISOString() };
 }
 
@@ -277,7 +301,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
     record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
   } else {
     const attempt = await post(deps, webhook, event, attemptedAt);
-    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps.settings);
+    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps);
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';
   if (record.status === 'PENDING') {

@@ -65,6 +65,10 @@ export interface TestApiOptions extends Pick<
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
   | 'approvalTimeoutMs'
+  | 'queueVisibilityTimeoutMs'
+  | 'streamRetryAttempts'
+  | 'streamMaxRecordAgeMs'
+  | 'routeTimeoutMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -81,6 +85,9 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
+
+/** The visibility timeout of the test servers' queues (see startTestApi). */
+export const TEST_VISIBILITY_TIMEOUT_MS = 1_000;
 
 export function testEndpoint(): string {
   const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
@@ -103,6 +110,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    // A failed message is handed again after a second, not the deployed minutes: tests wait for
+    // retries (a test may choose its own). The receive count, batch sizes and timeouts stay deployed.
+    queueVisibilityTimeoutMs: options.queueVisibilityTimeoutMs ?? TEST_VISIBILITY_TIMEOUT_MS,
+    ...(options.streamRetryAttempts === undefined ? {} : { streamRetryAttempts: options.streamRetryAttempts }),
+    ...(options.streamMaxRecordAgeMs === undefined ? {} : { streamMaxRecordAgeMs: options.streamMaxRecordAgeMs }),
+    ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;
