@@ -40,7 +40,7 @@ export const ENV = {
   streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
   /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
-  /** The first retry's delay of a RETRY webhook; the n-th waits base × 2^(n-1) (milliseconds; default 1000). */
+  /** The first retry's longest delay of a RETRY webhook; the n-th waits up to base × 2^(n-1), jittered (milliseconds; default 1000). */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
