@@ -65,7 +65,7 @@ export interface EventStreamOptions {
    * found records is followed at once by the next.
    */
   readonly pollMs?: number;
-  /** Records per batch (the event source mapping's batch size). */
+  /** Records per batch (default: the dispatcher's batch size in the worker table, as deployed). */
   readonly batchSize?: number;
   /** Retries of a failing batch before it is given up (default: the deployed STREAM_RETRY_ATTEMPTS). */
   readonly retryAttempts?: number;
@@ -91,7 +91,6 @@ const DEFAULT_POLL_MS = 200;
 const FIRST_IDLE_WAIT_MS = 25;
 /** How often the list of shards is read again (DynamoDB rolls a stream's shards over every few hours). */
 const SHARD_LIST_TTL_MS = 5_000;
-const DEFAULT_BATCH_SIZE = 100;
 const RETRY_AFTER_FAILURE_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -200,7 +199,10 @@ export class LocalEventStream {
       if (this.finishedShards.has(shardId) || !this.running) continue;
       const iterator = this.iterators.get(shardId) ?? (await this.iteratorOf(shardId));
       const { Records = [], NextShardIterator } = await this.streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? DEFAULT_BATCH_SIZE }),
+        new GetRecordsCommand({
+          ShardIterator: iterator,
+          Limit: this.options.batchSize ?? streamConsumer().source.batchSize,
+        }),
       );
       if (!this.running) return handled;
       if (Records.length > 0) {

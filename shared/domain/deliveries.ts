@@ -12,6 +12,8 @@ import type { DomainEvent } from './events';
 import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
 import { signedPost, type WebhookTransport } from './signed-post';
+import { retryDelayMs } from './retry-backoff';
+import { recipientsOf, type SubscriberReader } from './subscribers';
 import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
@@ -140,35 +142,11 @@ const newDelivery = (event: DomainEvent, webhook: StoredWebhook, now: string): S
   updated_at: now,
 });
 
-/** The webhooks an event goes to: its one target (a test event), else every enabled subscriber. */
-export interface SubscriberReader {
-  get(id: string): Promise<StoredWebhook | undefined>;
-  /** Every webhook of the tenant, each as it is now (read consistently: a change just made counts). */
-  webhooksOf(tenant: string): Promise<readonly StoredWebhook[]>;
-}
-
 export interface DispatchDeps {
   readonly webhooks: SubscriberReader;
   readonly deliveries: Pick<DeliveryStore, 'createIfAbsent'>;
   readonly queue: DeliveryQueue;
   readonly clock: Clock;
-}
-
-/**
- * Whether `webhook` existed when `event` happened: a webhook never gets the events from before its
- * creation, even when the stream hands them late (a replay, a mapping started from the stream's
- * oldest record, a re-drive). Both times are ISO 8601 UTC with milliseconds: they compare as text.
- */
-const existedAt = (webhook: StoredWebhook, event: DomainEvent): boolean => webhook.created_at <= event.created_at;
-
-async function recipientsOf(webhooks: SubscriberReader, event: DomainEvent): Promise<readonly StoredWebhook[]> {
-  if (event.webhook_id !== undefined) {
-    const target = await webhooks.get(event.webhook_id);
-    return target?.enabled && existedAt(target, event) ? [target] : [];
-  }
-  return (await webhooks.webhooksOf(event.tenant)).filter(
-    (w) => w.enabled && w.events.includes(event.type) && existedAt(w, event),
-  );
 }
 
 /**
@@ -217,21 +195,6 @@ function statusError(status: number): string {
   return `HTTP ${status}: not a 2xx answer`;
 }
 
-/** The longest any retry waits, whatever the base: a receiver down for hours gets a try every hour. */
-export const MAX_RETRY_DELAY_MS = 60 * 60 * 1000;
-
-/** The longest wait before retry number `n` (1-based): base × 2^(n-1), at most MAX_RETRY_DELAY_MS. */
-export const retryCeilingMs = (settings: DeliverySettings, n: number): number =>
-  Math.min(MAX_RETRY_DELAY_MS, settings.retryBaseMs * 2 ** (n - 1));
-
-/**
- * The wait before retry number `n`: full jitter, anywhere from 0 to its ceiling (`random` is in
- * [0, 1), as Math.random), so that the deliveries that failed together (one receiver's outage) come
- * back spread over the window instead of all at once.
- */
-export const retryDelayMs = (settings: DeliverySettings, n: number, random: () => number): number =>
-  Math.floor(random() * retryCeilingMs(settings, n));
-
 /** What an attempt that was made leaves the delivery as: done, or due again after its backoff. */
 function afterAttempt(
   delivery: StoredDelivery,
@@ -243,8 +206,8 @@ function afterAttempt(
   const retriesMade = delivery.attempts.length - delivery.round_start;
   if (mode === 'ONCE' || retriesMade >= MAX_RETRIES) return { attempt, status: 'FAILED' };
   // The wait counts from the attempt's end: a receiver that hung for the whole timeout gets it too.
-  const wait = retryDelayMs(deps.settings, retriesMade + 1, deps.random);
-  const due = Date.parse(attempt.attempted_at) + attempt.duration_ms + wait;
+  const due =
+    Date.parse(attempt.attempted_at) + attempt.duration_ms + retryDelayMs(deps.settings, retriesMade + 1, deps.random);
   return { attempt, status: 'PENDING', next_attempt_at: new Date(due).toISOString() };
 }
 

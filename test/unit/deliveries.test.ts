@@ -12,15 +12,13 @@ import {
   dispatchEvent,
   eventBody,
   MAX_RETRIES,
-  retryCeilingMs,
-  retryDelayMs,
-  MAX_RETRY_DELAY_MS,
   WEBHOOK_USER_AGENT,
   type AttemptDeps,
   type AttemptRecord,
   type DeliverySettings,
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
+import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
