@@ -42,9 +42,11 @@ export const handler = workerHandler(
         });
         return retryFrom(record);
       }
-      const domainEvent = insertedEvent(record);
-      if (!domainEvent) continue;
+      let domainEvent;
       try {
+        // Read inside the try: a record that cannot be read is reported as any failure.
+        domainEvent = insertedEvent(record);
+        if (!domainEvent) continue;
         const deliveries = await dispatchEvent(deps, domainEvent);
         logger.info('Event dispatched', {
           event_id: domainEvent.id,
@@ -54,7 +56,7 @@ export const handler = workerHandler(
       } catch (error) {
         logger.error(
           'Event dispatch failed: the batch is retried from this record',
-          { event_id: domainEvent.id },
+          { event_id: domainEvent?.id, sequence_number: record.dynamodb?.SequenceNumber },
           error as Error,
         );
         return retryFrom(record);

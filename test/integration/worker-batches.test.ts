@@ -2,10 +2,12 @@
  * The queue consumers' batches, through their real handlers against DynamoDB Local (issue 27, finding
  * 5): a malformed message among good ones fails alone (the good ones are done, only it is reported in
  * batchItemFailures), and a batch short of time takes no further message, reporting the rest for SQS
- * to hand again, which are then handled in the next batch.
+ * to hand again, which are then handled in the next batch; the dispatcher short of time reports the
+ * record it stopped at.
  */
 import { randomUUID } from 'node:crypto';
-import type { Context, SQSBatchResponse } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { Context, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import { workerOf } from '../../functions/workers';
 import type { StoredDelivery } from '../../shared/domain/deliveries';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
@@ -116,4 +118,33 @@ test('a sender batch short of time stops before the message it might not finish,
   const rest = await sender({ Records: records.slice(2) }, plentyOfTime());
   expect(rest).toEqual({ batchItemFailures: [] });
   expect(requeuedIds()).toEqual(batch.map((d) => d.id));
+});
+
+test('the dispatcher short of time stops at the record it might not finish: the batch is retried from there', async () => {
+  const { handler: dispatcher } = (await import('../../functions/dispatch-events')) as unknown as {
+    handler: (event: DynamoDBStreamEvent, context: Context) => Promise<{ batchItemFailures: unknown[] }>;
+  };
+  const { recordSeconds } = workerOf('dispatch-events');
+  const tenant = `client-${randomUUID()}`;
+  const record = (n: number) => ({
+    eventName: 'INSERT' as const,
+    dynamodb: {
+      SequenceNumber: String(1000 + n),
+      NewImage: marshall({
+        pk: `EVENT#${n}`,
+        sk: 'EVENT',
+        entity: 'EVENT',
+        id: randomUUID(),
+        tenant,
+        type: 'payment.settled',
+        created_at: new Date().toISOString(),
+        data: { n },
+      }),
+    },
+  });
+  const records = [record(1), record(2)] as unknown as DynamoDBStreamEvent['Records'];
+  const short = contextWith(() => recordSeconds * 1000 - 1);
+  expect(await dispatcher({ Records: records }, short)).toEqual({ batchItemFailures: [{ itemIdentifier: '1001' }] });
+  // With time, the same batch is dispatched whole (the tenant has no webhook: nothing to make).
+  expect(await dispatcher({ Records: records }, plentyOfTime())).toEqual({ batchItemFailures: [] });
 });
