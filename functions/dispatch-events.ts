@@ -10,13 +10,14 @@
  */
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
-import { dispatchEvent } from '../shared/domain/deliveries';
+import { dispatchEvent } from '../shared/domain/dispatch';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
-import { insertedEvent } from '../shared/data/stream-records';
+import { insertedEvent, type InsertedEvent } from '../shared/data/stream-records';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processEvent, workerHandler } from '../shared/observability/worker-handler';
 import { timeForOneMore } from '../shared/runtime/batch-items';
 import { workerOf } from './workers';
 
@@ -28,6 +29,7 @@ export const handler = workerHandler(
     const deps = {
       webhooks: dynamoWebhookStore,
       deliveries: dynamoDeliveryStore,
+      events: dynamoDispatchedEvents,
       queue: deliveryQueue(),
       clock: systemClock,
     };
@@ -42,12 +44,13 @@ export const handler = workerHandler(
         });
         return retryFrom(record);
       }
-      let domainEvent;
+      let inserted: InsertedEvent | undefined;
       try {
         // Read inside the try: a record that cannot be read is reported as any failure.
-        domainEvent = insertedEvent(record);
-        if (!domainEvent) continue;
-        const deliveries = await dispatchEvent(deps, domainEvent);
+        inserted = insertedEvent(record);
+        if (!inserted) continue;
+        const { event: domainEvent, traceContext } = inserted;
+        const deliveries = await processEvent(traceContext, domainEvent, () => dispatchEvent(deps, domainEvent));
         logger.info('Event dispatched', {
           event_id: domainEvent.id,
           event_type: domainEvent.type,
@@ -56,7 +59,7 @@ export const handler = workerHandler(
       } catch (error) {
         logger.error(
           'Event dispatch failed: the batch is retried from this record',
-          { event_id: domainEvent?.id, sequence_number: record.dynamodb?.SequenceNumber },
+          { event_id: inserted?.event.id, sequence_number: record.dynamodb?.SequenceNumber },
           error as Error,
         );
         return retryFrom(record);

@@ -10,8 +10,9 @@
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
-import { dispatchEvent } from '../shared/domain/deliveries';
+import { dispatchEvent } from '../shared/domain/dispatch';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
 import {
   insertedEvent,
@@ -22,7 +23,7 @@ import {
 } from '../shared/data/stream-records';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processEvent, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage } from '../shared/runtime/batch-items';
 import { workerOf } from './workers';
 
@@ -40,6 +41,7 @@ export const handler = workerHandler(
     const deps = {
       webhooks: dynamoWebhookStore,
       deliveries: dynamoDeliveryStore,
+      events: dynamoDispatchedEvents,
       queue: deliveryQueue(),
       clock: systemClock,
     };
@@ -62,9 +64,10 @@ export const handler = workerHandler(
         }
         let dispatched = 0;
         for (const record of records) {
-          const domainEvent = insertedEvent(record);
-          if (!domainEvent) continue;
-          const deliveries = await dispatchEvent(deps, domainEvent);
+          const inserted = insertedEvent(record);
+          if (!inserted) continue;
+          const { event: domainEvent, traceContext } = inserted;
+          const deliveries = await processEvent(traceContext, domainEvent, () => dispatchEvent(deps, domainEvent));
           dispatched += 1;
           logger.info('Event re-driven', { event_id: domainEvent.id, deliveries: deliveries.length });
         }

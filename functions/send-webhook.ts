@@ -20,7 +20,7 @@ import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { runtimeConfig } from '../shared/runtime/config';
 import { workerOf } from './workers';
@@ -45,8 +45,8 @@ export const handler = workerHandler(
     return eachMessage(event.Records, context, {
       recordMs: recordSeconds * 1000,
       parse: (body) => jsonMessage(body, 'delivery_id'),
-      handle: async ({ delivery_id: deliveryId }) => {
-        const outcome = await attemptDelivery(deps, deliveryId);
+      handle: async ({ delivery_id: deliveryId }, record) => {
+        const outcome = await processMessage('webhookDeliveries', record, () => attemptDelivery(deps, deliveryId));
         // Never the webhook or the event: their secrets and data stay out of the logs.
         logger.info('Delivery handled', { delivery_id: deliveryId, outcome });
         const metric = DELIVERY_METRICS[outcome as keyof typeof DELIVERY_METRICS];

@@ -14,7 +14,7 @@ import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-re
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
-import { workerHandler } from '../shared/observability/worker-handler';
+import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { workerOf } from './workers';
 
@@ -36,8 +36,8 @@ export const handler = workerHandler(
     eachMessage(event.Records, context, {
       recordMs: recordSeconds * 1000,
       parse: (body) => jsonMessage(body, 'payment_id'),
-      handle: async ({ payment_id: paymentId }) => {
-        const payment = await settlePayment(deps, paymentId);
+      handle: async ({ payment_id: paymentId }, record) => {
+        const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
         logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
       },
       failed: (record, error, message) =>

@@ -8,11 +8,14 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS, type QueueName } from '../shared/runtime/co
 import type { FunctionDefinition } from './routes';
 
 /**
- * What invokes a worker, in batches of up to `batchSize`: the table's stream (only the insertions of
- * outbox events: EVENT items), or one of the queues.
+ * What invokes a worker: in batches of up to `batchSize`, the table's stream (only the insertions of
+ * outbox events: EVENT items) or one of the queues; or a schedule (an EventBridge rule's expression
+ * on AWS; the local runtime runs it every SWEEP_INTERVAL_MS instead).
  */
 export type WorkerSource =
-  { readonly stream: 'events'; readonly batchSize: number } | { readonly queue: QueueName; readonly batchSize: number };
+  | { readonly stream: 'events'; readonly batchSize: number }
+  | { readonly queue: QueueName; readonly batchSize: number }
+  | { readonly schedule: `rate(${string})` };
 
 export interface WorkerDefinition extends FunctionDefinition {
   readonly source: WorkerSource;
@@ -30,6 +33,11 @@ export interface WorkerDefinition extends FunctionDefinition {
   /** Reads the table's stream itself (GetShardIterator, GetRecords), beyond what its event source does. */
   readonly readsStream?: true;
 }
+
+/** A worker a queue feeds. */
+export type QueueWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { queue: QueueName }> };
+/** The worker the table's stream feeds. */
+export type StreamWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { stream: 'events' }> };
 
 /**
  * The numbers AWS applies to the later work, in one place: the stack deploys them
@@ -64,9 +72,9 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'dispatchEvents',
     handler: 'dispatch-events',
     source: { stream: 'events', batchSize: 100 },
-    // Reads a test event's webhook (GetItem) or the tenant's webhooks (Query on gsi1, then each one's
-    // GetItem, consistent); each delivery's
-    // transaction puts it and updates its lists' counters; its first attempt is then queued.
+    // Reads the tenant's webhooks (Query on gsi1, then each one's GetItem, consistent); each delivery's
+    // transaction puts it and updates its lists' counters; its first attempt is then queued, and the
+    // event marked dispatched (UpdateItem).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
     // A hundred events, each a query, then a transaction and a message per subscribed webhook.
@@ -103,13 +111,29 @@ export const workers: readonly WorkerDefinition[] = [
     handler: 'redrive-stream-failures',
     // Each message is one batch the dispatcher's event source gave up on: its shard and sequence numbers.
     source: { queue: 'streamFailures', batchSize: 1 },
-    // Reads the batch's records back from the stream, then dispatches them as the dispatcher does.
+    // Reads the batch's records back from the stream, then dispatches them as the dispatcher does
+    // (shared/domain/dispatch.ts), marking each event dispatched.
     readsStream: true,
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
     // A batch of the dispatcher's size, read back in a few GetRecords calls.
     timeoutSeconds: 90,
     recordSeconds: 80,
+  },
+  {
+    name: 'sweepStrandedWork',
+    handler: 'sweep-stranded-work',
+    source: { schedule: 'rate(1 minute)' },
+    // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job
+    // or a delivery's attempt, and dispatches an event as the dispatcher does (Query on gsi1 and each
+    // webhook's GetItem, consistent; the delivery's transaction, UpdateItem marking it dispatched).
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    queues: ['settlement', 'webhookDeliveries'],
+    // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
+    timeoutSeconds: 60,
+    // One item's restart, an event's dispatch the longest (as the dispatcher's record). A run does not
+    // stop early: what it has not reached is still due, and the next run takes it.
+    recordSeconds: 10,
   },
 ];
 
@@ -118,8 +142,10 @@ export const visibilityTimeoutSeconds = (queue: QueueName): number =>
   VISIBILITY_TIMEOUT_FACTOR * consumerOf(queue).timeoutSeconds;
 
 /** The worker a queue feeds: every queue has exactly one. */
-export function consumerOf(queue: QueueName): WorkerDefinition {
-  const consumers = workers.filter((worker) => 'queue' in worker.source && worker.source.queue === queue);
+export function consumerOf(queue: QueueName): QueueWorker {
+  const consumers = workers.filter(
+    (worker): worker is QueueWorker => 'queue' in worker.source && worker.source.queue === queue,
+  );
   if (consumers.length !== 1)
     throw new Error(`The ${queue} queue has ${consumers.length} consumers in the worker table`);
   return consumers[0]!;
@@ -132,9 +158,17 @@ export function workerOf(handler: string): WorkerDefinition {
   return worker;
 }
 
+/** The workers a schedule runs. */
+export const scheduledWorkers = (): readonly (WorkerDefinition & {
+  readonly source: { readonly schedule: string };
+})[] =>
+  workers.filter(
+    (worker): worker is WorkerDefinition & { source: { schedule: `rate(${string})` } } => 'schedule' in worker.source,
+  );
+
 /** The worker the table's stream feeds. */
-export function streamConsumer(): WorkerDefinition {
-  const consumer = workers.find((worker) => 'stream' in worker.source);
+export function streamConsumer(): StreamWorker {
+  const consumer = workers.find((worker): worker is StreamWorker => 'stream' in worker.source);
   if (!consumer) throw new Error("No worker reads the table's stream in the worker table");
   return consumer;
 }

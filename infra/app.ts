@@ -6,8 +6,7 @@
  */
 import { App, Aspects, Tags } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { SERVICE_NAME } from './constructs/service-function';
-import { BrebApiStack } from './stack';
+import { BrebApiStack, stackTags } from './stack';
 import { stages, stageSettings } from './stages';
 
 const app = new App();
@@ -24,8 +23,9 @@ for (const settings of stageNames.map(stageSettings)) {
     // Production cannot be deleted by a stray `cdk destroy`.
     terminationProtection: settings.retainData,
   });
-  Tags.of(stack).add('service', SERVICE_NAME);
-  Tags.of(stack).add('stage', settings.name);
+  // The stack carries its tags itself (stack.ts); they are also written on each resource in the
+  // template, as before @aws-cdk/core:explicitStackTags, so that adopting the flag changed no resource.
+  for (const [key, value] of Object.entries(stackTags(settings))) Tags.of(stack).add(key, value);
 }
 
 // cdk-nag's AwsSolutions rules run on every synthesis: an open finding is an error annotation, which

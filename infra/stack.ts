@@ -25,11 +25,17 @@ import { ContractFunction } from './constructs/contract-function';
 import { DashboardSite } from './constructs/dashboard-site';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
-import type { ServiceFunction } from './constructs/service-function';
+import { SERVICE_NAME, type ServiceFunction } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
 import type { StageSettings } from './stages';
+
+/** What every stage's stack and resources are tagged with: the service, and which stage. */
+export const stackTags = (settings: StageSettings): Record<string, string> => ({
+  service: SERVICE_NAME,
+  stage: settings.name,
+});
 
 export interface BrebApiStackProps extends StackProps {
   readonly settings: StageSettings;
@@ -69,7 +75,9 @@ export class BrebApiStack extends Stack {
   readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: BrebApiStackProps) {
-    super(scope, id, props);
+    // The stack's own tags, which CloudFormation also puts on every resource it can. Given here since
+    // @aws-cdk/core:explicitStackTags: Tags.of(stack) no longer reaches the stack itself.
+    super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
     const { settings } = props;
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);

@@ -42,6 +42,14 @@ export interface ExternalIdentitySettings {
 
 export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySettings;
 
+/**
+ * Who records the functions' traces (docs/tracing.md). `xray`: our X-Ray writer
+ * (shared/observability/xray.ts). `adot`: OpenTelemetry (shared/observability/otel.ts), whose spans
+ * the AWS Distro for OpenTelemetry layer at `layerArn` exports (the AWSOpenTelemetryDistroJs layer
+ * of the stage's region, for arm64). Lambda's active tracing stays on in both.
+ */
+export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot'; readonly layerArn: string };
+
 export interface StageSettings {
   readonly name: StageName;
   /** The acquirer network merchants' payments go through (ACQUIRER_ID of the functions). */
@@ -52,7 +60,11 @@ export interface StageSettings {
   readonly identity: IdentitySettings;
   /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
   readonly sandboxEnabled: boolean;
-  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * The functions' application log level (Lambda's filter, and their logger's). No higher than INFO:
+   * Lambda counts the metrics' EMF lines, which carry no level, as INFO (service-function.ts).
+   */
+  readonly logLevel: 'DEBUG' | 'INFO';
   /**
    * Requests per second (steady rate) and burst for the whole API stage: API Gateway's one token
    * bucket, shared by every caller. Kept well above tenantRateLimit (a test checks by how much), so
@@ -73,6 +85,7 @@ export interface StageSettings {
   readonly queueConsumerConcurrency: Readonly<Record<QueueName, number>>;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
+  readonly tracing: TracingSettings;
   /**
    * Production data (table, user pool, QR secret, logs) survives stack deletion and mistakes;
    * elsewhere `cdk destroy` removes everything.
@@ -91,6 +104,9 @@ export interface StageSettings {
 /** Every stage routes through the same acquirer network and sponsor bank (the participant). */
 const network = { acquirerId: 'RBM', participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' } } as const;
 
+/** X-Ray on every stage until one is switched to ADOT (docs/tracing.md, "Switching a stage"). */
+const xray: TracingSettings = { kind: 'xray' };
+
 /** One client with every scope and one that can only read, as the local sandbox offers. */
 const defaultClients: readonly AppClientSettings[] = [
   { name: 'full-access', access: 'full' },
@@ -106,6 +122,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
 /** What the two throwaway stages share: the sandbox on, verbose logs, small limits, nothing kept. */
 const throwaway = {
   ...network,
+  tracing: xray,
   sandboxEnabled: true,
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
@@ -118,6 +135,7 @@ const throwaway = {
 /** What the two stages that keep their data share: quieter logs and tighter alarms. */
 const kept = {
   ...network,
+  tracing: xray,
   logLevel: 'INFO',
   retainData: true,
   alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },

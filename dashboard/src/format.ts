@@ -5,9 +5,14 @@
 const pesos = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: 2 });
 const times = new Intl.DateTimeFormat('es-CO', { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Bogota' });
 
-/** An API amount ("15000.00", always COP) written for a person; the cents stay exact. */
+/**
+ * An API amount ("15000.00", always COP) written for a person, from its digits: the API's amounts
+ * reach 15 digits and the cents, more than a double holds, so Number() would round the largest.
+ * Intl.NumberFormat formats a decimal string exactly (Intl.NumberFormat v3: every browser the build
+ * targets, and Node).
+ */
 export function formatCop(value: string): string {
-  return pesos.format(Number(value));
+  return pesos.format(value as Intl.StringNumericLiteral);
 }
 
 export function formatTime(iso: string | undefined): string {

@@ -11,6 +11,7 @@
  * the code, which is good for one exchange.
  */
 import type { DashboardConfig } from './config';
+import { decodeJwtClaims } from './token-claims';
 
 /** What the page knows of the signed-in person, read from the access token's claims. */
 export interface Session {
@@ -67,8 +68,7 @@ export type SignInOutcome = { readonly session: Session } | { readonly error: st
 
 /** The claims the page shows; the API checks the token, the page only reads it. */
 function sessionOf(accessToken: string): Session {
-  const payload = accessToken.split('.')[1] ?? '';
-  const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as Record<string, unknown>;
+  const claims = decodeJwtClaims(accessToken);
   return {
     accessToken,
     username: String(claims['username'] ?? claims['sub'] ?? ''),

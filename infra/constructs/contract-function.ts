@@ -11,6 +11,12 @@ import type { Construct } from 'constructs';
 import { CONTRACT_TIMEOUT_SECONDS, contractRoutes, TOKEN_URL_ENV } from '../../functions/contract';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
+/**
+ * The package of the reference page's files: copied beside the bundle rather than bundled, it is one
+ * of the `dependencies` all the same (docs/operations.md, "Dependencies").
+ */
+export const SWAGGER_UI_PACKAGE = 'swagger-ui-dist';
+
 /** What the reference page loads from the swagger-ui-dist package (shared/http/contract-pages.ts). */
 export const SWAGGER_UI_FILES = ['package.json', 'swagger-ui.css', 'swagger-ui-bundle.js'] as const;
 
@@ -37,8 +43,8 @@ export class ContractFunction extends ServiceFunction {
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (inputDir, outputDir) => {
-          const from = `${inputDir}/node_modules/swagger-ui-dist`;
-          const to = `${outputDir}/node_modules/swagger-ui-dist`;
+          const from = `${inputDir}/node_modules/${SWAGGER_UI_PACKAGE}`;
+          const to = `${outputDir}/node_modules/${SWAGGER_UI_PACKAGE}`;
           return [
             `mkdir -p ${quoted(to)}`,
             ...SWAGGER_UI_FILES.map((file) => `cp ${quoted(`${from}/${file}`)} ${quoted(to)}`),

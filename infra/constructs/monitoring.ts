@@ -29,13 +29,23 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DELIVERY_METRICS, RATE_LIMIT_UNAVAILABLE_METRIC } from '../../shared/observability/metric-names';
+import {
+  DELIVERY_METRICS,
+  RATE_LIMIT_UNAVAILABLE_METRIC,
+  STRANDED_WORK_METRICS,
+} from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
 const PERIOD = Duration.minutes(5);
+
+/**
+ * Stranded work this old (seconds since it was due) is not a message merely late: the sweeper has
+ * restarted it several times (every minute, once past its 2-minute grace) and it is still not done.
+ */
+export const STRANDED_WORK_ALARM_SECONDS = 15 * 60;
 
 /**
  * A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as
@@ -181,6 +191,12 @@ export class Monitoring extends NestedStack {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    const strandedAge = strandedWorkAge(namespace);
+    alarm(
+      'StrandedWork',
+      'Work left undone after its commit for 15 minutes, the sweeper restarting it (operations.md: stranded work)',
+      { metric: strandedAge, threshold: STRANDED_WORK_ALARM_SECONDS, evaluationPeriods: 1 },
+    );
     alarm('TenantRateLimitUnavailable', "Requests let through without their tenant's rate limit (counter unwritable)", {
       metric: new MathExpression({
         expression: requestMetricQuery(namespace, RATE_LIMIT_UNAVAILABLE_METRIC),
@@ -212,6 +228,7 @@ export class Monitoring extends NestedStack {
       table,
       tableThrottles,
       deliveries,
+      strandedAge,
     });
 
     const { region } = this;
@@ -239,7 +256,17 @@ export class Monitoring extends NestedStack {
   }
 
   private createDashboard(name: string, sources: DashboardSources): Dashboard {
-    const { api, functions, streamConsumers, queues, deadLetterQueues, table, tableThrottles, deliveries } = sources;
+    const {
+      api,
+      functions,
+      streamConsumers,
+      queues,
+      deadLetterQueues,
+      table,
+      tableThrottles,
+      deliveries,
+      strandedAge,
+    } = sources;
     const sum = { period: PERIOD, statistic: 'Sum' };
     const perFunction = (metric: (fn: ServiceFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
     const visible = (queue: IQueue, label: string) =>
@@ -303,6 +330,7 @@ export class Monitoring extends NestedStack {
         width: 6,
       }),
     );
+    dashboard.addWidgets(new GraphWidget({ title: 'Stranded work: oldest (s)', left: [strandedAge], width: 24 }));
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
@@ -333,11 +361,24 @@ const deliveryMetrics = (namespace: string): Record<keyof typeof DELIVERY_METRIC
   };
 };
 
+/** The sweeper's age of the oldest stranded item it found, the most of 5 minutes (service dimension alone). */
+const strandedWorkAge = (namespace: string): Metric =>
+  new Metric({
+    namespace,
+    metricName: STRANDED_WORK_METRICS.OLDEST_AGE,
+    dimensionsMap: { service: SERVICE_NAME },
+    period: PERIOD,
+    statistic: 'Maximum',
+    label: 'Oldest stranded work (s)',
+  });
+
 type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | 'deadLetterQueues' | 'table'> & {
   readonly streamConsumers: readonly WorkerFunction[];
   readonly tableThrottles: IMetric;
   /** The sender's counts of attempts by result. */
   readonly deliveries: ReturnType<typeof deliveryMetrics>;
+  /** The sweeper's oldest stranded item. */
+  readonly strandedAge: IMetric;
 };
 
 type AlarmOptions = Pick<

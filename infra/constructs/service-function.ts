@@ -9,7 +9,15 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LayerVersion,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -18,6 +26,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { FunctionDefinition } from '../../functions/routes';
 import {
+  ENV,
   QUEUE_ENV,
   SECRET_ENV,
   SERVICE_NAME,
@@ -26,7 +35,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
-import { removalPolicyOf, stageEnvironment, type StageSettings } from '../stages';
+import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
 export { SERVICE_NAME };
 
@@ -61,6 +70,9 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
  * loads it (≈15 KB less per bundle).
  */
 export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
+
+/** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
+export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
 
 export interface ServiceFunctionProps {
   /** The function's entry in the route or worker table. */
@@ -157,14 +169,27 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
+      // Lambda's JSON log format, so that Lambda filters the application's lines by level and writes
+      // its own START/END/REPORT as JSON records (platform.start, platform.report) beside them.
+      // Lines that already are JSON objects pass through as written (Lambda does not encode them
+      // twice): our logger's (json-logger.ts), whose `level` (DEBUG, INFO, WARN, ERROR) and RFC 3339
+      // `timestamp` Lambda reads, and the metrics' EMF lines (emf-metrics.ts), which CloudWatch still
+      // turns into metrics. An EMF line has no `level`, so Lambda counts it INFO: an application
+      // level above INFO would drop every metric, hence StageSettings.logLevel stops at INFO.
+      loggingFormat: LoggingFormat.JSON,
+      // The stage's level, which Lambda also hands the function as AWS_LAMBDA_LOG_LEVEL (the level
+      // json-logger.ts prefers): the same as POWERTOOLS_LOG_LEVEL, which the local runtime reads.
+      applicationLogLevelV2: ApplicationLogLevel[settings.logLevel],
+      // START, END and REPORT (duration, memory, cold start's init time) on every stage; DEBUG would
+      // add the runtime's and extensions' lifecycle events, which we do not read.
+      systemLogLevelV2: SystemLogLevel.INFO,
       environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment, ...props.environment },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node24',
         minify: true,
         sourceMap: true,
-        // Prefer the ESM build of dependencies that ship both (Middy, jose, Powertools).
-        mainFields: ['module', 'main'],
+        mainFields: [...BUNDLE_MAIN_FIELDS],
         banner: ESM_REQUIRE_BANNER,
         esbuildArgs: Object.fromEntries(
           Object.entries(BUNDLE_ALIASES).map(([name, replacement]) => [`--alias:${name}`, replacement]),
@@ -184,9 +209,26 @@ export class ServiceFunction extends Construct {
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
     for (const name of secrets) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
     for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
+    addOpenTelemetryLayer(this.function, settings.tracing);
 
     suppressExpectedFindings(this, table);
   }
+}
+
+/** What the ADOT layer exports spans with: X-Ray's OTLP endpoint takes no resource either. */
+export const XRAY_SPANS_ACTIONS = ['xray:PutSpans', 'xray:PutSpansForIndexing'];
+
+/**
+ * On a stage traced by ADOT (option A of docs/tracing.md): the layer, its wrapper, which registers
+ * the OpenTelemetry provider before the handler loads, the functions' OpenTelemetry tracer, and the
+ * rights the layer exports spans with.
+ */
+function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): void {
+  if (tracing.kind !== 'adot') return;
+  fn.addLayers(LayerVersion.fromLayerVersionArn(fn, 'OpenTelemetryLayer', tracing.layerArn));
+  fn.addEnvironment('AWS_LAMBDA_EXEC_WRAPPER', '/opt/otel-instrument');
+  fn.addEnvironment(ENV.tracing, 'otel');
+  fn.addToRolePolicy(new PolicyStatement({ actions: XRAY_SPANS_ACTIONS, resources: ['*'] }));
 }
 
 /** cdk-nag findings that are the design, each with the reason it is accepted. */
@@ -207,7 +249,8 @@ function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
         id: 'AwsSolutions-IAM5',
         reason:
           'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions: ' +
-          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE). So does DynamoDB ' +
+          'Resource "*" is the only form AWS accepts (added by Tracing.ACTIVE); nor do PutSpans and ' +
+          'PutSpansForIndexing (a stage traced by ADOT, docs/tracing.md). So does DynamoDB ' +
           "ListStreams, which Lambda's poller of the table's stream needs (the stream consumer only).",
         appliesTo: ['Resource::*'],
       },

@@ -1,16 +1,18 @@
 /**
  * The function of one worker of the worker table: a ServiceFunction (service-function.ts: runtime,
- * bundling, logging, the worker's declared rights) and the event source that feeds it. A queue's
- * consumer takes its messages in batches, at most the stage's maximum concurrency at once, and
- * reports the ones it failed, which the queue hands again (and, after MAX_RECEIVES, sets aside in its
- * dead-letter queue). The stream's consumer gets only the insertions of outbox events, reports the
- * record it stopped at, and has a batch that keeps failing halved until the failing record stands
- * alone; that one is retried until it is STREAM_MAX_RECORD_AGE_SECONDS old, then reported to the
- * streamFailures queue, whose consumer (the re-drive worker) reads it back from the stream and
- * dispatches it: nothing is skipped quietly.
+ * bundling, logging, the worker's declared rights) and the event source that feeds it, or the
+ * EventBridge rule that runs it on its schedule (the sweeper). A queue's consumer takes its messages
+ * in batches, at most the stage's maximum concurrency at once, and reports the ones it failed, which
+ * the queue hands again (and, after MAX_RECEIVES, sets aside in its dead-letter queue). The stream's
+ * consumer gets only the insertions of outbox events, reports the record it stopped at, and has a
+ * batch that keeps failing halved until the failing record stands alone; that one is retried until it
+ * is STREAM_MAX_RECORD_AGE_SECONDS old, then reported to the streamFailures queue, whose consumer (the
+ * re-drive worker) reads it back from the stream and dispatches it: nothing is skipped quietly.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition, type IEventSource } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -34,11 +36,21 @@ export class WorkerFunction extends ServiceFunction {
       ...common,
       definition: worker,
       description:
-        'queue' in source ? `Consumer of the ${source.queue} queue` : "Consumer of the table's stream (outbox events)",
+        'queue' in source
+          ? `Consumer of the ${source.queue} queue`
+          : 'schedule' in source
+            ? `Run on a schedule: ${source.schedule}`
+            : "Consumer of the table's stream (outbox events)",
       timeout: Duration.seconds(worker.timeoutSeconds),
     });
     this.worker = worker;
-    if ('queue' in source) {
+    if ('schedule' in source) {
+      new Rule(this, 'Schedule', {
+        description: `Runs ${worker.name}`,
+        schedule: Schedule.expression(source.schedule),
+        targets: [new LambdaFunction(this.function)],
+      });
+    } else if ('queue' in source) {
       this.function.addEventSource(
         new SqsEventSource(props.queues[source.queue], {
           batchSize: source.batchSize,

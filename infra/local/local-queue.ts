@@ -2,21 +2,32 @@
  * An SQS queue played by the process's timers, for the local runtime, under SQS's and Lambda's rules
  * as deployed: a delay in whole seconds, at most 15 minutes (shared/data/queues.ts); the messages due
  * together handed to the consumer's own handler in batches of up to its batch size, as the event
- * Lambda hands (`Records: [{ messageId, body }]`), within its timeout; a message the batch failed
- * (the handler threw or timed out: every message of it; or it named the message in
- * `batchItemFailures`) handed again after the visibility timeout, until its receives reach
- * maxReceives, then given up with a log line (SQS would move it to its dead-letter queue).
+ * Lambda hands (`Records: [{ messageId, body, messageAttributes }]`, the attributes in Lambda's shape:
+ * the trace context the consumer continues), within its timeout; a message the batch failed (the
+ * handler threw or timed out: every message of it; or it named the message in `batchItemFailures`)
+ * handed again after the visibility timeout, until its receives reach maxReceives, then given up with
+ * a log line (SQS would move it to its dead-letter queue).
  * startLocalQueue takes every number from the worker table (functions/workers.ts), as the stack does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { consumerOf, MAX_RECEIVES, visibilityTimeoutSeconds } from '../../functions/workers';
-import { sqsDelaySeconds, type MessageQueue, type QueueName } from '../../shared/data/queues';
+import { sqsDelaySeconds, type MessageAttributes, type MessageQueue, type QueueName } from '../../shared/data/queues';
 import { invokeWithin } from './lambda-context';
 
+/** A string message attribute as Lambda hands it in an SQS event. */
+export interface QueueMessageAttribute {
+  readonly dataType: 'String';
+  readonly stringValue: string;
+  readonly stringListValues: never[];
+  readonly binaryListValues: never[];
+}
+
+/** One message of a batch, as Lambda hands it. */
 export interface QueueRecord {
   readonly messageId: string;
   readonly body: string;
+  readonly messageAttributes: Readonly<Record<string, QueueMessageAttribute>>;
 }
 
 export interface QueueEvent {
@@ -74,10 +85,19 @@ export class LocalQueue implements MessageQueue {
     this.log = options.log ?? ((message, error) => console.error(message, error));
   }
 
-  async send(message: object, delayMs: number): Promise<void> {
+  async send(message: object, delayMs: number, attributes: MessageAttributes = {}): Promise<void> {
     const body = JSON.stringify(message);
     if (this.stopped) throw new Error(`The ${this.name} queue is stopped: ${body} not sent`);
-    this.later({ record: { messageId: randomUUID(), body }, receive: 1 }, sqsDelaySeconds(delayMs) * 1000);
+    const messageAttributes = Object.fromEntries(
+      Object.entries(attributes).map(([name, stringValue]): [string, QueueMessageAttribute] => [
+        name,
+        { dataType: 'String', stringValue, stringListValues: [], binaryListValues: [] },
+      ]),
+    );
+    this.later(
+      { record: { messageId: randomUUID(), body, messageAttributes }, receive: 1 },
+      sqsDelaySeconds(delayMs) * 1000,
+    );
   }
 
   private later(pending: Pending, delayMs: number): void {
@@ -161,7 +181,6 @@ export class LocalQueue implements MessageQueue {
 /** The numbers SQS and Lambda apply to the queue `name` and its consumer as deployed (functions/workers.ts). */
 export function deployedQueueOptions(name: QueueName): Required<Omit<LocalQueueOptions, 'log'>> {
   const consumer = consumerOf(name);
-  if (!('queue' in consumer.source)) throw new Error(`${consumer.name} is not a queue's consumer`);
   return {
     maxReceives: MAX_RECEIVES,
     visibilityTimeoutMs: visibilityTimeoutSeconds(name) * 1000,

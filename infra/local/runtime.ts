@@ -1,22 +1,21 @@
 /**
  * The whole local runtime in one call: DynamoDB Local (or another endpoint), the table, the sandbox
  * fixtures, the token issuer, the queues of later work (settlement, webhook deliveries), the reader
- * of the table's stream that feeds the webhook dispatcher, and the API server. `npm start` and the
+ * of the table's stream that feeds the webhook dispatcher, the sweeper on its schedule, and the API
+ * server. `npm start` and the
  * end-to-end tests both use it.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { streamConsumer } from '../../functions/workers';
+import { scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
-  DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
   ENV,
   formatTenantRateLimit,
   QUEUE_ENV,
   type QueueName,
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
@@ -33,8 +32,9 @@ import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
 import { installQueue } from '../../shared/data/queues';
 import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } from './event-stream';
+import { eventStreamOn, underFaults } from './faults';
 import { startLocalQueue, type LocalQueue } from './local-queue';
-import { resumePendingWork } from './resume-pending';
+import { startLocalSchedule, type LocalSchedule } from './local-schedule';
 import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -90,6 +90,13 @@ export interface LocalRuntimeOptions {
   readonly streamMaxRecordAgeMs?: number;
   /** Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS); past it the request answers 503. */
   readonly routeTimeoutMs?: number;
+  /**
+   * How often the sweeper runs (SWEEP_INTERVAL_MS; default 60000, every minute as on AWS); 0 runs it
+   * never (a test showing what would be lost without it).
+   */
+  readonly sweepIntervalMs?: number;
+  /** How late work must be before the sweeper restarts it (SWEEP_GRACE_MS; default 120000). */
+  readonly sweepGraceMs?: number;
 }
 
 /** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
@@ -107,6 +114,9 @@ function setOrClear(name: string, value: number | undefined): void {
  * to 5 s before the SDK gives up on it (Lambda keeps the 1 s default of shared/runtime/config.ts).
  */
 export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 5_000;
+
+/** The sweeper's schedule on AWS: every minute (functions/workers.ts). */
+export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 
 export interface LocalRuntime {
   readonly url: string;
@@ -136,9 +146,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   let dynamoDbLocal: DynamoDbLocal | undefined;
   let eventStream: LocalEventStream | undefined;
   const queues: LocalQueue[] = [];
-  // The stream first (its batch in progress finished, nothing more dispatched), then the queues'
-  // running work, then their table.
+  const schedules: LocalSchedule[] = [];
+  // The schedules and the stream first (their work in progress finished, nothing more started), then
+  // the queues' running work, then their table.
   const stopWorkers = async () => {
+    await Promise.all(schedules.map((schedule) => schedule.stop()));
     await eventStream?.pause();
     await eventStream?.stop();
     for (const name of QUEUES) installQueue(name, undefined);
@@ -159,6 +171,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
+    setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
@@ -183,20 +196,28 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
             : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs },
         );
         queues.push(byName[name]);
-        installQueue(name, byName[name]);
+        installQueue(name, underFaults(name, byName[name]));
       }
-      // What a previous run left waiting in the table is queued again (the old process's timers are gone).
-      const settlementDelayMs = options.sandboxSettlementDelayMs ?? DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS;
-      await resumePendingWork(DynamoDBDocumentClient.from(client), tableName, byName, settlementDelayMs);
-      const dispatcherFile = streamConsumer().handler;
-      const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
-      const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
-      eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions, {
-        // A batch given up goes where the deployed mapping sends it: the re-drive worker's queue.
-        onFailure: (failure) => byName.streamFailures.send(failure, 0),
-        ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
-        ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
-      });
+      if (eventStreamOn()) {
+        const dispatcherFile = streamConsumer().handler;
+        const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
+        const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
+        eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions, {
+          // A batch given up goes where the deployed mapping sends it: the re-drive worker's queue.
+          onFailure: (failure) => byName.streamFailures.send(failure, 0),
+          ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
+          ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
+        });
+      }
+      // The sweeper, as on AWS, is what finds the work a previous run (or a failed send) left due:
+      // the old process's queued messages died with it.
+      const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+      if (sweepIntervalMs > 0) {
+        for (const worker of scheduledWorkers()) {
+          const timeoutMs = worker.timeoutSeconds * 1000;
+          schedules.push(await startLocalSchedule(worker.name, worker.handler, sweepIntervalMs, timeoutMs));
+        }
+      }
     } finally {
       client.destroy();
     }
@@ -228,10 +249,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dynamodbEndpoint: endpoint,
       server,
       async pauseWorkers() {
+        await Promise.all(schedules.map((schedule) => schedule.pause()));
         await eventStream?.pause();
         await Promise.all(queues.map((queue) => queue.pause()));
       },
       resumeWorkers() {
+        for (const schedule of schedules) schedule.resume();
         eventStream?.resume();
         for (const queue of queues) queue.resume();
       },

@@ -7,7 +7,9 @@
  * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
  * (default 1000) of the webhook sender, APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
- * callback has to answer), CLOUD_ASSEMBLY (run the Lambda bundles of this
+ * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
+ * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),
+ * the test-only fault switches of infra/local/faults.ts, CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
@@ -15,11 +17,13 @@ import { ENV } from '../../shared/runtime/config';
 import { SANDBOX_CLIENTS } from './oauth';
 import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
+import { parseSweepInterval } from './local-schedule';
 import { startLocalRuntime } from './runtime';
 
 const env = process.env;
 const dynamodbEndpoint = env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint];
 const dataDir = env['DATA_DIR'] ?? '.data';
+const sweepIntervalMs = parseSweepInterval(env['SWEEP_INTERVAL_MS']);
 
 const runtime = await startLocalRuntime({
   port: Number(env['PORT'] ?? 3000),
@@ -32,6 +36,8 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),
   ...(env[ENV.webhookRetryBaseMs] ? { webhookRetryBaseMs: Number(env[ENV.webhookRetryBaseMs]) } : {}),
   ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
+  ...(sweepIntervalMs === undefined ? {} : { sweepIntervalMs }),
+  ...(env[ENV.sweepGraceMs] ? { sweepGraceMs: Number(env[ENV.sweepGraceMs]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 

@@ -10,6 +10,7 @@ import type { AttemptRecord, DeliveryListFilters, DeliveryStore, StoredDelivery 
 import type { DomainEvent } from '../domain/events';
 import { dynamo, tableName } from './client';
 import { counterIncrements } from './counters';
+import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventPut } from './events';
 import { listedRecordPut, listPartitions } from './inserts';
 import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
@@ -27,11 +28,22 @@ const DELIVERIES: ListedKind<StoredDelivery, DeliveryListFilters> = {
   consistentGet: true,
 };
 
-/** The delivery's Put (absent only) and its lists' counters. */
+/**
+ * Where a delivery stands in the index of due work (shared/data/due-work.ts): due at its next attempt
+ * while PENDING, out of it once done. Written by every change of the delivery, so an attempt whose
+ * message was lost (a crash or a failed SendMessage after the change) is found by the sweeper.
+ */
+const dueOf = (delivery: Pick<StoredDelivery, 'id' | 'status' | 'next_attempt_at'>) =>
+  delivery.status === 'PENDING' && delivery.next_attempt_at !== undefined
+    ? { sets: dueKeys(delivery.id, delivery.next_attempt_at), removes: [] }
+    : { sets: {}, removes: [...DUE_ATTRIBUTES] };
+
+/** The delivery's Put (absent only, due at its first attempt) and its lists' counters. */
 const deliveryInsert = (delivery: StoredDelivery) => {
   const listing = listingOf(DELIVERIES, delivery);
+  const { Put } = listedRecordPut(delivery, itemKeys.delivery(delivery.id), DELIVERIES.name, listing);
   return {
-    put: listedRecordPut(delivery, itemKeys.delivery(delivery.id), DELIVERIES.name, listing),
+    put: { Put: { ...Put!, Item: { ...Put!.Item, ...dueOf(delivery).sets } } },
     counters: counterIncrements(listPartitions(delivery.tenant, listing), delivery.id),
   };
 };
@@ -95,15 +107,27 @@ export const dynamoDeliveryStore: DeliveryStore = {
   },
 
   async recordAttempt(seen: StoredDelivery, record: AttemptRecord, now: string): Promise<boolean> {
+    const due = dueOf({ id: seen.id, ...record });
     const sets = {
       attempts: [record.attempt],
       status: record.status,
       ...(record.next_attempt_at === undefined ? {} : { next_attempt_at: record.next_attempt_at }),
+      ...due.sets,
     };
-    const removes = record.next_attempt_at === undefined ? ['next_attempt_at'] : [];
+    const removes = [...(record.next_attempt_at === undefined ? ['next_attempt_at'] : []), ...due.removes];
     return (await updateSeen(seen, sets, removes, now)) !== undefined;
   },
 
   reopen: (seen: StoredDelivery, now: string): Promise<StoredDelivery | undefined> =>
-    updateSeen(seen, { status: 'PENDING', round_start: seen.attempts.length, next_attempt_at: now }, [], now),
+    updateSeen(
+      seen,
+      {
+        status: 'PENDING',
+        round_start: seen.attempts.length,
+        next_attempt_at: now,
+        ...dueOf({ id: seen.id, status: 'PENDING', next_attempt_at: now }).sets,
+      },
+      [],
+      now,
+    ),
 };

@@ -133,6 +133,12 @@ export function updatedAtKeys(id: string, updatedAt: string, scoped: boolean) {
   return { gsi2sk: `${updatedAt}#${id}`, ...(scoped ? { gsi4sk: `${updatedAt}#${id}` } : {}) };
 }
 
+/**
+ * The trace context an event's item keeps for the dispatcher (shared/data/events.ts): never part of
+ * the event, nor of the webhook that delivers it.
+ */
+export const TRACE_CONTEXT_ATTRIBUTE = 'trace_context';
+
 const STORAGE_ATTRIBUTES = new Set([
   'pk',
   'sk',
@@ -144,8 +150,11 @@ const STORAGE_ATTRIBUTES = new Set([
   'gsi3sk',
   'gsi4pk',
   'gsi4sk',
+  'duepk',
+  'duesk',
   'entity',
   'expires_at',
+  TRACE_CONTEXT_ATTRIBUTE,
 ]);
 
 /** The stored record without the attributes that only exist for the table's sake. */

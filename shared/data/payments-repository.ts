@@ -12,6 +12,7 @@ import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-pay
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { SettlementStore } from '../domain/settlement';
 import { tableName } from './client';
+import { dueKeys } from './due-work';
 import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
@@ -57,8 +58,8 @@ export type PaymentWriteOutcome =
   | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
 
 /**
- * The Put of an awaiting payment as its answer leaves it (its list keys follow its new updated_at),
- * holding only while the stored payment still awaits it: PENDING (OUTBOUND) or PROCESSING (INBOUND).
+ * The Put of an awaiting payment as its answer leaves it (its list keys follow its new updated_at; a
+ * whole new item, so without the index of due work's attributes: its work is done), holding only while the stored payment still awaits it: PENDING (OUTBOUND) or PROCESSING (INBOUND).
  */
 function answeredPut(payment: StoredPayment): TransactItem {
   const { Put } = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
@@ -70,6 +71,18 @@ function answeredPut(payment: StoredPayment): TransactItem {
       ExpressionAttributeValues: { ':pending': 'PENDING', ':processing': 'PROCESSING' },
     },
   };
+}
+
+/**
+ * The Put of a new payment; one that awaits its answer is also put in the index of due work, at the
+ * time its job is due, so a job lost after this commit is run again by the sweeper.
+ */
+function newPaymentPut(payment: StoredPayment, workDueAt: PaymentWrite['workDueAt']): TransactItem {
+  const put = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
+  if (payment.status !== 'PENDING' && payment.status !== 'PROCESSING') return put;
+  const dueAt = workDueAt?.[payment.id];
+  if (!dueAt) throw new Error(`Payment ${payment.id} is ${payment.status} without the time its work is due`);
+  return { Put: { ...put.Put!, Item: { ...put.Put!.Item, ...dueKeys(payment.id, dueAt) } } };
 }
 
 /**
@@ -104,9 +117,7 @@ export async function writePayment(
     ...labelled.map(({ item }) => item),
     ...movements,
     ...write.events.map(eventPut),
-    ...write.payments.map((payment) =>
-      listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment)),
-    ),
+    ...write.payments.map((payment) => newPaymentPut(payment, write.workDueAt)),
     // A payment and the payee's record of it may share a counter shard: their increments are added up.
     ...counterIncrementsOf(
       write.payments.map((payment) => ({
@@ -226,8 +237,9 @@ export const dynamoSettlementStore: SettlementStore = {
 export const dynamoInboundPaymentStore: InboundPaymentStore = {
   get: paymentReads.get,
 
-  async receive({ payment, keyId, code, events }) {
-    const outcome = await writePayment({ payments: [payment], moves: creditOf(payment), events }, [
+  async receive({ payment, workDueAt, keyId, code, events }) {
+    const due = workDueAt ? { workDueAt: { [payment.id]: workDueAt } } : {};
+    const outcome = await writePayment({ payments: [payment], moves: creditOf(payment), events, ...due }, [
       // A code paid now (SETTLED) changes as it is paid; one whose payment awaits approval only has to be ACTIVE.
       ...(code
         ? [

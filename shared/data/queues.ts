@@ -11,9 +11,15 @@ import { refuseWhileHeld } from './held-transaction';
 import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
-/** Sends a JSON message that its consumer receives after `delayMs`. */
+/**
+ * Text attributes beside a message's body (SQS message attributes): the sender's trace context, which
+ * the consumer continues (shared/observability/worker-handler.ts).
+ */
+export type MessageAttributes = Readonly<Record<string, string>>;
+
+/** Sends a JSON message that its consumer receives after `delayMs`, with `attributes`. */
 export interface MessageQueue {
-  send(message: object, delayMs: number): Promise<void>;
+  send(message: object, delayMs: number, attributes?: MessageAttributes): Promise<void>;
 }
 
 export { QUEUE_ENV, type QueueName };
@@ -23,14 +29,17 @@ export const SQS_MAX_DELAY_SECONDS = 900;
 
 let sqsClient: SQSClient | undefined;
 
+/** One client per process, its calls traced as DynamoDB's are (shared/data/client.ts). */
 function sqs(): SQSClient {
+  if (sqsClient) return sqsClient;
   const endpoint = process.env[ENV.awsEndpoint];
-  sqsClient ??= new SQSClient({
+  const client = new SQSClient({
     ...(endpoint ? { endpoint } : {}),
     maxAttempts: 3,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: runtimeConfig().dynamodbRequestTimeoutMs },
   });
-  return tracer.isTracingEnabled() ? tracer.captureAWSv3Client(sqsClient) : sqsClient;
+  sqsClient = tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client;
+  return sqsClient;
 }
 
 /**
@@ -42,12 +51,20 @@ export const sqsDelaySeconds = (delayMs: number): number =>
 
 /** The SQS queue at `url`: delays round up to whole seconds, at most 15 minutes. */
 export const sqsQueue = (url: string): MessageQueue => ({
-  async send(message, delayMs) {
+  async send(message, delayMs, attributes = {}) {
+    const names = Object.keys(attributes);
     await sqs().send(
       new SendMessageCommand({
         QueueUrl: url,
         MessageBody: JSON.stringify(message),
         DelaySeconds: sqsDelaySeconds(delayMs),
+        ...(names.length > 0
+          ? {
+              MessageAttributes: Object.fromEntries(
+                names.map((name) => [name, { DataType: 'String', StringValue: attributes[name] }]),
+              ),
+            }
+          : {}),
       }),
     );
   },
@@ -73,14 +90,18 @@ export function queueOf(name: QueueName): MessageQueue | undefined {
   return url ? sqsQueue(url) : undefined;
 }
 
-/** The queue `name`, whose messages wait for no held transaction (shared/data/held-transaction.ts). */
+/**
+ * The queue `name`, whose messages wait for no held transaction (shared/data/held-transaction.ts) and
+ * carry the sender's trace context. (SQS takes 10 attributes a message: the propagators write at most
+ * four, traceparent, tracestate, baggage and X-Amzn-Trace-Id, and our messages have no other.)
+ */
 const required = (name: QueueName): MessageQueue => {
   const queue = queueOf(name);
   if (!queue) throw new Error(`No ${name} queue: set ${QUEUE_ENV[name]} (the stack does) or run the local runtime`);
   return {
     send: (message, delayMs) => {
       refuseWhileHeld(`A message to the ${name} queue`);
-      return queue.send(message, delayMs);
+      return queue.send(message, delayMs, tracer.traceCarrier());
     },
   };
 };

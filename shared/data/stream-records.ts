@@ -16,19 +16,30 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { DomainEvent } from '../domain/events';
 import { ENV } from '../runtime/config';
-import { EVENT_ENTITY } from './item-keys';
+import type { TraceCarrier } from '../observability/tracer';
+import { EVENT_ENTITY, TRACE_CONTEXT_ATTRIBUTE, withoutStorageAttributes } from './item-keys';
 
 /** A stream record, as Lambda hands it or as GetRecords answers it. */
 export type AnyStreamRecord = Pick<DynamoDBRecord, 'eventName'> & {
   readonly dynamodb?: { readonly NewImage?: unknown; readonly SequenceNumber?: string };
 };
 
-/** The event a stream record inserted, or undefined for any other change of the table. */
-export function insertedEvent(record: AnyStreamRecord): DomainEvent | undefined {
+/** An outbox event as a stream record hands it, with the trace context of the request that wrote it. */
+export interface InsertedEvent {
+  readonly event: DomainEvent;
+  readonly traceContext?: TraceCarrier;
+}
+
+/**
+ * The event a stream record inserted, with the trace context of the request that wrote it, or
+ * undefined for any other change of the table.
+ */
+export function insertedEvent(record: AnyStreamRecord): InsertedEvent | undefined {
   const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
   if (record.eventName !== 'INSERT' || image?.['entity']?.S !== EVENT_ENTITY) return undefined;
-  const { pk: _pk, sk: _sk, entity: _entity, expires_at: _expires, ...event } = unmarshall(image);
-  return event as DomainEvent;
+  const item = unmarshall(image);
+  const traceContext = item[TRACE_CONTEXT_ATTRIBUTE] as TraceCarrier | undefined;
+  return { event: withoutStorageAttributes<DomainEvent>(item), ...(traceContext ? { traceContext } : {}) };
 }
 
 /** What Lambda writes to a stream event source's on-failure destination about the batch it gave up. */

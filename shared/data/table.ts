@@ -4,6 +4,9 @@
  */
 export const TTL_ATTRIBUTE = 'expires_at';
 
+/** The sparse index of due work (shared/data/due-work.ts). */
+export const DUE_INDEX = 'due';
+
 export interface KeySchema {
   readonly partitionKey: string;
   readonly sortKey: string;
@@ -52,6 +55,8 @@ export const tableDefinition: TableDefinition = {
     index('gsi2keys', 2, 'KEYS_ONLY'),
     index('gsi3keys', 3, 'KEYS_ONLY'),
     index('gsi4keys', 4, 'KEYS_ONLY'),
+    // Work that is due (shared/data/due-work.ts): sparse, sharded, read by the sweeper alone.
+    { indexName: DUE_INDEX, partitionKey: 'duepk', sortKey: 'duesk', projection: 'KEYS_ONLY' },
   ],
   ttlAttribute: TTL_ATTRIBUTE,
   streamView: 'NEW_IMAGE',

@@ -1,7 +1,8 @@
 /**
  * Deliveries of events to webhooks (docs/webhooks.md, "Delivery"). The dispatcher turns each event of
- * the outbox into one delivery per webhook that wants it, and queues it; the sender makes each
- * attempt, records it on the delivery, and queues the next one with its backoff (RETRY) or ends it.
+ * the outbox into one delivery per webhook that wants it, and queues it (shared/domain/dispatch.ts);
+ * the sender makes each attempt, records it on the delivery, and queues the next one with its
+ * backoff (RETRY) or ends it.
  * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
  * an attempt is recorded only on the delivery as it was read.
  */
@@ -13,7 +14,6 @@ import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
 import { signedPost, type WebhookTransport } from './signed-post';
 import { retryDelayMs } from './retry-backoff';
-import { recipientsOf, type SubscriberReader } from './subscribers';
 import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
@@ -128,7 +128,8 @@ export function publicDelivery(delivery: StoredDelivery): PublicDelivery {
   };
 }
 
-const newDelivery = (event: DomainEvent, webhook: StoredWebhook, now: string): StoredDelivery => ({
+/** The delivery of `event` to `webhook`, PENDING and due at `now`: its first attempt. */
+export const newDelivery = (event: DomainEvent, webhook: Pick<StoredWebhook, 'id'>, now: string): StoredDelivery => ({
   id: deliveryIdOf(event.id, webhook.id),
   tenant: event.tenant,
   webhook_id: webhook.id,
@@ -141,30 +142,6 @@ const newDelivery = (event: DomainEvent, webhook: StoredWebhook, now: string): S
   created_at: now,
   updated_at: now,
 });
-
-export interface DispatchDeps {
-  readonly webhooks: SubscriberReader;
-  readonly deliveries: Pick<DeliveryStore, 'createIfAbsent'>;
-  readonly queue: DeliveryQueue;
-  readonly clock: Clock;
-}
-
-/**
- * Dispatches one event: a delivery for each webhook it goes to, queued at once. Run again for the same
- * event (a stream batch retried), it finds the deliveries made and queues them again: the sender
- * ignores a message whose delivery is no longer due. Answers the deliveries' ids.
- */
-export async function dispatchEvent(deps: DispatchDeps, event: DomainEvent): Promise<string[]> {
-  const now = deps.clock.now();
-  const ids: string[] = [];
-  for (const webhook of await recipientsOf(deps.webhooks, event)) {
-    const delivery = newDelivery(event, webhook, now);
-    await deps.deliveries.createIfAbsent(delivery);
-    await deps.queue.send(delivery.id, 0);
-    ids.push(delivery.id);
-  }
-  return ids;
-}
 
 export interface AttemptDeps {
   readonly deliveries: Pick<DeliveryStore, 'get' | 'recordAttempt'>;
@@ -323,9 +300,18 @@ export interface RedeliverDeps {
 }
 
 /**
+ * How long past its due time a PENDING delivery's attempt may still be on its way: longer than a
+ * sender batch takes (functions/workers.ts). Past it, no message is coming: its attempt has stalled.
+ */
+export const STALLED_AFTER_MS = 120_000;
+
+/**
  * POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, starting now,
  * under the webhook's current URL, secrets and mode. A delivery still PENDING is already being tried:
- * 409, so that one event is never sent by two rounds at once.
+ * 409, so that one event is never sent by two rounds at once; unless its attempt has stalled (due for
+ * over STALLED_AFTER_MS: a redelivery whose message failed after its commit, a crash), which is
+ * queued again and answered as it is. The commit made the delivery due work, so the sweeper queues a
+ * stalled attempt too, without anyone asking.
  */
 export async function redeliver(
   deps: RedeliverDeps,
@@ -334,6 +320,10 @@ export async function redeliver(
   deliveryId: string,
 ): Promise<PublicDelivery> {
   const delivery = await getOwnDelivery(deps, tenant, webhookId, deliveryId);
+  if (delivery.status === 'PENDING' && stalled(delivery, deps.clock.now())) {
+    await deps.queue.send(delivery.id, 0);
+    return publicDelivery(delivery);
+  }
   if (delivery.status === 'PENDING') {
     throw new AppError('DELIVERY_IN_PROGRESS', `Delivery ${delivery.id} is still being attempted: wait for its result`);
   }
@@ -353,6 +343,9 @@ export async function redeliver(
   return publicDelivery(reopened);
 }
 
+const stalled = (delivery: StoredDelivery, now: string): boolean =>
+  Date.parse(now) - Date.parse(delivery.next_attempt_at ?? delivery.updated_at) > STALLED_AFTER_MS;
+
 export interface SendTestEventDeps extends NewRecords {
   readonly webhooks: WebhookReader;
   readonly deliveries: Pick<DeliveryStore, 'createTest'>;
@@ -361,7 +354,8 @@ export interface SendTestEventDeps extends NewRecords {
 /**
  * POST /v1/webhooks/{id}/test: a `webhook.test` event for this webhook alone (whatever its events),
  * and its delivery, written together; the dispatcher queues it as any event. A disabled webhook
- * receives nothing, so it is refused.
+ * receives nothing, so it is refused; one disabled after this, before the attempt, ends the delivery
+ * FAILED.
  */
 export async function sendTestEvent(
   deps: SendTestEventDeps,

@@ -15,6 +15,7 @@ import { AppError, invalidField } from './errors';
 import type { KeyStore } from './keys';
 import {
   insufficientFunds,
+  later,
   paymentAmountCents,
   paymentEvents,
   publicPayment,
@@ -176,7 +177,9 @@ export async function payResolved(
   let result: ResolutionPaymentResult;
   if (!payeeAccount) {
     const events = paymentEvents(deps.ids, outbound, confirmed);
-    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit], events });
+    // Due when the network should have answered: a settlement job lost after the commit is found then.
+    const workDueAt = { [outbound.id]: later(outbound.created_at, deps.settlement.delayMs) };
+    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit], events, workDueAt });
   } else {
     const inbound = payeeRecord(deps, outbound, customer, account, payeeAccount);
     result = await deps.payments.insert({
@@ -265,9 +268,9 @@ async function ourPayeeAccount(deps: PaymentDeps, resolution: StoredResolution):
 }
 
 /**
- * A PENDING payment's settlement job is scheduled; a retry of its request schedules it again, so a
- * payment whose request failed before this step (or whose job was lost) is still settled. Jobs
- * answer a payment once, however many run.
+ * A PENDING payment's settlement job is scheduled: the fast path. The commit put the payment in the
+ * index of due work, so a job lost here (a crash, a failed SendMessage) is run by the sweeper; a
+ * retry of the request schedules it again too. Jobs answer a payment once, however many run.
  */
 async function sentToNetwork(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
   if (payment.status === 'PENDING') await deps.settlement.queue.schedule(payment.id, deps.settlement.delayMs);

@@ -85,7 +85,16 @@ export interface PaymentWrite {
   readonly answered?: readonly StoredPayment[];
   readonly moves: readonly BalanceMove[];
   readonly events: readonly DomainEvent[];
+  /**
+   * When the later work of each new payment that awaits an answer (PENDING, PROCESSING) is due, by
+   * payment id: written with it, so that a job lost after the commit is found and run again
+   * (docs/reliability.md, "The sweeper").
+   */
+  readonly workDueAt?: Readonly<Record<string, string>>;
 }
+
+/** `at` plus `ms`, as an ISO time. */
+export const later = (at: string, ms: number): string => new Date(Date.parse(at) + ms).toISOString();
 
 export interface PaymentListFilters {
   readonly customerId?: string;

@@ -16,7 +16,7 @@ import { newEvent } from './events';
 import type { ApprovalSettingsStore } from './inbound-approval';
 import type { KeyStore } from './keys';
 import type { RejectionReason } from '../schemas/payments';
-import { paymentEvents, type PaymentReader, type StoredPayment } from './payments';
+import { later, paymentEvents, type PaymentReader, type StoredPayment } from './payments';
 import { publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 
 /** Why a payment could not be received: nothing was written. */
@@ -28,6 +28,8 @@ export type InboundReceipt = { readonly written: true } | { readonly written: fa
 export interface InboundArrival {
   /** SETTLED (approval off) or PROCESSING. */
   readonly payment: StoredPayment;
+  /** When its decision job is due, for a PROCESSING payment (PaymentWrite.workDueAt). */
+  readonly workDueAt?: string;
   /** The merchant's key the payment was sent to (a QR code's key): it must be ACTIVE. */
   readonly keyId: string;
   /** A QR payment's code: it must be ACTIVE; a DYNAMIC one becomes PAID when the payment is SETTLED. */
@@ -144,6 +146,8 @@ export async function receivePayment(
   if (asking) await deps.decisionJobs.schedule(payment.id, UNDECIDED_AFTER_MS);
   const receipt = await deps.payments.receive({
     payment,
+    // Due with its decision job: should that job be lost too, the sweeper runs it.
+    ...(asking ? { workDueAt: later(payment.created_at, UNDECIDED_AFTER_MS) } : {}),
     keyId,
     ...(code ? { code } : {}),
     events: asking ? received : [...received, ...settledEvents(deps, payment, code)],

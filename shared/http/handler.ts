@@ -1,8 +1,9 @@
 /**
  * `httpHandler` builds a route's Lambda handler: the shared Middy chain around a thin function that
- * turns a validated request into a domain call. Order: Powertools (logger context, tracer, metrics;
- * outermost), answers and logs, auth context, the tenant's rate limit,
- * path ids, body size, JSON parsing, schema validation, then Idempotency-Key around the route's own work.
+ * turns a validated request into a domain call (Middy 7). Order: observability (logger context,
+ * tracer, metrics; outermost), answers and logs, auth context, the tenant's rate limit, path ids, body
+ * size, the JSON body (@middy/http-json-body-parser, its refusals in the API's codes), schema
+ * validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
 import { AppError } from '../domain/errors';

@@ -15,9 +15,6 @@ import type { HttpResponse } from './responses';
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, HttpResponse, Error, ApiContext>;
 
-/** Powertools types its Middy middlewares loosely (any event, any result). */
-const typed = (middleware: unknown): ApiMiddleware => middleware as ApiMiddleware;
-
 export const RESPONSES_METRIC = 'Responses';
 
 /** '2xx', '4xx', '5xx': a few dimension values, so a handful of custom metrics per route. */
@@ -39,10 +36,10 @@ function responseMetric(routeName: string): ApiMiddleware {
 export function observability(routeName: string): ApiMiddleware[] {
   return [
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
-    typed(injectLambdaContext(logger)),
+    injectLambdaContext(logger),
     // Responses hold customers' data: traces keep timings and errors, never bodies.
-    typed(tracer.handlerMiddleware()),
-    typed(logMetrics(metrics)),
+    tracer.handlerMiddleware(),
+    logMetrics(metrics),
     responseMetric(routeName),
   ];
 }

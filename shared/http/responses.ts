@@ -3,6 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { AppError, type ErrorCode } from '../domain/errors';
 import { logger } from './logger';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem';
+import { invalidFields } from './validation';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2 & {
   statusCode: number;
@@ -54,9 +55,32 @@ function isUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * The refusals of @middy/http-json-body-parser (shared/http/middlewares.ts, jsonBody), in the API's
+ * codes: Middy's HTTP errors name their package in `cause`. A key the parser forbids (`__proto__`, a
+ * `constructor` holding a `prototype`) is in no schema of the API, so it is the field that is not
+ * allowed, as the validation would have answered; the parser names the key but not its path.
+ */
+function fromBodyParserError(error: unknown): AppError | undefined {
+  const { statusCode, message, cause } = (error ?? {}) as {
+    statusCode?: number;
+    message?: string;
+    cause?: { package?: string; data?: unknown };
+  };
+  if (cause?.package !== '@middy/http-json-body-parser') return undefined;
+  if (statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+  if (message === 'Forbidden key in JSON body') {
+    return invalidFields('body', [{ field: String(cause.data), message: 'is not allowed' }]);
+  }
+  if (cause.data === undefined || cause.data === '') {
+    return new AppError('MALFORMED_JSON', 'The request needs a JSON body');
+  }
+  return new AppError('MALFORMED_JSON', 'The body could not be parsed as JSON');
+}
+
 /** Turns any error into a problem+json answer; unexpected ones are logged, never shown. */
 export function errorResponse(error: unknown, requestId: string): HttpResponse {
-  let known = error instanceof AppError ? error : undefined;
+  let known = error instanceof AppError ? error : fromBodyParserError(error);
   const headers: Record<string, string> = { 'content-type': PROBLEM_CONTENT_TYPE };
   if (error instanceof RetryLater) headers['retry-after'] = String(error.retryAfterSeconds);
   if (!known) {

@@ -43,16 +43,20 @@ export interface Validator<T> {
   (value: unknown): T;
 }
 
-function validatorOf<T>(validate: SchemaValidator<T, 'body' | 'query'>, what: string): Validator<T> {
+function validatorOf<T>(validate: SchemaValidator<T, 'body' | 'query'>, what: 'body' | 'query string'): Validator<T> {
   return (value: unknown): T => {
     if (validate(value)) return value;
     const errors = (validate.errors ?? []).map(toFieldError);
     const unique = errors.filter(
       (e, i) => errors.findIndex((o) => o.field === e.field && o.message === e.message) === i,
     );
-    throw new AppError('VALIDATION_FAILED', `The ${what} has ${unique.length} invalid field(s)`, { errors: unique });
+    throw invalidFields(what, unique);
   };
 }
+
+/** The refusal of a body or query string: every invalid field at once, so one round trip fixes them all. */
+export const invalidFields = (what: 'body' | 'query string', errors: readonly FieldError[]): AppError =>
+  new AppError('VALIDATION_FAILED', `The ${what} has ${errors.length} invalid field(s)`, { errors });
 
 export const bodyValidator = <T>(validate: SchemaValidator<T, 'body'>): Validator<T> => validatorOf(validate, 'body');
 

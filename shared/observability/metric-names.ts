@@ -21,3 +21,13 @@ export const DELIVERY_METRICS = {
   FAILED: 'WebhookDeliveriesFailed',
   RETRYING: 'WebhookAttemptsFailed',
 } as const;
+
+/**
+ * The sweeper's runs (functions/sweep-stranded-work.ts), with the `service` dimension alone: how long
+ * the oldest stranded item it found had been waiting for its work (0 when none; alarmed), and how many
+ * it restarted.
+ */
+export const STRANDED_WORK_METRICS = {
+  OLDEST_AGE: 'StrandedWorkOldestAge',
+  RESTARTED: 'StrandedWorkRestarted',
+} as const;

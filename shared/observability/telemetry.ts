@@ -1,13 +1,15 @@
 /**
- * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/observability/xray.ts) and publish
- * CloudWatch metrics as EMF log lines (shared/observability/emf-metrics.ts); anywhere else (the local server, the
- * tests) both stay silent. shared/http/observability.ts wires them into every handler; shared/data/client.ts
- * traces DynamoDB. Both see the tracer as the Tracer interface (shared/observability/tracer.ts): this is the one
- * place that picks its implementation.
+ * The process's tracer and metrics. In Lambda they trace through X-Ray (shared/observability/xray.ts), or
+ * OpenTelemetry (otel.ts) where the stage says so, and publish CloudWatch metrics as EMF log lines
+ * (shared/observability/emf-metrics.ts); anywhere else (the local server, the tests) both stay silent.
+ * shared/http/observability.ts and worker-handler.ts wire them into every handler; shared/data traces its
+ * AWS calls and messages. All see the tracer as the Tracer interface (shared/observability/tracer.ts): this is
+ * the one place that picks its implementation.
  */
-import { METRICS_NAMESPACE, SERVICE_NAME } from '../runtime/config';
+import { ENV, METRICS_NAMESPACE, SERVICE_NAME } from '../runtime/config';
 import { EmfMetrics } from './emf-metrics';
-import type { Tracer } from './tracer';
+import { OtelTracer } from './otel';
+import type { Tracer, TracerOptions } from './tracer';
 import { XRayTracer } from './xray';
 
 const inLambda = Boolean(process.env['AWS_LAMBDA_FUNCTION_NAME']);
@@ -16,8 +18,20 @@ const inLambda = Boolean(process.env['AWS_LAMBDA_FUNCTION_NAME']);
 // into metrics, so they would only clutter the local server's output and the test reports.
 process.env['POWERTOOLS_METRICS_DISABLED'] ??= String(!inLambda);
 
-/** Tracing switches itself off outside Lambda (and with POWERTOOLS_TRACE_ENABLED=false). */
-export const tracer: Tracer = new XRayTracer({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME });
+/**
+ * The tracer `TRACING` asks for: X-Ray unless `otel` (the stack sets it with the ADOT layer). Any
+ * other value stops the function at load, rather than leave a stage silently untraced.
+ */
+export function tracerFor(tracing: string | undefined, options: TracerOptions): Tracer {
+  if (tracing === undefined || tracing === '' || tracing === 'xray') return new XRayTracer(options);
+  if (tracing === 'otel') return new OtelTracer(options);
+  throw new Error(`Environment variable ${ENV.tracing} must be xray or otel, not "${tracing}"`);
+}
+
+/** X-Ray switches itself off outside Lambda (and with POWERTOOLS_TRACE_ENABLED=false); OpenTelemetry without a provider. */
+export const tracer: Tracer = tracerFor(process.env[ENV.tracing], {
+  serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? SERVICE_NAME,
+});
 
 export const metrics = new EmfMetrics({
   namespace: process.env['POWERTOOLS_METRICS_NAMESPACE'] ?? METRICS_NAMESPACE,

@@ -1,13 +1,24 @@
 /**
- * What the functions ask of tracing, whoever records it: the Middy chain (shared/http) and the
- * DynamoDB client (shared/data/client.ts) see only this interface, through the process's tracer of
+ * What the functions ask of tracing, whoever records it: the Middy chains (shared/http, worker-handler.ts),
+ * the AWS clients and the queues (shared/data) see only this interface, through the process's tracer of
  * telemetry.ts. Today the implementation is X-Ray's (xray.ts, segments sent to the daemon without the
- * X-Ray SDK); moving to OpenTelemetry replaces that implementation and nothing else (docs/tracing.md).
+ * X-Ray SDK) unless the stage asks for OpenTelemetry's (otel.ts); docs/tracing.md tells both.
  */
 import type { MiddlewareObj } from '@middy/core';
 
+/**
+ * A trace context as text fields (W3C `traceparent`, and whatever else the registered propagators
+ * write), for a queue message's attributes or an event's item to carry to the function that handles it.
+ */
+export type TraceCarrier = Readonly<Record<string, string>>;
+
 /** The middleware's view of an invocation: its answer's status, once the chain has one. */
 export type TracedInvocation = MiddlewareObj<unknown, { statusCode?: number } | undefined>;
+
+export interface TracerOptions {
+  /** The service every invocation's span names. */
+  readonly serviceName: string;
+}
 
 export interface Tracer {
   /** Off outside Lambda (the local server, the tests): then nothing is recorded or sent. */
@@ -24,4 +35,16 @@ export interface Tracer {
   handlerMiddleware(): TracedInvocation;
   /** Records every call of an AWS SDK v3 client within the current invocation. */
   captureAWSv3Client<Client extends object>(client: Client): Client;
+  /** The current invocation's trace context, for a message or an event it writes; empty when none is recorded. */
+  traceCarrier(): TraceCarrier;
+  /**
+   * Runs `work` (one message or event of a worker's batch) in a span of its own named `name`,
+   * continuing the trace `carrier` came with when it has one, and in which the calls made by `work` are recorded.
+   */
+  continueTrace<Result>(
+    carrier: TraceCarrier | undefined,
+    name: string,
+    attributes: Readonly<Record<string, string>>,
+    work: () => Promise<Result>,
+  ): Promise<Result>;
 }

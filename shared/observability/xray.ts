@@ -22,7 +22,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { coldStartTracker } from './cold-start';
-import type { TracedInvocation, Tracer } from './tracer';
+import type { TraceCarrier, TracedInvocation, Tracer, TracerOptions } from './tracer';
 
 const DAEMON_HEADER = '{"format":"json","version":1}\n';
 const DEFAULT_DAEMON = { host: '127.0.0.1', port: 2000 };
@@ -140,10 +140,6 @@ interface Invocation {
   readonly handler: SubsegmentDocument;
 }
 
-export interface TracerOptions {
-  readonly serviceName: string;
-}
-
 export class XRayTracer implements Tracer {
   readonly serviceName: string;
   private readonly enabled: boolean;
@@ -234,6 +230,24 @@ export class XRayTracer implements Tracer {
   traced<Handler extends (...args: never[]) => Promise<unknown>>(handler: Handler): Handler {
     if (!this.enabled) return handler;
     return ((...args: Parameters<Handler>) => this.invocations.run({}, () => handler(...args))) as Handler;
+  }
+
+  /**
+   * Nothing: SQS already hands X-Ray's trace header on to the consumer (the AWSTraceHeader system
+   * attribute, from the SendMessage call's X-Amzn-Trace-Id), and X-Ray links the two traces itself.
+   */
+  traceCarrier(): TraceCarrier {
+    return {};
+  }
+
+  /** A message's work stays in the invocation's subsegment: X-Ray has no span per message here. */
+  continueTrace<Result>(
+    _carrier: TraceCarrier | undefined,
+    _name: string,
+    _attributes: Readonly<Record<string, string>>,
+    work: () => Promise<Result>,
+  ): Promise<Result> {
+    return work();
   }
 
   /** Used outermost, its onError runs last: after the error became an answer, whose status it reads. */

@@ -8,7 +8,8 @@
  */
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 
-export type QueueRecord = Pick<SQSRecord, 'messageId' | 'body'>;
+/** An SQS message as a batch hands it: its message attributes carry the sender's trace context, if any. */
+export type QueueRecord = Pick<SQSRecord, 'messageId' | 'body'> & Partial<Pick<SQSRecord, 'messageAttributes'>>;
 
 export interface BatchOptions<Message> {
   /** The longest one message may take (the worker table's recordSeconds, in milliseconds). */

@@ -44,6 +44,10 @@ export const ENV = {
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
+  /** Who records the traces: `xray` (the default) or `otel` (docs/tracing.md; set by the stack on an ADOT stage). */
+  tracing: 'TRACING',
+  /** How long work may be late before the sweeper restarts it (milliseconds; default 120000). */
+  sweepGraceMs: 'SWEEP_GRACE_MS',
 } as const;
 
 /**
@@ -148,6 +152,7 @@ export interface RuntimeConfig {
   readonly webhookTimeoutMs: number;
   readonly webhookRetryBaseMs: number;
   readonly approvalTimeoutMs: number;
+  readonly sweepGraceMs: number;
 }
 
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
@@ -188,8 +193,16 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
     approvalTimeoutMs: positiveInteger(env, ENV.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS),
+    sweepGraceMs: readSweepGraceMs(env),
   };
 }
+
+/**
+ * SWEEP_GRACE_MS, read at each run of the sweeper rather than once: the local runtime's runs in one
+ * process (tests that start it again on the same table) may each have their own.
+ */
+export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
 
 /** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
@@ -199,6 +212,12 @@ export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
 
 /** An approval callback has three seconds to answer (docs/inbound-approval.md). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 3_000;
+
+/**
+ * Work is stranded once this late: longer than a message takes to be handled (a settlement job, a
+ * sender batch with its receivers' timeouts), so the sweeper rarely restarts work that was only slow.
+ */
+export const DEFAULT_SWEEP_GRACE_MS = 120_000;
 
 let processConfig: RuntimeConfig | undefined;
 

@@ -1,21 +1,17 @@
 /**
  * `npm start` stopped and started again on the data it kept: the local queues lived in the stopped
- * process, so the new one finds the work left pending in the table and queues it again (infra/local/
- * resume-pending.ts), and its stream reader, starting without a position, reads the stream again
- * from its start, finding the deliveries it already made. A payment left PENDING is settled and a
- * delivery left waiting for its retry is made, once each, by the second run. And `npm start` killed
- * (SIGKILL, as a crash) while an inbound payment waits for the client's approval callback: the next
- * run decides that payment as its lost decision job would have.
+ * process, so their messages are gone; the new one's sweeper finds the work the table says is still
+ * due and restarts it (functions/sweep-stranded-work.ts), and its stream reader, starting without a
+ * position, reads the stream again from its start, finding the deliveries it already made. A payment
+ * left PENDING is settled and a delivery left waiting for its retry is made, once each, by the second
+ * run. And `npm start` killed (SIGKILL, as a crash) while an inbound payment waits for the client's
+ * approval callback: the next run's sweeper decides that payment as its lost decision job would have.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { freePort } from '../../infra/local/dynamodb-local';
 import { walkAll } from '../support/accounts';
-import { startTestApi, testEndpoint, type TestApi } from '../support/local-api';
+import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
-import { sandboxToken, startServer } from '../support/npm-start';
+import { sandboxToken, startServerProcess, type ServerProcess } from '../support/npm-start';
 import { answeredPayment } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -25,6 +21,8 @@ const tableName = `test-restart-${randomUUID()}`;
 let receiver: WebhookReceiver;
 let api: TestApi | undefined;
 let serverProcess: ServerProcess | undefined;
+/** The sweeper every 300 ms, restarting work a second late. */
+const sweeping = { sweepIntervalMs: 300, sweepGraceMs: 1_000 };
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
 });
@@ -39,8 +37,8 @@ afterEach(async () => {
 afterAll(() => receiver.stop());
 
 it('a payment left PENDING and a delivery left waiting for its retry are finished by the next run, once', async () => {
-  // The first run: the network would answer in a minute, a failed delivery is retried after 2 s.
-  api = await startTestApi({ tableName, sandboxSettlementDelayMs: 60_000, webhookRetryBaseMs: 2_000 });
+  // The first run: the network would answer in 5 s, a failed delivery is retried after 2 s.
+  api = await startTestApi({ tableName, sandboxSettlementDelayMs: 5_000, webhookRetryBaseMs: 2_000 });
   const token = await api.token('sandbox-client-a');
   const payer = await merchantWithKey(api, token, { availableBalance: '1000.00' });
   const hook = await api.request('POST', '/v1/webhooks', {
@@ -67,12 +65,13 @@ it('a payment left PENDING and a delivery left waiting for its retry are finishe
   await api.stop();
   api = undefined;
 
-  // The second run, on the same table: the network answers at once, the receiver is back.
+  // The second run, on the same table: the network answers at once, the receiver is back, and the
+  // sweeper restarts work a second late.
   receiver.behave('/restart', 'ok');
-  api = await startTestApi({ tableName, sandboxSettlementDelayMs: 50, webhookRetryBaseMs: 2_000 });
+  api = await startTestApi({ ...sweeping, tableName, sandboxSettlementDelayMs: 50, webhookRetryBaseMs: 2_000 });
   // A new issuer key each run (in memory): a token of the new run.
   const again = await api.token('sandbox-client-a');
-  const settled = await answeredPayment(api, again, payment.body.id);
+  const settled = await answeredPayment(api, again, payment.body.id, { attempts: 300 });
   expect(settled.body.status).toBe('SETTLED');
   await receiver.until(
     () => receiver.at('/restart').filter((r) => r.event.type === 'payment.settled').length === 1,
@@ -92,33 +91,6 @@ it('a payment left PENDING and a delivery left waiting for its retry are finishe
   expect(receiver.at('/restart').every((r) => r.verifiedBy.length === 1)).toBe(true);
 });
 
-/** `npm start` on the test run's DynamoDB (which outlives it, as AWS's would), killed as a crash kills it. */
-async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-crash-'));
-  const started = await startServer({
-    ...env,
-    PORT: String(await freePort()),
-    DATA_DIR: dataDir,
-    TABLE_NAME: tableName,
-    DYNAMODB_ENDPOINT: testEndpoint(),
-  });
-  const exited = new Promise<void>((resolve) => started.child.once('exit', () => resolve()));
-  return {
-    url: started.url,
-    crash: async (): Promise<void> => {
-      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
-      await exited;
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-interface ServerProcess {
-  readonly url: string;
-  /** Kills it with SIGKILL, as a crash would. */
-  crash(): Promise<void>;
-}
-
 it('a payment left PROCESSING by a crash during its approval callback is decided by the next run, once', async () => {
   const callback = `/approvals-${randomUUID()}`;
   // The first run sets the client up: a merchant with a key, and approval on, auto-approving on error.
@@ -135,7 +107,7 @@ it('a payment left PROCESSING by a crash during its approval callback is decided
 
   // npm start, waiting up to two minutes for a callback that never answers; killed while it waits.
   receiver.behave(callback, 'hang');
-  serverProcess = await startServerProcess({ APPROVAL_TIMEOUT_MS: '120000', THROTTLING: 'off' });
+  serverProcess = await startServerProcess(tableName, { APPROVAL_TIMEOUT_MS: '120000', THROTTLING: 'off' });
   const server = serverProcess;
   const crashingToken = await sandboxToken(server.url);
   const payment = fetch(`${server.url}/sandbox/payments/inbound`, {
@@ -156,10 +128,11 @@ it('a payment left PROCESSING by a crash during its approval callback is decided
   expect(await payment).toBe('no answer');
   const paymentId = receiver.at(callback)[0]!.event.data['id'] as string;
 
-  // The next run finds it PROCESSING, and decides as auto_approve_on_error says: approved, credited once.
-  api = await startTestApi({ tableName });
+  // The next run's sweeper finds it PROCESSING once its decision job is due (30 s after it was
+  // written), and decides as auto_approve_on_error says: approved, credited once.
+  api = await startTestApi({ ...sweeping, tableName });
   const again = await api.token('sandbox-client-a');
-  const decided = await answeredPayment(api, again, paymentId, { waitingIn: 'PROCESSING' });
+  const decided = await answeredPayment(api, again, paymentId, { waitingIn: 'PROCESSING', attempts: 600 });
   expect(decided.body).toMatchObject({
     status: 'SETTLED',
     approval: 'AUTO_APPROVED',

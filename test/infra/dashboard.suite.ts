@@ -112,6 +112,33 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
     );
   });
 
+  test("the log bucket takes the files' bucket's access logs by its policy, not by a canned ACL", () => {
+    // @aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy (cdk.json): S3's log delivery is granted by the
+    // bucket policy, for the files' bucket of this account alone, instead of the LogDeliveryWrite ACL
+    // that let the whole log-delivery group write anywhere in the bucket.
+    const logsId = logicalIdOf(synthed, dashboard().logBucket);
+    const filesId = logicalIdOf(synthed, dashboard().bucket);
+    const logs = nested.resources()[logsId];
+    expect(logs.Properties.AccessControl).toBeUndefined();
+    // ACLs stay enabled: CloudFront's standard logs are still written with one (dashboard-site.ts).
+    expect(logs.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'ObjectWriter' }] });
+    const policy = Object.values(nested.resources()).find(
+      (r: Json) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === logsId,
+    ).Properties.PolicyDocument.Statement as Json[];
+    expect(policy.filter((s) => s.Principal?.Service === 'logging.s3.amazonaws.com')).toEqual([
+      {
+        Action: 's3:PutObject',
+        Condition: {
+          ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [filesId, 'Arn'] } },
+          StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        },
+        Effect: 'Allow',
+        Principal: { Service: 'logging.s3.amazonaws.com' },
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logsId, 'Arn'] }, '/s3/*']] },
+      },
+    ]);
+  });
+
   test('the default behaviour serves the bucket through origin access control, with the page’s headers', () => {
     const [controlId, control] = onlyResource(nested.template, 'AWS::CloudFront::OriginAccessControl');
     expect(control.Properties.OriginAccessControlConfig).toMatchObject({

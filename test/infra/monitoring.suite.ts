@@ -5,7 +5,8 @@
  * one dashboard per stage. They live in a nested stack of the stage's: what they watch in the stage's
  * stack reaches them as the nested stack's parameters.
  */
-import { ITERATOR_AGE_ALARM_MS } from '../../infra/constructs/monitoring';
+import { ITERATOR_AGE_ALARM_MS, STRANDED_WORK_ALARM_SECONDS } from '../../infra/constructs/monitoring';
+import { STRANDED_WORK_METRICS } from '../../shared/observability/metric-names';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
@@ -34,10 +35,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, two per function, table throttles, one per dead-letter queue, the
-    // stream consumer's iterator age, its batches given up, deliveries given up, the tenant rate
-    // limit unavailable.
+    // stream consumer's iterator age, its batches given up, deliveries given up, stranded work, the
+    // tenant rate limit unavailable.
     expect(synthed.stack.deadLetterQueues.size).toBe(3);
-    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -161,6 +162,30 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     ]);
   });
 
+  test("stranded work 15 minutes old, as the sweeper publishes it in the stage's namespace", () => {
+    const alarm = named('StrandedWork');
+    expect(alarm).toMatchObject({
+      Threshold: 900,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarm.Metrics).toEqual([
+      expect.objectContaining({
+        MetricStat: {
+          Metric: {
+            Namespace: `BrebMerchantApi/${stage}`,
+            MetricName: STRANDED_WORK_METRICS.OLDEST_AGE,
+            Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+          },
+          Period: 300,
+          Stat: 'Maximum',
+        },
+        ReturnData: true,
+      }),
+    ]);
+    expect(STRANDED_WORK_ALARM_SECONDS).toBe(900);
+  });
+
   test("a request let through without its tenant's rate limit, on any route", () => {
     const alarm = named('TenantRateLimitUnavailable');
     expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 1 });
@@ -208,6 +233,7 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       'Dead letters',
       'Webhook deliveries',
       'Stream iterator age (ms)',
+      'Stranded work: oldest (s)',
       'Alarms',
     ]) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);

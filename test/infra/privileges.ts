@@ -4,7 +4,8 @@
  * hold only
  * - the declared table actions, on the table and its indexes;
  * - writing its own log group (the role has no managed policy);
- * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions);
+ * - X-Ray's two write actions, on "*" (X-Ray has no resource-level permissions); on a stage traced by
+ *   ADOT, also its two span actions, on "*" too;
  * - GetSecretValue on each secret the entry names in `secrets`;
  * - SendMessage on each queue the entry names in `queues`;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
@@ -17,12 +18,14 @@
  *   on the stream; ListStreams, which takes no resource, on "*"), and sending to the streamFailures
  *   queue (the event source's on-failure destination);
  * - a worker that reads the stream itself (`readsStream`: the re-drive): GetShardIterator and
- *   GetRecords on the table's stream, nothing else of it.
+ *   GetRecords on the table's stream, nothing else of it;
+ * - a scheduled worker: nothing more (EventBridge invokes it through the function's resource policy).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
 import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
+import { XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
 import {
   asArray,
   functionLogicalId,
@@ -114,6 +117,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
     },
     { actions: XRAY_ACTIONS, resources: ['*'], why: 'X-Ray takes no resource' },
     {
+      actions: XRAY_SPANS_ACTIONS,
+      resources: synthed.settings.tracing.kind === 'adot' ? ['*'] : [],
+      why: 'only on a stage traced by ADOT, where X-Ray takes no resource',
+    },
+    {
       actions: LOG_ACTIONS,
       resources: [{ 'Fn::GetAtt': [logicalIdOf(synthed, fn.logGroup), 'Arn'] }],
       why: "only the function's own log group",
@@ -137,7 +145,7 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       resources: [queueArnOf(synthed, stack.queues.byName[source.queue])],
       why: 'only the queue that feeds it',
     });
-  } else {
+  } else if ('stream' in source) {
     allowances.push(
       {
         actions: STREAM_READ_ACTIONS,

@@ -135,6 +135,25 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         expect(users).toHaveLength(1);
       }
     });
+
+    test("every function logs JSON, filtered by Lambda at the stage's level", () => {
+      // Routes', workers', the description's and the sign-in trigger's alike (service-function.ts).
+      for (const fn of synthed.stack.serviceFunctions.values()) {
+        expect(resources[logicalIdOf(synthed, fn.function)].Properties.LoggingConfig).toEqual({
+          LogFormat: 'JSON',
+          // The level the logger also reads from POWERTOOLS_LOG_LEVEL (the environment test above).
+          ApplicationLogLevel: settings.logLevel,
+          // START, END and REPORT.
+          SystemLogLevel: 'INFO',
+          LogGroup: { Ref: logicalIdOf(synthed, fn.logGroup) },
+        });
+      }
+    });
+
+    test('the stack carries its tags itself, not only its resources', () => {
+      // Since @aws-cdk/core:explicitStackTags, Tags.of(stack) no longer tags the stack (cdk.json).
+      expect(synthed.stack.tags.tagValues()).toEqual({ service: 'breb-merchant-api', stage });
+    });
   });
 
   describe('HTTP API', () => {

@@ -12,4 +12,5 @@ import './monitoring.suite';
 import './nag.suite';
 import './secrets.suite';
 import './stack.suite';
+import './tracing.suite';
 import './workers.suite';

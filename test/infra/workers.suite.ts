@@ -188,7 +188,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
 
     test("each queue feeds its one consumer in batches, at most the stage's concurrency, which reports the messages it failed", () => {
       const mappings = eventSourceMappings(synthed);
-      expect(mappings).toHaveLength(workers.length);
+      // Every worker but the scheduled one has its event source mapping.
+      expect(mappings).toHaveLength(workers.filter((w) => !('schedule' in w.source)).length);
       for (const worker of queueWorkers) {
         const source = worker.source as Extract<WorkerDefinition['source'], { queue: QueueName }>;
         const fed = mappings.filter(
@@ -258,6 +259,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
           streamFailures: sorted(QUEUE_CONSUME_ACTIONS),
           webhookDeliveries: ['sqs:SendMessage'],
         },
+        sweepStrandedWork: { settlement: ['sqs:SendMessage'], webhookDeliveries: ['sqs:SendMessage'] },
       });
     });
 
@@ -275,8 +277,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
 
     test("the workers' table actions are those their code performs", () => {
       expect(Object.fromEntries(workers.map((w) => [w.name, [...w.tableActions].sort()]))).toEqual({
-        // Query (the tenant's webhooks on gsi1) and GetItem (a test event's webhook); Put of the delivery
-        // and Update of its lists' counters in one transaction.
+        // Query (the tenant's webhooks on gsi1) and GetItem (each of them, consistent); Put of the delivery
+        // and Update of its lists' counters in one transaction; Update of the event, dispatched.
         dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt.
         sendWebhook: ['GetItem', 'UpdateItem'],
@@ -285,7 +287,32 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         settlePayment: ['GetItem', 'PutItem', 'UpdateItem'],
         // The dispatcher's, for the events it dispatches again.
         redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
+        sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });
+    });
+
+    test('the sweeper runs every minute, on an EventBridge rule that invokes it and nothing else does', () => {
+      const sweeper = workers.find((w) => 'schedule' in w.source)!;
+      expect(sweeper.handler).toBe('sweep-stranded-work');
+      const rules = Object.values(synthed.template.findResources('AWS::Events::Rule')).map((r: Json) => r.Properties);
+      expect(rules).toEqual([
+        {
+          Description: `Runs ${sweeper.name}`,
+          ScheduleExpression: 'rate(1 minute)',
+          State: 'ENABLED',
+          Targets: [
+            {
+              Arn: { 'Fn::GetAtt': [functionLogicalId(synthed, sweeper.name), 'Arn'] },
+              Id: expect.any(String),
+            },
+          ],
+        },
+      ]);
+      const invokers = Object.values(synthed.template.findResources('AWS::Lambda::Permission'))
+        .map((p: Json) => p.Properties)
+        .filter((p: Json) => JSON.stringify(p.FunctionName).includes(functionLogicalId(synthed, sweeper.name)));
+      expect(invokers).toEqual([expect.objectContaining({ Principal: 'events.amazonaws.com' })]);
     });
   });
 });

@@ -67,7 +67,9 @@ async function processingPayment(merchant: Merchant, cents: number): Promise<Sto
     created_at: now,
     updated_at: now,
   };
-  expect(await dynamoInboundPaymentStore.receive({ payment, keyId: code.key_id, code, events: [] })).toEqual({
+  expect(
+    await dynamoInboundPaymentStore.receive({ payment, workDueAt: now, keyId: code.key_id, code, events: [] }),
+  ).toEqual({
     written: true,
   });
   return payment;

@@ -293,6 +293,7 @@ describe('nothing is written when', () => {
         payments: [payment],
         moves: [{ accountId: payer.account.id, paymentId: payment.id, amountCents: -1_00 }],
         events: paymentEvents(ids, payment, 'payment.outbound.confirmed'),
+        workDueAt: { [payment.id]: at },
       }),
     ).resolves.toEqual({ written: false, reason: 'payer_inactive' });
     expect(await paymentItems(payer)).toEqual([]);

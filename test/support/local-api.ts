@@ -69,6 +69,8 @@ export interface TestApiOptions extends Pick<
   | 'streamRetryAttempts'
   | 'streamMaxRecordAgeMs'
   | 'routeTimeoutMs'
+  | 'sweepIntervalMs'
+  | 'sweepGraceMs'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -116,6 +118,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.streamRetryAttempts === undefined ? {} : { streamRetryAttempts: options.streamRetryAttempts }),
     ...(options.streamMaxRecordAgeMs === undefined ? {} : { streamMaxRecordAgeMs: options.streamMaxRecordAgeMs }),
     ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
+    ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
+    ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;

@@ -3,7 +3,12 @@
  * (tsx's own CLI would run the server in a child of its own, which a signal to it would not reach).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../infra/local/dynamodb-local';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { testEndpoint } from './local-api';
 
 export interface Started {
   readonly child: ChildProcess;
@@ -34,9 +39,8 @@ export async function startServer(env: Record<string, string>): Promise<Started>
   };
 }
 
-/** A token of sandbox-client-a from the server at `url`, as the README's walk-through gets one. */
-export async function sandboxToken(url: string): Promise<string> {
-  const client = SANDBOX_CLIENTS[0]!;
+/** A token of a sandbox client (sandbox-client-a unless told) from the server at `url`, as the README's walk-through gets one. */
+export async function sandboxToken(url: string, client = SANDBOX_CLIENTS[0]!): Promise<string> {
   const answer = await fetch(`${url}/oauth2/token`, {
     method: 'POST',
     headers: {
@@ -46,4 +50,41 @@ export async function sandboxToken(url: string): Promise<string> {
     body: 'grant_type=client_credentials',
   });
   return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+export interface ServerProcess {
+  readonly url: string;
+  /** Settles when the process has exited (killed, or killing itself at a crash point). */
+  readonly exited: Promise<void>;
+  output(): string;
+  /** Kills it with SIGKILL, as a crash would, unless it is gone already. */
+  crash(): Promise<void>;
+}
+
+/**
+ * `npm start` on the test run's DynamoDB and table `tableName` (which outlive it, as AWS's would),
+ * with a data folder of its own, killed as a crash kills it.
+ */
+export async function startServerProcess(tableName: string, env: Record<string, string>): Promise<ServerProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-crash-'));
+  const started = await startServer({
+    ...env,
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    TABLE_NAME: tableName,
+    DYNAMODB_ENDPOINT: testEndpoint(),
+  });
+  const exited = new Promise<void>((resolve) => {
+    if (started.child.exitCode !== null || started.child.signalCode !== null) resolve();
+    else started.child.once('exit', () => resolve());
+  }).then(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return {
+    url: started.url,
+    exited,
+    output: started.output,
+    crash: async (): Promise<void> => {
+      if (started.child.exitCode === null && started.child.signalCode === null) started.child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }

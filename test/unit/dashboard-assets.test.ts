@@ -82,14 +82,22 @@ describe('the dashboard at /dashboard/', () => {
 });
 
 describe('amounts and references on the pages', () => {
+  // Intl writes a no-break space (U+00A0) after the sign.
   test.each([
-    ['15000.00', '$ 15.000,00'],
-    ['1177000.00', '$ 1.177.000,00'],
-    ['0.50', '$ 0,50'],
-    ['9999999999999.99', '$ 9.999.999.999.999,99'],
-  ])('%s COP is written %s (es-CO)', (value, written) => {
-    // Intl writes a no-break space after the sign.
-    expect(formatCop(value).replace(/\u00a0/g, ' ')).toBe(written);
+    ['15000.00', '$\u00a015.000,00'],
+    ['1177000.00', '$\u00a01.177.000,00'],
+    ['0.50', '$\u00a00,50'],
+    ['0.07', '$\u00a00,07'],
+    ['0.00', '$\u00a00,00'],
+    // The largest payment (13 digits before the point, shared/schemas/payments.ts).
+    ['9999999999999.99', '$\u00a09.999.999.999.999,99'],
+    // Past 2^53 cents: a double has no 90071992547409.93 (Number() makes it ...,94).
+    ['90071992547409.93', '$\u00a090.071.992.547.409,93'],
+    // The largest amount the API answers (Money: 15 digits before the point, shared/schemas/common.ts):
+    // Number() makes it 1.000.000.000.000.000,00.
+    ['999999999999999.99', '$\u00a0999.999.999.999.999,99'],
+  ])('%s COP is written %j (es-CO), to the cent', (value, written) => {
+    expect(formatCop(value)).toBe(written);
   });
 
   test("the merchant's reference, out of the network's form", () => {

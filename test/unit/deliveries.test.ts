@@ -9,15 +9,17 @@ import { Webhook } from 'standardwebhooks';
 import {
   attemptDelivery,
   deliveryIdOf,
-  dispatchEvent,
   eventBody,
   MAX_RETRIES,
+  redeliver,
+  STALLED_AFTER_MS,
   WEBHOOK_USER_AGENT,
   type AttemptDeps,
   type AttemptRecord,
   type DeliverySettings,
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
+import { dispatchEvent } from '../../shared/domain/dispatch';
 import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
@@ -108,7 +110,14 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     settings: SETTINGS,
     random: () => JITTER,
   };
-  const dispatchDeps = { webhooks: webhookStore, deliveries: deliveryStore, queue, clock };
+  const dispatched: string[] = [];
+  const dispatchDeps = {
+    webhooks: webhookStore,
+    deliveries: deliveryStore,
+    events: { dispatched: async (id: string) => void dispatched.push(id) },
+    queue,
+    clock,
+  };
 
   function addWebhook(fields: Partial<StoredWebhook> = {}): StoredWebhook {
     const webhook: StoredWebhook = {
@@ -154,6 +163,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
   return {
     clock,
     deliveries,
+    dispatched,
     deliveryStore,
     webhooks,
     events,
@@ -237,7 +247,7 @@ describe('dispatchEvent', () => {
     expect(w.sent).toEqual([]);
   });
 
-  test('a test event goes to its webhook alone, whatever its events; to none when that one is disabled', async () => {
+  test('a test event: the delivery written with it is queued, whatever its webhook is now, and no other', async () => {
     const w = world();
     const target = w.addWebhook({ events: ['qr_code.paid'] });
     w.addWebhook({ events: ['webhook.test'] });
@@ -246,23 +256,57 @@ describe('dispatchEvent', () => {
 
     const disabled = w.addWebhook({ enabled: false, events: ['webhook.test'] });
     const toDisabled = w.addEvent({ type: 'webhook.test', webhook_id: disabled.id });
-    expect(await dispatchEvent(w.dispatchDeps, toDisabled)).toEqual([]);
-    const toDeleted = w.addEvent({ type: 'webhook.test', webhook_id: randomUUID() });
-    expect(await dispatchEvent(w.dispatchDeps, toDeleted)).toEqual([]);
-    expect([...w.deliveries.keys()]).toEqual([deliveryIdOf(test.id, target.id)]);
+    expect(await dispatchEvent(w.dispatchDeps, toDisabled)).toEqual([deliveryIdOf(toDisabled.id, disabled.id)]);
+    const deletedId = randomUUID();
+    const toDeleted = w.addEvent({ type: 'webhook.test', webhook_id: deletedId });
+    expect(await dispatchEvent(w.dispatchDeps, toDeleted)).toEqual([deliveryIdOf(toDeleted.id, deletedId)]);
+    // sendTestEvent wrote each delivery with its event: the dispatcher makes none.
+    expect(w.deliveries.size).toBe(0);
+    expect(w.sent.map((s) => s.deliveryId)).toEqual([
+      deliveryIdOf(test.id, target.id),
+      deliveryIdOf(toDisabled.id, disabled.id),
+      deliveryIdOf(toDeleted.id, deletedId),
+    ]);
+    expect(w.dispatched).toEqual([test.id, toDisabled.id, toDeleted.id]);
   });
 
-  test('an event from before a webhook existed (a replay, a re-drive) makes no delivery to it, test events included', async () => {
+  test('a test event to a webhook disabled before its attempt ends FAILED, not PENDING for ever', async () => {
+    const w = world();
+    const { webhook, id, delivery } = await w.pendingDelivery();
+    w.webhooks.set(webhook.id, { ...webhook, enabled: false });
+    expect(await attemptDelivery(w.attemptDeps, id)).toBe('FAILED');
+    expect(delivery()).toMatchObject({
+      status: 'FAILED',
+      attempts: [{ duration_ms: 0, error: 'Not sent: the webhook is disabled' }],
+    });
+    expect(w.requests).toEqual([]);
+  });
+
+  test('every event is marked dispatched once its deliveries are made, also one no webhook wants', async () => {
+    const w = world();
+    w.addWebhook();
+    const wanted = w.addEvent();
+    const unwanted = w.addEvent({ type: 'qr_code.paid' });
+    const failing = w.addEvent();
+    await dispatchEvent(w.dispatchDeps, wanted);
+    await dispatchEvent(w.dispatchDeps, unwanted);
+    w.dispatchDeps.queue.send = async () => {
+      throw new Error('SQS unavailable');
+    };
+    // A send that fails leaves the event undispatched: the sweeper (or a stream retry) dispatches it again.
+    await expect(dispatchEvent(w.dispatchDeps, failing)).rejects.toThrow('SQS unavailable');
+    expect(w.dispatched).toEqual([wanted.id, unwanted.id]);
+  });
+
+  test('an event from before a webhook existed (a replay, a re-drive, the sweeper) makes no delivery to it', async () => {
     const w = world();
     const event = w.addEvent();
-    const test = w.addEvent({ type: 'webhook.test' });
     w.clock.advance(1);
-    const later = w.addWebhook();
-    // A test event names its webhook; made before it existed, it goes nowhere either.
-    const testEvent = { ...test, webhook_id: later.id };
+    w.addWebhook();
+    // (A test event's one delivery is written with it, to a webhook that exists: see above.)
     expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([]);
-    expect(await dispatchEvent(w.dispatchDeps, testEvent)).toEqual([]);
     expect(w.deliveries.size).toBe(0);
+    expect(w.dispatched).toEqual([event.id]);
     // Created at the event's very millisecond, it counts as existing.
     const same = w.addWebhook({ created_at: event.created_at });
     expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([deliveryIdOf(event.id, same.id)]);
@@ -638,5 +682,41 @@ describe('attemptDelivery', () => {
     expect(await attemptDelivery(w.attemptDeps, id)).toBe('DONE_ALREADY');
     expect(w.requests).toEqual([]);
     expect(w.sent).toEqual([]);
+  });
+});
+
+describe('redeliver, of a delivery still PENDING', () => {
+  /** Redeliver's dependencies over the world's stores: a reopening would fail the test. */
+  const redeliverDeps = (w: ReturnType<typeof world>) => ({
+    webhooks: w.attemptDeps.webhooks,
+    deliveries: {
+      get: w.deliveryStore.get,
+      reopen: async (): Promise<undefined> => {
+        throw new Error('A PENDING delivery is never reopened');
+      },
+    },
+    queue: w.attemptDeps.queue,
+    clock: w.clock,
+  });
+
+  test('is 409 while its attempt may still be on its way', async () => {
+    const w = world();
+    const { webhook, id } = await w.pendingDelivery();
+    w.clock.advance(STALLED_AFTER_MS);
+    await expect(redeliver(redeliverDeps(w), 'client-a', webhook.id, id)).rejects.toMatchObject({
+      code: 'DELIVERY_IN_PROGRESS',
+    });
+    expect(w.sent).toEqual([]);
+  });
+
+  test('whose attempt has stalled (its message lost after its commit): queued again, answered as it is', async () => {
+    const w = world();
+    const { webhook, id, delivery } = await w.pendingDelivery();
+    const before = delivery();
+    w.clock.advance(STALLED_AFTER_MS + 1);
+    const answer = await redeliver(redeliverDeps(w), 'client-a', webhook.id, id);
+    expect(answer).toMatchObject({ id, status: 'PENDING', attempts: [], next_attempt_at: before.next_attempt_at });
+    expect(w.sent).toEqual([{ deliveryId: id, delayMs: 0 }]);
+    expect(delivery()).toEqual(before);
   });
 });

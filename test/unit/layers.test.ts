@@ -61,6 +61,15 @@ describe('the rules catch what they forbid', () => {
       'dashboard/src/api.ts',
       "import { AppError } from '../../shared/domain/errors';\nexport const api = AppError;\n",
     );
+    // The OpenAPI document's types are the contract the dashboard may name; a generated validator is server code.
+    write('shared/schemas/generated/openapi-types.d.ts', 'export interface paths {}\n');
+    write('shared/schemas/generated/qrcodes.js', 'export const validate = () => true;\n');
+    write(
+      'dashboard/src/contract.ts',
+      "import type { paths } from '../../shared/schemas/generated/openapi-types';\n" +
+        "import { validate } from '../../shared/schemas/generated/qrcodes.js';\n" +
+        'export type Paths = paths;\nexport const check = validate;\n',
+    );
     write('infra/serve.ts', "import { api } from '../dashboard/src/api';\nexport const served = api;\n");
     write('infra/config.ts', "import type { api } from '../dashboard/src/api';\nexport type Config = typeof api;\n");
   });
@@ -85,6 +94,7 @@ describe('the rules catch what they forbid', () => {
     const found = await violationsIn(tree, ['dashboard', 'infra']);
     expect(found).toEqual([
       'dashboard-is-an-api-client: dashboard/src/api.ts -> shared/domain/errors.ts',
+      'dashboard-is-an-api-client: dashboard/src/contract.ts -> shared/schemas/generated/qrcodes.js',
       'the-server-runs-no-dashboard-code: infra/serve.ts -> dashboard/src/api.ts',
     ]);
   }, 60_000);

@@ -67,7 +67,9 @@ test('hands the handler an SQS event and a Lambda context with its timeout, afte
   await until(() => calls.length === 1, 'the message');
   const [call] = calls;
   expect(call!.at - sent).toBeGreaterThanOrEqual(995);
-  expect(call!.event).toEqual({ Records: [{ messageId: expect.any(String), body: '{"delivery_id":"d-1"}' }] });
+  expect(call!.event).toEqual({
+    Records: [{ messageId: expect.any(String), body: '{"delivery_id":"d-1"}', messageAttributes: {} }],
+  });
   expect(call!.event.Records[0]!.messageId).toMatch(/^[0-9a-f-]{36}$/);
   expect(call!.context).toMatchObject({ functionName: 'testQueue', awsRequestId: expect.any(String) });
   expect(call!.context.getRemainingTimeInMillis()).toBeGreaterThan(3_900);
@@ -75,6 +77,17 @@ test('hands the handler an SQS event and a Lambda context with its timeout, afte
   // Handled: never handed again.
   await sleep(VISIBILITY_MS * 3);
   expect(calls).toHaveLength(1);
+  await queue.stop();
+});
+
+test("a message's attributes reach the handler as Lambda hands SQS message attributes", async () => {
+  const { queue, calls } = queueWith(async () => undefined);
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  await queue.send({ delivery_id: 'd-1' }, 0, { traceparent });
+  await until(() => calls.length === 1, 'the message');
+  expect(calls[0]!.event.Records[0]!.messageAttributes).toEqual({
+    traceparent: { dataType: 'String', stringValue: traceparent, stringListValues: [], binaryListValues: [] },
+  });
   await queue.stop();
 });
 

@@ -227,6 +227,9 @@ describe('payResolution', () => {
         payments: [expect.objectContaining({ id: 'pay-01', status: 'PENDING', direction: 'OUTBOUND' })],
         moves: [{ accountId: 'acct-01', paymentId: 'pay-01', amountCents: -15_025 }],
         events: [{ id: 'pay-02', tenant: 't1', type: 'payment.outbound.confirmed', created_at: NOW, data: payment }],
+        // Due when the network should have answered (the settlement delay after it was made): a lost
+        // settlement job is found by the sweeper then.
+        workDueAt: { 'pay-01': new Date(Date.parse(NOW) + 1000).toISOString() },
       },
     ]);
     expect(scheduled).toEqual([['pay-01', 1000]]);

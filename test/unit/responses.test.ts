@@ -128,3 +128,16 @@ describe('unexpected errors', () => {
     expect(response.body).not.toContain('leak me');
   });
 });
+
+describe("HTTP errors of Middy's other packages", () => {
+  // Only @middy/http-json-body-parser's refusals are the client's fault (test/unit/json-body.test.ts).
+  test.each([
+    ['another package', { package: '@middy/http-content-negotiation' }],
+    ['no package', undefined],
+  ])('a 415 or 422 from %s is 500 INTERNAL_ERROR', (_what, cause) => {
+    for (const statusCode of [415, 422]) {
+      const error = Object.assign(new Error('Unsupported Media Type', { cause }), { statusCode, expose: true });
+      expect(bodyOf(errorResponse(error, REQUEST_ID))).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+    }
+  });
+});

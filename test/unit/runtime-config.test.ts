@@ -35,7 +35,13 @@ test('reads every setting the stack passes', () => {
     webhookTimeoutMs: 5000,
     webhookRetryBaseMs: 1000,
     approvalTimeoutMs: 3000,
+    sweepGraceMs: 120_000,
   });
+});
+
+test('the sweeper restarts work two minutes late unless told otherwise', () => {
+  expect(readRuntimeConfig({ ...base, [ENV.sweepGraceMs]: '500' }).sweepGraceMs).toBe(500);
+  expect(() => readRuntimeConfig({ ...base, [ENV.sweepGraceMs]: '0' })).toThrow('SWEEP_GRACE_MS');
 });
 
 test('an approval callback gets 3 s to answer unless told otherwise', () => {

@@ -5,7 +5,7 @@
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
-import type { TracedInvocation, Tracer as FunctionsTracer } from '../../../shared/observability/tracer';
+import type { TraceCarrier, TracedInvocation, Tracer as FunctionsTracer } from '../../../shared/observability/tracer';
 
 export class XRayTracer extends Tracer implements FunctionsTracer {
   /** The X-Ray SDK keeps each invocation's context itself (cls-hooked): nothing to wrap. */
@@ -16,5 +16,19 @@ export class XRayTracer extends Tracer implements FunctionsTracer {
   /** Powertools types its middleware for any event and result. */
   handlerMiddleware(): TracedInvocation {
     return captureLambdaHandler(this, { captureResponse: false }) as TracedInvocation;
+  }
+
+  /** The X-Ray SDK propagated nothing through messages: SQS's AWSTraceHeader did. */
+  traceCarrier(): TraceCarrier {
+    return {};
+  }
+
+  continueTrace<Result>(
+    _carrier: TraceCarrier | undefined,
+    _name: string,
+    _attributes: Readonly<Record<string, string>>,
+    work: () => Promise<Result>,
+  ): Promise<Result> {
+    return work();
   }
 }

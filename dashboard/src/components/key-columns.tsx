@@ -19,9 +19,7 @@ function KeyAction({ brebKey, onChanged }: { readonly brebKey: BrebKey; readonly
   if (brebKey.status === 'DELETED') return null;
   const change = CHANGES[brebKey.status];
   const name = `${brebKey.key.key_type} ${brebKey.key.key_value}`;
-  const run = async () => {
-    if (await action.run(() => api[change.call](brebKey.id), `Key ${name} ${change.done}.`)) onChanged();
-  };
+  const run = () => action.run(() => api[change.call](brebKey.id), `Key ${name} ${change.done}.`, onChanged);
   return (
     <>
       <button type="button" disabled={action.busy} aria-label={`${change.label} key ${name}`} onClick={run}>

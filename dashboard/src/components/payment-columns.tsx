@@ -8,8 +8,8 @@ import { Amount, Status } from './ui';
 /** Who was on the other side: a business's name, or a person's. */
 export function counterpartyName(payment: Payment): string {
   const owner = payment.counterparty.owner;
-  const names = ['first_name', 'second_name', 'first_last_name', 'second_last_name'].map((name) => owner[name]);
-  return owner['business_name'] ?? names.filter(Boolean).join(' ');
+  const names = [owner.first_name, owner.second_name, owner.first_last_name, owner.second_last_name];
+  return owner.business_name ?? names.filter(Boolean).join(' ');
 }
 
 export const PAYMENT_COLUMNS: readonly Column<Payment>[] = [

@@ -8,8 +8,11 @@ export interface ActionState {
   readonly busy: boolean;
   readonly error: unknown;
   readonly done: string | undefined;
-  /** Runs `work`; `done` is what the status line says once it succeeded. */
-  run(work: () => Promise<unknown>, done: string): Promise<boolean>;
+  /**
+   * Starts `work` and returns: `done` is what the status line says once it succeeded, and `then` runs
+   * after it (to read the page again, say). A failure becomes `error`, shown beside the button.
+   */
+  run(work: () => Promise<unknown>, done: string, then?: () => void): void;
 }
 
 export function useAction(): ActionState {
@@ -18,16 +21,18 @@ export function useAction(): ActionState {
     ...state,
     error: state.error,
     done: state.done,
-    async run(work, done) {
+    run(work, done, then) {
       setState({ busy: true });
-      try {
-        await work();
-        setState({ busy: false, done });
-        return true;
-      } catch (error) {
-        setState({ busy: false, error });
-        return false;
-      }
+      // A browser's event handler is not awaited: every failure of the work is received here, or nowhere.
+      Promise.resolve()
+        .then(work)
+        .then(
+          () => {
+            setState({ busy: false, done });
+            then?.();
+          },
+          (error: unknown) => setState({ busy: false, error }),
+        );
     },
   };
 }

@@ -19,10 +19,11 @@ export interface PageState<T> {
   reload(): void;
 }
 
-type Filters = Readonly<Record<string, string | undefined>>;
+/** A list's filters by query parameter; '' is a filter left at "any", which is not sent. */
+type Filters = Readonly<Record<string, string>>;
 
-export function usePage<K extends string, T>(
-  load: (query: PageQuery) => Promise<Page<K, T>>,
+export function usePage<Q extends PageQuery, K extends string, T>(
+  load: (query: Q) => Promise<Page<K, T>>,
   name: K,
   filters: Filters = {},
 ): PageState<T> {
@@ -37,13 +38,17 @@ export function usePage<K extends string, T>(
   useEffect(() => {
     let live = true;
     setState((previous) => ({ ...previous, loading: true }));
-    load({
+    const chosen = Object.entries(filters).filter(([, value]) => value !== '');
+    // The filters are the list's own query parameters, with the values its page offers: the API
+    // checks them, and a refusal shows as any other.
+    const query = {
       page_number: current.page,
       page_size: PAGE_SIZE,
       order_direction: 'desc',
       ...(current.page > 1 && current.snapshot ? { first_request_timestamp: current.snapshot } : {}),
-      ...filters,
-    }).then(
+      ...Object.fromEntries(chosen),
+    } as Q;
+    load(query).then(
       (page) => {
         if (!live) return;
         setState({ items: page[name], info: page.pagination_info, loading: false });

@@ -29,8 +29,8 @@ function MerchantDetails({ customer }: { readonly customer: Customer }) {
           ['Identification', `${customer.identification_type} ${customer.identification_number}`],
           ['E-mail', customer.email],
           ['Mobile', customer.mobile_phone_number],
-          ['Address', address ? [address['line_1'], address['city'], address['state']].filter(Boolean).join(', ') : ''],
-          ['Category (MCC)', customer.merchant_category_code ?? ''],
+          ['Address', `${address.line_1}, ${address.city}, ${address.state}`],
+          ['Category (MCC)', customer.merchant_category_code],
           ['Linked', formatTime(customer.created_at)],
         ]}
       />

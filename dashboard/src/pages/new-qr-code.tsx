@@ -4,7 +4,7 @@
  * API checks everything again; its refusal is shown field by field.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { BrebKey, NewQrCode } from '../api';
+import type { BrebKey, CreateQrCodeRequest } from '../api';
 import { newIdempotencyKey, useDashboard } from '../components/context';
 import { useMerchants } from '../components/merchants';
 import { ProblemMessage } from '../components/problem';
@@ -21,7 +21,9 @@ const KINDS: readonly { value: Kind; label: string }[] = [
   { value: 'dynamic', label: 'Dynamic: one sale, paid once' },
 ];
 
-const PURPOSES = ['00', '02', '03', '04', '05', '06', '07'];
+type Purpose = Required<NonNullable<CreateQrCodeRequest['additional_info']>>['transaction_purpose'];
+
+const PURPOSES: readonly Purpose[] = ['00', '02', '03', '04', '05', '06', '07'];
 
 const AMOUNT = '[0-9]{1,10}\\.[0-9]{2}';
 
@@ -42,16 +44,16 @@ interface Fields {
   customer_id: string;
   key_id: string;
   kind: Kind;
-  channel: string;
+  channel: CreateQrCodeRequest['channel'];
   reference: string;
   amount: string;
   vat: string;
   inc: string;
-  purpose: string;
+  purpose: Purpose;
   terminal: string;
 }
 
-function requestOf(fields: Fields): NewQrCode {
+function requestOf(fields: Fields): CreateQrCodeRequest {
   const base = {
     customer_id: fields.customer_id,
     key_id: fields.key_id,
@@ -117,13 +119,12 @@ export function NewQrCodePage() {
   const set = (name: keyof Fields) => (event: { currentTarget: { value: string } }) =>
     setValue(name)(event.currentTarget.value);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    let createdId = '';
-    const created = await action.run(async () => {
-      createdId = (await api.createQrCode(requestOf(fields), idempotencyKey)).id;
+    action.run(async () => {
+      const created = await api.createQrCode(requestOf(fields), idempotencyKey);
+      location.hash = linkTo('qrcodes', created.id);
     }, 'QR code created.');
-    if (created) location.hash = linkTo('qrcodes', createdId);
   };
 
   const priced = fields.kind !== 'static';

@@ -12,7 +12,7 @@ import { useAction } from '../components/use-action';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
-import type { QrCode } from '../api';
+import type { QrCodeWithImage } from '../api';
 
 export function QrCodePage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
@@ -20,7 +20,7 @@ export function QrCodePage({ id }: { readonly id: string }) {
   return <Loaded state={code}>{(record) => <QrCodeDetails code={record} reload={code.reload} />}</Loaded>;
 }
 
-function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reload: () => void }) {
+function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; readonly reload: () => void }) {
   const { api, config } = useDashboard();
   const reference = shortReference(code.qr_code_reference);
   const payments = usePage(api.listPayments, 'payments', { qr_code_reference: code.qr_code_reference });
@@ -33,13 +33,11 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reloa
     <>
       <h1>QR code {reference}</h1>
       <div class="qr-detail">
-        {code.qr_code_image && (
-          <img
-            class="qr-image"
-            src={`data:image/png;base64,${code.qr_code_image}`}
-            alt={`QR code ${reference}, to scan with a Bre-B wallet`}
-          />
-        )}
+        <img
+          class="qr-image"
+          src={`data:image/png;base64,${code.qr_code_image}`}
+          alt={`QR code ${reference}, to scan with a Bre-B wallet`}
+        />
         <Details
           rows={[
             ['Status', <Status value={code.status} />],
@@ -81,11 +79,12 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCode; readonly reloa
 
 function Payload({ payload }: { readonly payload: string }) {
   const [copied, setCopied] = useState<string>();
-  const copy = () =>
+  const copy = () => {
     navigator.clipboard.writeText(payload).then(
       () => setCopied('Payload copied to the clipboard.'),
       () => setCopied('The browser refused the clipboard: select the payload and copy it by hand.'),
     );
+  };
   return (
     <div class="payload">
       <label for="qr-payload">Payload (EMVCo)</label>
@@ -105,9 +104,9 @@ function DeleteQrCode({ id, onDeleted }: { readonly id: string; readonly onDelet
   const { api } = useDashboard();
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
-  const remove = async () => {
+  const remove = () => {
     setConfirming(false);
-    if (await action.run(() => api.deleteQrCode(id), 'QR code deleted.')) onDeleted();
+    action.run(() => api.deleteQrCode(id), 'QR code deleted.', onDeleted);
   };
   return (
     <div class="action">
@@ -132,21 +131,21 @@ function DeleteQrCode({ id, onDeleted }: { readonly id: string; readonly onDelet
 }
 
 /** The sandbox's shopper at another participant pays the code, as a wallet would after scanning it. */
-function SandboxPayment({ code, onPaid }: { readonly code: QrCode; readonly onPaid: () => void }) {
+function SandboxPayment({ code, onPaid }: { readonly code: QrCodeWithImage; readonly onPaid: () => void }) {
   const { api } = useDashboard();
   const action = useAction();
   const [amount, setAmount] = useState('');
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
-  const pay = async (event: Event) => {
+  const pay = (event: Event) => {
     event.preventDefault();
-    const paid = await action.run(
+    action.run(
       () => api.payQrCodeInSandbox(code.id, code.amount ? undefined : amount, idempotencyKey),
       'The sandbox shopper paid the code.',
+      () => {
+        setIdempotencyKey(newIdempotencyKey());
+        onPaid();
+      },
     );
-    if (paid) {
-      setIdempotencyKey(newIdempotencyKey());
-      onPaid();
-    }
   };
   return (
     <form class="action" onSubmit={pay} aria-label="Sandbox payment">

@@ -11,7 +11,7 @@ import { formatTime, shortReference } from '../format';
 import { qrThumbnailUrl } from '../qr-thumbnail';
 import { linkTo } from '../router';
 
-export const CHANNELS = ['POS', 'IM', 'APP', 'ECOMM', 'MPOS', 'CB', 'OFC', 'ATM'];
+export const CHANNELS: readonly QrCode['channel'][] = ['POS', 'IM', 'APP', 'ECOMM', 'MPOS', 'CB', 'OFC', 'ATM'];
 
 const QR_CODE_COLUMNS: readonly Column<QrCode>[] = [
   {

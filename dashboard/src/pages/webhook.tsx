@@ -1,6 +1,6 @@
 /** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
 import { useState } from 'preact/hooks';
-import type { Delivery, Webhook } from '../api';
+import type { Webhook, WebhookDelivery } from '../api';
 import { newIdempotencyKey, useDashboard } from '../components/context';
 import { PagedTable } from '../components/paged-table';
 import { ProblemMessage } from '../components/problem';
@@ -17,7 +17,7 @@ export function WebhookPage({ id }: { readonly id: string }) {
 }
 
 /** How the last attempt of a delivery ended, when it had one. */
-function lastAttempt(delivery: Delivery): string {
+function lastAttempt(delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return 'Not yet';
   return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
@@ -28,17 +28,19 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
   const deliveries = usePage((query) => api.listWebhookDeliveries(webhook.id, query), 'deliveries');
   const action = useAction();
   const [testKey, setTestKey] = useState(newIdempotencyKey);
-  const toggle = async () => {
+  const toggle = () => {
     const enabled = !webhook.enabled;
-    if (await action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.'))
-      reload();
+    action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.', reload);
   };
-  const test = async () => {
-    if (await action.run(() => api.sendWebhookTest(webhook.id, testKey), 'Test event sent.')) {
-      setTestKey(newIdempotencyKey());
-      deliveries.reload();
-    }
-  };
+  const test = () =>
+    action.run(
+      () => api.sendWebhookTest(webhook.id, testKey),
+      'Test event sent.',
+      () => {
+        setTestKey(newIdempotencyKey());
+        deliveries.reload();
+      },
+    );
   return (
     <>
       <h1>Webhook {webhook.description ?? webhook.url}</h1>

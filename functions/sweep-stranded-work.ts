@@ -1,0 +1,52 @@
+/**
+ * The sweeper (docs/reliability.md, "The sweeper"): run every minute by a schedule (EventBridge on
+ * AWS, a timer of the local runtime every SWEEP_INTERVAL_MS), it restarts the work that commits left
+ * due and that is still not done a grace later (SWEEP_GRACE_MS): a payment's settlement or decision
+ * job, a delivery's attempt, an event's dispatch (shared/domain/sweep.ts). It publishes how long the
+ * oldest stranded item had waited, which an alarm watches (infra/constructs/monitoring.ts).
+ */
+import { systemClock } from '../shared/domain/clock';
+import { sweep } from '../shared/domain/sweep';
+import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDueWork } from '../shared/data/due-work';
+import { dynamoDispatchedEvents } from '../shared/data/events';
+import { deliveryQueue, settlementQueue } from '../shared/data/queues';
+import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { logger } from '../shared/http/logger';
+import { MetricUnit } from '../shared/observability/emf-metrics';
+import { STRANDED_WORK_METRICS } from '../shared/observability/metric-names';
+import { metrics } from '../shared/observability/telemetry';
+import { workerHandler } from '../shared/observability/worker-handler';
+import { readSweepGraceMs } from '../shared/runtime/config';
+
+export const handler = workerHandler(logger, async (): Promise<void> => {
+  const deliveries = deliveryQueue();
+  const report = await sweep({
+    due: dynamoDueWork,
+    settlement: settlementQueue(),
+    deliveries,
+    dispatch: {
+      webhooks: dynamoWebhookStore,
+      deliveries: dynamoDeliveryStore,
+      events: dynamoDispatchedEvents,
+      queue: deliveries,
+      clock: systemClock,
+    },
+    clock: systemClock,
+    graceMs: readSweepGraceMs(),
+  });
+  const restarted = Object.values(report.restarted).reduce((sum, n) => sum + n, 0);
+  // Published on every run, 0 included: the alarm sees the sweeper run, not only its bad minutes.
+  metrics.addMetric(STRANDED_WORK_METRICS.OLDEST_AGE, MetricUnit.Seconds, Math.floor(report.oldestAgeMs / 1000));
+  metrics.addMetric(STRANDED_WORK_METRICS.RESTARTED, MetricUnit.Count, restarted);
+  for (const failure of report.failures) {
+    logger.error('Stranded work not restarted: the next run tries again', { ref: failure.id }, failure.error as Error);
+  }
+  if (restarted > 0 || report.failures.length > 0) {
+    logger.warn('Stranded work restarted', {
+      ...report.restarted,
+      failed: report.failures.length,
+      oldest_age_ms: report.oldestAgeMs,
+    });
+  }
+});

@@ -1,0 +1,102 @@
+/**
+ * The sweeper (docs/reliability.md, "The sweeper"): every commit that leaves work to do after it (a
+ * PENDING or PROCESSING payment, a PENDING delivery, an event to dispatch) marks that work due in the
+ * same transaction, and its message or stream record is only the fast path. Each run finds the work
+ * due for longer than the grace, takes each item (so that two runs at once restart it once), and
+ * starts its work again: a settlement or decision job, a delivery's attempt, an event's dispatch.
+ * Every one of these is idempotent, so work restarted while its own message was only late is done
+ * once all the same.
+ */
+import type { Clock } from './clock';
+import type { DeliveryQueue } from './deliveries';
+import { dispatchEvent, type DispatchDeps } from './dispatch';
+import type { DomainEvent } from './events';
+import { later } from './payments';
+import type { SettlementQueue } from './settlement';
+
+/** One item of due work as the sweeper took it, with when it started waiting for its work. */
+export type DueWork =
+  | { readonly kind: 'payment'; readonly id: string; readonly waitingSince: string }
+  | { readonly kind: 'delivery'; readonly id: string; readonly waitingSince: string }
+  | { readonly kind: 'event'; readonly id: string; readonly event: DomainEvent; readonly waitingSince: string };
+
+export type DueWorkKind = DueWork['kind'];
+
+/** An item found in the index of due work: `ref` names it in logs. */
+export interface DueEntryRef {
+  readonly ref: string;
+}
+
+export interface DueWorkStore<Entry extends DueEntryRef> {
+  /** Items due at `upTo` or before, the oldest first, at most `limit` (per part of the index). */
+  due(upTo: string, limit: number): Promise<readonly Entry[]>;
+  /**
+   * Takes one item for this run: it is due again at `now` (one grace later, the next run restarts
+   * it again if its work has still not happened). Undefined when it is done or another run took it.
+   */
+  claim(entry: Entry, now: string): Promise<DueWork | undefined>;
+}
+
+export interface SweepDeps<Entry extends DueEntryRef> {
+  readonly due: DueWorkStore<Entry>;
+  readonly settlement: SettlementQueue;
+  readonly deliveries: DeliveryQueue;
+  /** The dispatcher's own dependencies: an event is dispatched as the stream would have. */
+  readonly dispatch: DispatchDeps;
+  readonly clock: Clock;
+  /** How long work may be late before it counts as stranded (SWEEP_GRACE_MS). */
+  readonly graceMs: number;
+}
+
+/** Items one run takes at most from each part of the index: a larger backlog takes the next runs. */
+export const SWEEP_LIMIT = 100;
+/** Restarts made at once. */
+const PARALLEL = 10;
+
+export interface SweepReport {
+  readonly restarted: Readonly<Record<DueWorkKind, number>>;
+  /** Items whose restart failed: still due, restarted by a later run. */
+  readonly failures: readonly { readonly id: string; readonly error: unknown }[];
+  /** How long the oldest item taken had been waiting for its work; 0 when none was. */
+  readonly oldestAgeMs: number;
+}
+
+async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: DueWork): Promise<void> {
+  switch (work.kind) {
+    case 'payment':
+      // settlePayment settles a PENDING payment and decides a PROCESSING one, at once.
+      return deps.settlement.schedule(work.id, 0);
+    case 'delivery':
+      return deps.deliveries.send(work.id, 0);
+    case 'event':
+      await dispatchEvent(deps.dispatch, work.event);
+  }
+}
+
+/** One run of the sweeper. */
+export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): Promise<SweepReport> {
+  const now = deps.clock.now();
+  const entries = await deps.due.due(later(now, -deps.graceMs), SWEEP_LIMIT);
+  const restarted: Record<DueWorkKind, number> = { payment: 0, delivery: 0, event: 0 };
+  const failures: { id: string; error: unknown }[] = [];
+  let oldestAgeMs = 0;
+  for (let i = 0; i < entries.length; i += PARALLEL) {
+    await Promise.all(
+      entries.slice(i, i + PARALLEL).map(async (entry) => {
+        const work = await deps.due.claim(entry, now).catch((error: unknown) => {
+          failures.push({ id: entry.ref, error });
+          return undefined;
+        });
+        if (!work) return;
+        oldestAgeMs = Math.max(oldestAgeMs, Date.parse(now) - Date.parse(work.waitingSince));
+        try {
+          await restart(deps, work);
+          restarted[work.kind] += 1;
+        } catch (error) {
+          failures.push({ id: work.id, error });
+        }
+      }),
+    );
+  }
+  return { restarted, failures, oldestAgeMs };
+}

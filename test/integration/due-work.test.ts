@@ -1,0 +1,266 @@
+/**
+ * The index of due work and the sweeper, in DynamoDB Local through the real repositories: each kind
+ * of work enters the index with the commit that owes it and leaves it with the commit that does it;
+ * a sweep restarts each stranded item once (also two sweeps at once), leaves it alone for a grace,
+ * and restarts it again if its work has still not happened. The queues are recorders: the messages a
+ * crash or an SQS outage would have lost are exactly what the sweeper must send again.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../shared/domain/clock';
+import { deliveryIdOf, newDelivery, type StoredDelivery } from '../../shared/domain/deliveries';
+import { payResolution } from '../../shared/domain/pay-resolution';
+import { later, type StoredPayment } from '../../shared/domain/payments';
+import { settlePayment } from '../../shared/domain/settlement';
+import { sweep, type SweepReport } from '../../shared/domain/sweep';
+import { createWebhook, randomWebhookSecrets } from '../../shared/domain/webhooks';
+import { dynamoDeliveryStore } from '../../shared/data/deliveries-repository';
+import { dynamoDueWork, DUE_SHARDS, dueShardOf, type DueEntry } from '../../shared/data/due-work';
+import { dynamoDispatchedEvents } from '../../shared/data/events';
+import { dynamoInboundPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoWebhookStore } from '../../shared/data/webhooks-repository';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+import {
+  HeldSettlements,
+  otherParticipantKey,
+  paymentDeps,
+  paymentRequest,
+  SETTLEMENT_DELAY_MS,
+  settlementDeps,
+  storedMerchant,
+  storedQrCode,
+  storedResolution,
+} from '../support/payments';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await createTestTable('due-work');
+});
+afterAll(() => table.drop());
+
+const MINUTE = 60_000;
+const GRACE_MS = 2 * MINUTE;
+const tenant = (): string => `tenant-${randomUUID()}`;
+const clockAt = (at: string): Clock => ({ now: () => at });
+
+/** The index entry of an item, as [pk, duesk], or undefined when it is out of the index. */
+async function dueEntryOf(pk: string): Promise<string | undefined> {
+  const [item] = await table.scan((i) => i['pk'] === pk);
+  if (!item) throw new Error(`${pk} does not exist`);
+  if (item['duepk'] !== undefined) expect(item['duepk']).toBe(`DUE#${dueShardOf(String(item['id']))}`);
+  return item['duesk'];
+}
+
+/** A PENDING payment to another participant whose settlement job was lost (held, never run). */
+async function pendingPayment(who = tenant()) {
+  const payer = await storedMerchant(who, 500_00);
+  const resolution = await storedResolution(payer, await otherParticipantKey());
+  const payment = await payResolution(
+    paymentDeps(new HeldSettlements()),
+    who,
+    paymentRequest(payer, resolution, '10.00'),
+  );
+  const [event] = await table.scan((i) => i['entity'] === 'EVENT' && i['data']?.id === payment.id);
+  return { payer, payment, eventId: String(event!['id']) };
+}
+
+/** An inbound payment left PROCESSING by a request that died before its decision (and its lost job). */
+async function processingPayment(who = tenant()): Promise<StoredPayment> {
+  const merchant = await storedMerchant(who, 0);
+  const code = await storedQrCode(merchant);
+  const at = new Date().toISOString();
+  const payment: StoredPayment = {
+    id: randomUUID(),
+    tenant: who,
+    customer_id: merchant.customer.id,
+    account_id: merchant.account.id,
+    direction: 'INBOUND',
+    status: 'PROCESSING',
+    amount_cents: 25_00,
+    counterparty: {
+      owner: { identification_type: 'CC', identification_number: '1', type: 'PERSON' },
+      participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+      account: { account_number: '1', account_type: 'SAVINGS' },
+    },
+    created_at: at,
+    updated_at: at,
+  };
+  const workDueAt = later(at, 30_000);
+  expect(await dynamoInboundPaymentStore.receive({ payment, workDueAt, keyId: code.key_id, events: [] })).toEqual({
+    written: true,
+  });
+  return payment;
+}
+
+async function subscribedWebhook(who: string) {
+  return createWebhook(
+    {
+      clock: { now: () => new Date().toISOString() },
+      ids: { newId: () => randomUUID() },
+      webhooks: dynamoWebhookStore,
+      secrets: randomWebhookSecrets,
+      urlPolicy: { localReceivers: false },
+      resolver: { resolve: async () => ['93.184.216.34'] },
+    },
+    who,
+    { url: 'https://hooks.example.com/breb', events: ['payment.outbound.confirmed'] },
+  );
+}
+
+describe('the index of due work', () => {
+  it('holds a PENDING payment from its commit, due when the network should have answered, until its answer', async () => {
+    const { payment, eventId } = await pendingPayment();
+    expect(await dueEntryOf(`PAYMENT#${payment.id}`)).toBe(later(payment.created_at, SETTLEMENT_DELAY_MS));
+    // Its event too, due at once: until the dispatcher has made its deliveries.
+    expect(await dueEntryOf(`EVENT#${eventId}`)).toBe(payment.created_at);
+
+    await settlePayment(settlementDeps(), payment.id);
+    expect(await dueEntryOf(`PAYMENT#${payment.id}`)).toBeUndefined();
+    await dynamoDispatchedEvents.dispatched(eventId);
+    expect(await dueEntryOf(`EVENT#${eventId}`)).toBeUndefined();
+  });
+
+  it('holds a PROCESSING payment until its decision', async () => {
+    const payment = await processingPayment();
+    expect(await dueEntryOf(`PAYMENT#${payment.id}`)).toBe(later(payment.created_at, 30_000));
+    await settlePayment(settlementDeps(), payment.id);
+    expect(await dueEntryOf(`PAYMENT#${payment.id}`)).toBeUndefined();
+  });
+
+  it('holds a delivery while PENDING, due at its next attempt; a redelivery puts it back', async () => {
+    const who = tenant();
+    const webhook = await subscribedWebhook(who);
+    const at = new Date().toISOString();
+    const event = { id: randomUUID(), tenant: who, type: 'payment.settled' as const, created_at: at, data: {} };
+    const delivery: StoredDelivery = newDelivery(event, webhook, at);
+    const pk = `DELIVERY#${delivery.id}`;
+    expect(await dynamoDeliveryStore.createIfAbsent(delivery)).toBe(true);
+    expect(await dueEntryOf(pk)).toBe(at);
+
+    const retryAt = later(at, MINUTE);
+    const attempt = { attempted_at: at, status_code: 500, duration_ms: 3 };
+    expect(
+      await dynamoDeliveryStore.recordAttempt(delivery, { attempt, status: 'PENDING', next_attempt_at: retryAt }, at),
+    ).toBe(true);
+    expect(await dueEntryOf(pk)).toBe(retryAt);
+
+    const retrying = (await dynamoDeliveryStore.get(delivery.id))!;
+    const ok = { attempted_at: retryAt, status_code: 200, duration_ms: 3 };
+    expect(await dynamoDeliveryStore.recordAttempt(retrying, { attempt: ok, status: 'SUCCEEDED' }, retryAt)).toBe(true);
+    expect(await dueEntryOf(pk)).toBeUndefined();
+
+    const reopenedAt = later(retryAt, MINUTE);
+    const reopened = await dynamoDeliveryStore.reopen((await dynamoDeliveryStore.get(delivery.id))!, reopenedAt);
+    expect(reopened).toMatchObject({ status: 'PENDING', next_attempt_at: reopenedAt });
+    expect(await dueEntryOf(pk)).toBe(reopenedAt);
+    // The index's attributes stay the table's: the record read back has none of them.
+    expect(Object.keys(reopened!).filter((name) => name.startsWith('due'))).toEqual([]);
+  });
+});
+
+describe('a sweep', () => {
+  /** What a sweep restarts: the recorded messages and dispatches of these items alone. */
+  function sweeper(mine: Set<string>, clock: Clock) {
+    const settled: string[] = [];
+    const sent: string[] = [];
+    const deliveries = { send: async (id: string) => void sent.push(id) };
+    const run = (): Promise<SweepReport> =>
+      sweep({
+        // The file's other tests leave work due too: this sweep sees the items of its own test.
+        due: {
+          due: async (upTo: string, limit: number) =>
+            (await dynamoDueWork.due(upTo, limit)).filter((entry: DueEntry) => mine.has(entry.ref)),
+          claim: dynamoDueWork.claim,
+        },
+        settlement: { schedule: async (id: string) => void settled.push(id) },
+        deliveries,
+        dispatch: {
+          webhooks: dynamoWebhookStore,
+          deliveries: dynamoDeliveryStore,
+          events: dynamoDispatchedEvents,
+          queue: deliveries,
+          clock,
+        },
+        clock,
+        graceMs: GRACE_MS,
+      });
+    return { run, settled, sent };
+  }
+
+  /** One stranded item of each kind, for one client with a webhook subscribed to the payment's event. */
+  async function strandedWork() {
+    const who = tenant();
+    const webhook = await subscribedWebhook(who);
+    const { payment, eventId } = await pendingPayment(who);
+    const processing = await processingPayment(who);
+    const at = new Date().toISOString();
+    const otherEvent = { id: randomUUID(), tenant: who, type: 'payment.settled' as const, created_at: at, data: {} };
+    const delivery = newDelivery(otherEvent, webhook, at);
+    await dynamoDeliveryStore.createIfAbsent(delivery);
+    const dispatchedDelivery = `DELIVERY#${deliveryIdOf(eventId, webhook.id)}`;
+    const mine = new Set([
+      `PAYMENT#${payment.id}`,
+      `PAYMENT#${processing.id}`,
+      `DELIVERY#${delivery.id}`,
+      `EVENT#${eventId}`,
+      dispatchedDelivery,
+    ]);
+    return { who, payment, processing, delivery, eventId, dispatchedDelivery, mine };
+  }
+
+  it('restarts each stranded item once, leaves it a grace, and restarts what is still not done', async () => {
+    const work = await strandedWork();
+    const hourLater = later(new Date().toISOString(), 60 * MINUTE);
+    const first = sweeper(work.mine, clockAt(hourLater));
+
+    const report = await first.run();
+    expect(report.restarted).toEqual({ payment: 2, delivery: 1, event: 1 });
+    expect(report.failures).toEqual([]);
+    expect(report.oldestAgeMs).toBeGreaterThanOrEqual(59 * MINUTE);
+    expect(first.settled.sort()).toEqual([work.payment.id, work.processing.id].sort());
+    // The event was dispatched as the dispatcher would: its delivery made and queued, the event done.
+    const dispatched = work.dispatchedDelivery.slice('DELIVERY#'.length);
+    expect(first.sent.sort()).toEqual([work.delivery.id, dispatched].sort());
+    expect(await dynamoDeliveryStore.get(dispatched)).toMatchObject({ status: 'PENDING', event_id: work.eventId });
+    expect(await dueEntryOf(`EVENT#${work.eventId}`)).toBeUndefined();
+
+    // Run again at once: every item was taken for a grace, nothing is restarted twice.
+    const again = await first.run();
+    expect(again.restarted).toEqual({ payment: 0, delivery: 0, event: 0 });
+    expect(again.oldestAgeMs).toBe(0);
+
+    // A grace later their work has still not happened (the messages were lost again): restarted again.
+    const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
+    expect((await graceLater.run()).restarted).toEqual({ payment: 2, delivery: 2, event: 0 });
+
+    // Work done leaves the index: the payments answered, nothing of theirs is restarted.
+    await settlePayment(settlementDeps(), work.payment.id);
+    await settlePayment(settlementDeps(), work.processing.id);
+    const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
+    expect((await afterDone.run()).restarted).toEqual({ payment: 0, delivery: 2, event: 0 });
+  });
+
+  it('two sweeps at once restart each item once between them', async () => {
+    const work = await strandedWork();
+    const clock = clockAt(later(new Date().toISOString(), 60 * MINUTE));
+    const a = sweeper(work.mine, clock);
+    const b = sweeper(work.mine, clock);
+    const reports = await Promise.all([a.run(), b.run()]);
+    const total = (kind: 'payment' | 'delivery' | 'event') => reports.reduce((n, r) => n + r.restarted[kind], 0);
+    expect([total('payment'), total('delivery'), total('event')]).toEqual([2, 1, 1]);
+    expect([...a.settled, ...b.settled].sort()).toEqual([work.payment.id, work.processing.id].sort());
+    expect([...a.sent, ...b.sent]).toHaveLength(2);
+    expect(new Set([...a.sent, ...b.sent]).size).toBe(2);
+  });
+
+  it('finds due work through the sharded index alone, oldest first in each shard', async () => {
+    const { payment } = await pendingPayment();
+    const due = await dynamoDueWork.due(later(new Date().toISOString(), MINUTE), 1000);
+    expect(due.some((entry) => entry.ref === `PAYMENT#${payment.id}`)).toBe(true);
+    expect(new Set(due.map((entry) => entry.ref)).size).toBe(due.length);
+    expect(DUE_SHARDS).toBe(8);
+    for (let shard = 0; shard < DUE_SHARDS; shard++) {
+      const times = due.filter((e) => dueShardOf(e.ref.split('#')[1]!) === shard).map((e) => e.dueAt);
+      expect(times).toEqual([...times].sort());
+    }
+  });
+});

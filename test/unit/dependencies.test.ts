@@ -1,0 +1,108 @@
+/**
+ * The rule of docs/operations.md ("Dependencies"): package.json's `dependencies` are exactly the
+ * packages whose code a Lambda function carries, everything else is a devDependency. Every function of
+ * the route, worker and trigger tables (and the contract's) is bundled here as
+ * infra/constructs/service-function.ts bundles it (same aliases, externals and main fields), in one
+ * esbuild call that writes nothing; its metafile names every file each bundle took from node_modules.
+ * And every version pinned exactly has its reason written there, at that version.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { build, type Metafile } from 'esbuild';
+import { contractRoutes } from '../../functions/contract';
+import { routes } from '../../functions/routes';
+import { personClaimsTrigger } from '../../functions/triggers';
+import { workers } from '../../functions/workers';
+import { SWAGGER_UI_PACKAGE } from '../../infra/constructs/contract-function';
+import { BUNDLE_ALIASES, BUNDLE_MAIN_FIELDS, UNBUNDLED_MODULES } from '../../infra/constructs/service-function';
+import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT, TSCONFIG } from '../../infra/paths';
+
+const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  overrides: Record<string, string>;
+};
+
+/** Every function the stack deploys, routes of the sandbox included. */
+const definitions = [...routes, ...workers, personClaimsTrigger, contractRoutes];
+
+/** The modules of functions/ that declare functions rather than handle anything. */
+const TABLE_MODULES = ['routes', 'workers', 'triggers', 'contract'];
+
+/** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
+const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];
+
+/** The package a path inside node_modules belongs to (the innermost, for a nested node_modules). */
+function packageOf(file: string): string | undefined {
+  return [...file.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)].at(-1)?.[1];
+}
+
+let metafile: Metafile;
+
+beforeAll(async () => {
+  ({ metafile } = await build({
+    entryPoints: definitions.map((definition) => handlerEntry(definition.handler)),
+    absWorkingDir: REPO_ROOT,
+    outdir: 'unwritten',
+    write: false,
+    metafile: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    mainFields: [...BUNDLE_MAIN_FIELDS],
+    alias: { ...BUNDLE_ALIASES },
+    external: [...UNBUNDLED_MODULES],
+    tsconfig: TSCONFIG,
+    logLevel: 'silent',
+  }));
+}, 60_000);
+
+/** Every package in some bundle, whoever imported it. */
+const bundledPackages = () => new Set(Object.keys(metafile.inputs).flatMap((file) => packageOf(file) ?? []));
+
+/** The packages our own code imports into the bundles (the others come with them). */
+const importedPackages = () =>
+  new Set(
+    Object.entries(metafile.inputs)
+      .filter(([file]) => packageOf(file) === undefined)
+      .flatMap(([, input]) => input.imports.flatMap((imported) => packageOf(imported.path) ?? [])),
+  );
+
+test('every handler of functions/ is an entry of a table, so the bundles below are all of them', () => {
+  const handlers = readdirSync(FUNCTIONS_DIR)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.basename(file, '.ts'))
+    .filter((name) => !TABLE_MODULES.includes(name));
+  expect(handlers.sort()).toEqual([...new Set(definitions.map((definition) => definition.handler))].sort());
+});
+
+test('dependencies are exactly the packages our code puts into a function', () => {
+  // A dependency no function imports belongs in devDependencies; a package a function imports that is
+  // not a dependency would leave `npm ci --omit=dev` (and a reader) thinking the bundles do without it.
+  const carried = [...importedPackages(), ...COPIED_BESIDE_BUNDLES];
+  expect([...new Set(carried)].sort()).toEqual(Object.keys(manifest.dependencies).sort());
+});
+
+test('no package in a bundle, imported by our code or by another package, is a devDependency', () => {
+  const bundled = bundledPackages();
+  // The check itself: the SDK's own packages come with the clients, which our code imports.
+  expect(bundled).toContain('@smithy/core');
+  expect(Object.keys(manifest.devDependencies).filter((name) => bundled.has(name))).toEqual([]);
+});
+
+test('every exact version of package.json, overrides included, has its row in "Pinned versions"', () => {
+  const operations = readFileSync(path.join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const section = /^### Pinned versions\n([\s\S]*?)^#/m.exec(operations)?.[1] ?? '';
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  const pinned = Object.entries({
+    ...manifest.dependencies,
+    ...manifest.devDependencies,
+    ...manifest.overrides,
+  }).filter(([, version]) => /^\d+\.\d+\.\d+$/.test(version));
+  expect(pinned.length).toBeGreaterThan(0);
+  const unexplained = pinned.filter(
+    ([name, version]) => !rows.some((row) => row.includes(`\`${name}\``) && row.includes(`\`${version}\``)),
+  );
+  expect(unexplained).toEqual([]);
+});
