@@ -11,6 +11,13 @@ import type { SchemaName } from '../shared/schemas/names';
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
 export const SCOPE_PREFIX = 'breb';
 
+/**
+ * Every route's Lambda timeout, in seconds: three DynamoDB attempts with back-off fit well inside, and
+ * API Gateway gives up at 30 s anyway. The stack sets it (infra/constructs/api-function.ts) and the
+ * local server enforces it (infra/local/server.ts).
+ */
+export const ROUTE_TIMEOUT_SECONDS = 10;
+
 export const SCOPES = {
   customersRead: `${SCOPE_PREFIX}/customers.read`,
   customersWrite: `${SCOPE_PREFIX}/customers.write`,

@@ -81,8 +81,8 @@ export class BrebApiStack extends Stack {
   /** Every function of ours by its name: the routes', the workers', the contract's and the sign-in trigger's. */
   readonly serviceFunctions: ReadonlyMap<string, ServiceFunction>;
   /**
-   * Every dead-letter queue, by the name of what it sets aside: a queue's messages, or the batches a
-   * stream consumer gave up on.
+   * Every dead-letter queue, by the name of the queue whose messages it sets aside (streamFailures':
+   * the given-up stream batches that the re-drive worker could not dispatch either).
    */
   readonly deadLetterQueues: ReadonlyMap<string, IQueue>;
   readonly monitoring: Monitoring;
@@ -190,9 +190,6 @@ export class BrebApiStack extends Stack {
     );
 
     const deadLetterQueues = new Map<string, IQueue>(Object.entries(this.queues.deadLetters));
-    for (const [name, worker] of this.workers) {
-      if (worker.deadLetterQueue) deadLetterQueues.set(name, worker.deadLetterQueue);
-    }
     this.deadLetterQueues = deadLetterQueues;
 
     const { personClaims } = this.identity;

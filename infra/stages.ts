@@ -6,7 +6,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
-import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type QueueName, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -116,6 +116,13 @@ export interface StageSettings {
    */
   readonly tenantRateLimit: TenantRateLimitSettings;
   readonly edge: EdgePolicy;
+  /**
+   * The most instances of each queue's consumer at once (the SQS event source's maximum concurrency,
+   * at least 2). Their sum stays a small share of the account's Lambda concurrency, so that a burst of
+   * later work (deliveries to slow receivers) never takes what the API routes need
+   * (docs/operations.md, "Concurrency").
+   */
+  readonly queueConsumerConcurrency: Readonly<Record<QueueName, number>>;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   readonly tracing: TracingSettings;
@@ -163,6 +170,7 @@ const throwaway = {
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
+  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
   retainData: false,
   // Optional: a throwaway stage may be deployed behind an edge when its context names one.
   edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
@@ -201,6 +209,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     throttling: { rateLimit: 100, burstLimit: 200 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
+    queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   prod: {
@@ -213,6 +222,9 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Production is reached only through its edge: CloudFront, the web ACL, execute-api disabled.
     edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
+    // At most 62 instances of the queues' consumers (and the dispatcher's one per stream shard): the
+    // API keeps over 900 of the account's default 1000.
+    queueConsumerConcurrency: { settlement: 20, webhookDeliveries: 40, streamFailures: 2 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
   },

@@ -48,7 +48,11 @@ const PERIOD = Duration.minutes(5);
  */
 export const STRANDED_WORK_ALARM_SECONDS = 15 * 60;
 
-/** A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as much. */
+/**
+ * A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as
+ * much. Still a minute though the mapping now retries a failing batch for hours: the age is the first
+ * sign of those retries, long before the batch is given up to the re-drive.
+ */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
 
 /**
@@ -172,6 +176,17 @@ export class Monitoring extends NestedStack {
         },
       );
     }
+    // Lambda writes here only after retrying a batch for STREAM_MAX_RECORD_AGE_SECONDS: the re-drive
+    // dispatches it, but an outage that long is worth knowing of.
+    alarm(
+      'StreamBatchesGivenUp',
+      'The dispatcher gave up stream batches after hours of retries (operations.md: stream re-drive)',
+      {
+        metric: props.queues.streamFailures.metricNumberOfMessagesSent({ period: PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+      },
+    );
     for (const worker of streamConsumers) {
       const name = worker.node.id;
       alarm(`${name}-IteratorAge`, `${name}: the stream's oldest unhandled record is over a minute old`, {

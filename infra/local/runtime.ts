@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { consumerOf, scheduledWorkers, streamConsumer } from '../../functions/workers';
+import { scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
   ENV,
   formatTenantRateLimit,
@@ -85,6 +85,18 @@ export interface LocalRuntimeOptions {
   readonly webhookRetryBaseMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * How long a failed message waits before its queue hands it again. By default each queue's deployed
+   * visibility timeout (minutes: functions/workers.ts), as `npm start` runs; a test that waits for a
+   * retry sets a shorter one here, explicitly.
+   */
+  readonly queueVisibilityTimeoutMs?: number;
+  /** Retries of a failing stream batch before it is given up to the re-drive (default: the deployed). */
+  readonly streamRetryAttempts?: number;
+  /** Age of a failing stream record past which its batch is given up (default: the deployed). */
+  readonly streamMaxRecordAgeMs?: number;
+  /** Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS); past it the request answers 503. */
+  readonly routeTimeoutMs?: number;
   /**
    * How often the sweeper runs (SWEEP_INTERVAL_MS; default 60000, every minute as on AWS); 0 runs it
    * never (a test showing what would be lost without it).
@@ -190,7 +202,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // with their functions, and the dispatcher reading the stream from where it last stopped.
       const byName = {} as Record<QueueName, LocalQueue>;
       for (const name of QUEUES) {
-        byName[name] = await startLocalQueue(name, consumerOf(name).handler);
+        byName[name] = await startLocalQueue(
+          name,
+          options.queueVisibilityTimeoutMs === undefined
+            ? {}
+            : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs },
+        );
         queues.push(byName[name]);
         installQueue(name, underFaults(name, byName[name]));
       }
@@ -198,7 +215,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         const dispatcherFile = streamConsumer().handler;
         const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
         const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
-        eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions);
+        eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions, {
+          // A batch given up goes where the deployed mapping sends it: the re-drive worker's queue.
+          onFailure: (failure) => byName.streamFailures.send(failure, 0),
+          ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
+          ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
+        });
       }
       // The sweeper, as on AWS, is what finds the work a previous run (or a failed send) left due:
       // the old process's queued messages died with it.
@@ -231,6 +253,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         ...(throttling ? { throttling } : {}),
         ...(edge ? { edge: { requestsPerIpPer5Minutes: edge.requestsPerIpPer5Minutes } } : {}),
         ...(loadHandler ? { loadHandler } : {}),
+        ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
       }),
     );
 

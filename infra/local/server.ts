@@ -8,9 +8,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
-import { contractRoutes } from '../../functions/contract';
-import { routesFor, type FunctionDefinition, type HttpMethod, type RouteDefinition } from '../../functions/routes';
+import { invokeWithin, LambdaTimeout } from './lambda-context';
+import { CONTRACT_TIMEOUT_SECONDS, contractRoutes } from '../../functions/contract';
+import {
+  ROUTE_TIMEOUT_SECONDS,
+  routesFor,
+  type FunctionDefinition,
+  type HttpMethod,
+  type RouteDefinition,
+} from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import type { HttpResponse } from '../../shared/http/responses';
@@ -52,6 +58,12 @@ export interface LocalServerOptions {
   readonly dashboard?: DashboardAssets;
   /** Loads a function's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
   readonly loadHandler?: (route: LoadableFunction) => Promise<LambdaHandler>;
+  /**
+   * Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS; the contract's own for its
+   * routes): a handler that has not answered by then is failed, as Lambda ends it, and the request
+   * answers 503.
+   */
+  readonly routeTimeoutMs?: number;
 }
 
 async function loadHandler(route: LoadableFunction): Promise<LambdaHandler> {
@@ -199,9 +211,18 @@ async function invoke(
   name: string,
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
   requestId: string,
+  timeoutMs: number,
 ): Promise<void> {
   if (!handler) throw new Error(`No handler loaded for ${name}`);
-  const result = await handler(event, lambdaContext(name, requestId));
+  let result: Awaited<ReturnType<LambdaHandler>>;
+  try {
+    result = await invokeWithin(handler, event, name, timeoutMs, requestId);
+  } catch (error) {
+    if (!(error instanceof LambdaTimeout)) throw error;
+    // API Gateway answers 5xx when its function times out; the problem says which, for the caller.
+    console.error('local server: route timed out', error.message);
+    return sendProblem(response, requestId, 'SERVICE_UNAVAILABLE', 'The function did not answer within its timeout');
+  }
   const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
   send(response, result.statusCode, result.headers, resultBody);
 }
@@ -272,7 +293,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     if (open.kind === 'found') {
       const event = toEvent(request, url, contractRoutes, open.mounted.path, open.pathParameters, body, requestId);
       // Its handler takes any payload 2.0 event; API Gateway sends it one without an authorizer.
-      return invoke(response, handlers.get(contractRoutes.name), contractRoutes.name, event as never, requestId);
+      return invoke(
+        response,
+        handlers.get(contractRoutes.name),
+        contractRoutes.name,
+        event as never,
+        requestId,
+        options.routeTimeoutMs ?? CONTRACT_TIMEOUT_SECONDS * 1000,
+      );
     }
 
     const match = matchRoute(mounted, method, url.pathname);
@@ -308,7 +336,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       toEvent(request, url, route, routePath, match.pathParameters, body, requestId),
       verified,
     );
-    await invoke(response, handlers.get(route.name), route.name, event, requestId);
+    await invoke(
+      response,
+      handlers.get(route.name),
+      route.name,
+      event,
+      requestId,
+      options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
+    );
   }
 
   return (request, response) => {

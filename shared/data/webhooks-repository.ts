@@ -5,7 +5,7 @@
  * counter in the same transaction.
  */
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
-import { collectionPartition, itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
+import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
 import { deleteListed, insertListed, listedReads, type ListedKind } from './listed-records';
 import { updateVersioned } from './versioned-update';
@@ -36,12 +36,18 @@ export const dynamoWebhookStore: WebhookStore = {
     }),
 
   async webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
-    const items = await queryAll({
+    // The tenant's webhooks are listed only in gsi1, which is eventually consistent: it names them,
+    // then each is read from the table, consistently, so that a webhook disabled, deleted or changed
+    // a moment ago counts as it is now. (One created within the index's lag, typically under a
+    // second, may still be missing: it existed only just before the event.)
+    const listed = await queryAll({
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :partition',
       ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
+      ProjectionExpression: 'id',
     });
-    return items.map((item) => withoutStorageAttributes<StoredWebhook>(item));
+    const read = await Promise.all(listed.map((item) => dynamoWebhookStore.get(item['id'] as string)));
+    return read.filter((webhook): webhook is StoredWebhook => webhook !== undefined);
   },
 
   delete: (webhook: StoredWebhook): Promise<boolean> => deleteListed(WEBHOOKS, webhook),

@@ -43,9 +43,14 @@ export const ENV = {
   settlementQueueUrl: 'SETTLEMENT_QUEUE_URL',
   /** URL of the SQS queue of webhook deliveries and their retries. */
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
+  /**
+   * URL of the SQS queue of the stream batches the dispatcher's event source gave up on (its on-failure
+   * destination, which Lambda writes to): read by the re-drive worker, sent to by no function of ours.
+   */
+  streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
   /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
-  /** The first retry's delay of a RETRY webhook; the n-th waits base × 2^(n-1) (milliseconds; default 1000). */
+  /** The first retry's longest delay of a RETRY webhook; the n-th waits up to base × 2^(n-1), jittered (milliseconds; default 1000). */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
@@ -73,6 +78,7 @@ export type SecretName = keyof typeof SECRET_ENV;
 export const QUEUE_ENV = {
   settlement: ENV.settlementQueueUrl,
   webhookDeliveries: ENV.webhookDeliveryQueueUrl,
+  streamFailures: ENV.streamFailureQueueUrl,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_ENV;

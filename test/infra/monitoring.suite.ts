@@ -35,10 +35,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
-    // per dead-letter queue, the stream consumer's iterator age, deliveries given up, stranded work,
-    // the tenant rate limit unavailable.
+    // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
+    // up, stranded work, the tenant rate limit unavailable.
     expect(synthed.stack.deadLetterQueues.size).toBe(3);
-    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -94,8 +94,8 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('a message in any dead-letter queue', () => {
     expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
-      'dispatchEvents',
       'settlement',
+      'streamFailures',
       'webhookDeliveries',
     ]);
     for (const [name, queue] of synthed.stack.deadLetterQueues) {
@@ -127,6 +127,20 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     });
     expect(fromStage(alarm.Dimensions[0].Value)).toEqual({ Ref: logicalIdOf(synthed, dispatcher.function) });
     expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
+  });
+
+  test('a stream batch given up by the dispatcher (a message sent to the streamFailures queue)', () => {
+    const alarm = named('StreamBatchesGivenUp');
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'NumberOfMessagesSent',
+      Statistic: 'Sum',
+      Threshold: 1,
+      EvaluationPeriods: 1,
+    });
+    expect(fromStage(alarm.Dimensions[0].Value)).toEqual({
+      'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.queues.byName.streamFailures), 'QueueName'],
+    });
   });
 
   test("a webhook delivery given up, counted by the sender with the service dimension alone, in the stage's namespace", () => {

@@ -47,9 +47,6 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
       // counters' grant names the table itself, narrowed by conditions: no finding of its own.
       'AwsSolutions-IAM5[Resource::*]': functions + (hosted ? 1 : 0),
       [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: withTable,
-      // The stream consumer's on-failure destination is a dead-letter queue cdk-nag does not recognize
-      // (worker-function.ts).
-      'AwsSolutions-SQS3': 1,
       // The OpenAPI document and its reference page, public by design (infra/stack.ts).
       'AwsSolutions-APIG4': synthed.stack.contractRoutes.length,
       // No Plus tier for the staff's sign-ins but on production (identity.ts).

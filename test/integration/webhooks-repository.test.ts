@@ -144,3 +144,22 @@ test('a change made on a stale read is refused; deleting twice finds nothing the
   const error = await deleteWebhook(webhooks, tenant, created.id).catch((e: unknown) => e);
   expect((error as AppError).code).toBe('NOT_FOUND');
 });
+
+test("the dispatcher's read of a tenant's webhooks: each as it is now, none deleted, none of another tenant", async () => {
+  const tenant = `client-${randomUUID()}`;
+  const [kept, disabled, deleted] = [await create(tenant), await create(tenant), await create(tenant)];
+  await create(`client-${randomUUID()}`);
+  const seen = (await webhooks.get(disabled.id))!;
+  await webhooks.update(seen, { enabled: false }, new Date().toISOString());
+  await deleteWebhook(webhooks, tenant, deleted.id);
+  const read = await webhooks.webhooksOf(tenant);
+  expect(read.map((w) => [w.id, w.enabled]).sort()).toEqual(
+    [
+      [kept.id, true],
+      [disabled.id, false],
+    ].sort(),
+  );
+  // The domain's webhook, as get() answers it: no storage attributes.
+  expect(read.find((w) => w.id === kept.id)).toEqual(await webhooks.get(kept.id));
+  expect(read[0]).not.toHaveProperty('pk');
+});

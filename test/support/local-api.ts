@@ -66,6 +66,10 @@ export interface TestApiOptions extends Pick<
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
   | 'approvalTimeoutMs'
+  | 'queueVisibilityTimeoutMs'
+  | 'streamRetryAttempts'
+  | 'streamMaxRecordAgeMs'
+  | 'routeTimeoutMs'
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
 > {
@@ -84,6 +88,9 @@ const parseJson = (text: string): unknown => {
     return undefined;
   }
 };
+
+/** The visibility timeout of the test servers' queues (see startTestApi). */
+export const TEST_VISIBILITY_TIMEOUT_MS = 1_000;
 
 export function testEndpoint(): string {
   const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
@@ -107,6 +114,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    // A failed message is handed again after a second, not the deployed minutes: tests wait for
+    // retries (a test may choose its own). The receive count, batch sizes and timeouts stay deployed.
+    queueVisibilityTimeoutMs: options.queueVisibilityTimeoutMs ?? TEST_VISIBILITY_TIMEOUT_MS,
+    ...(options.streamRetryAttempts === undefined ? {} : { streamRetryAttempts: options.streamRetryAttempts }),
+    ...(options.streamMaxRecordAgeMs === undefined ? {} : { streamMaxRecordAgeMs: options.streamMaxRecordAgeMs }),
+    ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
   });

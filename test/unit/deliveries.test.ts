@@ -13,7 +13,6 @@ import {
   MAX_RETRIES,
   redeliver,
   STALLED_AFTER_MS,
-  retryDelayMs,
   WEBHOOK_USER_AGENT,
   type AttemptDeps,
   type AttemptRecord,
@@ -21,6 +20,7 @@ import {
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
 import { dispatchEvent } from '../../shared/domain/dispatch';
+import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
@@ -33,6 +33,9 @@ type WebhookFields = Partial<Omit<StoredWebhook, 'secrets'>> & { readonly secret
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND };
+/** The retries' jitter in these tests: every draw halfway, so that each wait is pinned (half its ceiling). */
+const JITTER = 0.5;
+const jittered = (n: number): number => Math.floor(JITTER * SETTINGS.retryBaseMs * 2 ** (n - 1));
 const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
 const LOCAL: WebhookUrlPolicy = { localReceivers: true };
 const PUBLIC_ADDRESS = '93.184.216.34';
@@ -110,6 +113,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     clock,
     settings: SETTINGS,
     sealer: readableSealer,
+    random: () => JITTER,
   };
   const dispatched: string[] = [];
   const dispatchDeps = {
@@ -304,6 +308,20 @@ describe('dispatchEvent', () => {
     expect(w.dispatched).toEqual([wanted.id, unwanted.id]);
   });
 
+  test('an event from before a webhook existed (a replay, a re-drive, the sweeper) makes no delivery to it', async () => {
+    const w = world();
+    const event = w.addEvent();
+    w.clock.advance(1);
+    w.addWebhook();
+    // (A test event's one delivery is written with it, to a webhook that exists: see above.)
+    expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([]);
+    expect(w.deliveries.size).toBe(0);
+    expect(w.dispatched).toEqual([event.id]);
+    // Created at the event's very millisecond, it counts as existing.
+    const same = w.addWebhook({ created_at: event.created_at });
+    expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([deliveryIdOf(event.id, same.id)]);
+  });
+
   test('run twice for one event (a stream batch retried): the same ids, no second delivery, queued again', async () => {
     const w = world();
     w.addWebhook();
@@ -381,7 +399,7 @@ describe('attemptDelivery', () => {
     expect(w.requests).toHaveLength(1);
   });
 
-  test('RETRY: retry n waits base × 2^(n-1) from the end of the attempt before it; 12 retries, then FAILED', async () => {
+  test('RETRY: retry n waits its jitter × base × 2^(n-1) from the end of the attempt before it; 12 retries, then FAILED', async () => {
     // The design's "up to 12 retries" (docs/webhooks.md).
     expect(MAX_RETRIES).toBe(12);
     const w = world();
@@ -391,8 +409,8 @@ describe('attemptDelivery', () => {
     for (let n = 1; n <= MAX_RETRIES; n += 1) {
       expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
       const last = delivery().attempts.at(-1)!;
-      const wait = SETTINGS.retryBaseMs * 2 ** (n - 1);
-      expect(retryDelayMs(SETTINGS, n)).toBe(wait);
+      const wait = jittered(n);
+      expect(retryDelayMs(SETTINGS, n, () => JITTER)).toBe(wait);
       expect(delivery().status).toBe('PENDING');
       expect(Date.parse(delivery().next_attempt_at!)).toBe(Date.parse(last.attempted_at) + last.duration_ms + wait);
       expect(w.sent.at(-1)).toEqual({ deliveryId: id, delayMs: last.duration_ms + wait });
@@ -418,6 +436,44 @@ describe('attemptDelivery', () => {
     expect(w.sent).toHaveLength(2 * MAX_RETRIES);
   });
 
+  test('full jitter: each retry waits anywhere from 0 to base × 2^(n-1), capped, spread over that window', () => {
+    for (let n = 1; n <= MAX_RETRIES; n += 1) {
+      const ceiling = SETTINGS.retryBaseMs * 2 ** (n - 1);
+      expect(retryCeilingMs(SETTINGS, n)).toBe(ceiling);
+      // The bounds: a draw of 0 retries at once, the highest draw just under the ceiling.
+      expect(retryDelayMs(SETTINGS, n, () => 0)).toBe(0);
+      expect(retryDelayMs(SETTINGS, n, () => 1 - Number.EPSILON)).toBe(ceiling - 1);
+      // A thousand deliveries failing together come back spread, not at one instant.
+      const waits = Array.from({ length: 1000 }, () => retryDelayMs(SETTINGS, n, Math.random));
+      expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...waits)).toBeLessThan(ceiling);
+      expect(new Set(waits).size).toBeGreaterThan(Math.min(ceiling, 1000) / 2);
+      const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
+      expect(Math.abs(mean - ceiling / 2)).toBeLessThan(ceiling * 0.1);
+    }
+    // However large the base, no wait exceeds the cap.
+    const slow = { ...SETTINGS, retryBaseMs: 10 * 60 * SECOND };
+    expect(retryCeilingMs(slow, MAX_RETRIES)).toBe(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(slow, MAX_RETRIES, () => 1 - Number.EPSILON)).toBeLessThan(MAX_RETRY_DELAY_MS);
+  });
+
+  test("the delivery's next attempt takes the jitter its deps draw", async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 503 });
+    const draws = [0.1, 0.9];
+    const deps: AttemptDeps = { ...w.attemptDeps, random: () => draws.shift()! };
+    const one = await w.pendingDelivery();
+    const two = await w.pendingDelivery();
+    expect(await attemptDelivery(deps, one.id)).toBe('RETRYING');
+    expect(await attemptDelivery(deps, two.id)).toBe('RETRYING');
+    const waitOf = (d: StoredDelivery) =>
+      Date.parse(d.next_attempt_at!) - Date.parse(d.attempts[0]!.attempted_at) - d.attempts[0]!.duration_ms;
+    expect([waitOf(one.delivery()), waitOf(two.delivery())]).toEqual([
+      Math.floor(0.1 * SETTINGS.retryBaseMs),
+      Math.floor(0.9 * SETTINGS.retryBaseMs),
+    ]);
+  });
+
   test('the wait counts from the end of a slow attempt, and the timeout covers the lookup', async () => {
     const w = world();
     const resolve = w.attemptDeps.urls.resolver.resolve;
@@ -440,7 +496,7 @@ describe('attemptDelivery', () => {
     });
     expect(attempt!.duration_ms).toBeGreaterThanOrEqual(95);
     expect(Date.parse(delivery().next_attempt_at!) - Date.parse(attempt!.attempted_at)).toBe(
-      attempt!.duration_ms + SETTINGS.retryBaseMs,
+      attempt!.duration_ms + jittered(1),
     );
   });
 
@@ -455,9 +511,7 @@ describe('attemptDelivery', () => {
     }));
     const { id, delivery } = await w.pendingDelivery({}, { attempts: earlier, round_start: earlier.length });
     expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
-    expect(w.sent).toEqual([
-      { deliveryId: id, delayMs: delivery().attempts.at(-1)!.duration_ms + SETTINGS.retryBaseMs },
-    ]);
+    expect(w.sent).toEqual([{ deliveryId: id, delayMs: delivery().attempts.at(-1)!.duration_ms + jittered(1) }]);
   });
 
   test.each([
