@@ -40,6 +40,14 @@ import { WorkerFunction } from './constructs/worker-function';
 import { edgeSettingsOf } from './edge';
 import type { EdgeSettings, StageSettings } from './stages';
 
+/**
+ * A function's invoke permission names this API (any stage, method and route of it), not each of its
+ * paths: a function behind several paths held a permission per path, resources the stage's template
+ * has few to spare (CloudFormation's 500). Which routes reach a function is still only what the route
+ * table gives it: the API's integrations, not the permission, decide that.
+ */
+const API_INVOKE_PERMISSION = { scopePermissionToRoute: false } as const;
+
 /** What every stage's stack and resources are tagged with: the service, and which stage. */
 export const stackTags = (settings: StageSettings): Record<string, string> => ({
   service: SERVICE_NAME,
@@ -129,8 +137,9 @@ export class BrebApiStack extends Stack {
     for (const route of this.routes) {
       // The construct id is the route name: logical ids stay stable and readable per route.
       const fn = new ApiFunction(this, route.name, { ...shared, route });
-      // One integration per function, shared by all of its paths.
-      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function);
+      // One integration per function, shared by all of its paths, and one invoke permission for it
+      // (API_INVOKE_PERMISSION).
+      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
       for (const path of route.paths) {
         this.api.addRoutes({
           path,
@@ -147,7 +156,11 @@ export class BrebApiStack extends Stack {
     // The API's description: public, since it holds nothing of any client. Its construct id is its
     // name, as a route's is, so the local server finds its bundle as it finds theirs.
     this.contract = new ContractFunction(this, contractRoutes.name, { ...shared, tokenUrl: this.identity.tokenUrl });
-    const contractIntegration = new HttpLambdaIntegration(`${contractRoutes.name}Integration`, this.contract.function);
+    const contractIntegration = new HttpLambdaIntegration(
+      `${contractRoutes.name}Integration`,
+      this.contract.function,
+      API_INVOKE_PERMISSION,
+    );
     this.contractRoutes = contractRoutes.paths.flatMap((path) =>
       this.api.addRoutes({
         path,

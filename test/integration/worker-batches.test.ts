@@ -5,10 +5,11 @@
  * to hand again, which are then handled in the next batch; the dispatcher short of time reports the
  * record it stopped at.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import { workerOf } from '../../functions/workers';
+import { ENV } from '../../shared/runtime/config';
 import type { StoredDelivery } from '../../shared/domain/deliveries';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
@@ -26,6 +27,8 @@ const queued: string[] = [];
 
 beforeAll(async () => {
   table = await createTestTable('worker-batches');
+  // The sender opens webhook secrets with the local key, as under the local runtime (infra/local/runtime.ts).
+  process.env[ENV.localSecretKey] ??= randomBytes(32).toString('base64');
   ({ installQueue } = await import('../../shared/data/queues'));
   installQueue('webhookDeliveries', { send: async (message) => void queued.push(JSON.stringify(message)) });
   ({ dynamoDeliveryStore: deliveries } = await import('../../shared/data/deliveries-repository'));
