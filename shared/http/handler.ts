@@ -6,7 +6,7 @@
  * validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
-import { AppError } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
@@ -80,13 +80,13 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       requestId,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
-    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors
-    // are failures that leave the key free for a retry.
+    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors,
+    // and a refusal to be retried later (a spent lookup budget), leave the key free for a retry.
     const run = async (): Promise<HttpResponse> => {
       try {
         return jsonResponse(status, await spec.handle(request));
       } catch (error) {
-        if (error instanceof AppError) return errorResponse(error, requestId);
+        if (error instanceof AppError && !(error instanceof RetryLater)) return errorResponse(error, requestId);
         throw error;
       }
     };

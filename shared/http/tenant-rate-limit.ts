@@ -9,11 +9,13 @@
  * across the boundary of two windows. Past the window's count: 429 RATE_LIMITED with Retry-After,
  * the seconds until the next window.
  *
+ * A person (a dashboard token) also has a bucket of their own inside the tenant's (personRateLimit).
+ *
  * A counter that cannot be written (DynamoDB failing, throttled, or slow past the client's attempts)
  * never fails the request: it is let through, with a warning in the log and a metric.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { RateWindow } from '../data/rate-limit-store';
+import { rateCounter, type RateWindow } from '../data/rate-limit-store';
 import { MetricUnit } from '../observability/emf-metrics';
 import { RATE_LIMIT_UNAVAILABLE_METRIC } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
@@ -26,11 +28,24 @@ export { RATE_LIMIT_UNAVAILABLE_METRIC };
 
 export interface TenantRateLimitStore {
   /**
-   * Counts one request of the tenant in the window, unless the window already holds `limit` of them
-   * (atomically, whatever runs at the same time): true when counted, false when the window is full.
+   * Counts one request in the window of `counter` (rateCounter: a tenant's, a person's), unless the
+   * window already holds `limit` of them (atomically, whatever runs at the same time): true when
+   * counted, false when the window is full.
    */
-  take(tenant: string, window: RateWindow): Promise<boolean>;
+  take(counter: string, window: RateWindow): Promise<boolean>;
 }
+
+/**
+ * A person signed in to the dashboard (a token whose `sub` is not its tenant) has a bucket of their
+ * own inside the tenant's, a quarter of it: one person, a viewer's script say, cannot spend the
+ * limit the platform's machines live on. A machine client is the tenant, with the whole bucket.
+ */
+export const PERSON_SHARE_OF_TENANT = 0.25;
+
+export const personRateLimit = (settings: TenantRateLimitSettings): TenantRateLimitSettings => {
+  const burst = Math.max(1, Math.floor(settings.burst * PERSON_SHARE_OF_TENANT));
+  return { burst, requestsPerSecond: Math.max(1, Math.floor(settings.requestsPerSecond * PERSON_SHARE_OF_TENANT)) };
+};
 
 /** The window `nowMs` falls in: windows of one length are numbered alike by every instance. */
 export function rateWindowOf(settings: TenantRateLimitSettings, nowMs: number): RateWindow {
@@ -50,12 +65,24 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
     before: async (request) => {
       const { settings } = (configured ??= { settings: readTenantRateLimit() });
       if (!settings) return;
-      const { tenant } = request.context.auth;
+      const { tenant, subject } = request.context.auth;
       const now = Date.now();
-      const window = rateWindowOf(settings, now);
-      let counted: boolean;
+      // The person's bucket first: a person refused there spends nothing of the tenant's.
+      const buckets = [
+        ...(subject !== tenant
+          ? [{ counter: rateCounter.person(tenant, subject), limits: personRateLimit(settings) }]
+          : []),
+        { counter: rateCounter.tenant(tenant), limits: settings },
+      ];
+      let refused: { readonly limits: TenantRateLimitSettings; readonly window: RateWindow } | undefined;
       try {
-        counted = await store.take(tenant, window);
+        for (const { counter, limits } of buckets) {
+          const window = rateWindowOf(limits, now);
+          if (!(await store.take(counter, window))) {
+            refused = { limits, window };
+            break;
+          }
+        }
       } catch (error) {
         // Failing open: an unwritable counter would otherwise refuse every tenant's every request.
         logger.warn('tenant rate limit unavailable; request let through', {
@@ -66,10 +93,11 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
         metrics.addMetric(RATE_LIMIT_UNAVAILABLE_METRIC, MetricUnit.Count, 1);
         return;
       }
-      if (!counted) {
+      if (refused) {
+        const { limits, window } = refused;
         throw new RetryLater(
           'RATE_LIMITED',
-          `This client may send ${settings.requestsPerSecond} requests per second, ${settings.burst} at once; slow down`,
+          `This ${limits === settings ? 'client' : 'person'} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
           Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)),
         );
       }

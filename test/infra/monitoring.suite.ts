@@ -5,7 +5,7 @@
  * one dashboard per stage. They live in a nested stack of the stage's: what they watch in the stage's
  * stack reaches them as the nested stack's parameters.
  */
-import { ITERATOR_AGE_ALARM_MS } from '../../infra/constructs/monitoring';
+import { ITERATOR_AGE_ALARM_MS, SCANNING_MIN_LOOKUPS, SCANNING_MISS_PERCENT } from '../../infra/constructs/monitoring';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
@@ -159,6 +159,36 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
         ReturnData: true,
       }),
     ]);
+  });
+
+  test('directory lookups that mostly miss: the share of misses, over enough lookups, counted with the service dimension alone', () => {
+    const alarm = named('DirectoryScanning');
+    expect(alarm).toMatchObject({
+      Threshold: SCANNING_MISS_PERCENT,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    const metricOf = (name: string) => ({
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: name,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+    });
+    expect(alarm.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Expression: expect.stringContaining(`>= ${SCANNING_MIN_LOOKUPS}, 100 * FILL(misses, 0) /`),
+          ReturnData: true,
+        }),
+        expect.objectContaining({
+          Id: 'hits',
+          MetricStat: expect.objectContaining({ Metric: metricOf('DirectoryLookupHits') }),
+        }),
+        expect.objectContaining({
+          Id: 'misses',
+          MetricStat: expect.objectContaining({ Metric: metricOf('DirectoryLookupMisses') }),
+        }),
+      ]),
+    );
   });
 
   test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {

@@ -149,7 +149,7 @@ describe('isPublicAddress agrees with ipaddr.js', () => {
         for (const spelling of [
           address.toString(),
           address.toNormalizedString(),
-          address.toFixedLengthString(),
+          words.map((w) => w.toString(16).padStart(4, '0')).join(':'),
           dotted,
         ]) {
           expect([spelling, isPublicAddress(spelling)]).toEqual([spelling, expected]);
