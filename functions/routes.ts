@@ -31,6 +31,8 @@ export const SCOPES = {
   keysResolve: `${SCOPE_PREFIX}/keys.resolve`,
   /** The sandbox's operator tools that write for the sponsor bank or the shared directory (docs/sandbox.md). */
   sandboxOperate: `${SCOPE_PREFIX}/sandbox.operate`,
+  /** Who changed what (docs/audit.md): viewers may read the activity. */
+  auditRead: `${SCOPE_PREFIX}/audit.read`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -247,8 +249,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
-    // Reads the key; the transaction updates it and deletes its directory entry.
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    // Reads the key; the transaction updates it, deletes its directory entry and puts its audit event.
+    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'],
   },
   {
     name: 'suspendKey',
@@ -259,8 +261,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
-    // Reads the key; the transaction updates it and its directory entry.
-    tableActions: ['GetItem', 'UpdateItem'],
+    // Reads the key; the transaction updates it and its directory entry, and puts its audit event.
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'activateKey',
@@ -272,7 +274,7 @@ export const routes: readonly RouteDefinition[] = [
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE', 'CUSTOMER_INACTIVE'],
     scopes: [SCOPES.keysWrite],
     // As suspendKey, and checks that the customer is still ACTIVE.
-    tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
+    tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
   },
   {
     name: 'resolveKey',
@@ -501,8 +503,9 @@ export const routes: readonly RouteDefinition[] = [
     },
     problems: [],
     scopes: [SCOPES.paymentsWrite],
-    // Replaces the settings in one update, or puts the first (only where none is).
-    tableActions: ['PutItem', 'UpdateItem'],
+    // Reads the settings and replaces their fields in one transaction with the audit event (made again
+    // on what it reads if another request wrote between), or puts the first (only where none is).
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
   },
   {
     name: 'rotateInboundApprovalSecret',
@@ -559,7 +562,7 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'updateWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookSchema' },
     problems: ['CONCURRENT_UPDATE'],
     scopes: [SCOPES.webhooksWrite],
-    tableActions: ['GetItem', 'UpdateItem'],
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'deleteWebhook',
@@ -570,8 +573,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookSchema' },
     problems: [],
     scopes: [SCOPES.webhooksWrite],
-    // Reads the webhook; the transaction deletes it and updates its list's counters.
-    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    // Reads the webhook; the transaction deletes it, updates its list's counters and puts its audit event.
+    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'rotateWebhookSecret',
@@ -622,6 +625,17 @@ export const routes: readonly RouteDefinition[] = [
     // Reads the webhook and the delivery, opens a new round on it, and queues its first attempt.
     tableActions: IDEMPOTENCY_ACTIONS,
     queues: ['webhookDeliveries'],
+  },
+  {
+    name: 'listAuditEvents',
+    method: 'GET',
+    paths: ['/v1/audit-events'],
+    handler: 'list-audit-events',
+    summary: "List who changed the client's webhooks, approval settings and keys, a page at a time",
+    schemas: { body: null, query: 'auditEventListQuerySchema', response: 'auditEventListSchema' },
+    problems: [],
+    scopes: [SCOPES.auditRead],
+    tableActions: LIST_ACTIONS,
   },
   {
     name: 'paySandboxQrCode',

@@ -74,6 +74,8 @@ export const itemKeys = {
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
+  auditEvent: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT_EVENT' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */
   approvalSettings: (tenant: string): ItemKey => ({ pk: `SETTINGS#${tenant}`, sk: 'INBOUND_APPROVAL' }),
   /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */

@@ -247,6 +247,22 @@ test('viewer-a: the write buttons are refused by the API, and the page says why'
   await leave(context);
 });
 
+test('merchant-admin-a sees who changed what on the Activity page', async () => {
+  const token = await api.token('sandbox-client-a');
+  const created = await api.request('POST', '/v1/webhooks', {
+    token,
+    body: { url: 'http://127.0.0.1:9/activity', events: ['payment.settled'] },
+  });
+  expect(created.status).toBe(200);
+  const { context, page } = await newPerson();
+  await signIn(page, 'merchant-admin-a');
+  await page.getByRole('link', { name: 'Activity' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+  await rowWith(page, 'http://127.0.0.1:9/activity').waitFor();
+  expect(await rowWith(page, 'http://127.0.0.1:9/activity').textContent()).toContain('sandbox-client-a');
+  await leave(context);
+});
+
 test("merchant-admin-b sees tenant B's codes and never tenant A's", async () => {
   const { context, page } = await newPerson();
   await signIn(page, 'merchant-admin-b');
@@ -289,11 +305,11 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
 
   // Back from the content through the sections, last to first; Enter opens Payments.
   const seen: string[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 6; i++) {
     await page.keyboard.press('Shift+Tab');
     seen.push((await focused()) ?? '');
   }
-  expect(seen).toEqual(['Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes']);
+  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes']);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();

@@ -34,9 +34,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, two per function, table throttles, one per dead-letter queue, the
-    // stream consumer's iterator age, deliveries given up, the tenant rate limit unavailable.
+    // stream consumer's iterator age, deliveries given up, the tenant rate limit unavailable, the
+    // directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(3);
-    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);

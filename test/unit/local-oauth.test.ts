@@ -285,6 +285,7 @@ describe('answerTokenRequest', () => {
       SCOPES.qrCodesRead,
       SCOPES.paymentsRead,
       SCOPES.webhooksRead,
+      SCOPES.auditRead,
     ]);
   });
 
