@@ -247,6 +247,27 @@ test('viewer-a: the write buttons are refused by the API, and the page says why'
   await leave(context);
 });
 
+test("a link's ?error is not shown unless its state is this page's, and then only in fixed words", async () => {
+  const { context, page } = await newPerson();
+  const phishing = 'Your account is blocked: call +57 300 000 0000';
+  const forged = new URLSearchParams({ error: 'access_denied', error_description: phishing, state: 'forged' });
+  await page.goto(`${api.url}/dashboard/?${forged}`);
+  await page.getByRole('alert').getByText('This sign-in was not started from this page: sign in again.').waitFor();
+  expect(await page.content()).not.toContain('call +57');
+  // The query left the address bar: a reload shows nothing of it.
+  expect(new URL(page.url()).search).toBe('');
+
+  // A real sign-in turned back with an error and its description: the description is not shown either.
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Username').waitFor();
+  const state = new URL(page.url()).searchParams.get('state')!;
+  const returned = new URLSearchParams({ error: 'access_denied', error_description: phishing, state });
+  await page.goto(`${api.url}/dashboard/?${returned}`);
+  await page.getByRole('alert').getByText('Sign-in was cancelled or refused: sign in again.').waitFor();
+  expect(await page.content()).not.toContain('call +57');
+  await leave(context);
+});
+
 test('merchant-admin-a sees who changed what on the Activity page', async () => {
   const token = await api.token('sandbox-client-a');
   const created = await api.request('POST', '/v1/webhooks', {
