@@ -11,6 +11,7 @@ import { accountNumbers, linkAccount, linkedCustomer } from '../support/accounts
 import { uniqueNit } from '../support/fixtures';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { personToken } from '../support/people';
+import { SSRF_FORMS } from '../support/ssrf-forms';
 import { expectProblem } from '../support/problems';
 
 let api: TestApi;
@@ -193,6 +194,20 @@ describe('the sandbox directory cannot squat what a merchant of another tenant n
       body: sandboxEntry({ key_type: 'ID', key_value: uniqueNit() }, PERSON),
     });
     expect(added.status).toBe(201);
+  });
+});
+
+describe('SSRF: an approval callback reaches public addresses only', () => {
+  test.each(SSRF_FORMS)('%s is 400 on callback_url, naming no address', async (_, url) => {
+    const answer = await api.request('PUT', '/v1/settings/inbound-approval', {
+      token: full,
+      body: { callback_url: url, enabled: true },
+    });
+    expectProblem(answer, 400, 'VALIDATION_FAILED', url);
+    expect(answer.body.errors).toEqual([
+      { field: 'callback_url', message: expect.stringContaining('a non-public address') },
+    ]);
+    expect(answer.text).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]+:[0-9a-f:]*:/i);
   });
 });
 
