@@ -54,6 +54,32 @@ export function rateWindowOf(settings: TenantRateLimitSettings, nowMs: number): 
   return { index, limit: settings.burst, endsAtMs: (index + 1) * lengthMs };
 }
 
+interface Bucket {
+  readonly who: 'person' | 'client';
+  readonly counter: string;
+  readonly limits: TenantRateLimitSettings;
+}
+
+/** A person's bucket first (refused there, nothing of the tenant's is spent), then the tenant's. */
+const bucketsOf = (tenant: string, subject: string, settings: TenantRateLimitSettings): Bucket[] => [
+  ...(subject === tenant
+    ? []
+    : [{ who: 'person' as const, counter: rateCounter.person(tenant, subject), limits: personRateLimit(settings) }]),
+  { who: 'client', counter: rateCounter.tenant(tenant), limits: settings },
+];
+
+/** Counts the request in each bucket in turn; the first that was full, if any. */
+async function firstFullBucket(
+  store: TenantRateLimitStore,
+  buckets: readonly Bucket[],
+  now: number,
+): Promise<Bucket | undefined> {
+  for (const bucket of buckets) {
+    if (!(await store.take(bucket.counter, rateWindowOf(bucket.limits, now)))) return bucket;
+  }
+  return undefined;
+}
+
 /**
  * The limit of TENANT_RATE_LIMIT (none when unset). Runs after authContext, which names the tenant,
  * and before any of the request's own work.
@@ -67,22 +93,9 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
       if (!settings) return;
       const { tenant, subject } = request.context.auth;
       const now = Date.now();
-      // The person's bucket first: a person refused there spends nothing of the tenant's.
-      const buckets = [
-        ...(subject !== tenant
-          ? [{ counter: rateCounter.person(tenant, subject), limits: personRateLimit(settings) }]
-          : []),
-        { counter: rateCounter.tenant(tenant), limits: settings },
-      ];
-      let refused: { readonly limits: TenantRateLimitSettings; readonly window: RateWindow } | undefined;
+      let refused: Bucket | undefined;
       try {
-        for (const { counter, limits } of buckets) {
-          const window = rateWindowOf(limits, now);
-          if (!(await store.take(counter, window))) {
-            refused = { limits, window };
-            break;
-          }
-        }
+        refused = await firstFullBucket(store, bucketsOf(tenant, subject, settings), now);
       } catch (error) {
         // Failing open: an unwritable counter would otherwise refuse every tenant's every request.
         logger.warn('tenant rate limit unavailable; request let through', {
@@ -94,11 +107,11 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
         return;
       }
       if (refused) {
-        const { limits, window } = refused;
+        const { who, limits } = refused;
         throw new RetryLater(
           'RATE_LIMITED',
-          `This ${limits === settings ? 'client' : 'person'} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
-          Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)),
+          `This ${who} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
+          Math.max(1, Math.ceil((rateWindowOf(limits, now).endsAtMs - now) / 1000)),
         );
       }
     },
