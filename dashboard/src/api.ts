@@ -26,6 +26,7 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type LinkMerchantRequest = Schemas['LinkMerchantRequest'];
 export type RegisterKeyRequest = Schemas['RegisterKeyRequest'];
 export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
+export type AuditEvent = Schemas['AuditEvent'];
 
 /** A list's answer: the page's items under the list's name, and where the page is in the walk. */
 export type Page<K extends string, T> = { readonly [name in K]: T[] } & { readonly pagination_info: PaginationInfo };
@@ -144,5 +145,7 @@ export function createApi(baseUrl: string, token: () => string) {
       answerOf(POST('/v1/webhooks/{id}/test', { params: { path: { id }, header: once(idempotencyKey) } })),
     listWebhookDeliveries: (id: string, query: ListQuery<'listWebhookDeliveries'>) =>
       answerOf(GET('/v1/webhooks/{id}/deliveries', { params: { path: { id }, query } })),
+
+    listAuditEvents: (query: ListQuery<'listAuditEvents'>) => answerOf(GET('/v1/audit-events', { params: { query } })),
   };
 }

@@ -6,6 +6,7 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
+import { ActivityPage } from './pages/activity';
 import { Dashboard, type DashboardContext } from './components/context';
 import { loadConfig, type DashboardConfig } from './config';
 import { KeysPage } from './pages/keys';
@@ -28,6 +29,7 @@ const SECTIONS = [
   { section: 'merchants', label: 'Merchants' },
   { section: 'keys', label: 'Keys' },
   { section: 'webhooks', label: 'Webhooks' },
+  { section: 'activity', label: 'Activity' },
 ];
 
 function Page({ route }: { readonly route: Route }) {
@@ -44,6 +46,8 @@ function Page({ route }: { readonly route: Route }) {
       return <KeysPage />;
     case 'webhooks':
       return rest ? <WebhookPage id={rest} /> : <WebhooksPage />;
+    case 'activity':
+      return <ActivityPage />;
     default:
       return (
         <>

@@ -119,15 +119,15 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
   const pending = stored ? (JSON.parse(stored) as PendingSignIn) : undefined;
   history.replaceState(null, '', `${location.pathname}${pending?.returnTo ?? ''}`);
 
-  if (query.has('error') && pending?.silent && SIGN_IN_NEEDED.has(query.get('error') ?? '')) {
-    return { signedOut: true };
-  }
-  if (query.has('error')) {
-    return { error: `Sign-in failed: ${query.get('error_description') ?? query.get('error')}` };
-  }
-  // A code this page did not ask for (another tab's, or a forged link) is not exchanged.
+  // A code or an error this page did not ask for (another tab's, or a forged link) is neither
+  // exchanged nor shown: a link could otherwise put its own words on our page.
   if (!pending || query.get('state') !== pending.state) {
     return { error: 'This sign-in was not started from this page: sign in again.' };
+  }
+  if (query.has('error')) {
+    // A silent sign-in (a reload) that needs the person: the page offers Sign in, with no error.
+    if (pending.silent && SIGN_IN_NEEDED.has(query.get('error') ?? '')) return { signedOut: true };
+    return { error: signInErrorText(query.get('error')) };
   }
   const answer = await fetch(new URL(config.tokenUrl, location.href), {
     method: 'POST',
@@ -145,6 +145,22 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
     return { error: `Sign-in failed: ${body.error_description ?? body.error ?? `HTTP ${answer.status}`}` };
   }
   return { session: sessionOf(body.access_token) };
+}
+
+/**
+ * What the page says of an error the sign-in page sent back: fixed words by the OAuth error code
+ * (RFC 6749, 4.1.2.1), never the text of the URL (`error_description` is anyone's to write).
+ */
+export function signInErrorText(code: string | null): string {
+  switch (code) {
+    case 'access_denied':
+      return 'Sign-in was cancelled or refused: sign in again.';
+    case 'temporarily_unavailable':
+    case 'server_error':
+      return 'The sign-in service is unavailable just now: try again in a moment.';
+    default:
+      return 'Sign-in failed: sign in again.';
+  }
 }
 
 /** Where signing out goes: the identity provider's logout, which ends its session too, or this page. */

@@ -31,6 +31,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   DELIVERY_METRICS,
+  LOOKUP_METRICS,
   RATE_LIMIT_UNAVAILABLE_METRIC,
   STRANDED_WORK_METRICS,
 } from '../../shared/observability/metric-names';
@@ -47,6 +48,14 @@ const PERIOD = Duration.minutes(5);
  * restarted it several times (every minute, once past its 2-minute grace) and it is still not done.
  */
 export const STRANDED_WORK_ALARM_SECONDS = 15 * 60;
+
+/**
+ * Directory lookups (resolve-key, validate-key) that miss, in percent of them, past which a scan is
+ * suspected: clients paying the keys people give them hit nearly always (docs/keys.md).
+ */
+export const SCANNING_MISS_PERCENT = 50;
+/** The fewest lookups in five minutes whose share of misses means anything. */
+export const SCANNING_MIN_LOOKUPS = 100;
 
 /**
  * A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as
@@ -216,6 +225,22 @@ export class Monitoring extends NestedStack {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    const lookups = serviceMetrics(namespace, LOOKUP_METRICS);
+    alarm(
+      'DirectoryScanning',
+      `At least ${SCANNING_MISS_PERCENT}% of ${SCANNING_MIN_LOOKUPS} or more directory lookups missed: a client may be scanning the key directory (keys.md: Anti-scanning)`,
+      {
+        metric: new MathExpression({
+          // Fewer lookups than that are no sign: a client's typo in a quiet hour is not a scan.
+          expression: `IF(FILL(hits, 0) + FILL(misses, 0) >= ${SCANNING_MIN_LOOKUPS}, 100 * FILL(misses, 0) / (FILL(hits, 0) + FILL(misses, 0)), 0)`,
+          usingMetrics: { hits: lookups.hits, misses: lookups.misses },
+          period: PERIOD,
+          label: 'Lookups that missed (%)',
+        }),
+        threshold: SCANNING_MISS_PERCENT,
+        evaluationPeriods: 1,
+      },
+    );
 
     // The table
     const tableThrottles = table.metricThrottledRequestsForOperations({
@@ -354,6 +379,18 @@ const iteratorAge = (worker: WorkerFunction): Metric =>
   worker.function.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' });
 
 /** The sender's counts of attempts by result, summed over 5 minutes (published with `service` alone). */
+/** Sums of metrics published with the service dimension alone, by their names (shared/observability/metric-names.ts). */
+const serviceMetrics = <Names extends Record<string, string>>(
+  namespace: string,
+  names: Names,
+): Record<keyof Names, Metric> =>
+  Object.fromEntries(
+    Object.entries(names).map(([key, metricName]) => [
+      key,
+      new Metric({ namespace, metricName, dimensionsMap: { service: SERVICE_NAME }, period: PERIOD, statistic: 'Sum' }),
+    ]),
+  ) as Record<keyof Names, Metric>;
+
 const deliveryMetrics = (namespace: string): Record<keyof typeof DELIVERY_METRICS, Metric> => {
   const metric = (metricName: string, label: string) =>
     new Metric({

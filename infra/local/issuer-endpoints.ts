@@ -15,7 +15,7 @@ export interface PlainAnswer {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): PlainAnswer => ({
   status,
-  headers: { 'content-type': 'application/json', ...headers },
+  headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', ...headers },
   body: JSON.stringify(body),
 });
 

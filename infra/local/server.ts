@@ -19,7 +19,7 @@ import {
 } from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
-import type { HttpResponse } from '../../shared/http/responses';
+import { API_ANSWER_HEADERS, type HttpResponse } from '../../shared/http/responses';
 import { answerDashboardRequest, type DashboardAssets } from './dashboard-assets';
 import { answerIssuerRequest } from './issuer-endpoints';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
@@ -105,7 +105,7 @@ function sendProblem(
   send(
     response,
     problem.status,
-    { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId, ...headers },
+    { 'content-type': PROBLEM_CONTENT_TYPE, ...API_ANSWER_HEADERS, 'x-request-id': requestId, ...headers },
     JSON.stringify(problem),
   );
 }
@@ -328,7 +328,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       return refuseToken(error.fault);
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
-    if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
+    if (!route.scopes.some((scope) => verified.scopes.includes(scope))) {
       return sendRefusal(response, requestId, 'INSUFFICIENT_SCOPE', scopeRefusal(route.scopes, verified.scopes));
     }
 
@@ -374,6 +374,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
   socket.end(
     `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      Object.entries(API_ANSWER_HEADERS)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `x-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

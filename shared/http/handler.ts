@@ -6,7 +6,8 @@
  * validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
-import { AppError } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
+import { actingAs } from '../data/audit-trail';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
@@ -83,13 +84,15 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       requestId,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
-    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors
-    // are failures that leave the key free for a retry.
+    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors,
+    // and a refusal to be retried later (a spent lookup budget), leave the key free for a retry.
     const run = async (): Promise<HttpResponse> => {
       try {
-        return jsonResponse(status, await spec.handle(request));
+        // The token's subject authors every audited change the work makes (shared/data/audit-trail.ts).
+        const actor = { tenant: request.auth.tenant, subject: request.auth.subject, requestId };
+        return jsonResponse(status, await actingAs(actor, () => spec.handle(request)));
       } catch (error) {
-        if (error instanceof AppError) return errorResponse(error, requestId);
+        if (error instanceof AppError && !(error instanceof RetryLater)) return errorResponse(error, requestId);
         throw error;
       }
     };

@@ -505,6 +505,43 @@ test('viewer-a is offered nothing they may not do; a reload signs them back in, 
   await leave(context);
 });
 
+test("a link's ?error is not shown unless its state is this page's, and then only in fixed words", async () => {
+  const { context, page } = await newPerson();
+  const phishing = 'Your account is blocked: call +57 300 000 0000';
+  const forged = new URLSearchParams({ error: 'access_denied', error_description: phishing, state: 'forged' });
+  await page.goto(`${api.url}/dashboard/?${forged}`);
+  await page.getByRole('alert').getByText('This sign-in was not started from this page: sign in again.').waitFor();
+  expect(await page.content()).not.toContain('call +57');
+  // The query left the address bar: a reload shows nothing of it.
+  expect(new URL(page.url()).search).toBe('');
+
+  // A real sign-in turned back with an error and its description: the description is not shown either.
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Username').waitFor();
+  const state = new URL(page.url()).searchParams.get('state')!;
+  const returned = new URLSearchParams({ error: 'access_denied', error_description: phishing, state });
+  await page.goto(`${api.url}/dashboard/?${returned}`);
+  await page.getByRole('alert').getByText('Sign-in was cancelled or refused: sign in again.').waitFor();
+  expect(await page.content()).not.toContain('call +57');
+  await leave(context);
+});
+
+test('merchant-admin-a sees who changed what on the Activity page', async () => {
+  const token = await api.token('sandbox-client-a');
+  const created = await api.request('POST', '/v1/webhooks', {
+    token,
+    body: { url: 'http://127.0.0.1:9/activity', events: ['payment.settled'] },
+  });
+  expect(created.status).toBe(200);
+  const { context, page } = await newPerson();
+  await signIn(page, 'merchant-admin-a');
+  await page.getByRole('link', { name: 'Activity' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+  await rowWith(page, 'http://127.0.0.1:9/activity').waitFor();
+  expect(await rowWith(page, 'http://127.0.0.1:9/activity').textContent()).toContain('sandbox-client-a');
+  await leave(context);
+});
+
 test("merchant-admin-b sees tenant B's codes and never tenant A's", async () => {
   const codesB = await api.request('GET', '/v1/qrcodes', { token: await api.token('sandbox-client-b') });
   const codeB = codesB.body.qr_codes.find((code: Record<string, any>) => code.qr_code_reference.endsWith('CAJAB1'));
@@ -549,11 +586,11 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
 
   // Back from the content through the sections, last to first; Enter opens Payments.
   const seen: string[] = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 6; i++) {
     await page.keyboard.press('Shift+Tab');
     seen.push((await focused()) ?? '');
   }
-  expect(seen).toEqual(['Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes']);
+  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes']);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();

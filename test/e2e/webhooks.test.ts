@@ -9,6 +9,7 @@
 import { walkAll } from '../support/accounts';
 import { typedClient, type ApiClient, type Schema } from '../support/api-client';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SSRF_FORMS } from '../support/ssrf-forms';
 import { expectProblem, fieldsOf } from '../support/problems';
 import { SAMPLE_WEBHOOK_URL } from '../support/route-samples';
 
@@ -256,9 +257,10 @@ describe('400: what create refuses', () => {
 
   test.each([
     ['http to another host than this machine', 'http://hooks.example.com/breb', 'must be an https URL'],
-    ['the metadata service', 'https://169.254.169.254/latest/meta-data/', 'link-local'],
-    ['a private address', 'https://10.0.0.1/hooks', 'a private address'],
-    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'a loopback address'],
+    ['the metadata service', 'https://169.254.169.254/latest/meta-data/', 'a non-public address'],
+    ['a private address', 'https://10.0.0.1/hooks', 'a non-public address'],
+    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'a non-public address'],
+    ...SSRF_FORMS.map(([what, url]) => [what, url, 'a non-public address'] as [string, string, string]),
     ['the IPv6 loopback (not one of the local exceptions)', 'http://[::1]:8080/hooks', 'must be an https URL'],
     ['credentials', 'http://user:secret@127.0.0.1:8080/hooks', 'must not carry credentials'],
     ['not a URL', 'hooks.example.com/breb', 'must be an absolute URL'],
@@ -266,5 +268,8 @@ describe('400: what create refuses', () => {
     const answer = await create({ url, events: ['payment.settled'] });
     expectProblem(answer, 400, 'VALIDATION_FAILED');
     expect(answer.body.errors).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
+    // Never the address: a refused host's answer names no IPv4 or IPv6 address of what it is.
+    if (message === 'a non-public address')
+      expect(answer.body.errors[0].message).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]+:[0-9a-f:]*:/i);
   });
 });

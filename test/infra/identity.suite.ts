@@ -56,7 +56,8 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
       UserPoolId: { Ref: poolId },
       Scopes: allScopes.map((scope) => ({
         ScopeName: scopeName(scope),
-        ScopeDescription: Match.stringLikeRegexp('^(read|write) '),
+        // `read keys`, `write webhooks`, `resolve keys`, `operate sandbox`.
+        ScopeDescription: Match.stringLikeRegexp('^(read|write|resolve|operate) '),
       })),
     });
   });

@@ -143,7 +143,7 @@ export async function otherParticipantKey(): Promise<DirectoryEntry> {
     created_at: at,
     updated_at: at,
   };
-  if (!(await dynamoDirectory.insertSandbox(entry))) throw new Error('Sandbox key not inserted');
+  if (!(await dynamoDirectory.insertSandbox(entry, [])).inserted) throw new Error('Sandbox key not inserted');
   return entry;
 }
 

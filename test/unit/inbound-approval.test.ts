@@ -32,7 +32,7 @@ const NOW = new Date().toISOString();
 const clock = { now: () => NOW };
 const ids = { newId: () => randomUUID() };
 const resolver = {
-  resolve: async (host: string) => (host === 'approvals.example.com' ? ['203.0.113.7'] : ['10.0.0.1']),
+  resolve: async (host: string) => (host === 'approvals.example.com' ? ['93.184.216.35'] : ['10.0.0.1']),
 };
 const urls = { urlPolicy: { localReceivers: false }, resolver };
 
@@ -102,7 +102,7 @@ describe('an approval request', () => {
     const { transport, decision } = ask({ status_code: 200, answer: '{"accept":true}' }, of);
     expect(await decision).toEqual({ approval: 'ACCEPTED' });
     const [request] = transport.requests as [WebhookRequest];
-    expect(request.address).toBe('203.0.113.7');
+    expect(request.address).toBe('93.184.216.35');
     expect(request.timeoutMs).toBeLessThanOrEqual(3_000);
     expect(request.maxAnswerBytes).toBe(MAX_APPROVAL_ANSWER_BYTES);
     const body = JSON.parse(request.body);
@@ -157,7 +157,7 @@ describe('an approval request', () => {
     );
     expect(await decision).toEqual({
       approval: 'AUTO_REJECTED',
-      error: expect.stringMatching(/^Not sent: the URL must not point to an internal address/),
+      error: expect.stringMatching(/^Not sent: the URL must not point to a non-public address/),
     });
     expect(transport.requests).toEqual([]);
   });
@@ -256,7 +256,7 @@ describe('the settings', () => {
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).extensions['errors']).toEqual([
-      { field: 'callback_url', message: expect.stringContaining('internal address') },
+      { field: 'callback_url', message: expect.stringContaining('a non-public address') },
     ]);
     await expect(rotateApprovalSecret(depsOf(store), 'client-a')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
