@@ -547,7 +547,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'createWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookWithSecretSchema' },
     problems: [],
     scopes: [SCOPES.webhooksWrite],
-    // The transaction puts the webhook and updates its list's counters.
+    // The transaction puts the webhook and its audit event, and updates its list's counters and its
+    // tenant's webhook set.
     tableActions: IDEMPOTENCY_ACTIONS,
     sealing: ['seal'],
   },
@@ -593,7 +594,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookSchema' },
     problems: [],
     scopes: [SCOPES.webhooksWrite],
-    // Reads the webhook; the transaction deletes it, updates its list's counters and puts its audit event.
+    // Reads the webhook; the transaction deletes it, updates its list's counters and its tenant's
+    // webhook set, and puts its audit event.
     tableActions: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
   },
   {

@@ -72,7 +72,8 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'dispatchEvents',
     handler: 'dispatch-events',
     source: { stream: 'events', batchSize: 100 },
-    // Reads the tenant's webhooks (Query on gsi1, then each one's GetItem, consistent); each delivery's
+    // Reads the tenant's webhooks (its webhook set's GetItem, consistent, and a Query on gsi1, then each
+    // one's GetItem, consistent); each delivery's
     // transaction puts it and updates its lists' counters; its first attempt is then queued, and the
     // event marked dispatched (UpdateItem).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
@@ -127,8 +128,9 @@ export const workers: readonly WorkerDefinition[] = [
     handler: 'sweep-stranded-work',
     source: { schedule: 'rate(1 minute)' },
     // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job
-    // or a delivery's attempt, and dispatches an event as the dispatcher does (Query on gsi1 and each
-    // webhook's GetItem, consistent; the delivery's transaction, UpdateItem marking it dispatched).
+    // or a delivery's attempt, and dispatches an event as the dispatcher does (the webhook set's
+    // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
+    // transaction, UpdateItem marking it dispatched).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['settlement', 'webhookDeliveries'],
     // At most 800 items a run (shared/domain/sweep.ts), ten at a time.

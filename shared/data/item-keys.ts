@@ -74,6 +74,12 @@ export const itemKeys = {
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /**
+   * The ids of a client's webhooks, a string set added to and taken from in the transaction of each
+   * webhook's create and delete (shared/data/webhooks-repository.ts): the dispatcher reads it
+   * consistently, where gsi1 may not list a webhook yet.
+   */
+  webhookSet: (tenant: string): ItemKey => ({ pk: `WEBHOOKS#${tenant}`, sk: 'WEBHOOK_IDS' }),
   /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
   auditEvent: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT_EVENT' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */

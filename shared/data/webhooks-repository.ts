@@ -2,14 +2,19 @@
  * Webhooks in DynamoDB (docs/data-model.md, docs/webhooks.md): listed in the tenant's `WEBHOOK`
  * collection only (no scope: the list has no filter), with the secrets in the item. A change holds
  * only while the webhook is at the version it was read at; a delete takes it out of its list's
- * counter in the same transaction. Every change writes its audit event in its own transaction.
+ * counter in the same transaction. Every change writes its audit event in its own transaction. A
+ * create and a delete also add the webhook's id to, and take it from, its tenant's webhook set
+ * (itemKeys.webhookSet), in that same transaction: the dispatcher's consistent list of the tenant's
+ * webhooks.
  */
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
+import { tableName } from './client';
 import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
 import { deleteListed, insertListed, listedReads, type ListedKind } from './listed-records';
 import { auditItems } from './audit-trail';
-import { writeUnless } from './transactions';
+import { getRecord } from './records';
+import { writeUnless, type TransactItem } from './transactions';
 import { versionedUpdateItem } from './versioned-update';
 
 /** What an audit event says of the webhook it is about. */
@@ -27,6 +32,28 @@ const WEBHOOKS: ListedKind<StoredWebhook, WebhookListFilters> = {
   consistentGet: true,
 };
 
+/** The tenant's webhook set as stored: no `ids` once its last webhook is deleted (no set is empty). */
+interface WebhookSetItem {
+  readonly ids?: ReadonlySet<string>;
+}
+
+/**
+ * The transaction item that adds a webhook's id to its tenant's webhook set (`ADD`, creating the item
+ * on the tenant's first webhook) or takes it out (`DELETE`). One item per tenant, so two creates of
+ * one tenant at the same moment conflict: transactWrite retries the loser (shared/data/transactions.ts),
+ * and webhooks are created rarely. There is no limit on a tenant's webhooks; a set lives in one item,
+ * which DynamoDB limits to 400 KB: about 10,000 ids (36-character UUIDs), far beyond any client's use.
+ */
+const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: itemKeys.webhookSet(webhook.tenant),
+    UpdateExpression: `SET entity = :entity, #tenant = :tenant ${change} #ids :id`,
+    ExpressionAttributeNames: { '#tenant': 'tenant', '#ids': 'ids' },
+    ExpressionAttributeValues: { ':entity': 'WEBHOOK_SET', ':tenant': webhook.tenant, ':id': new Set([webhook.id]) },
+  },
+});
+
 export const dynamoWebhookStore: WebhookStore = {
   ...listedReads(WEBHOOKS),
 
@@ -36,7 +63,10 @@ export const dynamoWebhookStore: WebhookStore = {
       WEBHOOKS,
       { ...webhook, version: 1 } as WebhookItem,
       [],
-      auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
+      [
+        webhookSetChange(webhook, 'ADD'),
+        ...auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
+      ],
     );
   },
 
@@ -53,24 +83,33 @@ export const dynamoWebhookStore: WebhookStore = {
   },
 
   async webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
-    // The tenant's webhooks are listed only in gsi1, which is eventually consistent: it names them,
-    // then each is read from the table, consistently, so that a webhook disabled, deleted or changed
-    // a moment ago counts as it is now. (One created within the index's lag, typically under a
-    // second, may still be missing: it existed only just before the event.)
-    const listed = await queryAll({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :partition',
-      ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
-      ProjectionExpression: 'id',
-    });
-    const read = await Promise.all(listed.map((item) => dynamoWebhookStore.get(item['id'] as string)));
-    return read.filter((webhook): webhook is StoredWebhook => webhook !== undefined);
+    // The tenant's webhook set, read consistently, names every webhook created since the set exists,
+    // one created a moment before the event included: gsi1 is eventually consistent and may not list
+    // it yet. Webhooks created before the set existed are in no set; they are that old, so gsi1 has
+    // long listed them: the ids are the union of both. Each webhook is then read from the table,
+    // consistently, so that one disabled, deleted or changed a moment ago counts as it is now.
+    const [set, listed] = await Promise.all([
+      getRecord<WebhookSetItem>(itemKeys.webhookSet(tenant), { consistent: true }),
+      queryAll({
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
+        ProjectionExpression: 'id',
+      }),
+    ]);
+    const ids = new Set([...(set?.ids ?? []), ...listed.map((item) => item['id'] as string)]);
+    const read = await Promise.all([...ids].map((id) => dynamoWebhookStore.get(id)));
+    return read.filter((webhook): webhook is StoredWebhook => webhook?.tenant === tenant);
   },
 
   delete: (webhook: StoredWebhook): Promise<boolean> =>
-    deleteListed(
-      WEBHOOKS,
-      webhook,
-      auditItems({ action: 'webhook.deleted', ...audited(webhook), before: webhook, at: new Date().toISOString() }),
-    ),
+    deleteListed(WEBHOOKS, webhook, [
+      webhookSetChange(webhook, 'DELETE'),
+      ...auditItems({
+        action: 'webhook.deleted',
+        ...audited(webhook),
+        before: webhook,
+        at: new Date().toISOString(),
+      }),
+    ]),
 };

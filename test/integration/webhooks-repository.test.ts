@@ -1,9 +1,11 @@
 /**
  * Webhooks in DynamoDB Local, through the domain's rules: the item as stored (its secrets sealed, in
  * the tenant's collection only), secret rotation keeping the previous secret until its expiry, lists
- * of one tenant only with their totals, changes that lose to a concurrent one, and deletion.
+ * of one tenant only with their totals, changes that lose to a concurrent one, and deletion; the
+ * dispatcher's read of a tenant's webhooks, whatever gsi1 lists yet.
  */
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../shared/domain/clock';
 import { AppError } from '../../shared/domain/errors';
 import { parsePageRequest } from '../../shared/domain/lists';
@@ -162,4 +164,50 @@ test("the dispatcher's read of a tenant's webhooks: each as it is now, none dele
   // The domain's webhook, as get() answers it: no storage attributes.
   expect(read.find((w) => w.id === kept.id)).toEqual(await webhooks.get(kept.id));
   expect(read[0]).not.toHaveProperty('pk');
+});
+
+/** Changes a stored item behind the repository's back. */
+const updateItem = (pk: string, sk: string, UpdateExpression: string, values?: Record<string, unknown>) =>
+  table.documents.send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: { pk, sk },
+      UpdateExpression,
+      ...(values ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
+
+test("the dispatcher's read finds a webhook gsi1 does not list yet, and not once it is deleted", async () => {
+  const tenant = `client-${randomUUID()}`;
+  const [indexed, lagging] = [await create(tenant), await create(tenant)];
+  await create(`client-${randomUUID()}`);
+  // DynamoDB Local's indexes are never behind: a webhook gsi1 has not caught up with yet is one
+  // without its gsi1 keys.
+  await updateItem(`WEBHOOK#${lagging.id}`, 'WEBHOOK', 'REMOVE gsi1pk, gsi1sk');
+  const listed = await webhooks.list(tenant, {}, parsePageRequest({ page_size: 100 }, new Date().toISOString()));
+  expect(listed.items.map((w) => w.id)).toEqual([indexed.id]);
+
+  const read = await webhooks.webhooksOf(tenant);
+  expect(read.map((w) => w.id).sort()).toEqual([indexed.id, lagging.id].sort());
+  expect(read.find((w) => w.id === lagging.id)).toEqual(await webhooks.get(lagging.id));
+
+  await deleteWebhook(webhooks, tenant, lagging.id);
+  expect((await webhooks.webhooksOf(tenant)).map((w) => w.id)).toEqual([indexed.id]);
+  const [set] = await table.scan((item) => item['pk'] === `WEBHOOKS#${tenant}`);
+  expect(set).toMatchObject({ sk: 'WEBHOOK_IDS', entity: 'WEBHOOK_SET', tenant, ids: new Set([indexed.id]) });
+});
+
+test("the dispatcher's read still finds, through gsi1, a webhook created before the tenant's webhook set", async () => {
+  const tenant = `client-${randomUUID()}`;
+  const [older, newer] = [await create(tenant), await create(tenant)];
+  // A webhook created before the set existed is in no set.
+  await updateItem(`WEBHOOKS#${tenant}`, 'WEBHOOK_IDS', 'DELETE ids :id', { ':id': new Set([older.id]) });
+  expect((await webhooks.webhooksOf(tenant)).map((w) => w.id).sort()).toEqual([older.id, newer.id].sort());
+
+  // Its delete takes nothing out of the set, and it is gone.
+  await deleteWebhook(webhooks, tenant, older.id);
+  expect((await webhooks.webhooksOf(tenant)).map((w) => w.id)).toEqual([newer.id]);
+  // The last one's delete leaves the set empty (no ids attribute): the tenant has no webhooks.
+  await deleteWebhook(webhooks, tenant, newer.id);
+  expect(await webhooks.webhooksOf(tenant)).toEqual([]);
 });
