@@ -612,6 +612,7 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
     ['keys', '#/keys', 'Bre-B keys'],
     ['webhooks', '#/webhooks', 'Webhooks'],
     ['webhook', `#/webhooks/${webhookA.id}`, 'Webhook Caja principal'],
+    ['activity', '#/activity', 'Activity'],
   ];
   const wide: string[] = [];
   for (const viewport of [PHONE, DESK]) {
