@@ -145,8 +145,8 @@ export class BrebApiStack extends Stack {
           path,
           methods: [HttpMethod[route.method]],
           integration,
-          // Empty scopes mean "any valid token": the default authorizer still applies.
-          ...(route.scopes.length > 0 ? { authorizationScopes: [...route.scopes] } : {}),
+          // Every route names at least one scope (the route table's type requires it).
+          authorizationScopes: [...route.scopes],
         });
       }
       functions.set(route.name, fn);
