@@ -29,7 +29,7 @@ import { SERVICE_NAME, type ServiceFunction } from './constructs/service-functio
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
-import type { StageSettings } from './stages';
+import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type StageSettings } from './stages';
 
 /** What every stage's stack and resources are tagged with: the service, and which stage. */
 export const stackTags = (settings: StageSettings): Record<string, string> => ({
@@ -78,7 +78,8 @@ export class BrebApiStack extends Stack {
     // The stack's own tags, which CloudFormation also puts on every resource it can. Given here since
     // @aws-cdk/core:explicitStackTags: Tags.of(stack) no longer reaches the stack itself.
     super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
-    const { settings } = props;
+    // A production stage without its connector's URL fails here, naming networkConnectorUrl.
+    const settings = resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT));
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
 
@@ -198,6 +199,11 @@ export class BrebApiStack extends Stack {
     output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
+    output(
+      'NetworkSecretArn',
+      this.secrets.network.secretArn,
+      "The network connector's signing secret (docs/network.md)",
+    );
     output('DashboardUrl', this.monitoring.dashboardUrl, 'CloudWatch dashboard of this stage');
     output('AlarmTopicArn', this.monitoring.topic.topicArn, 'SNS topic of every alarm');
     for (const [name, queue] of Object.entries(this.queues.byName)) {

@@ -50,6 +50,20 @@ export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySetting
  */
 export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot'; readonly layerArn: string };
 
+/**
+ * Where payments to other participants go, and credits come from (docs/network.md). `sandbox`: the
+ * simulator answers transfer orders itself (SANDBOX_SETTLEMENT_DELAY_MS, amounts ending in .99
+ * rejected). `connector`: signed transfer orders are POSTed to the sponsor bank's connector at `url`,
+ * which may instead come from the context value `networkConnectorUrl` (resolveNetwork).
+ */
+export type NetworkSettings = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url?: string };
+
+/** The context value (`cdk synth -c networkConnectorUrl=https://...`) that gives a stage its connector's URL. */
+export const NETWORK_CONNECTOR_URL_CONTEXT = 'networkConnectorUrl';
+
+/** The connector URL of the documentation, which synthesis checks use (never deployed). */
+export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
+
 export interface StageSettings {
   readonly name: StageName;
   /** The acquirer network merchants' payments go through (ACQUIRER_ID of the functions). */
@@ -60,6 +74,8 @@ export interface StageSettings {
   readonly identity: IdentitySettings;
   /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
   readonly sandboxEnabled: boolean;
+  /** The network the stage's money moves through: never the simulator where the sandbox is off. */
+  readonly network: NetworkSettings;
   /**
    * The functions' application log level (Lambda's filter, and their logger's). No higher than INFO:
    * Lambda counts the metrics' EMF lines, which carry no level, as INFO (service-function.ts).
@@ -117,6 +133,7 @@ const throwaway = {
   ...network,
   tracing: xray,
   sandboxEnabled: true,
+  network: { kind: 'sandbox' },
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
@@ -153,6 +170,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     ...kept,
     identity: cognito('staging'),
     sandboxEnabled: true,
+    network: { kind: 'sandbox' },
     throttling: { rateLimit: 100, burstLimit: 200 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     logRetention: RetentionDays.THREE_MONTHS,
@@ -163,6 +181,8 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     identity: cognito('prod'),
     // Sandbox operator tools would let any client invent approved merchants and balances.
     sandboxEnabled: false,
+    // Real money: the sponsor bank's connector, whose URL the deployment gives (networkConnectorUrl).
+    network: { kind: 'connector' },
     throttling: { rateLimit: 500, burstLimit: 1000 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Payment records are audited: a year of request logs.
@@ -174,6 +194,41 @@ export function stageSettings(name: string | undefined): StageSettings {
   const stage = stages[(name ?? 'dev') as StageName];
   if (!stage) throw new Error(`Unknown stage "${name}": use one of ${Object.keys(stages).join(', ')}`);
   return stage;
+}
+
+/**
+ * The stage's settings with its network resolved: a connector's URL from the context value
+ * `networkConnectorUrl`, else from the stage settings. Throws, naming the context value, when a
+ * connector stage has no URL, and when a stage without the sandbox would settle through the simulator
+ * (a production stage must move real money or none).
+ */
+export function resolveNetwork(settings: StageSettings, contextUrl: unknown): StageSettings {
+  const { network, name } = settings;
+  if (network.kind === 'sandbox') {
+    if (!settings.sandboxEnabled) {
+      throw new Error(
+        `Stage ${name} has no sandbox but would settle through the sandbox simulator: give it network ` +
+          `{ kind: 'connector' } and its URL (-c ${NETWORK_CONNECTOR_URL_CONTEXT}=https://...)`,
+      );
+    }
+    return settings;
+  }
+  const url = typeof contextUrl === 'string' && contextUrl !== '' ? contextUrl : network.url;
+  if (!url) {
+    throw new Error(
+      `Stage ${name} settles through the network connector and has no URL for it: ` +
+        `cdk synth -c stage=${name} -c ${NETWORK_CONNECTOR_URL_CONTEXT}=https://<connector> (or network.url in infra/stages.ts)`,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} "${url}" of stage ${name} is not a URL`);
+  }
+  // Transfer orders carry money: never in clear text.
+  if (parsed.protocol !== 'https:') throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} of stage ${name} must be https`);
+  return { ...settings, network: { kind: 'connector', url: parsed.toString() } };
 }
 
 /** RETAIN for stages that keep their data, DESTROY elsewhere. */
@@ -193,5 +248,9 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
+    [ENV.network]: settings.network.kind,
+    ...(settings.network.kind === 'connector' && settings.network.url
+      ? { [ENV.networkConnectorUrl]: settings.network.url }
+      : {}),
   };
 }

@@ -5,6 +5,7 @@
  * server. `npm start` and the
  * end-to-end tests both use it.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
@@ -112,6 +113,8 @@ export interface LocalRuntime {
   readonly tableName: string;
   readonly dynamodbEndpoint: string;
   readonly server: Server;
+  /** The network connector's `whsec_` secret locally (NETWORK_SECRET), unless a LocalStack ARN gives it. */
+  readonly networkSecret: string | undefined;
   /**
    * Holds the later work (the stream reader and the dispatcher, the queues and their functions)
    * once what runs has finished: from then until resumeWorkers() nothing but requests touches the
@@ -163,6 +166,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
+    // The network connector's secret: NETWORK_SECRET when set (a whsec_ value the caller's fake bank or
+    // simulator shares), else a fresh one for this run, which `npm start` prints.
+    if (!process.env[ENV.networkSecretArn] && !process.env[ENV.networkSecret]) {
+      process.env[ENV.networkSecret] = `whsec_${randomBytes(32).toString('base64')}`;
+    }
     // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
@@ -225,6 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       tableName,
       dynamodbEndpoint: endpoint,
       server,
+      networkSecret: process.env[ENV.networkSecret],
       async pauseWorkers() {
         await Promise.all(schedules.map((schedule) => schedule.pause()));
         await eventStream?.pause();

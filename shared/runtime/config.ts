@@ -17,6 +17,14 @@ export const ENV = {
    * Secrets Manager), never by the stack.
    */
   qrSigningSecret: 'QR_SIGNING_SECRET',
+  /** `sandbox` (the simulator answers transfer orders) or `connector` (docs/network.md); unset: sandbox. */
+  network: 'NETWORK',
+  /** Where a `connector` stage POSTs its signed transfer orders. */
+  networkConnectorUrl: 'NETWORK_CONNECTOR_URL',
+  /** Secrets Manager ARN of the network connector's signing secrets; set on the functions that sign or verify. */
+  networkSecretArn: 'NETWORK_SECRET_ARN',
+  /** The connector's signing secret itself (a `whsec_` value): set by the local runtime only. */
+  networkSecret: 'NETWORK_SECRET',
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',
@@ -51,6 +59,7 @@ export const ENV = {
  */
 export const SECRET_ENV = {
   qrSigning: ENV.qrSigningSecretArn,
+  network: ENV.networkSecretArn,
 } as const;
 
 export type SecretName = keyof typeof SECRET_ENV;
@@ -131,11 +140,23 @@ export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): Tenan
   return { requestsPerSecond, burst };
 }
 
+export type RuntimeNetwork = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url: string };
+
+/** NETWORK and NETWORK_CONNECTOR_URL: a connector without its URL is a broken deployment, never the simulator. */
+function readNetwork(env: NodeJS.ProcessEnv): RuntimeNetwork {
+  const kind = env[ENV.network] || 'sandbox';
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'connector') throw new Error(`Environment variable ${ENV.network} must be sandbox or connector`);
+  return { kind, url: required(env, ENV.networkConnectorUrl) };
+}
+
 export interface RuntimeConfig {
   readonly tableName: string;
   /** Unset means a deployed stage as far as any rule goes: only an explicit `local` relaxes one. */
   readonly stage: string | undefined;
   readonly sandboxEnabled: boolean;
+  /** Where transfer orders go: the simulator, or the sponsor bank's connector at its URL. */
+  readonly network: RuntimeNetwork;
   readonly acquirerId: string;
   readonly participant: { readonly name: string; readonly nit: string };
   /** Undefined on functions whose route does not declare the `qrSigning` secret. */
@@ -175,6 +196,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     tableName: required(env, ENV.tableName),
     stage: env[ENV.stage] || undefined,
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
+    network: readNetwork(env),
     acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
     participant: {
       name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',

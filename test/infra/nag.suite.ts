@@ -40,8 +40,8 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
     }
     const bucketId = hosted ? logicalIdOf(synthed, synthed.stack.dashboard!.bucket) : '';
     expect(Object.fromEntries(counts)).toEqual({
-      // Hand-rotated QR signing secret (stage-secrets.ts).
-      'AwsSolutions-SMG4': 1,
+      // Hand-rotated secrets: the QR signing key and the network connector's (stage-secrets.ts).
+      'AwsSolutions-SMG4': 2,
       // X-Ray's Resource "*" (with the stream consumer's ListStreams) and the table's index/*
       // (service-function.ts); the dashboard upload's CloudFront invalidation. The rate-limit
       // counters' grant names the table itself, narrowed by conditions: no finding of its own.

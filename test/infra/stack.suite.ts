@@ -11,7 +11,7 @@ import { routes, routesFor } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
-import { stages, stageSettings, type StageName } from '../../infra/stages';
+import { EXAMPLE_CONNECTOR_URL, stages, stageSettings, type StageName } from '../../infra/stages';
 import {
   grantedQueueActions,
   grantedTableActions,
@@ -98,6 +98,9 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         PARTICIPANT_NAME: settings.participant.name,
         PARTICIPANT_NIT: settings.participant.nit,
         TENANT_RATE_LIMIT: expect.any(String),
+        // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
+        NETWORK: settings.network.kind,
+        ...(settings.network.kind === 'connector' ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/` } : {}),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         // A namespace per stage: stages in one account never count each other's metrics.
@@ -106,6 +109,9 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Only the routes that name the signing key learn where it is.
         ...(route.secrets?.includes('qrSigning')
           ? { QR_SIGNING_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.qrSigning) } }
+          : {}),
+        ...(route.secrets?.includes('network')
+          ? { NETWORK_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.network) } }
           : {}),
         // Only the routes that name a queue learn its URL.
         ...Object.fromEntries(

@@ -13,7 +13,13 @@ import type { RouteDefinition } from '../../functions/routes';
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
-import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
+import {
+  EXAMPLE_CONNECTOR_URL,
+  NETWORK_CONNECTOR_URL_CONTEXT,
+  stageSettings,
+  type StageName,
+  type StageSettings,
+} from '../../infra/stages';
 
 /** CloudFormation resources are untyped JSON. */
 export type Json = any;
@@ -34,6 +40,12 @@ export interface SynthOptions {
   readonly settings?: (settings: StageSettings) => StageSettings;
   /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
   readonly nag?: NagPackProps;
+  /**
+   * Context values besides cdk.json's (`-c name=value`). Production's connector URL defaults to the
+   * documentation's example, as `npm run synth:all` passes it; `{ networkConnectorUrl: undefined }`
+   * synthesizes without it.
+   */
+  readonly context?: Record<string, unknown>;
 }
 
 /**
@@ -54,6 +66,8 @@ function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
     stage,
+    [NETWORK_CONNECTOR_URL_CONTEXT]: EXAMPLE_CONNECTOR_URL,
+    ...options.context,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
     // path, by which the local server finds a route's bundle (infra/local/bundles.ts).
     ...(options.bundle

@@ -127,7 +127,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       // Outside any VPC: the sender calls the receivers' URLs on the internet.
       expect(properties.VpcConfig).toBeUndefined();
       expect(properties.Environment.Variables).toEqual({
-        ...functionEnvironment(settings, 'table'),
+        ...functionEnvironment(synthed.stack.settings, 'table'),
         TABLE_NAME: { Ref: logicalIdOf(synthed, synthed.stack.table) },
         // Only the queues the worker sends to.
         ...Object.fromEntries((worker.queues ?? []).map((name) => [QUEUE_ENV[name], { Ref: queueId(name) }])),
