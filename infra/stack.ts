@@ -7,14 +7,15 @@
  * Everything that differs between stages comes from StageSettings; everything a function needs
  * comes from its route or worker entry.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnStage, HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { contractRoutes } from '../functions/contract';
+import { networkRoutes as networkRouteTable } from '../functions/network-routes';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers as workerTable } from '../functions/workers';
@@ -25,7 +26,7 @@ import { ContractFunction } from './constructs/contract-function';
 import { DashboardSite } from './constructs/dashboard-site';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
-import { SERVICE_NAME, type ServiceFunction } from './constructs/service-function';
+import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
@@ -62,6 +63,10 @@ export class BrebApiStack extends Stack {
   /** The function of GET /openapi.json and /docs, and its routes: the only ones without the authorizer. */
   readonly contract: ContractFunction;
   readonly contractRoutes: readonly HttpRoute[];
+  /** The routes the network connector calls, signed, without the authorizer (functions/network-routes.ts). */
+  readonly networkRoutes: readonly HttpRoute[];
+  /** Their functions, by route name. */
+  readonly networkFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly queues: WorkQueues;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
@@ -145,6 +150,10 @@ export class BrebApiStack extends Stack {
         },
       ]);
     }
+    const networkFunctions = new Map<string, ServiceFunction>();
+    this.networkRoutes = this.addNetworkRoutes(settings, shared, networkFunctions);
+    this.networkFunctions = networkFunctions;
+
     const { identity } = settings;
     this.dashboard =
       identity.kind === 'cognito'
@@ -176,6 +185,7 @@ export class BrebApiStack extends Stack {
     const { personClaims } = this.identity;
     this.serviceFunctions = new Map<string, ServiceFunction>([
       ...functions,
+      ...networkFunctions,
       ...this.workers,
       [contractRoutes.name, this.contract],
       ...(personClaims ? [[personClaimsTrigger.name, personClaims] as const] : []),
@@ -191,6 +201,63 @@ export class BrebApiStack extends Stack {
     });
 
     this.addOutputs();
+  }
+
+  /**
+   * The routes the network connector calls (functions/network-routes.ts): no authorizer, since the
+   * handler checks the connector's signature on every request; each with its own throttling, so that
+   * the clients' traffic never starves the network's callbacks, nor the other way round.
+   */
+  private addNetworkRoutes(
+    settings: StageSettings,
+    shared: Omit<ServiceFunctionProps, 'definition' | 'description' | 'timeout'>,
+    functions: Map<string, ServiceFunction>,
+  ): HttpRoute[] {
+    const added: HttpRoute[] = [];
+    for (const route of networkRouteTable) {
+      const fn = new ServiceFunction(this, route.name, {
+        ...shared,
+        definition: route,
+        description: `${route.method} ${route.paths.join(' ')} (network connector)`,
+        // The network's time limit for an answer is seconds: as the clients' routes.
+        timeout: Duration.seconds(10),
+      });
+      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function);
+      for (const path of route.paths) {
+        added.push(
+          ...this.api.addRoutes({
+            path,
+            methods: [HttpMethod[route.method]],
+            integration,
+            authorizer: new HttpNoneAuthorizer(),
+          }),
+        );
+      }
+      functions.set(route.name, fn);
+    }
+    for (const route of added) {
+      NagSuppressions.addResourceSuppressions(route, [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "The network connector's routes authenticate every request by its Standard Webhooks signature with " +
+            "the connector's secret (shared/http/network-handler.ts), not by a token: 401 without a valid one.",
+        },
+      ]);
+    }
+    const routeSettings = Object.fromEntries(
+      networkRouteTable.flatMap((route) =>
+        route.paths.map((path) => [
+          `${route.method} ${path}`,
+          {
+            ThrottlingRateLimit: settings.networkThrottling.rateLimit,
+            ThrottlingBurstLimit: settings.networkThrottling.burstLimit,
+          },
+        ]),
+      ),
+    );
+    (this.apiStage.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+    return added;
   }
 
   /** What an operator needs after `cdk deploy`: printed by the CLI, under these short names. */

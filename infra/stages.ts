@@ -88,6 +88,11 @@ export interface StageSettings {
    */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
   /**
+   * Requests per second and burst of each route the network connector calls (/network/...): a bucket
+   * of its own, apart from the clients' routes, sized for the network's traffic to us.
+   */
+  readonly networkThrottling: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
    * What one tenant may send, enforced by the functions across all their instances (DynamoDB
    * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
    */
@@ -136,6 +141,7 @@ const throwaway = {
   network: { kind: 'sandbox' },
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
+  networkThrottling: { rateLimit: 20, burstLimit: 40 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
   retainData: false,
   alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
@@ -172,6 +178,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: true,
     network: { kind: 'sandbox' },
     throttling: { rateLimit: 100, burstLimit: 200 },
+    networkThrottling: { rateLimit: 50, burstLimit: 100 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
@@ -184,6 +191,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     // Real money: the sponsor bank's connector, whose URL the deployment gives (networkConnectorUrl).
     network: { kind: 'connector' },
     throttling: { rateLimit: 500, burstLimit: 1000 },
+    networkThrottling: { rateLimit: 200, burstLimit: 400 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,

@@ -15,6 +15,7 @@ import {
   formatTenantRateLimit,
   QUEUE_ENV,
   type QueueName,
+  type RuntimeNetwork,
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
@@ -86,6 +87,11 @@ export interface LocalRuntimeOptions {
   readonly sweepIntervalMs?: number;
   /** How late work must be before the sweeper restarts it (SWEEP_GRACE_MS; default 120000). */
   readonly sweepGraceMs?: number;
+  /**
+   * The network the local stage settles through: the sandbox simulator by default, or a connector at
+   * `url` (a fake bank of a contract test; docs/network.md), the adapter production runs.
+   */
+  readonly network?: RuntimeNetwork;
 }
 
 /** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
@@ -163,6 +169,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
+    const network = options.network ?? settings.network;
+    process.env[ENV.network] = network.kind;
+    if (network.kind === 'connector' && network.url) process.env[ENV.networkConnectorUrl] = network.url;
+    else delete process.env[ENV.networkConnectorUrl];
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
@@ -223,6 +233,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sandboxEnabled: settings.sandboxEnabled,
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
+        ...(throttling ? { networkThrottling: settings.networkThrottling } : {}),
         ...(loadHandler ? { loadHandler } : {}),
       }),
     );

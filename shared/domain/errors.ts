@@ -30,6 +30,7 @@ export const ERROR_CATALOG = {
   INSUFFICIENT_FUNDS: { kind: 'invalid', title: "The account's available balance does not cover the amount" },
   IDEMPOTENCY_KEY_REQUIRED: { kind: 'invalid', title: 'This request needs an Idempotency-Key' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
+  NETWORK_SIGNATURE_INVALID: { kind: 'unauthorized', title: 'The request is not signed by the network connector' },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
   NOT_FOUND: { kind: 'not_found', title: 'The resource does not exist' },

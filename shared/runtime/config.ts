@@ -143,7 +143,7 @@ export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): Tenan
 export type RuntimeNetwork = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url: string };
 
 /** NETWORK and NETWORK_CONNECTOR_URL: a connector without its URL is a broken deployment, never the simulator. */
-function readNetwork(env: NodeJS.ProcessEnv): RuntimeNetwork {
+export function readNetwork(env: NodeJS.ProcessEnv): RuntimeNetwork {
   const kind = env[ENV.network] || 'sandbox';
   if (kind === 'sandbox') return { kind };
   if (kind !== 'connector') throw new Error(`Environment variable ${ENV.network} must be sandbox or connector`);
@@ -191,6 +191,12 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/** Our sponsor bank, as PARTICIPANT_NAME and PARTICIPANT_NIT name it. */
+export const readParticipant = (env: NodeJS.ProcessEnv): RuntimeConfig['participant'] => ({
+  name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',
+  nit: env[ENV.participantNit] ?? '860000001',
+});
+
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
     tableName: required(env, ENV.tableName),
@@ -198,10 +204,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
     network: readNetwork(env),
     acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
-    participant: {
-      name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',
-      nit: env[ENV.participantNit] ?? '860000001',
-    },
+    participant: readParticipant(env),
     qrSigningSecretArn: env[ENV.qrSigningSecretArn] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),

@@ -30,8 +30,8 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
     const synthed = synth(stage, { nag: { suppressionIgnoreCondition: new SuppressionIgnoreAlways('audit') } });
     // Routes', workers', the contract's and the sign-in trigger's functions alike (service-function.ts).
     const functions = synthed.stack.serviceFunctions.size;
-    // (Neither the contract's function nor the trigger has a table right.)
-    const withTable = synthed.stack.functions.size + synthed.stack.workers.size;
+    // (Neither the contract's function nor the trigger has a table right; the network routes' functions do.)
+    const withTable = synthed.stack.functions.size + synthed.stack.networkFunctions.size + synthed.stack.workers.size;
     const hosted = synthed.stack.dashboard !== undefined;
     const counts = new Map<string, number>();
     for (const finding of findings(synthed)) {
@@ -50,8 +50,9 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
       // The stream consumer's on-failure destination is a dead-letter queue cdk-nag does not recognize
       // (worker-function.ts).
       'AwsSolutions-SQS3': 1,
-      // The OpenAPI document and its reference page, public by design (infra/stack.ts).
-      'AwsSolutions-APIG4': synthed.stack.contractRoutes.length,
+      // The OpenAPI document and its reference page, public by design, and the network connector's
+      // routes, authenticated by their signature (infra/stack.ts).
+      'AwsSolutions-APIG4': synthed.stack.contractRoutes.length + synthed.stack.networkRoutes.length,
       // No Plus tier for the staff's sign-ins (identity.ts).
       ...(stages[stage].identity.kind === 'cognito' ? { 'AwsSolutions-COG8': 1 } : {}),
       ...(hosted

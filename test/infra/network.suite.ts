@@ -3,6 +3,7 @@
  * connector, never the sandbox simulator; its synthesis fails, naming networkConnectorUrl, without
  * the connector's URL; the connector's signing secret is in Secrets Manager on every stage.
  */
+import { networkRoutes } from '../../functions/network-routes';
 import { workers } from '../../functions/workers';
 import { networkSecretName } from '../../infra/constructs/stage-secrets';
 import { EXAMPLE_CONNECTOR_URL, stages, type StageName } from '../../infra/stages';
@@ -40,7 +41,7 @@ describe('network.suite: the network of each stage', () => {
     );
   });
 
-  test('production: every function is told the connector, none the simulator; no /sandbox/ route', () => {
+  test('production: every function is told the connector, none the simulator; the /network/ routes, no /sandbox/ route', () => {
     const synthed = synth('prod');
     const functions = Object.values(synthed.template.findResources('AWS::Lambda::Function')) as Json[];
     const ours = functions.filter((fn) => fn.Properties.Environment?.Variables?.STAGE === 'prod');
@@ -55,9 +56,36 @@ describe('network.suite: the network of each stage', () => {
       (route) => route.Properties.RouteKey as string,
     );
     expect(routeKeys.filter((key) => key.includes('/sandbox/'))).toEqual([]);
+    expect(routeKeys).toContain('POST /network/v1/transfers/{id}/status');
   });
 
   describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
+    test('the /network/ routes: no authorizer (the handler checks the signature), throttled apart', () => {
+      const synthed = synth(stage);
+      const keys = networkRoutes.flatMap((route) => route.paths.map((path) => `${route.method} ${path}`));
+      expect(keys).toEqual(['POST /network/v1/transfers/{id}/status']);
+      const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];
+      for (const key of keys) {
+        const [route] = apiRoutes.filter((r) => r.Properties.RouteKey === key);
+        expect(route.Properties.AuthorizationType).toBe('NONE');
+        expect(route.Properties.AuthorizationScopes).toBeUndefined();
+      }
+      const [apiStage] = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Stage')) as Json[];
+      const { networkThrottling } = stages[stage];
+      expect(apiStage.Properties.RouteSettings).toEqual(
+        Object.fromEntries(
+          keys.map((key) => [
+            key,
+            { ThrottlingRateLimit: networkThrottling.rateLimit, ThrottlingBurstLimit: networkThrottling.burstLimit },
+          ]),
+        ),
+      );
+      // The clients' routes keep the stage's own bucket.
+      expect(apiStage.Properties.DefaultRouteSettings).toMatchObject({
+        ThrottlingRateLimit: stages[stage].throttling.rateLimit,
+      });
+    });
+
     test("the connector's signing secret: generated, kept as the stage says, readable only by who names it", () => {
       const synthed = synth(stage);
       const secretId = logicalIdOf(synthed, synthed.stack.secrets.network);
@@ -69,7 +97,7 @@ describe('network.suite: the network of each stage', () => {
       expect(secret.Properties.SecretString).toBeUndefined();
       expect(secret.DeletionPolicy).toBe(stages[stage].retainData ? 'Retain' : 'Delete');
       for (const name of synthed.stack.serviceFunctions.keys()) {
-        const definition = [...synthed.stack.routes, ...workers].find((d) => d.name === name);
+        const definition = [...synthed.stack.routes, ...networkRoutes, ...workers].find((d) => d.name === name);
         const names = definition?.secrets ?? [];
         const reads = JSON.stringify(roleStatements(synthed, name)).includes(secretId);
         expect([name, reads]).toEqual([name, names.includes('network')]);

@@ -8,6 +8,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { contractRoutes } from '../../functions/contract';
 import { routes, routesFor } from '../../functions/routes';
+import { networkRoutes } from '../../functions/network-routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
@@ -65,7 +66,12 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
       // Ours: the routes', the workers', the description's (test/infra/contract.suite.ts) and, with
       // Cognito, the sign-in trigger's. (CDK's handlers of the dashboard's files are in its nested stack.)
-      const ours = expectedRoutes.length + workers.length + 1 + (settings.identity.kind === 'cognito' ? 1 : 0);
+      const ours =
+        expectedRoutes.length +
+        networkRoutes.length +
+        workers.length +
+        1 +
+        (settings.identity.kind === 'cognito' ? 1 : 0);
       synthed.template.resourceCountIs('AWS::Lambda::Function', ours);
       expect(synthed.stack.serviceFunctions.size).toBe(ours);
       expect([...synthed.stack.workers.keys()].sort()).toEqual(workers.map((w) => w.name).sort());
@@ -174,8 +180,12 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
     test('every path of every deployed route, and nothing else, is routed behind the authorizer', () => {
       const expectedKeys = expectedRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
       // The API's description is routed too, without the authorizer (test/infra/contract.suite.ts).
+      // So are the network connector's, without it too (network.suite.ts).
       const apiRoutes = (Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).filter(
-        (r) => !contractRoutes.paths.some((path) => r.Properties.RouteKey === `${contractRoutes.method} ${path}`),
+        (r) =>
+          ![contractRoutes, ...networkRoutes].some((open) =>
+            open.paths.some((path) => r.Properties.RouteKey === `${open.method} ${path}`),
+          ),
       );
       expect(apiRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(expectedKeys.sort());
       const authorizerId = Object.keys(synthed.template.findResources('AWS::ApiGatewayV2::Authorizer'))[0];

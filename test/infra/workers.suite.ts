@@ -10,7 +10,7 @@ import { STREAM_RETRY_ATTEMPTS } from '../../infra/constructs/worker-function';
 import { DEAD_LETTER_RETENTION, MAX_RECEIVES, VISIBILITY_TIMEOUT_FACTOR } from '../../infra/constructs/work-queues';
 import { stages, type StageName } from '../../infra/stages';
 import { EVENT_ENTITY } from '../../shared/data/item-keys';
-import { QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
+import { SECRET_ENV, QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
 import {
   DEAD_LETTER_SEND_ACTIONS,
   grantedQueueActions,
@@ -131,6 +131,13 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         TABLE_NAME: { Ref: logicalIdOf(synthed, synthed.stack.table) },
         // Only the queues the worker sends to.
         ...Object.fromEntries((worker.queues ?? []).map((name) => [QUEUE_ENV[name], { Ref: queueId(name) }])),
+        // Only the secrets it names (the settlement job signs transfer orders: network.suite.ts).
+        ...Object.fromEntries(
+          (worker.secrets ?? []).map((name) => [
+            SECRET_ENV[name],
+            { Ref: logicalIdOf(synthed, synthed.stack.secrets.byName[name]) },
+          ]),
+        ),
       });
     });
 

@@ -67,6 +67,7 @@ export interface TestApiOptions extends Pick<
   | 'approvalTimeoutMs'
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
+  | 'network'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -98,6 +99,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     dynamodbEndpoint,
     tableName: options.tableName ?? `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.network ? { network: options.network } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
