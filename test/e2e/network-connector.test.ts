@@ -15,6 +15,7 @@ import { answeredPayment } from '../support/settlement';
 /** Ana María Gómez Pérez's PHONE key at Banco Ejemplo (the sandbox directory): another participant. */
 const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
 const UNKNOWN = '7d7c5a1e-0000-4000-8000-000000000000';
+const SWEEP_GRACE_MS = 3_000;
 const OTHER_SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 
 let api: TestApi;
@@ -23,7 +24,12 @@ let token: string;
 
 beforeAll(async () => {
   bank = await FakeBank.start(() => api.runtime.networkSecret!);
-  api = await startTestApi({ network: { kind: 'connector', url: bank.url } });
+  // The sweeper every second, for work 3 s late: what the queue gave up on is sent again soon.
+  api = await startTestApi({
+    network: { kind: 'connector', url: bank.url },
+    sweepIntervalMs: 1_000,
+    sweepGraceMs: SWEEP_GRACE_MS,
+  });
   token = await api.token('sandbox-client-a');
 });
 afterAll(async () => {
@@ -31,11 +37,10 @@ afterAll(async () => {
   await bank.stop();
 });
 
-/** A payment of `value` to Ana's key: PENDING, its amount held; the order it made the bank receive. */
+/** A payment of `value` to Ana's key: PENDING, its amount held. Each test pays amounts of its own. */
 async function pendingTransfer(value: string, balance = '500.00') {
   const payer = await merchantWithKey(api, token, { availableBalance: balance });
   const resolutionId = await resolvedKey(api, token, payer.customerId, ANA_PHONE);
-  const before = bank.orders.length;
   const answer = await api.request('POST', '/v1/payments', {
     token,
     body: {
@@ -47,7 +52,7 @@ async function pendingTransfer(value: string, balance = '500.00') {
     },
   });
   expect([answer.status, answer.body.status]).toEqual([200, 'PENDING']);
-  return { payer, payment: answer.body, orderIndex: before };
+  return { payer, payment: answer.body };
 }
 
 const read = (id: string) => api.request('GET', `/v1/payments/${id}`, { token });
@@ -55,8 +60,8 @@ const balanceOf = (accountId: string) => availableBalance(api, token, accountId)
 
 describe('transfer orders out', () => {
   it('a signed transfer.requested order with a stable end_to_end_id; PENDING until the network answers', async () => {
-    const { payer, payment, orderIndex } = await pendingTransfer('120.50');
-    const [order] = (await bank.ordersReceived(orderIndex + 1)).slice(orderIndex);
+    const { payer, payment } = await pendingTransfer('120.50');
+    const [order] = await bank.ordersFor(payment.id);
     expect(order!.signed).toBe(true);
     expect(order!.body).toEqual({
       type: 'transfer.requested',
@@ -88,8 +93,8 @@ describe('transfer orders out', () => {
   });
 
   it('a status for a transfer already answered is answered again without a change, whatever it says', async () => {
-    const { payer, payment, orderIndex } = await pendingTransfer('80.00', '100.00');
-    await bank.ordersReceived(orderIndex + 1);
+    const { payer, payment } = await pendingTransfer('80.00', '100.00');
+    await bank.ordersFor(payment.id);
     const rejected = await bank.callBack(api.url, payment.id, { status: 'REJECTED', reason: 'Cuenta cerrada' });
     expect(rejected.body).toMatchObject({ status: 'REJECTED', applied: true });
     const once = await read(payment.id);
@@ -107,12 +112,14 @@ describe('transfer orders out', () => {
 
   it('a status that arrives before the order is acknowledged is applied, and the late 202 changes nothing', async () => {
     let early: { status: number; body: any } | undefined;
-    bank.answers.push({
-      status: 202,
-      before: async (order) => {
-        early = await bank.callBack(api.url, order.body.transfer_id, { status: 'SETTLED' });
+    bank.plans.set('45.00', [
+      {
+        status: 202,
+        before: async (order) => {
+          early = await bank.callBack(api.url, order.body.transfer_id, { status: 'SETTLED' });
+        },
       },
-    });
+    ]);
     const { payment } = await pendingTransfer('45.00');
     const answered = await answeredPayment(api, token, payment.id);
     expect(answered.body.status).toBe('SETTLED');
@@ -143,8 +150,8 @@ describe('transfer orders out', () => {
   });
 
   it('unsigned, badly signed and stale callbacks are 401 and change nothing; a bad body is 400', async () => {
-    const { payer, payment, orderIndex } = await pendingTransfer('30.00', '30.00');
-    await bank.ordersReceived(orderIndex + 1);
+    const { payer, payment } = await pendingTransfer('30.00', '30.00');
+    await bank.ordersFor(payment.id);
     for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
       const refused = await bank.callBack(api.url, payment.id, { status: 'REJECTED' }, signing);
       expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
@@ -159,14 +166,14 @@ describe('transfer orders out', () => {
   });
 
   it.each([
-    ['down (503)', { status: 503 }],
-    ['slow (no answer within 5 s)', { status: 202, delayMs: 6_000 }],
+    ['down (503)', '10.00', { status: 503 }],
+    ['slow (no answer within 5 s)', '11.00', { status: 202, delayMs: 6_000 }],
   ])(
     'the bank %s: the payment stays PENDING and held, and the same order is sent again until taken',
-    async (_, first) => {
-      bank.answers.push(first);
-      const { payer, payment, orderIndex } = await pendingTransfer('10.00', '10.00');
-      const [failed, retried] = (await bank.ordersReceived(orderIndex + 2, 20_000)).slice(orderIndex);
+    async (_, value, first) => {
+      bank.plans.set(value, [first]);
+      const { payer, payment } = await pendingTransfer(value, value);
+      const [failed, retried] = await bank.ordersFor(payment.id, 2, 20_000);
       expect((await read(payment.id)).body.status).toBe('PENDING');
       expect(await balanceOf(payer.accountId)).toBe('0.00');
       // The same transfer to the bank: same message id, same end_to_end_id, same order.
@@ -178,4 +185,20 @@ describe('transfer orders out', () => {
     },
     40_000,
   );
+
+  it("the bank down past the queue's retries: the sweeper sends the same order again, and it settles", async () => {
+    // The queue hands a failed job 3 times in all (infra/local/local-queue.ts), then gives it up.
+    bank.plans.set('12.00', [{ status: 503 }, { status: 503 }, { status: 503 }]);
+    const { payer, payment } = await pendingTransfer('12.00', '12.00');
+    const orders = await bank.ordersFor(payment.id, 4, 30_000);
+    // The fourth came from the sweeper: the payment was due past its grace.
+    const sentAt = (order: (typeof orders)[number]) => Number(order.headers['webhook-timestamp']) * 1000;
+    expect(sentAt(orders[3]!)).toBeGreaterThanOrEqual(Date.parse(payment.created_at) + SWEEP_GRACE_MS - 1_000);
+    expect(new Set(orders.map((order) => order.raw)).size).toBe(1);
+    expect(new Set(orders.map((order) => order.headers['webhook-id'])).size).toBe(1);
+    expect(await balanceOf(payer.accountId)).toBe('0.00');
+    const settled = await bank.callBack(api.url, payment.id, { status: 'SETTLED' });
+    expect(settled.body).toMatchObject({ status: 'SETTLED', applied: true });
+    expect((await read(payment.id)).body.status).toBe('SETTLED');
+  }, 40_000);
 });

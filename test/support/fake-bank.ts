@@ -26,8 +26,12 @@ export interface OrderAnswer {
 
 export class FakeBank {
   readonly orders: ReceivedOrder[] = [];
-  /** The answers to the next orders, in turn; once used up, 202 at once. */
-  readonly answers: OrderAnswer[] = [];
+  /**
+   * The answers to the next orders of an amount (`amount.value`), in turn; once used up, and for any
+   * other amount, 202 at once. By amount, so that the sweeper's re-sends of other tests' transfers never
+   * take an answer meant for this one.
+   */
+  readonly plans = new Map<string, OrderAnswer[]>();
   private readonly server: Server;
   private waiters: (() => void)[] = [];
 
@@ -60,7 +64,7 @@ export class FakeBank {
     const order: ReceivedOrder = { headers, body: JSON.parse(raw) as Record<string, any>, raw, signed: check.valid };
     this.orders.push(order);
     for (const wake of this.waiters.splice(0)) wake();
-    const answer = this.answers.shift() ?? { status: 202 };
+    const answer = this.plans.get(String(order.body['amount']?.value))?.shift() ?? { status: 202 };
     await answer.before?.(order);
     if (answer.delayMs) await sleep(answer.delayMs);
     if (!check.valid) {
@@ -70,14 +74,15 @@ export class FakeBank {
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end('{}');
   }
 
-  /** Waits until the bank has received `count` orders in all. */
-  async ordersReceived(count: number, timeoutMs = 15_000): Promise<ReceivedOrder[]> {
+  /** Waits until the bank has received `count` orders for transfer `transferId`; answers them. */
+  async ordersFor(transferId: string, count = 1, timeoutMs = 15_000): Promise<ReceivedOrder[]> {
     const deadline = Date.now() + timeoutMs;
-    while (this.orders.length < count) {
-      if (Date.now() > deadline) throw new Error(`The bank received ${this.orders.length} of ${count} orders`);
+    const received = () => this.orders.filter((order) => order.body['transfer_id'] === transferId);
+    while (received().length < count) {
+      if (Date.now() > deadline) throw new Error(`The bank received ${received().length} of ${count} orders`);
       await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(200)]);
     }
-    return this.orders.slice(0, count);
+    return received().slice(0, count);
   }
 
   /**
