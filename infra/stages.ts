@@ -97,6 +97,11 @@ export interface StageSettings {
    * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
    */
   readonly tenantRateLimit: TenantRateLimitSettings;
+  /**
+   * The most one payment may move, in cents, out or in (MAX_PAYMENT_CENTS): above it, 400
+   * AMOUNT_ABOVE_LIMIT. The sponsor bank's limit per transfer bounds production's.
+   */
+  readonly maxPaymentCents: number;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   readonly tracing: TracingSettings;
@@ -116,7 +121,12 @@ export interface StageSettings {
 }
 
 /** Every stage routes through the same acquirer network and sponsor bank (the participant). */
-const network = { acquirerId: 'RBM', participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' } } as const;
+const network = {
+  acquirerId: 'RBM',
+  participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' },
+  // COP 10,000,000.00 a payment: well below the 13 integer digits an amount may carry.
+  maxPaymentCents: 1_000_000_000,
+} as const;
 
 /** X-Ray on every stage until one is switched to ADOT (docs/tracing.md, "Switching a stage"). */
 const xray: TracingSettings = { kind: 'xray' };
@@ -257,6 +267,7 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.participantNit]: settings.participant.nit,
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     [ENV.network]: settings.network.kind,
+    [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
     ...(settings.network.kind === 'connector' && settings.network.url
       ? { [ENV.networkConnectorUrl]: settings.network.url }
       : {}),

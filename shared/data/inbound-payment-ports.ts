@@ -24,4 +24,5 @@ export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'>
     timeoutMs: runtimeConfig().approvalTimeoutMs,
   },
   decisionJobs: settlementQueue(),
+  maxPaymentCents: runtimeConfig().maxPaymentCents,
 });

@@ -27,6 +27,7 @@ export const ERROR_CATALOG = {
   },
   CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
   ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active' },
+  AMOUNT_ABOVE_LIMIT: { kind: 'invalid', title: 'The amount is above the maximum of one payment' },
   INSUFFICIENT_FUNDS: { kind: 'invalid', title: "The account's available balance does not cover the amount" },
   IDEMPOTENCY_KEY_REQUIRED: { kind: 'invalid', title: 'This request needs an Idempotency-Key' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },

@@ -35,6 +35,8 @@ export const ENV = {
    * unset: no limit (the local runtime leaves it unset unless asked, so tests run unthrottled).
    */
   tenantRateLimit: 'TENANT_RATE_LIMIT',
+  /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
+  maxPaymentCents: 'MAX_PAYMENT_CENTS',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
   sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
   /** URL of the SQS queue of settlement jobs (set by the stack on the functions that send to it). */
@@ -164,6 +166,7 @@ export interface RuntimeConfig {
   readonly dynamodbEndpoint: string | undefined;
   readonly dynamodbRequestTimeoutMs: number;
   readonly sandboxSettlementDelayMs: number;
+  readonly maxPaymentCents: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryBaseMs: number;
   readonly approvalTimeoutMs: number;
@@ -209,6 +212,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
     sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
+    maxPaymentCents: positiveInteger(env, ENV.maxPaymentCents, DEFAULT_MAX_PAYMENT_CENTS),
     webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
     approvalTimeoutMs: positiveInteger(env, ENV.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS),
@@ -222,6 +226,9 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+/** Without a stage's setting: COP 10,000,000.00 a payment (infra/stages.ts sets every stage's). */
+export const DEFAULT_MAX_PAYMENT_CENTS = 1_000_000_000;
 
 /** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;

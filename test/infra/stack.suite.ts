@@ -106,6 +106,7 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         TENANT_RATE_LIMIT: expect.any(String),
         // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
         NETWORK: settings.network.kind,
+        MAX_PAYMENT_CENTS: String(settings.maxPaymentCents),
         ...(settings.network.kind === 'connector' ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/` } : {}),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,

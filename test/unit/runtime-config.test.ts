@@ -35,6 +35,7 @@ test('reads every setting the stack passes', () => {
     dynamodbEndpoint: undefined,
     dynamodbRequestTimeoutMs: 1000,
     sandboxSettlementDelayMs: 1000,
+    maxPaymentCents: 1_000_000_000,
     webhookTimeoutMs: 5000,
     webhookRetryBaseMs: 1000,
     approvalTimeoutMs: 3000,
