@@ -86,18 +86,18 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
   if (payment.status !== 'PENDING') return payment;
 
   const answer = await deps.network.answer(payment);
-  return answer ? answerPending(deps, payment, answer) : payment;
+  return answer ? (await answerPending(deps, payment, answer)).payment : payment;
 }
 
 /**
  * Writes the network's answer to a PENDING payment, once: the payment as it is afterwards, also when
- * another job or callback answered it first.
+ * another job or callback answered it first (`written` false).
  */
 export async function answerPending(
   deps: Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'>,
   payment: StoredPayment,
   answer: NetworkAnswer,
-): Promise<StoredPayment> {
+): Promise<{ readonly payment: StoredPayment; readonly written: boolean }> {
   const paymentId = payment.id;
   const answered = answeredPayment(payment, answer, deps.clock.now());
   const rejected = answered.status === 'REJECTED';
@@ -110,8 +110,8 @@ export async function answerPending(
       : [],
     events: paymentEvents(deps.ids, answered, rejected ? 'payment.rejected' : 'payment.settled'),
   };
-  if (await deps.payments.answer(write)) return answered;
+  if (await deps.payments.answer(write)) return { payment: answered, written: true };
   const current = await deps.payments.get(paymentId);
   if (!current) throw new Error(`Payment ${paymentId} disappeared while settling`);
-  return current;
+  return { payment: current, written: false };
 }

@@ -145,12 +145,13 @@ export async function applyTransferStatus(
   if (!payment || !isTransfer(payment, deps.participant)) return undefined;
   const answer: NetworkAnswer =
     status.status === 'SETTLED' ? { status: 'SETTLED' } : { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
-  const wasPending = payment.status === 'PENDING';
-  const current = wasPending ? await answerPending(deps, payment, answer) : payment;
+  // Only a PENDING payment is answered; of two callbacks at once, the one whose write held applied it.
+  const { payment: current, written } =
+    payment.status === 'PENDING' ? await answerPending(deps, payment, answer) : { payment, written: false };
   return {
     transfer_id: payment.id,
     end_to_end_id: endToEndIdOf(payment.id),
     status: current.status === 'SETTLED' || current.status === 'REJECTED' ? current.status : 'PENDING',
-    applied: wasPending && current.status === answer.status && current.updated_at !== payment.updated_at,
+    applied: written,
   };
 }

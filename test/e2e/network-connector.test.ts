@@ -110,6 +110,22 @@ describe('transfer orders out', () => {
     expect(await balanceOf(payer.accountId)).toBe('100.00');
   });
 
+  it('10 racing callbacks, half SETTLED and half REJECTED: one is applied, the money moves at most once', async () => {
+    const { payer, payment } = await pendingTransfer('60.00', '100.00');
+    await bank.ordersFor(payment.id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        bank.callBack(api.url, payment.id, { status: i % 2 === 0 ? 'SETTLED' : 'REJECTED' }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(answers.filter((answer) => answer.body.applied)).toHaveLength(1);
+    const final = (await read(payment.id)).body.status;
+    // Every answer tells the one status that holds.
+    expect(new Set(answers.map((answer) => answer.body.status))).toEqual(new Set([final]));
+    expect(await balanceOf(payer.accountId)).toBe(final === 'SETTLED' ? '40.00' : '100.00');
+  });
+
   it('a status that arrives before the order is acknowledged is applied, and the late 202 changes nothing', async () => {
     let early: { status: number; body: any } | undefined;
     bank.plans.set('45.00', [
