@@ -1,7 +1,7 @@
 /**
  * The routes the network connector calls (docs/network.md): signed by the connector's secret, not
- * behind the JWT authorizer, in an OpenAPI document of their own (GET /network/openapi.json is
- * served with the clients' description), throttled apart from the clients' routes. Kept out of the
+ * behind the JWT authorizer, in an OpenAPI document of their own (tools/openapi/network-document.ts),
+ * throttled apart from the clients' routes. Kept out of the
  * route table's `routes`, whose every entry the clients' suites (authorization matrix, fuzz, the
  * clients' OpenAPI document) put behind a token; the stack and the local server mount these the same
  * way. Nothing here imports handler code.

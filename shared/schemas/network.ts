@@ -2,7 +2,9 @@
  * The network connector's contract (docs/network.md): what the sponsor bank's connector sends us,
  * signed. Its own OpenAPI document describes it, apart from the clients' one.
  */
-import { closedObject, matching, text, UUID } from './common';
+import { closedObject, matching, moneySchema, text, TIMESTAMP, UUID } from './common';
+import { participantSchema } from './keys';
+import { counterpartySchema, QR_CODE_REFERENCE } from './payments';
 
 /** A Bre-B end-to-end id: 1 to 35 letters and digits. */
 export const END_TO_END_ID = matching('^[A-Za-z0-9]{1,35}$', 'must be 1 to 35 letters and digits');
@@ -25,4 +27,27 @@ export const transferStatusAnswerSchema = closedObject(
     applied: { type: 'boolean' },
   },
   ['transfer_id', 'end_to_end_id', 'status', 'applied'],
+);
+
+/** A payment's transfer order, as we POST it to the connector (signed; docs/network.md, "Transfer orders"). */
+export const transferOrderSchema = closedObject(
+  {
+    type: { const: 'transfer.requested' },
+    transfer_id: UUID,
+    end_to_end_id: END_TO_END_ID,
+    amount: moneySchema,
+    debtor: closedObject(
+      {
+        customer_id: UUID,
+        account_id: UUID,
+        participant: participantSchema,
+      },
+      ['customer_id', 'account_id', 'participant'],
+    ),
+    creditor: counterpartySchema,
+    description: text(140),
+    qr_code_reference: QR_CODE_REFERENCE,
+    created_at: TIMESTAMP,
+  },
+  ['type', 'transfer_id', 'end_to_end_id', 'amount', 'debtor', 'creditor', 'created_at'],
 );
