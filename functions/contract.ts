@@ -9,6 +9,9 @@
 import { DOCUMENT_PATH, REFERENCE_FILES_PATH, REFERENCE_PATH } from '../shared/http/contract-pages';
 import type { FunctionDefinition, HttpMethod } from './routes';
 
+/** The contract function's Lambda timeout, in seconds (it serves files it holds: no call to wait for). */
+export const CONTRACT_TIMEOUT_SECONDS = 5;
+
 export const contractRoutes = {
   name: 'serveContract',
   handler: 'serve-contract',

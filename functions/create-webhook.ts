@@ -2,6 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { createWebhook, randomWebhookSecrets } from '../shared/domain/webhooks';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
+import { secretSealer } from '../shared/data/secret-sealing';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreateWebhookRequest } from '../shared/schemas/webhooks';
@@ -11,9 +12,17 @@ export const handler = httpHandler<CreateWebhookRequest>({
   name: 'createWebhook',
   body: createWebhookRequest,
   oneTransaction: true,
+  // The secret is shown once: a replay under the same Idempotency-Key answers without it.
+  withheldOnReplay: ['secret'],
   handle: ({ auth, body }) =>
     createWebhook(
-      { ...systemNewRecords, ...webhookUrlDeps(), webhooks: dynamoWebhookStore, secrets: randomWebhookSecrets },
+      {
+        ...systemNewRecords,
+        ...webhookUrlDeps(),
+        webhooks: dynamoWebhookStore,
+        secrets: randomWebhookSecrets,
+        sealer: secretSealer(),
+      },
       auth.tenant,
       body,
     ),

@@ -4,6 +4,7 @@ import { putApprovalSettings } from '../shared/domain/inbound-approval';
 import { randomWebhookSecrets } from '../shared/domain/webhooks';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
+import { secretSealer } from '../shared/data/secret-sealing';
 import { httpHandler } from '../shared/http/handler';
 import type { PutInboundApprovalRequest } from '../shared/schemas/inbound-approval';
 import { putInboundApprovalRequest } from '../shared/schemas/generated/inbound-approval';
@@ -11,9 +12,17 @@ import { putInboundApprovalRequest } from '../shared/schemas/generated/inbound-a
 export const handler = httpHandler<PutInboundApprovalRequest>({
   name: 'putInboundApproval',
   body: putInboundApprovalRequest,
+  // The secret is shown once: a replay under the same Idempotency-Key answers without it.
+  withheldOnReplay: ['secret'],
   handle: ({ auth, body }) =>
     putApprovalSettings(
-      { settings: dynamoApprovalSettingsStore, secrets: randomWebhookSecrets, clock: systemClock, ...webhookUrlDeps() },
+      {
+        settings: dynamoApprovalSettingsStore,
+        secrets: randomWebhookSecrets,
+        sealer: secretSealer(),
+        clock: systemClock,
+        ...webhookUrlDeps(),
+      },
       auth.tenant,
       body,
     ),

@@ -1,8 +1,10 @@
 /** POST /v1/resolve-key: resolve a Bre-B key to its owner, participant and account (docs/keys.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
+import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
+import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
 import { httpHandler } from '../shared/http/handler';
 import type { ResolveKeyRequest } from '../shared/schemas/keys';
 import { resolveKeyRequest } from '../shared/schemas/generated/keys';
@@ -12,6 +14,7 @@ const deps = {
   customers: dynamoCustomerStore,
   directory: dynamoDirectory,
   resolutions: dynamoResolutionStore,
+  lookups: dynamoLookupBudget(LOOKUP_BUDGET),
 };
 
 export const handler = httpHandler<ResolveKeyRequest>({

@@ -11,6 +11,13 @@ import type { SchemaName } from '../shared/schemas/names';
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
 export const SCOPE_PREFIX = 'breb';
 
+/**
+ * Every route's Lambda timeout, in seconds: three DynamoDB attempts with back-off fit well inside, and
+ * API Gateway gives up at 30 s anyway. The stack sets it (infra/constructs/api-function.ts) and the
+ * local server enforces it (infra/local/server.ts).
+ */
+export const ROUTE_TIMEOUT_SECONDS = 10;
+
 export const SCOPES = {
   customersRead: `${SCOPE_PREFIX}/customers.read`,
   customersWrite: `${SCOPE_PREFIX}/customers.write`,
@@ -24,6 +31,15 @@ export const SCOPES = {
   paymentsWrite: `${SCOPE_PREFIX}/payments.write`,
   webhooksRead: `${SCOPE_PREFIX}/webhooks.read`,
   webhooksWrite: `${SCOPE_PREFIX}/webhooks.write`,
+  /**
+   * Resolving a key answers its owner's name, document and account: paying's first step, not a read
+   * of the client's own data, so no read-only principal gets it (docs/keys.md, docs/security.md).
+   */
+  keysResolve: `${SCOPE_PREFIX}/keys.resolve`,
+  /** The sandbox's operator tools that write for the sponsor bank or the shared directory (docs/sandbox.md). */
+  sandboxOperate: `${SCOPE_PREFIX}/sandbox.operate`,
+  /** Who changed what (docs/audit.md): viewers may read the activity. */
+  auditRead: `${SCOPE_PREFIX}/audit.read`,
 } as const;
 
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
@@ -48,7 +64,15 @@ export interface FunctionDefinition {
   readonly secrets?: readonly SecretName[];
   /** Queues the function sends to (SQS SendMessage); their URLs arrive in QUEUE_ENV. */
   readonly queues?: readonly QueueName[];
+  /**
+   * What the function does with the stage's secret key (shared/data/secret-sealing.ts): `seal` new
+   * secrets (kms:GenerateDataKey), `open` stored ones to sign or rotate (kms:Decrypt). The key's ARN
+   * arrives in SECRET_KEY_ARN; a function without this entry can do neither.
+   */
+  readonly sealing?: readonly SealingUse[];
 }
+
+export type SealingUse = 'seal' | 'open';
 
 /**
  * What the contract says of a route besides its method, paths and scopes: the OpenAPI document
@@ -81,8 +105,8 @@ export interface RouteDefinition extends FunctionDefinition, RouteContract {
   readonly method: HttpMethod;
   /** API Gateway route paths served by the one handler (`{id}` marks a path parameter). */
   readonly paths: readonly string[];
-  /** OAuth scopes the JWT authorizer demands; empty means any valid token. */
-  readonly scopes: readonly Scope[];
+  /** OAuth scopes the JWT authorizer demands, any one of them: at least one, no route takes any valid token. */
+  readonly scopes: readonly [Scope, ...Scope[]];
   /** Operator tools for the sandbox; mounted only on stages that enable the sandbox. */
   readonly sandbox?: boolean;
 }
@@ -240,8 +264,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
-    // Reads the key; the transaction updates it and deletes its directory entry.
-    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem'],
+    // Reads the key; the transaction updates it, deletes its directory entry and puts its audit event.
+    tableActions: ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'],
   },
   {
     name: 'suspendKey',
@@ -252,8 +276,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'keySchema' },
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
     scopes: [SCOPES.keysWrite],
-    // Reads the key; the transaction updates it and its directory entry.
-    tableActions: ['GetItem', 'UpdateItem'],
+    // Reads the key; the transaction updates it and its directory entry, and puts its audit event.
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'activateKey',
@@ -265,7 +289,7 @@ export const routes: readonly RouteDefinition[] = [
     problems: ['KEY_STATUS_CONFLICT', 'CONCURRENT_UPDATE', 'CUSTOMER_INACTIVE'],
     scopes: [SCOPES.keysWrite],
     // As suspendKey, and checks that the customer is still ACTIVE.
-    tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem'],
+    tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
   },
   {
     name: 'resolveKey',
@@ -274,9 +298,10 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'resolve-key',
     summary: 'Resolve a Bre-B key to its owner, participant and account',
     schemas: { body: 'resolveKeyRequestSchema', query: 'emptyQuerySchema', response: 'resolutionSchema' },
-    problems: ['NOT_FOUND', 'FORBIDDEN', 'KEY_NOT_FOUND'],
-    // Resolving reads the directory: a read scope (docs/keys.md); it stores the resolution it answers.
-    scopes: [SCOPES.keysRead],
+    problems: ['NOT_FOUND', 'FORBIDDEN', 'KEY_NOT_FOUND', 'KEY_LOOKUPS_EXHAUSTED'],
+    // Paying's first step, with an identity in the answer: a scope no read-only principal holds
+    // (docs/keys.md); it stores the resolution it answers.
+    scopes: [SCOPES.keysResolve],
     tableActions: IDEMPOTENCY_ACTIONS,
   },
   {
@@ -286,11 +311,12 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'validate-key',
     summary: 'Tell whether a person or business owns a Bre-B key',
     schemas: { body: 'validateKeyRequestSchema', query: 'emptyQuerySchema', response: 'keyValidationSchema' },
-    problems: [],
-    // resolve-key's scope: validating reads the same directory entry, with less in the answer
-    // (MATCH or NO_MATCH) and nothing stored, so what may resolve a key may validate one. The one
-    // GetItem is the directory's; the rest are those of an Idempotency-Key a client may send.
-    scopes: [SCOPES.keysRead],
+    problems: ['KEY_LOOKUPS_EXHAUSTED'],
+    // resolve-key's scope: validating checks an identity the caller already holds against the
+    // directory (MATCH or NO_MATCH, nothing stored), so it is paying's first step too, under the same
+    // scope and the same anti-scanning bucket (docs/keys.md). The one GetItem is the directory's; the
+    // rest are those of an Idempotency-Key a client may send.
+    scopes: [SCOPES.keysResolve],
     tableActions: ANSWER_RECORD_ACTIONS,
   },
   {
@@ -493,8 +519,11 @@ export const routes: readonly RouteDefinition[] = [
     },
     problems: [],
     scopes: [SCOPES.paymentsWrite],
-    // Replaces the settings in one update, or puts the first (only where none is).
-    tableActions: ['PutItem', 'UpdateItem'],
+    // Reads the settings and replaces their fields in one transaction with the audit event (made again
+    // on what it reads if another request wrote between), or puts the first (only where none is).
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    // The first PUT seals the secret it makes.
+    sealing: ['seal'],
   },
   {
     name: 'rotateInboundApprovalSecret',
@@ -507,6 +536,8 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.paymentsWrite],
     // Reads the settings and updates their secrets at the version read.
     tableActions: IDEMPOTENCY_ACTIONS,
+    // Opens the secrets to keep the previous one, seals them with the new one.
+    sealing: ['open', 'seal'],
   },
   {
     name: 'createWebhook',
@@ -517,8 +548,10 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'createWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookWithSecretSchema' },
     problems: [],
     scopes: [SCOPES.webhooksWrite],
-    // The transaction puts the webhook and updates its list's counters.
+    // The transaction puts the webhook and its audit event, and updates its list's counters and its
+    // tenant's webhook set.
     tableActions: IDEMPOTENCY_ACTIONS,
+    sealing: ['seal'],
   },
   {
     name: 'listWebhooks',
@@ -551,7 +584,7 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'updateWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookSchema' },
     problems: ['CONCURRENT_UPDATE'],
     scopes: [SCOPES.webhooksWrite],
-    tableActions: ['GetItem', 'UpdateItem'],
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'deleteWebhook',
@@ -562,8 +595,9 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'webhookSchema' },
     problems: [],
     scopes: [SCOPES.webhooksWrite],
-    // Reads the webhook; the transaction deletes it and updates its list's counters.
-    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+    // Reads the webhook; the transaction deletes it, updates its list's counters and its tenant's
+    // webhook set, and puts its audit event.
+    tableActions: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
   },
   {
     name: 'rotateWebhookSecret',
@@ -576,6 +610,7 @@ export const routes: readonly RouteDefinition[] = [
     scopes: [SCOPES.webhooksWrite],
     // Reads the webhook and updates its secrets.
     tableActions: IDEMPOTENCY_ACTIONS,
+    sealing: ['open', 'seal'],
   },
   {
     name: 'sendWebhookTest',
@@ -616,6 +651,17 @@ export const routes: readonly RouteDefinition[] = [
     queues: ['webhookDeliveries'],
   },
   {
+    name: 'listAuditEvents',
+    method: 'GET',
+    paths: ['/v1/audit-events'],
+    handler: 'list-audit-events',
+    summary: "List who changed the client's webhooks, approval settings and keys, a page at a time",
+    schemas: { body: null, query: 'auditEventListQuerySchema', response: 'auditEventListSchema' },
+    problems: [],
+    scopes: [SCOPES.auditRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
     name: 'paySandboxQrCode',
     method: 'POST',
     paths: ['/sandbox/qrcodes/{id}/pay'],
@@ -623,8 +669,11 @@ export const routes: readonly RouteDefinition[] = [
     summary: "Sandbox: pay one of the client's QR codes as a shopper would",
     schemas: { body: 'payQrCodeRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
     problems: ['QR_CODE_STATUS_CONFLICT', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
-    scopes: [],
+    // It moves money into a merchant's balance: what may pay may play the shopper.
+    scopes: [SCOPES.paymentsWrite],
     tableActions: INBOUND_PAYMENT_ACTIONS,
+    // Opens the approval secrets to sign the approval request.
+    sealing: ['open'],
     queues: ['settlement'],
     sandbox: true,
   },
@@ -636,9 +685,11 @@ export const routes: readonly RouteDefinition[] = [
     summary: "Sandbox: pay a key of one of the client's merchants from another bank",
     schemas: { body: 'sandboxInboundPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
     problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
-    scopes: [],
+    scopes: [SCOPES.paymentsWrite],
     // Reads the key's directory entry and the key; then as paying a QR code, without a code.
     tableActions: INBOUND_PAYMENT_ACTIONS,
+    // Opens the approval secrets to sign the approval request.
+    sealing: ['open'],
     queues: ['settlement'],
     sandbox: true,
   },
@@ -655,7 +706,8 @@ export const routes: readonly RouteDefinition[] = [
     },
     status: 201,
     problems: [],
-    scopes: [],
+    // Plays the sponsor bank: only full-access clients and admins (docs/sandbox.md).
+    scopes: [SCOPES.sandboxOperate],
     tableActions: [...IDEMPOTENCY_ACTIONS, 'Query'],
     sandbox: true,
   },
@@ -672,8 +724,10 @@ export const routes: readonly RouteDefinition[] = [
     },
     status: 201,
     problems: ['KEY_ALREADY_REGISTERED'],
-    scopes: [],
-    tableActions: IDEMPOTENCY_ACTIONS,
+    // Writes the directory every tenant shares: only full-access clients and admins (docs/sandbox.md).
+    scopes: [SCOPES.sandboxOperate],
+    // One transaction puts the entry and checks the sponsor bank's merchants of the NITs it names.
+    tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
     sandbox: true,
   },
 ];

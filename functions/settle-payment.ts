@@ -4,16 +4,12 @@
  * PROCESSING (docs/inbound-approval.md). Fed by the settlement queue: SQS with a delay on
  * AWS, the local runtime's queue locally (infra/local/local-queue.ts), with the same messages. A
  * failed message is reported, so the queue hands it again; answering is conditional on PENDING, so a
- * message seen twice settles once.
+ * message seen twice settles once. A malformed message fails alone, and a batch running out of time
+ * leaves its rest to the queue (shared/runtime/batch-items.ts).
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
-import {
-  sandboxNetwork,
-  settlePayment,
-  type SettlementMessage,
-  type SettlementNetwork,
-} from '../shared/domain/settlement';
+import { sandboxNetwork, settlePayment, type SettlementNetwork } from '../shared/domain/settlement';
 import { connectorNetwork } from '../shared/domain/transfer-orders';
 import { fetchConnector } from '../shared/data/network-connector';
 import { networkSecrets } from '../shared/data/network-secret';
@@ -23,6 +19,10 @@ import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
+import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
+import { workerOf } from './workers';
+
+const { recordSeconds } = workerOf('settle-payment');
 
 // The stage's network (NETWORK): the sandbox simulator answers at once; the sponsor bank's connector
 // takes a signed transfer order and answers later on the status route. An inbound payment left PROCESSING is decided under its client's approval settings (shared/domain/receive-payment.ts).
@@ -49,17 +49,23 @@ const deps = {
   qrCodes: dynamoQrCodeStore,
 };
 
-export const handler = workerHandler(logger, async (event: Pick<SQSEvent, 'Records'>): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    const { payment_id: paymentId } = JSON.parse(record.body) as SettlementMessage;
-    try {
-      const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
-      logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
-    } catch (error) {
-      logger.error('Settlement failed: the queue hands it again', { payment_id: paymentId }, error as Error);
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
-});
+export const handler = workerHandler(
+  logger,
+  async (event: Pick<SQSEvent, 'Records'>, context: Context): Promise<SQSBatchResponse> =>
+    eachMessage(event.Records, context, {
+      recordMs: recordSeconds * 1000,
+      parse: (body) => jsonMessage(body, 'payment_id'),
+      handle: async ({ payment_id: paymentId }, record) => {
+        const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
+        logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
+      },
+      failed: (record, error, message) =>
+        logger.error(
+          'Settlement failed: the queue hands it again',
+          { message_id: record.messageId, ...(message ? { payment_id: message.payment_id } : {}) },
+          error as Error,
+        ),
+      outOfTime: (left) =>
+        logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
+    }),
+);

@@ -1,14 +1,19 @@
 /** POST /v1/validate-key: whether a person or business owns a Bre-B key, MATCH or NO_MATCH (docs/keys.md). */
 import { validateKey } from '../shared/domain/directory';
+import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { dynamoDirectory } from '../shared/data/directory-repository';
+import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
 import { httpHandler } from '../shared/http/handler';
 import type { ValidateKeyRequest } from '../shared/schemas/keys';
 import { validateKeyRequest } from '../shared/schemas/generated/keys';
 
+const deps = { directory: dynamoDirectory, lookups: dynamoLookupBudget(LOOKUP_BUDGET) };
+
 export const handler = httpHandler<ValidateKeyRequest>({
   name: 'validateKey',
   body: validateKeyRequest,
-  // Writes nothing: an Idempotency-Key's answer is recorded in one write.
+  // Writes nothing of its own (the lookup budget's counter is no work to undo): an Idempotency-Key's
+  // answer is recorded in one write.
   oneTransaction: true,
-  handle: ({ body }) => validateKey(dynamoDirectory, body),
+  handle: ({ auth, body }) => validateKey(deps, auth.tenant, body),
 });

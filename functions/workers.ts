@@ -21,10 +21,48 @@ export interface WorkerDefinition extends FunctionDefinition {
   readonly source: WorkerSource;
   /**
    * How long one batch may take, in seconds: a worker handles its batch's records one after the
-   * other. A queue's visibility timeout is six times its consumer's (infra/constructs/work-queues.ts).
+   * other. A queue's visibility timeout is VISIBILITY_TIMEOUT_FACTOR times its consumer's.
    */
   readonly timeoutSeconds: number;
+  /**
+   * The longest one record may take, in seconds: a batch takes no further record once less than this
+   * remains before its timeout, and reports the rest as failed (shared/runtime/batch-items.ts),
+   * so that a slow batch is never cut off mid-record and handed again whole.
+   */
+  readonly recordSeconds: number;
+  /** Reads the table's stream itself (GetShardIterator, GetRecords), beyond what its event source does. */
+  readonly readsStream?: true;
 }
+
+/** A worker a queue feeds. */
+export type QueueWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { queue: QueueName }> };
+/** The worker the table's stream feeds. */
+export type StreamWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { stream: 'events' }> };
+
+/**
+ * The numbers AWS applies to the later work, in one place: the stack deploys them
+ * (infra/constructs/work-queues.ts, worker-function.ts) and the local runtime plays them
+ * (infra/local/runtime.ts), so local runs keep the deployed rules.
+ */
+/** Receives of one message before SQS sets it aside: a fault that outlasts five tries is not passing. */
+export const MAX_RECEIVES = 5;
+/**
+ * AWS's advice: a queue's visibility timeout six times its consumer's timeout, so that a message is
+ * not handed again while a batch that holds it may still be running (and its retries with it).
+ */
+export const VISIBILITY_TIMEOUT_FACTOR = 6;
+/**
+ * Attempts at a failing stream batch: the most Lambda accepts, so that the record age below, not a
+ * count, is what ends the retries. A deploy missing a right or half an hour of SQS errors is retried
+ * through, never skipped.
+ */
+export const STREAM_RETRY_ATTEMPTS = 10_000;
+/**
+ * How long the dispatcher's event source keeps retrying a record before it gives the batch up to the
+ * re-drive (the streamFailures queue): six hours outlast any outage a retry can wait out, and leave
+ * eighteen of the stream's 24 hours for the re-drive worker to read the records back.
+ */
+export const STREAM_MAX_RECORD_AGE_SECONDS = 6 * 60 * 60;
 
 /** The webhook sender takes this many messages at a time. */
 const SENDER_BATCH_SIZE = 10;
@@ -34,12 +72,15 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'dispatchEvents',
     handler: 'dispatch-events',
     source: { stream: 'events', batchSize: 100 },
-    // Reads the tenant's webhooks (Query on gsi1); each delivery's transaction puts it and updates its
-    // lists' counters; its first attempt is then queued, and the event marked dispatched (UpdateItem).
-    tableActions: ['Query', 'PutItem', 'UpdateItem'],
+    // Reads the tenant's webhooks (its webhook set's GetItem, consistent, and a Query on gsi1, then each
+    // one's GetItem, consistent); each delivery's
+    // transaction puts it and updates its lists' counters; its first attempt is then queued, and the
+    // event marked dispatched (UpdateItem).
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
     // A hundred events, each a query, then a transaction and a message per subscribed webhook.
     timeoutSeconds: 60,
+    recordSeconds: 10,
   },
   {
     name: 'sendWebhook',
@@ -49,9 +90,13 @@ export const workers: readonly WorkerDefinition[] = [
     // delivery; queues the retry, or the rest of a wait longer than SQS delays a message.
     tableActions: ['GetItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
+    // Opens the webhook's secrets to sign each attempt.
+    sealing: ['open'],
     // Every receiver of the batch may take its whole timeout (WEBHOOK_TIMEOUT_MS, the lookup included),
     // plus the table's and the queue's calls.
     timeoutSeconds: (SENDER_BATCH_SIZE * DEFAULT_WEBHOOK_TIMEOUT_MS) / 1000 + 30,
+    // The receiver's whole timeout, and the table's and the queue's calls (each at most 3 s of retries).
+    recordSeconds: DEFAULT_WEBHOOK_TIMEOUT_MS / 1000 + 10,
   },
   {
     name: 'settlePayment',
@@ -63,27 +108,60 @@ export const workers: readonly WorkerDefinition[] = [
     // On a connector stage it signs the transfer order it POSTs to the sponsor bank's connector.
     secrets: ['network'],
     timeoutSeconds: 30,
+    // An inbound payment's approval callback (APPROVAL_TIMEOUT_MS, 3 s) and its transaction.
+    recordSeconds: 10,
+  },
+  {
+    name: 'redriveStreamFailures',
+    handler: 'redrive-stream-failures',
+    // Each message is one batch the dispatcher's event source gave up on: its shard and sequence numbers.
+    source: { queue: 'streamFailures', batchSize: 1 },
+    // Reads the batch's records back from the stream, then dispatches them as the dispatcher does
+    // (shared/domain/dispatch.ts), marking each event dispatched.
+    readsStream: true,
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    queues: ['webhookDeliveries'],
+    // A batch of the dispatcher's size, read back in a few GetRecords calls.
+    timeoutSeconds: 90,
+    recordSeconds: 80,
   },
   {
     name: 'sweepStrandedWork',
     handler: 'sweep-stranded-work',
     source: { schedule: 'rate(1 minute)' },
     // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job
-    // or a delivery's attempt, and dispatches an event as the dispatcher does (Query on gsi1, the
-    // delivery's transaction, UpdateItem marking it dispatched).
-    tableActions: ['Query', 'PutItem', 'UpdateItem'],
+    // or a delivery's attempt, and dispatches an event as the dispatcher does (the webhook set's
+    // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
+    // transaction, UpdateItem marking it dispatched).
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['settlement', 'webhookDeliveries'],
     // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
     timeoutSeconds: 60,
+    // One item's restart, an event's dispatch the longest (as the dispatcher's record). A run does not
+    // stop early: what it has not reached is still due, and the next run takes it.
+    recordSeconds: 10,
   },
 ];
 
+/** A queue's visibility timeout, in seconds: VISIBILITY_TIMEOUT_FACTOR times its consumer's timeout. */
+export const visibilityTimeoutSeconds = (queue: QueueName): number =>
+  VISIBILITY_TIMEOUT_FACTOR * consumerOf(queue).timeoutSeconds;
+
 /** The worker a queue feeds: every queue has exactly one. */
-export function consumerOf(queue: QueueName): WorkerDefinition {
-  const consumers = workers.filter((worker) => 'queue' in worker.source && worker.source.queue === queue);
+export function consumerOf(queue: QueueName): QueueWorker {
+  const consumers = workers.filter(
+    (worker): worker is QueueWorker => 'queue' in worker.source && worker.source.queue === queue,
+  );
   if (consumers.length !== 1)
     throw new Error(`The ${queue} queue has ${consumers.length} consumers in the worker table`);
   return consumers[0]!;
+}
+
+/** The worker whose handler is `functions/<handler>.ts`. */
+export function workerOf(handler: string): WorkerDefinition {
+  const worker = workers.find((w) => w.handler === handler);
+  if (!worker) throw new Error(`No worker runs functions/${handler}.ts in the worker table`);
+  return worker;
 }
 
 /** The workers a schedule runs. */
@@ -95,8 +173,8 @@ export const scheduledWorkers = (): readonly (WorkerDefinition & {
   );
 
 /** The worker the table's stream feeds. */
-export function streamConsumer(): WorkerDefinition {
-  const consumer = workers.find((worker) => 'stream' in worker.source);
+export function streamConsumer(): StreamWorker {
+  const consumer = workers.find((worker): worker is StreamWorker => 'stream' in worker.source);
   if (!consumer) throw new Error("No worker reads the table's stream in the worker table");
   return consumer;
 }

@@ -8,7 +8,16 @@
  * comes from its route or worker entry.
  */
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod, HttpNoneAuthorizer, type HttpRoute } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  ApiMapping,
+  CfnStage,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  type HttpRoute,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -30,7 +39,16 @@ import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './cons
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
-import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type StageSettings } from './stages';
+import { edgeSettingsOf } from './edge';
+import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type EdgeSettings, type StageSettings } from './stages';
+
+/**
+ * A function's invoke permission names this API (any stage, method and route of it), not each of its
+ * paths: a function behind several paths held a permission per path, resources the stage's template
+ * has few to spare (CloudFormation's 500). Which routes reach a function is still only what the route
+ * table gives it: the API's integrations, not the permission, decide that.
+ */
+const API_INVOKE_PERMISSION = { scopePermissionToRoute: false } as const;
 
 /** What every stage's stack and resources are tagged with: the service, and which stage. */
 export const stackTags = (settings: StageSettings): Record<string, string> => ({
@@ -46,6 +64,10 @@ export interface BrebApiStackProps extends StackProps {
 
 export class BrebApiStack extends Stack {
   readonly settings: StageSettings;
+  /** The stage's edge (infra/edge.ts): CloudFront and its web ACL in front, execute-api disabled. */
+  readonly edge: EdgeSettings | undefined;
+  /** The API's custom domain, CloudFront's origin, where the stage has its edge. */
+  readonly apiDomain: DomainName | undefined;
   readonly table: Table;
   readonly secrets: StageSecrets;
   readonly identity: Identity;
@@ -73,8 +95,8 @@ export class BrebApiStack extends Stack {
   /** Every function of ours by its name: the routes', the workers', the contract's and the sign-in trigger's. */
   readonly serviceFunctions: ReadonlyMap<string, ServiceFunction>;
   /**
-   * Every dead-letter queue, by the name of what it sets aside: a queue's messages, or the batches a
-   * stream consumer gave up on.
+   * Every dead-letter queue, by the name of the queue whose messages it sets aside (streamFailures':
+   * the given-up stream batches that the re-drive worker could not dispatch either).
    */
   readonly deadLetterQueues: ReadonlyMap<string, IQueue>;
   readonly monitoring: Monitoring;
@@ -87,6 +109,10 @@ export class BrebApiStack extends Stack {
     const settings = resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT));
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
+    this.edge = edgeSettingsOf(this, settings);
+    if (this.edge && settings.identity.kind !== 'cognito') {
+      throw new Error(`Stage ${settings.name}: the edge is the dashboard's distribution, which needs Cognito`);
+    }
 
     this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
@@ -96,6 +122,7 @@ export class BrebApiStack extends Stack {
       table: this.table,
       secrets: this.secrets.byName,
       queues: this.queues.byName,
+      secretKey: this.secrets.secretKey,
     };
     this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
@@ -106,15 +133,20 @@ export class BrebApiStack extends Stack {
       defaultAuthorizer: this.identity.authorizer,
       // The $default stage is ApiStage's, with throttling and access logs.
       createDefaultStage: false,
+      // Behind the edge, the API answers on its custom domain only, which CloudFront reaches: nobody
+      // goes around the web ACL through https://<id>.execute-api...
+      disableExecuteApiEndpoint: this.edge !== undefined,
     });
     this.apiStage = new ApiStage(this, 'ApiStage', { api: this.api, settings });
+    this.apiDomain = this.edge ? this.createApiDomain(this.edge) : undefined;
 
     const functions = new Map<string, ApiFunction>();
     for (const route of this.routes) {
       // The construct id is the route name: logical ids stay stable and readable per route.
       const fn = new ApiFunction(this, route.name, { ...shared, route });
-      // One integration per function, shared by all of its paths.
-      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function);
+      // One integration per function, shared by all of its paths, and one invoke permission for it
+      // (API_INVOKE_PERMISSION).
+      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
       for (const path of route.paths) {
         this.api.addRoutes({
           path,
@@ -131,7 +163,11 @@ export class BrebApiStack extends Stack {
     // The API's description: public, since it holds nothing of any client. Its construct id is its
     // name, as a route's is, so the local server finds its bundle as it finds theirs.
     this.contract = new ContractFunction(this, contractRoutes.name, { ...shared, tokenUrl: this.identity.tokenUrl });
-    const contractIntegration = new HttpLambdaIntegration(`${contractRoutes.name}Integration`, this.contract.function);
+    const contractIntegration = new HttpLambdaIntegration(
+      `${contractRoutes.name}Integration`,
+      this.contract.function,
+      API_INVOKE_PERMISSION,
+    );
     this.contractRoutes = contractRoutes.paths.flatMap((path) =>
       this.api.addRoutes({
         path,
@@ -162,7 +198,10 @@ export class BrebApiStack extends Stack {
             cognito: identity,
             identity: this.identity,
             api: this.api,
-            routes: [...this.routes, contractRoutes],
+            // The network connector's routes too: behind the edge, the API answers only through the
+            // distribution (its execute-api endpoint is off), so /network/* must reach it there.
+            routes: [...this.routes, contractRoutes, ...networkRouteTable],
+            ...(this.edge ? { edge: this.edge } : {}),
           })
         : undefined;
 
@@ -177,9 +216,6 @@ export class BrebApiStack extends Stack {
     );
 
     const deadLetterQueues = new Map<string, IQueue>(Object.entries(this.queues.deadLetters));
-    for (const [name, worker] of this.workers) {
-      if (worker.deadLetterQueue) deadLetterQueues.set(name, worker.deadLetterQueue);
-    }
     this.deadLetterQueues = deadLetterQueues;
 
     const { personClaims } = this.identity;
@@ -222,7 +258,7 @@ export class BrebApiStack extends Stack {
         // The network's time limit for an answer is seconds: as the clients' routes.
         timeout: Duration.seconds(10),
       });
-      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function);
+      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
       for (const path of route.paths) {
         added.push(
           ...this.api.addRoutes({
@@ -260,10 +296,29 @@ export class BrebApiStack extends Stack {
     return added;
   }
 
+  /** The API's custom domain, mapped to its $default stage: CloudFront's origin. */
+  private createApiDomain(edge: EdgeSettings): DomainName {
+    const domain = new DomainName(this, 'ApiDomain', {
+      domainName: edge.originDomainName,
+      certificate: Certificate.fromCertificateArn(this, 'ApiOriginCertificate', edge.originCertificateArn),
+    });
+    new ApiMapping(this, 'ApiMapping', { api: this.api, domainName: domain, stage: this.apiStage.stage });
+    return domain;
+  }
+
   /** What an operator needs after `cdk deploy`: printed by the CLI, under these short names. */
   private addOutputs(): void {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
-    output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
+    if (this.edge && this.apiDomain) {
+      output('ApiUrl', `https://${this.edge.domainName}`, 'Base URL of the API: its edge (CloudFront and the web ACL)');
+      output(
+        'ApiOriginTarget',
+        this.apiDomain.regionalDomainName,
+        `What ${this.edge.originDomainName} is a CNAME of (docs/operations.md, "The edge")`,
+      );
+    } else {
+      output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
+    }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
     output(

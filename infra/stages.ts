@@ -6,7 +6,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
-import { ENV, formatTenantRateLimit, type TenantRateLimitSettings } from '../shared/runtime/config';
+import { ENV, formatTenantRateLimit, type QueueName, type TenantRateLimitSettings } from '../shared/runtime/config';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -27,6 +27,11 @@ export interface CognitoIdentitySettings {
    */
   readonly domainPrefix: string;
   readonly clients: readonly AppClientSettings[];
+  /**
+   * Cognito's Plus tier with threat protection enforcing, and the people's refresh tokens rotated at
+   * each use: production, where real staff sign in.
+   */
+  readonly threatProtection: boolean;
 }
 
 /** Tokens come from an identity provider outside the stack. */
@@ -63,6 +68,40 @@ export const NETWORK_CONNECTOR_URL_CONTEXT = 'networkConnectorUrl';
 
 /** The connector URL of the documentation, which synthesis checks use (never deployed). */
 export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
+
+/**
+ * The edge of a stage (docs/operations.md, "The edge"): CloudFront, with the WAF web ACL of the
+ * us-east-1 edge stack (infra/edge-stack.ts), in front of the API and the dashboard, the API's own
+ * execute-api endpoint disabled. Its names, certificates and the web ACL exist outside this stack, so
+ * they come from the CDK context (`edge` → `<stage>` → these fields), read by infra/edge.ts.
+ */
+export interface EdgeSettings {
+  /** The public name of the API and the dashboard (CloudFront's alternate domain), e.g. api.example.com. */
+  readonly domainName: string;
+  /** The ACM certificate of domainName, in us-east-1 (where CloudFront takes its certificates). */
+  readonly certificateArn: string;
+  /**
+   * The API's own custom domain, CloudFront's origin, e.g. origin.api.example.com: a CNAME to the
+   * API's regional domain name (the ApiOriginTarget output). Callers never use it.
+   */
+  readonly originDomainName: string;
+  /** The ACM certificate of originDomainName, in the stage's region. */
+  readonly originCertificateArn: string;
+  /** The web ACL of the stage's edge stack (its WebAclArn output), scope CLOUDFRONT, in us-east-1. */
+  readonly webAclArn: string;
+}
+
+/** What the stage asks of its edge, and the web ACL's limits (infra/edge-stack.ts). */
+export interface EdgePolicy {
+  /** A stage without its edge settings fails to synthesize; elsewhere the edge is optional. */
+  readonly required: boolean;
+  /**
+   * Requests one client IP may send in any 5 minutes before the web ACL blocks it (WAF's rate-based
+   * rule): above a tenant's own limit over that time, so the API's machines are never cut off by it,
+   * and a flood from a few addresses stops at the edge.
+   */
+  readonly requestsPerIpPer5Minutes: number;
+}
 
 export interface StageSettings {
   readonly name: StageName;
@@ -102,6 +141,14 @@ export interface StageSettings {
    * AMOUNT_ABOVE_LIMIT. The sponsor bank's limit per transfer bounds production's.
    */
   readonly maxPaymentCents: number;
+  readonly edge: EdgePolicy;
+  /**
+   * The most instances of each queue's consumer at once (the SQS event source's maximum concurrency,
+   * at least 2). Their sum stays a small share of the account's Lambda concurrency, so that a burst of
+   * later work (deliveries to slow receivers) never takes what the API routes need
+   * (docs/operations.md, "Concurrency").
+   */
+  readonly queueConsumerConcurrency: Readonly<Record<QueueName, number>>;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
   readonly tracing: TracingSettings;
@@ -117,6 +164,8 @@ export interface StageSettings {
     readonly latencyP99Ms: number;
     /** More than this share (%) of 5xx answers over 5 minutes raises an alarm. */
     readonly serverErrorRatePercent: number;
+    /** This many 401s, 403s or 429s (each counted apart) in 5 minutes: a surge of refusals, an alarm. */
+    readonly refusalsPer5Minutes: number;
   };
 }
 
@@ -141,6 +190,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
   kind: 'cognito',
   domainPrefix: `breb-merchant-api-${stage}`,
   clients: defaultClients,
+  threatProtection: stage === 'prod',
 });
 
 /** What the two throwaway stages share: the sandbox on, verbose logs, small limits, nothing kept. */
@@ -153,8 +203,11 @@ const throwaway = {
   throttling: { rateLimit: 50, burstLimit: 100 },
   networkThrottling: { rateLimit: 20, burstLimit: 40 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
+  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
   retainData: false,
-  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5 },
+  // Optional: a throwaway stage may be deployed behind an edge when its context names one.
+  edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
+  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5, refusalsPer5Minutes: 500 },
 } as const;
 
 /** What the two stages that keep their data share: quieter logs and tighter alarms. */
@@ -163,7 +216,7 @@ const kept = {
   tracing: xray,
   logLevel: 'INFO',
   retainData: true,
-  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1 },
+  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000 },
 } as const;
 
 export const stages: Readonly<Record<StageName, StageSettings>> = {
@@ -190,6 +243,8 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     throttling: { rateLimit: 100, burstLimit: 200 },
     networkThrottling: { rateLimit: 50, burstLimit: 100 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
+    edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
+    queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   prod: {
@@ -203,6 +258,11 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     throttling: { rateLimit: 500, burstLimit: 1000 },
     networkThrottling: { rateLimit: 200, burstLimit: 400 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
+    // Production is reached only through its edge: CloudFront, the web ACL, execute-api disabled.
+    edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
+    // At most 62 instances of the queues' consumers (and the dispatcher's one per stream shard): the
+    // API keeps over 900 of the account's default 1000.
+    queueConsumerConcurrency: { settlement: 20, webhookDeliveries: 40, streamFailures: 2 },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
   },

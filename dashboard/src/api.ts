@@ -23,6 +23,10 @@ export type Account = Schemas['AccountListItem'];
 export type BrebKey = Schemas['Key'];
 export type Webhook = Schemas['Webhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type LinkMerchantRequest = Schemas['LinkMerchantRequest'];
+export type RegisterKeyRequest = Schemas['RegisterKeyRequest'];
+export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
+export type AuditEvent = Schemas['AuditEvent'];
 
 /** A list's answer: the page's items under the list's name, and where the page is in the walk. */
 export type Page<K extends string, T> = { readonly [name in K]: T[] } & { readonly pagination_info: PaginationInfo };
@@ -111,6 +115,20 @@ export function createApi(baseUrl: string, token: () => string) {
     listPayments: (query: ListQuery<'listPayments'>) => answerOf(GET('/v1/payments', { params: { query } })),
     getPayment: (id: string) => answerOf(GET('/v1/payments/{id}', byId(id))),
 
+    linkMerchant: (body: LinkMerchantRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/customers/business/link', { body, params: { header: once(idempotencyKey) } })),
+    linkAccount: (customerId: string, number: string, idempotencyKey: string) =>
+      answerOf(
+        POST('/v1/accounts', {
+          body: { customer_id: customerId, type: 'ORDINARY', number },
+          params: { header: once(idempotencyKey) },
+        }),
+      ),
+    registerKey: (body: RegisterKeyRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/keys', { body, params: { header: once(idempotencyKey) } })),
+    createWebhook: (body: CreateWebhookRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/webhooks', { body, params: { header: once(idempotencyKey) } })),
+
     listCustomers: (query: ListQuery<'listCustomers'>) => answerOf(GET('/v1/customers', { params: { query } })),
     getCustomer: (id: string) => answerOf(GET('/v1/customers/{id}', byId(id))),
     listAccounts: (query: ListQuery<'listAccounts'>) => answerOf(GET('/v1/accounts', { params: { query } })),
@@ -127,5 +145,7 @@ export function createApi(baseUrl: string, token: () => string) {
       answerOf(POST('/v1/webhooks/{id}/test', { params: { path: { id }, header: once(idempotencyKey) } })),
     listWebhookDeliveries: (id: string, query: ListQuery<'listWebhookDeliveries'>) =>
       answerOf(GET('/v1/webhooks/{id}/deliveries', { params: { path: { id }, query } })),
+
+    listAuditEvents: (query: ListQuery<'listAuditEvents'>) => answerOf(GET('/v1/audit-events', { params: { query } })),
   };
 }

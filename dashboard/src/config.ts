@@ -7,7 +7,7 @@ export interface DashboardConfig {
   /** The OAuth2 authorization endpoint (the sign-in page). */
   readonly authorizeUrl: string;
   readonly tokenUrl: string;
-  /** Ends the sign-in's session at the identity provider (Cognito's /logout); none locally. */
+  /** Ends the sign-in's session at the identity provider (Cognito's /logout, the local issuer's /logout). */
   readonly logoutUrl?: string;
   /** The dashboard's app client: public, no secret, code flow with PKCE only. */
   readonly clientId: string;

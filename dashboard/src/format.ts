@@ -1,9 +1,20 @@
 /**
  * How the dashboard writes amounts and times: pesos as Colombia writes them (es-CO: "$ 15.000,00"),
- * times in Bogotá's zone, where the merchants are.
+ * times in Bogotá's zone, where the merchants are, one way everywhere: 25/11/2026 19:05:33, the
+ * year whole, the clock of 24 hours and its seconds, for an operator reconciling with a bank's file.
  */
+import { MERCHANT_TIME_ZONE } from './days';
+
 const pesos = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: 2 });
-const times = new Intl.DateTimeFormat('es-CO', { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Bogota' });
+const DAY = { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: MERCHANT_TIME_ZONE } as const;
+const days = new Intl.DateTimeFormat('es-CO', DAY);
+const times = new Intl.DateTimeFormat('es-CO', {
+  ...DAY,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 
 /**
  * An API amount ("15000.00", always COP) written for a person, from its digits: the API's amounts
@@ -15,8 +26,14 @@ export function formatCop(value: string): string {
   return pesos.format(value as Intl.StringNumericLiteral);
 }
 
+/** 25/11/2026 19:05:33, Bogotá's time. */
 export function formatTime(iso: string | undefined): string {
-  return iso ? times.format(new Date(iso)) : '';
+  return iso ? times.format(new Date(iso)).replace(',', '') : '';
+}
+
+/** 25/11/2026: the day of a YYYY-MM-DD as the filters show what they understood. */
+export function formatDay(day: string): string {
+  return days.format(new Date(`${day}T12:00:00Z`));
 }
 
 /** The reference the merchant chose, out of the network's CO.COM.<ACQ>.TRXIDP<reference> form. */

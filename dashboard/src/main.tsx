@@ -6,6 +6,7 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
+import { ActivityPage } from './pages/activity';
 import { Dashboard, type DashboardContext } from './components/context';
 import { loadConfig, type DashboardConfig } from './config';
 import { KeysPage } from './pages/keys';
@@ -18,6 +19,7 @@ import { QrCodePage } from './pages/qr-code';
 import { QrCodesPage } from './pages/qr-codes';
 import { WebhookPage } from './pages/webhook';
 import { WebhooksPage } from './pages/webhooks';
+import { canWriteAnything } from './permissions';
 import { linkTo, useRoute, type Route } from './router';
 import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in';
 
@@ -27,6 +29,7 @@ const SECTIONS = [
   { section: 'merchants', label: 'Merchants' },
   { section: 'keys', label: 'Keys' },
   { section: 'webhooks', label: 'Webhooks' },
+  { section: 'activity', label: 'Activity' },
 ];
 
 function Page({ route }: { readonly route: Route }) {
@@ -43,6 +46,8 @@ function Page({ route }: { readonly route: Route }) {
       return <KeysPage />;
     case 'webhooks':
       return rest ? <WebhookPage id={rest} /> : <WebhooksPage />;
+    case 'activity':
+      return <ActivityPage />;
     default:
       return (
         <>
@@ -54,9 +59,6 @@ function Page({ route }: { readonly route: Route }) {
       );
   }
 }
-
-/** Whether the token carries any write scope: a viewer's does not (the API refuses their writes). */
-const canWrite = (session: Session): boolean => session.scopes.some((scope) => scope.endsWith('.write'));
 
 function SignedIn({ config, session }: { readonly config: DashboardConfig; readonly session: Session }) {
   const route = useRoute();
@@ -86,7 +88,7 @@ function SignedIn({ config, session }: { readonly config: DashboardConfig; reado
         <p class="brand">Bre-B merchant dashboard</p>
         <p class="who">
           Signed in as <strong>{session.username}</strong> for <strong>{session.tenant}</strong>
-          {!canWrite(session) && <span class="badge">read only</span>}
+          {!canWriteAnything(session.scopes) && <span class="badge">read only</span>}
         </p>
         <button type="button" onClick={() => location.assign(signOutUrl(config))}>
           Sign out
@@ -139,8 +141,10 @@ function App() {
     (async () => {
       const config = await loadConfig();
       const outcome = await completeSignIn(config);
-      if (outcome && 'session' in outcome) setState({ kind: 'signed-in', config, session: outcome.session });
-      else setState({ kind: 'signed-out', config, ...(outcome ? { error: outcome.error } : {}) });
+      // A page opened or reloaded without a sign-in under way asks the issuer's session first.
+      if (outcome === undefined) return beginSignIn(config, true);
+      if ('session' in outcome) setState({ kind: 'signed-in', config, session: outcome.session });
+      else setState({ kind: 'signed-out', config, ...('error' in outcome ? { error: outcome.error } : {}) });
     })().catch((error: unknown) => setState({ kind: 'broken', error: String(error) }));
   }, []);
 
@@ -149,9 +153,18 @@ function App() {
       return <p role="status">Loading…</p>;
     case 'broken':
       return (
-        <main id="main">
+        <main id="main" class="signed-out">
           <h1>The dashboard cannot start</h1>
-          <p role="alert">{state.error}</p>
+          <p role="alert">
+            The server cannot be reached, or answered what the page did not expect. Check the connection, then retry.
+          </p>
+          <button type="button" class="primary" onClick={() => location.reload()}>
+            Retry
+          </button>
+          <details>
+            <summary>Details</summary>
+            <p>{state.error}</p>
+          </details>
         </main>
       );
     case 'signed-out':

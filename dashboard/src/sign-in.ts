@@ -5,7 +5,10 @@
  *
  * The access token lives in this module's memory only: never in localStorage, sessionStorage or a
  * cookie, so a script of another page, a browser extension reading storage, or a shared computer's
- * next user finds nothing. Reloading the page means signing in again. Only the verifier and the state
+ * next user finds nothing. A reload asks the issuer again without showing anything (`prompt=none`,
+ * OpenID Connect): while the person's sign-in session at the issuer lasts (its own HttpOnly cookie,
+ * which this page never sees), the issuer answers with a new code at once; when it has ended, it
+ * answers login_required and the page offers Sign in. Only the verifier and the state
  * of a sign-in in progress are kept in sessionStorage (this tab, this origin), to survive the
  * round trip to the sign-in page, and deleted when it returns: neither is worth anything without
  * the code, which is good for one exchange.
@@ -30,7 +33,17 @@ interface PendingSignIn {
   readonly state: string;
   /** The page to come back to (its hash route). */
   readonly returnTo: string;
+  /** Asked without showing the sign-in page (prompt=none): a refusal means "sign in", not an error. */
+  readonly silent?: boolean;
 }
+
+/** The issuer's answers to a silent request that mean only that the person must sign in (OIDC Core 3.1.2.6). */
+const SIGN_IN_NEEDED = new Set([
+  'login_required',
+  'interaction_required',
+  'consent_required',
+  'account_selection_required',
+]);
 
 const base64url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes))
@@ -47,9 +60,17 @@ async function s256(verifier: string): Promise<string> {
 /** The address sign-in returns to: this page, without query or route. */
 const redirectUri = (): string => `${location.origin}${location.pathname}`;
 
-/** Sends the person to the sign-in page. */
-export async function beginSignIn(config: DashboardConfig): Promise<void> {
-  const pending: PendingSignIn = { verifier: randomText(), state: randomText(), returnTo: location.hash };
+/**
+ * Sends the person to the sign-in page; `silent`, asks the issuer for a code without showing it (the
+ * issuer's session, if any, answers).
+ */
+export async function beginSignIn(config: DashboardConfig, silent = false): Promise<void> {
+  const pending: PendingSignIn = {
+    verifier: randomText(),
+    state: randomText(),
+    returnTo: location.hash,
+    ...(silent ? { silent } : {}),
+  };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   const url = new URL(config.authorizeUrl, location.href);
   url.search = new URLSearchParams({
@@ -60,11 +81,17 @@ export async function beginSignIn(config: DashboardConfig): Promise<void> {
     state: pending.state,
     code_challenge: await s256(pending.verifier),
     code_challenge_method: 'S256',
+    ...(silent ? { prompt: 'none' } : {}),
   }).toString();
   location.assign(url.toString());
 }
 
-export type SignInOutcome = { readonly session: Session } | { readonly error: string } | undefined;
+export type SignInOutcome =
+  | { readonly session: Session }
+  | { readonly error: string }
+  /** A silent request answered that the person must sign in: no error to show. */
+  | { readonly signedOut: true }
+  | undefined;
 
 /** The claims the page shows; the API checks the token, the page only reads it. */
 function sessionOf(accessToken: string): Session {
@@ -92,12 +119,15 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
   const pending = stored ? (JSON.parse(stored) as PendingSignIn) : undefined;
   history.replaceState(null, '', `${location.pathname}${pending?.returnTo ?? ''}`);
 
-  if (query.has('error')) {
-    return { error: `Sign-in failed: ${query.get('error_description') ?? query.get('error')}` };
-  }
-  // A code this page did not ask for (another tab's, or a forged link) is not exchanged.
+  // A code or an error this page did not ask for (another tab's, or a forged link) is neither
+  // exchanged nor shown: a link could otherwise put its own words on our page.
   if (!pending || query.get('state') !== pending.state) {
     return { error: 'This sign-in was not started from this page: sign in again.' };
+  }
+  if (query.has('error')) {
+    // A silent sign-in (a reload) that needs the person: the page offers Sign in, with no error.
+    if (pending.silent && SIGN_IN_NEEDED.has(query.get('error') ?? '')) return { signedOut: true };
+    return { error: signInErrorText(query.get('error')) };
   }
   const answer = await fetch(new URL(config.tokenUrl, location.href), {
     method: 'POST',
@@ -117,10 +147,26 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
   return { session: sessionOf(body.access_token) };
 }
 
+/**
+ * What the page says of an error the sign-in page sent back: fixed words by the OAuth error code
+ * (RFC 6749, 4.1.2.1), never the text of the URL (`error_description` is anyone's to write).
+ */
+export function signInErrorText(code: string | null): string {
+  switch (code) {
+    case 'access_denied':
+      return 'Sign-in was cancelled or refused: sign in again.';
+    case 'temporarily_unavailable':
+    case 'server_error':
+      return 'The sign-in service is unavailable just now: try again in a moment.';
+    default:
+      return 'Sign-in failed: sign in again.';
+  }
+}
+
 /** Where signing out goes: the identity provider's logout, which ends its session too, or this page. */
 export function signOutUrl(config: DashboardConfig): string {
   if (!config.logoutUrl) return redirectUri();
-  const url = new URL(config.logoutUrl);
+  const url = new URL(config.logoutUrl, location.href);
   url.searchParams.set('client_id', config.clientId);
   url.searchParams.set('logout_uri', redirectUri());
   return url.toString();

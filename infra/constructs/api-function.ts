@@ -7,7 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
-import type { RouteDefinition } from '../../functions/routes';
+import { ROUTE_TIMEOUT_SECONDS, type RouteDefinition } from '../../functions/routes';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
@@ -44,8 +44,7 @@ export class ApiFunction extends ServiceFunction {
       ...common,
       definition: route,
       description: `${route.method} ${route.paths.join(' ')}`,
-      // Three DynamoDB attempts with back-off fit well inside; API Gateway gives up at 30 s anyway.
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(ROUTE_TIMEOUT_SECONDS),
     });
     this.route = route;
     this.function.addToRolePolicy(tenantRateLimitStatement(props.table));

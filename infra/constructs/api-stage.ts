@@ -5,9 +5,18 @@
  */
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpStage, LogGroupLogDestination, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, LogGroup, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { stageMetricsNamespace } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
+
+/**
+ * The refusals counted from the access log, by status, with the metric each is counted in (the
+ * stage's namespace): 401 (no token, a bad one), 403 (a scope or a resource not the caller's), 429
+ * (the stage's throttling, a tenant's limit). A surge of one is an attack or a broken client
+ * (monitoring.ts raises the alarms).
+ */
+export const REFUSAL_METRICS = { 401: 'ApiRefused401', 403: 'ApiRefused403', 429: 'ApiRefused429' } as const;
 
 /** Field name -> $context variable of an access-log line (HTTP API variables). */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
@@ -59,5 +68,16 @@ export class ApiStage extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });
+
+    for (const [status, metricName] of Object.entries(REFUSAL_METRICS)) {
+      new MetricFilter(this, `Refused${status}`, {
+        logGroup: this.accessLogs,
+        // The line's fields are strings (ACCESS_LOG_FIELDS quotes every $context variable).
+        filterPattern: FilterPattern.stringValue('$.status', '=', status),
+        metricNamespace: stageMetricsNamespace(settings.name),
+        metricName,
+        metricValue: '1',
+      });
+    }
   }
 }

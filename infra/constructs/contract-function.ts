@@ -8,7 +8,7 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { contractRoutes, TOKEN_URL_ENV } from '../../functions/contract';
+import { CONTRACT_TIMEOUT_SECONDS, contractRoutes, TOKEN_URL_ENV } from '../../functions/contract';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
 /**
@@ -37,7 +37,7 @@ export class ContractFunction extends ServiceFunction {
       ...common,
       definition: contractRoutes,
       description: `${contractRoutes.method} ${contractRoutes.paths.join(' ')}: the API's description`,
-      timeout: Duration.seconds(5),
+      timeout: Duration.seconds(CONTRACT_TIMEOUT_SECONDS),
       environment: { [TOKEN_URL_ENV]: tokenUrl },
       commandHooks: {
         beforeBundling: () => [],

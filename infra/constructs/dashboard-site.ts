@@ -28,9 +28,11 @@ import {
   OriginRequestPolicy,
   OriginSslPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -43,7 +45,7 @@ import type { RouteDefinition } from '../../functions/routes';
 import { DASHBOARD_PATH } from '../local/people';
 import { dashboardContentSecurityPolicy } from '../dashboard-policy';
 import { DASHBOARD_ASSETS_DIR } from '../paths';
-import { removalPolicyOf, type CognitoIdentitySettings, type StageSettings } from '../stages';
+import { removalPolicyOf, type CognitoIdentitySettings, type EdgeSettings, type StageSettings } from '../stages';
 import type { Identity } from './identity';
 
 /**
@@ -69,6 +71,19 @@ export const signInOriginOf = (identity: CognitoIdentitySettings, stack: Stack):
   `https://${identity.domainPrefix}.auth.${stack.region}.amazoncognito.com`;
 
 /**
+ * What every behaviour answers with, the page's and the API's alike: no other site's window keeps a
+ * reference to ours (COOP), no browser feature the dashboard does not use, no MIME sniffing.
+ */
+export const CROSS_ORIGIN_OPENER_POLICY = 'same-origin';
+export const PERMISSIONS_POLICY =
+  'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), ' +
+  'clipboard-read=(), display-capture=()';
+const SHARED_CUSTOM_HEADERS = [
+  { header: 'Cross-Origin-Opener-Policy', value: CROSS_ORIGIN_OPENER_POLICY, override: true },
+  { header: 'Permissions-Policy', value: PERMISSIONS_POLICY, override: true },
+];
+
+/**
  * `/` and `/dashboard` go to `/dashboard/`; a path ending in `/` is its folder's index.html (S3 has
  * no folder pages). CloudFront Functions' own runtime: plain JavaScript, run at the edge.
  */
@@ -90,6 +105,12 @@ export interface DashboardSiteProps {
   /** The API the distribution puts behind the dashboard, and the routes whose paths go to it. */
   readonly api: HttpApi;
   readonly routes: readonly Pick<RouteDefinition, 'paths'>[];
+  /**
+   * The stage's edge (infra/edge.ts): the distribution answers under its name with its certificate,
+   * behind its web ACL, and reaches the API through the API's custom domain (execute-api is off).
+   * Without one, the distribution's own name and the API's execute-api endpoint.
+   */
+  readonly edge?: EdgeSettings;
 }
 
 export class DashboardSite extends NestedStack {
@@ -140,6 +161,7 @@ export class DashboardSite extends NestedStack {
         referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
         strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
       },
+      customHeadersBehavior: { customHeaders: SHARED_CUSTOM_HEADERS },
     });
 
     this.distribution = new Distribution(this, 'Distribution', {
@@ -161,6 +183,14 @@ export class DashboardSite extends NestedStack {
         ],
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(props.edge
+        ? {
+            domainNames: [props.edge.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.edge.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+            webAclId: props.edge.webAclArn,
+          }
+        : {}),
       enableLogging: true,
       logBucket: this.logBucket,
       logFilePrefix: 'cloudfront/',
@@ -170,22 +200,27 @@ export class DashboardSite extends NestedStack {
         id: 'AwsSolutions-CFR1',
         reason: "The platforms' staff and machines work from wherever they are: no country is refused.",
       },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason:
-          "The API behind it keeps its stage's throttling and each tenant's limit, and every API path needs " +
-          'a token; a WAF web ACL (in us-east-1) is an operator decision per stage.',
-      },
-      {
-        id: 'AwsSolutions-CFR4',
-        reason:
-          "The distribution's default *.cloudfront.net certificate cannot set a minimum TLS version; a custom " +
-          'domain with its own certificate and TLSv1.2_2021 is set by an operator (docs/dashboard.md).',
-      },
+      ...(props.edge
+        ? []
+        : [
+            {
+              id: 'AwsSolutions-CFR2',
+              reason:
+                'A stage without its edge settings (infra/edge.ts; production requires them) has no web ACL: ' +
+                "the API behind it keeps its stage's throttling and each tenant's limit, and every API path needs a token.",
+            },
+            {
+              id: 'AwsSolutions-CFR4',
+              reason:
+                "Without the stage's edge settings the distribution has the default *.cloudfront.net certificate, " +
+                'which cannot set a minimum TLS version; with them, its own certificate and TLSv1.2_2021.',
+            },
+          ]),
     ]);
-    this.url = `https://${this.distribution.distributionDomainName}${DASHBOARD_PATH}`;
+    const host = props.edge?.domainName ?? this.distribution.distributionDomainName;
+    this.url = `https://${host}${DASHBOARD_PATH}`;
 
-    this.serveApi(props.api, props.routes);
+    this.serveApi(props.api, props.routes, props.edge);
     this.client = identity.dashboardClientFor(this, this.url);
     const signIn = identity.signIn!;
     this.publication = this.publish({
@@ -200,11 +235,30 @@ export class DashboardSite extends NestedStack {
     });
   }
 
-  /** The API's routes, behind the same distribution: nothing cached, every header but Host passed on. */
-  private serveApi(api: HttpApi, routes: readonly Pick<RouteDefinition, 'paths'>[]): void {
-    const origin = new HttpOrigin(`${api.apiId}.execute-api.${this.region}.${this.urlSuffix}`, {
-      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+  /**
+   * The API's routes, behind the same distribution: nothing cached, every header but Host passed on,
+   * through the API's custom domain where the stage has its edge (execute-api is then disabled).
+   */
+  private serveApi(api: HttpApi, routes: readonly Pick<RouteDefinition, 'paths'>[], edge?: EdgeSettings): void {
+    const origin = new HttpOrigin(
+      edge?.originDomainName ?? `${api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+      {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      },
+    );
+    // The API's answers and its description: no framing, no sniffing, no Referer, HSTS, COOP and
+    // Permissions-Policy. No Content-Security-Policy here: the reference page sets its own (a JSON
+    // answer needs none), which this policy leaves as the function wrote it.
+    const headers = new ResponseHeadersPolicy(this, 'ApiHeaders', {
+      comment: "The API's answers and its reference page: the usual security headers",
+      securityHeadersBehavior: {
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+      customHeadersBehavior: { customHeaders: SHARED_CUSTOM_HEADERS },
     });
     for (const pattern of apiPathPatterns(routes)) {
       this.distribution.addBehavior(pattern, origin, {
@@ -213,6 +267,7 @@ export class DashboardSite extends NestedStack {
         // With caching off, the viewer's Authorization header may go to the origin.
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy: headers,
       });
     }
   }

@@ -16,6 +16,7 @@ import {
   Mfa,
   OAuthScope,
   ResourceServerScope,
+  StandardThreatProtectionMode,
   StringAttribute,
   UserPool,
   UserPoolClient,
@@ -39,11 +40,23 @@ const describeScope = (scope: Scope): string => {
   return `${access} ${resource}`;
 };
 
-/** Tokens live an hour, as the local issuer's do; clients fetch a new one rather than refresh. */
+/** Machines' tokens live an hour, as the local issuer's do; clients fetch a new one rather than refresh. */
 const ACCESS_TOKEN_VALIDITY = Duration.hours(1);
 
+/**
+ * A person's tokens live half as long: a token left in a browser tab (or copied out of it) is good
+ * for less time, and the hosted sign-in's session signs the person in again without a password.
+ */
+export const PERSON_TOKEN_VALIDITY = Duration.minutes(30);
+
+/**
+ * Where the stage asks it (production), a refresh token is replaced at each use and the old one
+ * refused after this grace (Cognito's refresh-token rotation): a stolen one works once at most.
+ */
+export const REFRESH_ROTATION_GRACE = Duration.seconds(10);
+
 /** What the functions of the stack share, for the sign-in's trigger. */
-export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table' | 'secrets' | 'queues'>;
+export type SharedFunctionProps = Pick<ServiceFunctionProps, 'settings' | 'table' | 'secrets' | 'queues' | 'secretKey'>;
 
 export interface IdentityProps {
   readonly settings: StageSettings;
@@ -76,6 +89,8 @@ export class Identity extends Construct {
   readonly signIn: SignInEndpoints | undefined;
   /** The dashboard's public app client, once the dashboard added it (dashboardClientFor). */
   dashboardClient: UserPoolClient | undefined;
+  /** Whether people's refresh tokens are rotated at each use (the stage's threat protection). */
+  private readonly rotateRefreshTokens: boolean;
   private readonly accepted: string[];
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
@@ -108,6 +123,7 @@ export class Identity extends Construct {
       this.accepted = [...identity.audience];
     }
     this.dashboardClient = undefined;
+    this.rotateRefreshTokens = identity.kind === 'cognito' && identity.threatProtection;
 
     // Read when the template is written: the dashboard's client, added after the API exists (its
     // distribution names the API), is accepted as well.
@@ -128,7 +144,7 @@ export class Identity extends Construct {
   dashboardClientFor(scope: Construct, dashboardUrl: string): UserPoolClient {
     if (!this.userPool) throw new Error('The dashboard signs people in with Cognito: this stage has no user pool');
     if (this.dashboardClient) throw new Error('The dashboard has its client already');
-    this.dashboardClient = createDashboardClient(scope, this.userPool, dashboardUrl);
+    this.dashboardClient = createDashboardClient(scope, this.userPool, dashboardUrl, this.rotateRefreshTokens);
     this.accepted.push(this.dashboardClient.userPoolClientId);
     return this.dashboardClient;
   }
@@ -140,7 +156,12 @@ export class Identity extends Construct {
       // creates each person (docs/dashboard.md) and resets a forgotten password.
       selfSignUpEnabled: false,
       accountRecovery: AccountRecovery.NONE,
-      featurePlan: FeaturePlan.ESSENTIALS,
+      // Plus, with threat protection enforcing, where the stage asks it (production): sign-ins from
+      // compromised credentials or risky contexts are blocked, others challenged.
+      featurePlan: identity.threatProtection ? FeaturePlan.PLUS : FeaturePlan.ESSENTIALS,
+      ...(identity.threatProtection
+        ? { standardThreatProtectionMode: StandardThreatProtectionMode.FULL_FUNCTION }
+        : {}),
       // Whose data a person works on, and how much they may do: set by an operator, read by the
       // pre-token-generation trigger, writable by no app client.
       customAttributes: {
@@ -161,15 +182,16 @@ export class Identity extends Construct {
       // Losing the pool changes every client id: the tenants of all stored data.
       removalPolicy: removalPolicyOf(settings),
     });
-    NagSuppressions.addResourceSuppressions(userPool, [
-      {
-        id: 'AwsSolutions-COG8',
-        reason:
-          "The Plus tier's threat protection guards people's sign-ins; here they are a platform's staff, " +
-          'created one by one by an operator, with a second factor required: the Essentials tier is kept, ' +
-          'and the Plus tier is a per-stage decision for an operator.',
-      },
-    ]);
+    if (!identity.threatProtection) {
+      NagSuppressions.addResourceSuppressions(userPool, [
+        {
+          id: 'AwsSolutions-COG8',
+          reason:
+            "The Plus tier's threat protection guards people's sign-ins on production; on this stage people " +
+            'are a few testers, created one by one by an operator, with a second factor required.',
+        },
+      ]);
+    }
 
     const domain = userPool.addDomain('Domain', { cognitoDomain: { domainPrefix: identity.domainPrefix } });
 
@@ -215,6 +237,9 @@ export class Identity extends Construct {
       // A confidential client: the secret never leaves Cognito except to an operator who reads it.
       generateSecret: true,
       oAuth: { flows: { clientCredentials: true }, scopes },
+      // Client credentials only: no password, SRP or custom sign-in (Cognito's defaults) on a machine's
+      // client. Cognito keeps one flow at least: refresh, which client credentials never issue a token for.
+      authFlows: { userPassword: false, userSrp: false, custom: false },
       accessTokenValidity: ACCESS_TOKEN_VALIDITY,
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,
@@ -228,13 +253,20 @@ export class Identity extends Construct {
  * gives them the person's scopes. It may write none of the person's custom attributes, so nobody
  * changes their own tenant or access.
  */
-function createDashboardClient(scope: Construct, userPool: UserPool, dashboardUrl: string): UserPoolClient {
+function createDashboardClient(
+  scope: Construct,
+  userPool: UserPool,
+  dashboardUrl: string,
+  rotateRefreshTokens: boolean,
+): UserPoolClient {
   return new UserPoolClient(scope, 'Client-dashboard', {
     userPool,
     userPoolClientName: 'dashboard',
     generateSecret: false,
-    // The hosted sign-in's own flow; SRP never sends the password itself.
-    authFlows: { userSrp: true },
+    // The hosted sign-in (authorization code with PKCE) and refresh only: no SRP nor password flow,
+    // whose tokens would come without PKCE. With rotation, refresh goes through its own API.
+    authFlows: { userPassword: false, userSrp: false, custom: false },
+    ...(rotateRefreshTokens ? { refreshTokenRotationGracePeriod: REFRESH_ROTATION_GRACE } : {}),
     oAuth: {
       flows: { authorizationCodeGrant: true },
       scopes: [OAuthScope.OPENID],
@@ -244,8 +276,8 @@ function createDashboardClient(scope: Construct, userPool: UserPool, dashboardUr
     supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
     // Display preferences only, named one by one: never `custom:tenant` nor `custom:access`.
     writeAttributes: new ClientAttributes().withStandardAttributes({ locale: true, timezone: true }),
-    accessTokenValidity: ACCESS_TOKEN_VALIDITY,
-    idTokenValidity: ACCESS_TOKEN_VALIDITY,
+    accessTokenValidity: PERSON_TOKEN_VALIDITY,
+    idTokenValidity: PERSON_TOKEN_VALIDITY,
     // The dashboard keeps no refresh token (its token lives in memory only); Cognito's shortest.
     refreshTokenValidity: Duration.hours(1),
     enableTokenRevocation: true,

@@ -31,11 +31,13 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
   DELIVERY_METRICS,
+  LOOKUP_METRICS,
   RATE_LIMIT_UNAVAILABLE_METRIC,
   STRANDED_WORK_METRICS,
 } from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
+import { REFUSAL_METRICS } from './api-stage';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
@@ -47,7 +49,19 @@ const PERIOD = Duration.minutes(5);
  */
 export const STRANDED_WORK_ALARM_SECONDS = 15 * 60;
 
-/** A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as much. */
+/**
+ * Directory lookups (resolve-key, validate-key) that miss, in percent of them, past which a scan is
+ * suspected: clients paying the keys people give them hit nearly always (docs/keys.md).
+ */
+export const SCANNING_MISS_PERCENT = 50;
+/** The fewest lookups in five minutes whose share of misses means anything. */
+export const SCANNING_MIN_LOOKUPS = 100;
+
+/**
+ * A stream consumer this far behind (its oldest record's age, in milliseconds) delays every webhook as
+ * much. Still a minute though the mapping now retries a failing batch for hours: the age is the first
+ * sign of those retries, long before the batch is given up to the re-drive.
+ */
 export const ITERATOR_AGE_ALARM_MS = 60_000;
 
 /**
@@ -123,6 +137,15 @@ export class Monitoring extends NestedStack {
       label: '5xx rate (%)',
     });
     const latencyP99 = api.metricLatency({ period: PERIOD, statistic: 'p99' });
+    // Surges of refusals, counted from the access log (api-stage.ts): a token or scope scan, a flood
+    // reaching the stage, a tenant hammering past its limit.
+    for (const [status, metricName] of Object.entries(REFUSAL_METRICS)) {
+      alarm(`Api${status}Surge`, `${settings.alarms.refusalsPer5Minutes} or more ${status} answers in 5 minutes`, {
+        metric: new Metric({ namespace, metricName, period: PERIOD, statistic: 'Sum' }),
+        threshold: settings.alarms.refusalsPer5Minutes,
+        evaluationPeriods: 1,
+      });
+    }
     alarm('Api5xxRate', `More than ${settings.alarms.serverErrorRatePercent}% of API answers are 5xx`, {
       metric: serverErrorRate,
       threshold: settings.alarms.serverErrorRatePercent,
@@ -162,6 +185,17 @@ export class Monitoring extends NestedStack {
         },
       );
     }
+    // Lambda writes here only after retrying a batch for STREAM_MAX_RECORD_AGE_SECONDS: the re-drive
+    // dispatches it, but an outage that long is worth knowing of.
+    alarm(
+      'StreamBatchesGivenUp',
+      'The dispatcher gave up stream batches after hours of retries (operations.md: stream re-drive)',
+      {
+        metric: props.queues.streamFailures.metricNumberOfMessagesSent({ period: PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+      },
+    );
     for (const worker of streamConsumers) {
       const name = worker.node.id;
       alarm(`${name}-IteratorAge`, `${name}: the stream's oldest unhandled record is over a minute old`, {
@@ -191,6 +225,22 @@ export class Monitoring extends NestedStack {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    const lookups = serviceMetrics(namespace, LOOKUP_METRICS);
+    alarm(
+      'DirectoryScanning',
+      `At least ${SCANNING_MISS_PERCENT}% of ${SCANNING_MIN_LOOKUPS} or more directory lookups missed: a client may be scanning the key directory (keys.md: Anti-scanning)`,
+      {
+        metric: new MathExpression({
+          // Fewer lookups than that are no sign: a client's typo in a quiet hour is not a scan.
+          expression: `IF(FILL(hits, 0) + FILL(misses, 0) >= ${SCANNING_MIN_LOOKUPS}, 100 * FILL(misses, 0) / (FILL(hits, 0) + FILL(misses, 0)), 0)`,
+          usingMetrics: { hits: lookups.hits, misses: lookups.misses },
+          period: PERIOD,
+          label: 'Lookups that missed (%)',
+        }),
+        threshold: SCANNING_MISS_PERCENT,
+        evaluationPeriods: 1,
+      },
+    );
 
     // The table
     const tableThrottles = table.metricThrottledRequestsForOperations({
@@ -329,6 +379,18 @@ const iteratorAge = (worker: WorkerFunction): Metric =>
   worker.function.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' });
 
 /** The sender's counts of attempts by result, summed over 5 minutes (published with `service` alone). */
+/** Sums of metrics published with the service dimension alone, by their names (shared/observability/metric-names.ts). */
+const serviceMetrics = <Names extends Record<string, string>>(
+  namespace: string,
+  names: Names,
+): Record<keyof Names, Metric> =>
+  Object.fromEntries(
+    Object.entries(names).map(([key, metricName]) => [
+      key,
+      new Metric({ namespace, metricName, dimensionsMap: { service: SERVICE_NAME }, period: PERIOD, statistic: 'Sum' }),
+    ]),
+  ) as Record<keyof Names, Metric>;
+
 const deliveryMetrics = (namespace: string): Record<keyof typeof DELIVERY_METRICS, Metric> => {
   const metric = (metricName: string, label: string) =>
     new Metric({

@@ -9,6 +9,7 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
   Architecture,
@@ -24,7 +25,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { FunctionDefinition } from '../../functions/routes';
+import type { FunctionDefinition, SealingUse } from '../../functions/routes';
 import {
   ENV,
   QUEUE_ENV,
@@ -85,6 +86,8 @@ export interface ServiceFunctionProps {
   readonly table: ITable;
   readonly secrets: StageSecretMap;
   readonly queues: StageQueueMap;
+  /** The stage's secret key: used only by the functions whose entry declares `sealing`. */
+  readonly secretKey: IKey;
   /** Variables of the function's own, beside the stage's and those its entry's rights give. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Files the bundle needs beside its code, copied in after esbuild runs. */
@@ -117,6 +120,17 @@ export function tableAccessStatement(table: ITable, definition: FunctionDefiniti
 /** Reading a secret's value, and nothing else (no DescribeSecret, no other secret). */
 export function secretReadStatement(secret: ISecret): PolicyStatement {
   return new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+}
+
+/** The one KMS action each use of the secret key needs: data keys to seal with, or to open with. */
+export const SEALING_ACTIONS: Readonly<Record<SealingUse, string>> = {
+  seal: 'kms:GenerateDataKey',
+  open: 'kms:Decrypt',
+};
+
+/** The declared uses of the secret key, on that key only. */
+export function sealingStatement(key: IKey, uses: readonly SealingUse[]): PolicyStatement {
+  return new PolicyStatement({ actions: uses.map((use) => SEALING_ACTIONS[use]), resources: [key.keyArn] });
 }
 
 /** Sending to a queue, and nothing else (no attributes, no receiving, no other queue). */
@@ -152,6 +166,7 @@ export class ServiceFunction extends Construct {
     const declaredEnvironment = Object.fromEntries([
       ...secrets.map((name) => [SECRET_ENV[name], props.secrets[name].secretArn]),
       ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
+      ...(definition.sealing?.length ? [[ENV.secretKeyArn, props.secretKey.keyArn]] : []),
     ]);
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -209,6 +224,8 @@ export class ServiceFunction extends Construct {
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
     for (const name of secrets) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
     for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
+    if (definition.sealing?.length)
+      this.function.addToRolePolicy(sealingStatement(props.secretKey, definition.sealing));
     addOpenTelemetryLayer(this.function, settings.tracing);
 
     suppressExpectedFindings(this, table);

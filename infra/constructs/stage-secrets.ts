@@ -3,6 +3,8 @@
  * through the repository or the template). Routes ask for them by name in the route table;
  * infra/constructs/service-function.ts grants each function only the ones it names.
  */
+import { Duration } from 'aws-cdk-lib';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -23,6 +25,11 @@ export class StageSecrets extends Construct {
    * every stage: the sandbox simulator speaks the same signed contract as the sponsor bank.
    */
   readonly network: Secret;
+  /**
+   * The customer-managed key that seals webhook, approval and connector secrets in the table
+   * (shared/data/secret-sealing.ts): only the functions whose entry declares `sealing` may use it.
+   */
+  readonly secretKey: Key;
 
   constructor(scope: Construct, id: string, props: { readonly settings: StageSettings }) {
     super(scope, id);
@@ -75,6 +82,16 @@ export class StageSecrets extends Construct {
           'the old one keeps signing and verifying for 24 h so that neither side refuses the other meanwhile.',
       },
     ]);
+
+    this.secretKey = new Key(this, 'SecretKey', {
+      alias: `${SERVICE_NAME}/${settings.name}/secrets`,
+      description: 'Seals the signing secrets of webhooks, inbound approval and connectors (envelope encryption)',
+      enableKeyRotation: true,
+      rotationPeriod: Duration.days(365),
+      // Losing the key loses every sealed secret: production keeps it (and KMS waits 30 days anyway).
+      removalPolicy: removalPolicyOf(settings),
+      pendingWindow: Duration.days(30),
+    });
   }
 
   /** The map routes' `secrets` names resolve against. */

@@ -1,6 +1,8 @@
 /**
- * The SQS queues of the later work (shared/data/queues.ts): settlement jobs and webhook deliveries,
- * each with its dead-letter queue. A message its consumer fails MAX_RECEIVES times moves to the
+ * The SQS queues of the later work (shared/data/queues.ts): settlement jobs, webhook deliveries, and
+ * the stream batches the dispatcher gave up on (its event source's on-failure destination, read by
+ * the re-drive worker), each with its dead-letter queue. Receive counts and visibility timeouts come
+ * from the worker table (functions/workers.ts), which the local runtime plays too. A message its consumer fails MAX_RECEIVES times moves to the
  * dead-letter queue, where an alarm sees it (monitoring.ts) and an operator redrives it once the
  * cause is fixed (docs/operations.md). Every queue, dead-letter ones included, is encrypted with
  * SQS-managed keys and refuses requests without TLS.
@@ -8,18 +10,9 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, type QueueProps } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { consumerOf } from '../../functions/workers';
+import { MAX_RECEIVES, visibilityTimeoutSeconds } from '../../functions/workers';
 import { QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
-
-/** Receives of one message before it is set aside: a fault that outlasts five tries is not passing. */
-export const MAX_RECEIVES = 5;
-
-/**
- * AWS's advice: six times the consumer's timeout, so that a message is not handed again while a
- * batch that holds it may still be running (and its retries with it).
- */
-export const VISIBILITY_TIMEOUT_FACTOR = 6;
 
 /**
  * SQS's default, stated: far longer than any message should wait (a settlement seconds, a delivery's
@@ -63,7 +56,7 @@ export class WorkQueues extends Construct {
       const dead = deadLetterQueue(this, `${name}DeadLetters`, settings);
       byName[name] = stageQueue(this, name, settings, {
         retentionPeriod: QUEUE_RETENTION,
-        visibilityTimeout: Duration.seconds(VISIBILITY_TIMEOUT_FACTOR * consumerOf(name).timeoutSeconds),
+        visibilityTimeout: Duration.seconds(visibilityTimeoutSeconds(name)),
         deadLetterQueue: { queue: dead, maxReceiveCount: MAX_RECEIVES },
       });
       deadLetters[name] = dead;

@@ -1,29 +1,26 @@
 /**
  * The function of one worker of the worker table: a ServiceFunction (service-function.ts: runtime,
  * bundling, logging, the worker's declared rights) and the event source that feeds it, or the
- * EventBridge rule that runs it on its schedule (the sweeper). A queue's
- * consumer takes its messages in batches and reports the ones it failed, which the queue hands
- * again (and, after MAX_RECEIVES, sets aside in its dead-letter queue). The stream's consumer gets
- * only the insertions of outbox events, reports the record it stopped at, and has a batch that keeps
- * failing halved until the failing record stands alone; that one, after its retries, is reported to
- * the consumer's own dead-letter queue and skipped, so the stream moves on.
+ * EventBridge rule that runs it on its schedule (the sweeper). A queue's consumer takes its messages
+ * in batches, at most the stage's maximum concurrency at once, and reports the ones it failed, which
+ * the queue hands again (and, after MAX_RECEIVES, sets aside in its dead-letter queue). The stream's
+ * consumer gets only the insertions of outbox events, reports the record it stopped at, and has a
+ * batch that keeps failing halved until the failing record stands alone; that one is retried until it
+ * is STREAM_MAX_RECORD_AGE_SECONDS old, then reported to the streamFailures queue, whose consumer (the
+ * re-drive worker) reads it back from the stream and dispatches it: nothing is skipped quietly.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition, type IEventSource } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { Queue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { WorkerDefinition } from '../../functions/workers';
+import { STREAM_MAX_RECORD_AGE_SECONDS, STREAM_RETRY_ATTEMPTS, type WorkerDefinition } from '../../functions/workers';
 import { EVENT_ENTITY } from '../../shared/data/item-keys';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
-import { deadLetterQueue } from './work-queues';
-
-/** Attempts at a failing stream batch (each split in two, down to one record) before it is set aside. */
-export const STREAM_RETRY_ATTEMPTS = 10;
 
 export interface WorkerFunctionProps extends Omit<ServiceFunctionProps, 'definition' | 'description' | 'timeout'> {
   readonly worker: WorkerDefinition;
@@ -31,8 +28,6 @@ export interface WorkerFunctionProps extends Omit<ServiceFunctionProps, 'definit
 
 export class WorkerFunction extends ServiceFunction {
   readonly worker: WorkerDefinition;
-  /** The stream consumer's on-failure destination: the batches it gave up on. */
-  readonly deadLetterQueue: Queue | undefined;
 
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     const { worker, ...common } = props;
@@ -50,46 +45,44 @@ export class WorkerFunction extends ServiceFunction {
     });
     this.worker = worker;
     if ('schedule' in source) {
-      this.deadLetterQueue = undefined;
       new Rule(this, 'Schedule', {
         description: `Runs ${worker.name}`,
         schedule: Schedule.expression(source.schedule),
         targets: [new LambdaFunction(this.function)],
       });
     } else if ('queue' in source) {
-      this.deadLetterQueue = undefined;
       this.function.addEventSource(
         new SqsEventSource(props.queues[source.queue], {
           batchSize: source.batchSize,
           reportBatchItemFailures: true,
+          maxConcurrency: props.settings.queueConsumerConcurrency[source.queue],
         }),
       );
     } else {
-      this.deadLetterQueue = deadLetterQueue(this, 'DeadLetters', props.settings);
-      NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-        {
-          id: 'AwsSolutions-SQS3',
-          reason:
-            'This queue is a dead-letter queue itself: the on-failure destination of the stream event source ' +
-            'mapping, where Lambda reports the batches it gave up on. cdk-nag recognizes a dead-letter queue ' +
-            "only in a queue's redrive policy or a function's DeadLetterConfig.",
-        },
-      ]);
-      this.function.addEventSource(eventStreamSource(props.table, source.batchSize, this.deadLetterQueue));
+      this.function.addEventSource(eventStreamSource(props.table, source.batchSize, props.queues.streamFailures));
     }
+    if (worker.readsStream) this.function.addToRolePolicy(streamReadStatement(props.table));
   }
 }
 
+/** Reading records of the table's stream by their shard and sequence number, and nothing else. */
+const streamReadStatement = (table: ITable): PolicyStatement =>
+  new PolicyStatement({
+    actions: ['dynamodb:GetShardIterator', 'dynamodb:GetRecords'],
+    resources: [table.tableStreamArn!],
+  });
+
 /** The table's stream, filtered to the insertions of outbox events, as the dispatcher reads it. */
-function eventStreamSource(table: ITable, batchSize: number, deadLetters: Queue): IEventSource {
+function eventStreamSource(table: ITable, batchSize: number, failures: IQueue): IEventSource {
   return new DynamoEventSource(table, {
     // From the oldest record the stream keeps (24 hours): a new consumer misses nothing written meanwhile.
     startingPosition: StartingPosition.TRIM_HORIZON,
     batchSize,
     bisectBatchOnError: true,
     retryAttempts: STREAM_RETRY_ATTEMPTS,
+    maxRecordAge: Duration.seconds(STREAM_MAX_RECORD_AGE_SECONDS),
     reportBatchItemFailures: true,
-    onFailure: new SqsDlq(deadLetters),
+    onFailure: new SqsDlq(failures),
     // Lambda drops every other record before the function runs (and bills nothing for them).
     filters: [
       FilterCriteria.filter({

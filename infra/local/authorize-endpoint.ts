@@ -4,10 +4,15 @@
  * form POSTs the username and password with the request's parameters, and a right pair is answered
  * by a redirect to the client's registered address with a one-time code and the client's `state`.
  * Only the code flow, only public clients, only S256 challenges.
+ *
+ * A right pair also opens a sign-in session at the issuer (sign-in-sessions.ts): while it lasts, an
+ * authorization request is answered with a code at once, without the page, as Cognito's hosted
+ * sign-in does; `prompt=none` (OpenID Connect) asks for that or an error, never the page, and
+ * `prompt=login` for the page whatever the session. /logout ends the session.
  */
 import { S256_CHALLENGE } from './authorization-codes';
 import type { LocalIssuer } from './oauth';
-import type { PublicClient } from './people';
+import type { PublicClient, SandboxPerson } from './people';
 import { authorizeErrorPage, SIGN_IN_PAGE_HEADERS, signInPage } from './sign-in-page';
 
 export interface AuthorizeAnswer {
@@ -86,16 +91,39 @@ function check(issuer: LocalIssuer, source: URLSearchParams): Checked {
   return { request: { client, redirectUri, codeChallenge, state, parameters } };
 }
 
+/** The redirect with a new code for the person, as a right username and password earn. */
+function codeFor(issuer: LocalIssuer, request: AuthorizeRequest, person: SandboxPerson): AuthorizeAnswer {
+  const code = issuer.codes.issue({
+    clientId: request.client.clientId,
+    redirectUri: request.redirectUri,
+    codeChallenge: request.codeChallenge,
+    person,
+  });
+  return redirect(request.redirectUri, request.state, { code });
+}
+
 export function answerAuthorizeRequest(
   issuer: LocalIssuer,
   method: string,
   query: URLSearchParams,
   contentType: string | undefined,
   body: string,
+  cookie?: string,
 ): AuthorizeAnswer {
   if (method === 'GET') {
     const checked = check(issuer, query);
-    return 'answer' in checked ? checked.answer : page(200, signInPage({ parameters: checked.request.parameters }));
+    if ('answer' in checked) return checked.answer;
+    const { request } = checked;
+    const prompt = query.get('prompt');
+    const person = prompt === 'login' ? undefined : issuer.sessions.personOf(cookie);
+    if (person) return codeFor(issuer, request, person);
+    if (prompt === 'none') {
+      return redirect(request.redirectUri, request.state, {
+        error: 'login_required',
+        error_description: 'No sign-in session at the issuer: the person signs in',
+      });
+    }
+    return page(200, signInPage({ parameters: request.parameters }));
   }
   if (method !== 'POST') return { status: 405, headers: { allow: 'GET, POST' }, body: '' };
   if (!contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
@@ -108,11 +136,23 @@ export function answerAuthorizeRequest(
   const username = form.get('username') ?? '';
   const person = issuer.signIn(username, form.get('password') ?? '');
   if (!person) return page(401, signInPage({ parameters: request.parameters, username, error: WRONG_PASSWORD }));
-  const code = issuer.codes.issue({
-    clientId: request.client.clientId,
-    redirectUri: request.redirectUri,
-    codeChallenge: request.codeChallenge,
-    person,
-  });
-  return redirect(request.redirectUri, request.state, { code });
+  const answer = codeFor(issuer, request, person);
+  return { ...answer, headers: { ...answer.headers, 'set-cookie': issuer.sessions.open(person) } };
+}
+
+/**
+ * /logout?client_id=…&logout_uri=…, as Cognito's: ends the person's session at the issuer and sends
+ * the browser back to the client's page, an address registered for the client only.
+ */
+export function answerLogoutRequest(issuer: LocalIssuer, query: URLSearchParams, cookie?: string): AuthorizeAnswer {
+  const client = issuer.publicClient(query.get('client_id') ?? '');
+  const back = query.get('logout_uri') ?? '';
+  if (!client || !client.redirectUris.includes(back)) {
+    return page(400, authorizeErrorPage('logout_uri is not an address registered for this client_id.'));
+  }
+  return {
+    status: 302,
+    headers: { location: back, 'cache-control': 'no-store', 'set-cookie': issuer.sessions.close(cookie) },
+    body: '',
+  };
 }

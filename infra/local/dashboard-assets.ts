@@ -34,6 +34,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 export const localDashboardConfig = (sandbox: boolean): DashboardConfig => ({
   authorizeUrl: '/oauth2/authorize',
   tokenUrl: '/oauth2/token',
+  logoutUrl: '/logout',
   clientId: DASHBOARD_CLIENT_ID,
   scope: 'openid',
   apiUrl: '',

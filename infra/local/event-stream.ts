@@ -5,7 +5,14 @@
  * dispatch-events.ts). As the mapping does, it moves its position past a batch only once the handler
  * answered it, and from a reported failure it hands the batch again from the failed record: a reader
  * stopped (or killed) mid-batch starts again where the last finished batch ended, and loses nothing.
- * The position is kept in a file of the data folder (`npm start -- --data .data`) or in memory.
+ * As the deployed mapping (functions/workers.ts), a batch that keeps failing is retried from its
+ * failed record up to STREAM_RETRY_ATTEMPTS times or until that record is STREAM_MAX_RECORD_AGE_SECONDS
+ * old, then given up: what Lambda would write to the on-failure destination (`DDBStreamBatchInfo`)
+ * goes to `onFailure` (the runtime's streamFailures queue, whose re-drive worker reads the records
+ * back), and the reader moves past the batch. A handler that throws or outlives the dispatcher's
+ * timeout fails its batch from the first record. (Lambda would also halve such a batch; here the
+ * whole rest is given up together, and re-driven together.) The position is kept in a file of the
+ * data folder (`npm start -- --data .data`) or in memory.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -18,7 +25,9 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
+import { STREAM_MAX_RECORD_AGE_SECONDS, STREAM_RETRY_ATTEMPTS, streamConsumer } from '../../functions/workers';
+import type { StreamBatchInfo } from '../../shared/data/stream-records';
+import { invokeWithin } from './lambda-context';
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
@@ -56,16 +65,32 @@ export interface EventStreamOptions {
    * found records is followed at once by the next.
    */
   readonly pollMs?: number;
-  /** Records per batch (the event source mapping's batch size). */
+  /** Records per batch (default: the dispatcher's batch size in the worker table, as deployed). */
   readonly batchSize?: number;
+  /** Retries of a failing batch before it is given up (default: the deployed STREAM_RETRY_ATTEMPTS). */
+  readonly retryAttempts?: number;
+  /** Age of a failing record past which its batch is given up (default: STREAM_MAX_RECORD_AGE_SECONDS). */
+  readonly maxRecordAgeMs?: number;
+  /** The handler's timeout (default: the dispatcher's, from the worker table). */
+  readonly timeoutMs?: number;
+  /** Where a batch given up goes, as Lambda writes it to the on-failure destination; none: only logged. */
+  readonly onFailure?: (failure: StreamFailure) => Promise<void>;
   readonly log?: (message: string, error: unknown) => void;
 }
+
+/** The message Lambda writes to a stream event source's on-failure destination (its fields we use). */
+export interface StreamFailure {
+  readonly requestContext: { readonly condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded' };
+  readonly DDBStreamBatchInfo: StreamBatchInfo;
+}
+
+/** How a batch ended: handled whole, to be retried from a record, or given up. */
+type BatchOutcome = 'done' | 'retry' | 'given-up';
 
 const DEFAULT_POLL_MS = 200;
 const FIRST_IDLE_WAIT_MS = 25;
 /** How often the list of shards is read again (DynamoDB rolls a stream's shards over every few hours). */
 const SHARD_LIST_TTL_MS = 5_000;
-const DEFAULT_BATCH_SIZE = 100;
 const RETRY_AFTER_FAILURE_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -96,6 +121,8 @@ export class LocalEventStream {
   private readonly halted = new Promise<'halted'>((resolve) => (this.halt = () => resolve('halted')));
   private readonly finishedShards = new Set<string>();
   private readonly iterators = new Map<string, string>();
+  /** Per shard: the record a batch last failed at, and how many times in a row. */
+  private readonly failures = new Map<string, { readonly sequence: string; readonly count: number }>();
   private readonly loop: Promise<void>;
   private positions: StreamPositions;
 
@@ -140,7 +167,7 @@ export class LocalEventStream {
         handled = await pass;
       } catch (error) {
         if (!this.running) break;
-        (this.options.log ?? ((m, e) => console.error(m, e)))('The event stream reader failed: retrying', error);
+        this.logger()('The event stream reader failed: retrying', error);
         this.iterators.clear();
         this.shards = undefined;
         await sleep(RETRY_AFTER_FAILURE_MS);
@@ -172,16 +199,20 @@ export class LocalEventStream {
       if (this.finishedShards.has(shardId) || !this.running) continue;
       const iterator = this.iterators.get(shardId) ?? (await this.iteratorOf(shardId));
       const { Records = [], NextShardIterator } = await this.streams.send(
-        new GetRecordsCommand({ ShardIterator: iterator, Limit: this.options.batchSize ?? DEFAULT_BATCH_SIZE }),
+        new GetRecordsCommand({
+          ShardIterator: iterator,
+          Limit: this.options.batchSize ?? streamConsumer().source.batchSize,
+        }),
       );
       if (!this.running) return handled;
       if (Records.length > 0) {
-        const done = await this.hand(shardId, Records);
+        const outcome = await this.hand(shardId, Records);
         handled += Records.length;
-        // A reported failure: read again from the failed record, after a pause.
-        if (!done) {
+        // A reported failure: read again from the failed record, after a pause; a batch given up:
+        // read on from after it.
+        if (outcome !== 'done') {
           this.iterators.delete(shardId);
-          await sleep(RETRY_AFTER_FAILURE_MS);
+          if (outcome === 'retry') await sleep(RETRY_AFTER_FAILURE_MS);
           continue;
         }
       }
@@ -210,28 +241,79 @@ export class LocalEventStream {
     return ShardIterator!;
   }
 
-  /** Hands a batch; true when it was handled whole. The position moves past what was handled. */
-  private async hand(shardId: string, records: readonly StreamRecord[]): Promise<boolean> {
-    const answer = await Promise.race([
-      this.handler(
-        {
-          Records: records.map((record) => ({
-            ...record,
-            eventSourceARN: this.streamArn,
-          })) as DynamoDBStreamEvent['Records'],
-        },
-        lambdaContext('dispatchEvents'),
+  /** Hands a batch, and moves the position past what was handled (or given up). */
+  private async hand(shardId: string, records: readonly StreamRecord[]): Promise<BatchOutcome> {
+    const event = {
+      Records: records.map((record) => ({ ...record, eventSourceARN: this.streamArn })),
+    } as DynamoDBStreamEvent;
+    const timeoutMs = this.options.timeoutMs ?? streamConsumer().timeoutSeconds * 1000;
+    const answer = invokeWithin(this.handler, event, streamConsumer().name, timeoutMs);
+    const outcome = await Promise.race([
+      answer.then(
+        (result) => ({ failed: result?.batchItemFailures?.[0]?.itemIdentifier, error: undefined as unknown }),
+        // Thrown or timed out: the batch failed from its first record.
+        (error: unknown) => ({ failed: records[0]!.dynamodb!.SequenceNumber!, error }),
       ),
       this.halted,
     ]);
     // Stopped while the handler ran: as a killed reader, it saves nothing of this batch.
-    if (answer === 'halted' || !this.running) return false;
-    const failed = answer?.batchItemFailures?.[0]?.itemIdentifier;
+    if (outcome === 'halted' || !this.running) return 'retry';
+    const { failed, error } = outcome;
     const failedAt =
       failed === undefined ? records.length : records.findIndex((r) => r.dynamodb?.SequenceNumber === failed);
     const last = records[(failedAt < 0 ? 0 : failedAt) - 1];
     if (last) this.save(shardId, last.dynamodb!.SequenceNumber!);
-    return failed === undefined;
+    if (failed === undefined) {
+      this.failures.delete(shardId);
+      return 'done';
+    }
+    if (error !== undefined) this.logger()('The dispatcher failed its batch: retrying from its first record', error);
+    const rest = records.slice(failedAt < 0 ? 0 : failedAt);
+    const condition = this.exhausted(shardId, rest[0]!);
+    if (!condition) return 'retry';
+    await this.giveUp(shardId, rest, condition);
+    return 'given-up';
+  }
+
+  /** Counts a failure at `record`: why its batch is given up now, or undefined to retry it. */
+  private exhausted(shardId: string, record: StreamRecord): StreamFailure['requestContext']['condition'] | undefined {
+    const sequence = record.dynamodb!.SequenceNumber!;
+    const previous = this.failures.get(shardId);
+    const count = previous?.sequence === sequence ? previous.count + 1 : 1;
+    this.failures.set(shardId, { sequence, count });
+    const created = record.dynamodb?.ApproximateCreationDateTime;
+    const maxAgeMs = this.options.maxRecordAgeMs ?? STREAM_MAX_RECORD_AGE_SECONDS * 1000;
+    if (created && Date.now() - new Date(created).getTime() > maxAgeMs) return 'RecordAgeExceeded';
+    // The first try and its retries.
+    if (count > (this.options.retryAttempts ?? STREAM_RETRY_ATTEMPTS)) return 'RetryAttemptsExhausted';
+    return undefined;
+  }
+
+  /** Reports the batch to the on-failure destination, then moves the position past it. */
+  private async giveUp(
+    shardId: string,
+    rest: readonly StreamRecord[],
+    condition: StreamFailure['requestContext']['condition'],
+  ): Promise<void> {
+    const failure: StreamFailure = {
+      requestContext: { condition },
+      DDBStreamBatchInfo: {
+        shardId,
+        startSequenceNumber: rest[0]!.dynamodb!.SequenceNumber!,
+        endSequenceNumber: rest.at(-1)!.dynamodb!.SequenceNumber!,
+        streamArn: this.streamArn,
+        batchSize: rest.length,
+      },
+    };
+    // Not sent (the destination failing too): the batch stays, and is tried again.
+    if (this.options.onFailure) await this.options.onFailure(failure);
+    else this.logger()(`A stream batch was given up (${condition}) with no on-failure destination`, failure);
+    this.failures.delete(shardId);
+    this.save(shardId, rest.at(-1)!.dynamodb!.SequenceNumber!);
+  }
+
+  private logger(): (message: string, error: unknown) => void {
+    return this.options.log ?? ((m, e) => console.error(m, e));
   }
 
   private save(shardId: string, sequenceNumber: string): void {

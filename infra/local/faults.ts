@@ -17,20 +17,21 @@ export const FAULTS = {
   eventStream: 'FAULT_EVENT_STREAM',
 } as const;
 
-/** The crash point of the sends to each queue. */
-const CRASH_POINTS: Readonly<Record<QueueName, string>> = {
+/** The crash point of the sends to each queue that has one (no function sends to streamFailures). */
+const CRASH_POINTS: Readonly<Partial<Record<QueueName, string>>> = {
   settlement: 'settlement-commit',
   webhookDeliveries: 'delivery-commit',
 };
 
 /** `queue` under the switches: its send fails, or kills the process, when one says so. */
 export const underFaults = (name: QueueName, queue: MessageQueue): MessageQueue => ({
-  async send(message, delayMs) {
-    if (process.env[FAULTS.crashAfter] === CRASH_POINTS[name]) process.kill(process.pid, 'SIGKILL');
+  async send(message, delayMs, attributes) {
+    const crashPoint = CRASH_POINTS[name];
+    if (crashPoint !== undefined && process.env[FAULTS.crashAfter] === crashPoint) process.kill(process.pid, 'SIGKILL');
     if (process.env[FAULTS.queueSend] === 'fail') {
       throw new Error(`SendMessage to the ${name} queue failed (${FAULTS.queueSend}=fail)`);
     }
-    return queue.send(message, delayMs);
+    return queue.send(message, delayMs, attributes);
   },
 });
 

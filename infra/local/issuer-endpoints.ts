@@ -1,9 +1,9 @@
 /**
  * The local issuer's HTTP endpoints, which stand in for Cognito's outside the API stage (no
- * throttling, no route table): the token endpoint, a person's sign-in, and the public keys.
+ * throttling, no route table): the token endpoint, a person's sign-in and sign-out, and the public keys.
  */
 import type { IncomingMessage } from 'node:http';
-import { answerAuthorizeRequest } from './authorize-endpoint';
+import { answerAuthorizeRequest, answerLogoutRequest } from './authorize-endpoint';
 import type { LocalIssuer } from './oauth';
 import { answerTokenRequest } from './token-endpoint';
 
@@ -15,7 +15,7 @@ export interface PlainAnswer {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): PlainAnswer => ({
   status,
-  headers: { 'content-type': 'application/json', ...headers },
+  headers: { 'content-type': 'application/json', 'x-content-type-options': 'nosniff', ...headers },
   body: JSON.stringify(body),
 });
 
@@ -33,7 +33,17 @@ export async function answerIssuerRequest(
     return json(answer.status, answer.body, { 'cache-control': 'no-store' });
   }
   if (url.pathname === '/oauth2/authorize') {
-    return answerAuthorizeRequest(issuer, method, url.searchParams, contentType, body.toString('utf8'));
+    return answerAuthorizeRequest(
+      issuer,
+      method,
+      url.searchParams,
+      contentType,
+      body.toString('utf8'),
+      request.headers.cookie,
+    );
+  }
+  if (url.pathname === '/logout' && method === 'GET') {
+    return answerLogoutRequest(issuer, url.searchParams, request.headers.cookie);
   }
   if (url.pathname === '/.well-known/jwks.json' && method === 'GET') return json(200, issuer.jwks());
   return undefined;

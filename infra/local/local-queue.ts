@@ -1,15 +1,19 @@
 /**
- * An SQS queue played by the process's timers, for the local runtime: a message sent with a delay
- * becomes, after it, the event SQS would hand its function (`Records: [{ messageId, body,
- * messageAttributes }]`, its attributes in Lambda's shape: the trace context the consumer continues),
- * handed to that function's own handler. As SQS does, a message whose handler failed (threw, or
- * reported it in `batchItemFailures`) is delivered again after the visibility timeout, a few times,
- * then given up with a log line (SQS would move it to its dead-letter queue).
+ * An SQS queue played by the process's timers, for the local runtime, under SQS's and Lambda's rules
+ * as deployed: a delay in whole seconds, at most 15 minutes (shared/data/queues.ts); the messages due
+ * together handed to the consumer's own handler in batches of up to its batch size, as the event
+ * Lambda hands (`Records: [{ messageId, body, messageAttributes }]`, the attributes in Lambda's shape:
+ * the trace context the consumer continues), within its timeout; a message the batch failed (the
+ * handler threw or timed out: every message of it; or it named the message in `batchItemFailures`)
+ * handed again after the visibility timeout, until its receives reach maxReceives, then given up with
+ * a log line (SQS would move it to its dead-letter queue).
+ * startLocalQueue takes every number from the worker table (functions/workers.ts), as the stack does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { MessageAttributes, MessageQueue } from '../../shared/data/queues';
-import { lambdaContext } from './lambda-context';
+import { consumerOf, MAX_RECEIVES, visibilityTimeoutSeconds } from '../../functions/workers';
+import { sqsDelaySeconds, type MessageAttributes, type MessageQueue, type QueueName } from '../../shared/data/queues';
+import { invokeWithin } from './lambda-context';
 
 /** A string message attribute as Lambda hands it in an SQS event. */
 export interface QueueMessageAttribute {
@@ -19,39 +23,53 @@ export interface QueueMessageAttribute {
   readonly binaryListValues: never[];
 }
 
+/** One message of a batch, as Lambda hands it. */
+export interface QueueRecord {
+  readonly messageId: string;
+  readonly body: string;
+  readonly messageAttributes: Readonly<Record<string, QueueMessageAttribute>>;
+}
+
 export interface QueueEvent {
-  readonly Records: {
-    readonly messageId: string;
-    readonly body: string;
-    readonly messageAttributes: Readonly<Record<string, QueueMessageAttribute>>;
-  }[];
+  readonly Records: QueueRecord[];
 }
 
 /** A queue consumer's handler, as Lambda calls it: a partial batch failure names the failed messages. */
 export type QueueHandler = (
   event: QueueEvent,
   context: Context,
-) => Promise<void | { batchItemFailures?: readonly unknown[] }>;
+) => Promise<void | { batchItemFailures?: readonly { itemIdentifier: string }[] }>;
 
 export interface LocalQueueOptions {
-  /** Deliveries of one message before it is given up, as an SQS queue's maxReceiveCount. */
+  /** Receives of one message before it is given up, as an SQS queue's maxReceiveCount. */
   readonly maxReceives?: number;
-  /** How long a failed message waits before it is delivered again (the visibility timeout). */
+  /** How long a failed message waits before it is handed again (the visibility timeout). */
   readonly visibilityTimeoutMs?: number;
+  /** The most messages in one event (the event source's batch size). */
+  readonly batchSize?: number;
+  /** The consumer's timeout: a batch not answered by then failed whole. */
+  readonly timeoutMs?: number;
   readonly log?: (message: string, error: unknown) => void;
 }
 
-export const DEFAULT_MAX_RECEIVES = 3;
-const DEFAULT_VISIBILITY_TIMEOUT_MS = 1_000;
+/** A message and how many times it was received. */
+interface Pending {
+  readonly record: QueueRecord;
+  readonly receive: number;
+}
 
 export class LocalQueue implements MessageQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
   /** While paused, messages that fall due wait here and are handed over on resume. */
-  private held: (() => void)[] | undefined;
+  private held: Pending[] | undefined;
+  /** Messages due, gathered into batches on the next turn of the event loop. */
+  private due: Pending[] = [];
   private readonly maxReceives: number;
   private readonly visibilityTimeoutMs: number;
+  private readonly batchSize: number;
+  private readonly timeoutMs: number;
   private readonly log: (message: string, error: unknown) => void;
 
   constructor(
@@ -59,8 +77,11 @@ export class LocalQueue implements MessageQueue {
     private readonly handler: QueueHandler,
     options: LocalQueueOptions = {},
   ) {
-    this.maxReceives = options.maxReceives ?? DEFAULT_MAX_RECEIVES;
-    this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
+    // SQS's and Lambda's defaults where no worker says otherwise.
+    this.maxReceives = options.maxReceives ?? MAX_RECEIVES;
+    this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? 30_000;
+    this.batchSize = options.batchSize ?? 10;
+    this.timeoutMs = options.timeoutMs ?? 3_000;
     this.log = options.log ?? ((message, error) => console.error(message, error));
   }
 
@@ -73,31 +94,58 @@ export class LocalQueue implements MessageQueue {
         { dataType: 'String', stringValue, stringListValues: [], binaryListValues: [] },
       ]),
     );
-    this.later({ messageId: randomUUID(), body, messageAttributes }, delayMs, 1);
+    this.later(
+      { record: { messageId: randomUUID(), body, messageAttributes }, receive: 1 },
+      sqsDelaySeconds(delayMs) * 1000,
+    );
   }
 
-  private later(record: QueueEvent['Records'][number], delayMs: number, receive: number): void {
+  private later(pending: Pending, delayMs: number): void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      if (this.held) this.held.push(() => this.hand(record, receive));
-      else this.hand(record, receive);
+      if (this.held) this.held.push(pending);
+      else this.arrive([pending]);
     }, delayMs);
     this.timers.add(timer);
   }
 
-  private hand(record: QueueEvent['Records'][number], receive: number): void {
-    const run = this.handler({ Records: [record] }, lambdaContext(this.name))
-      .then((answer) => {
-        if (answer?.batchItemFailures?.length) throw new Error(`The handler reported ${record.messageId} failed`);
+  /** Messages become visible: those of the same moment go out together, in batches. */
+  private arrive(pending: readonly Pending[]): void {
+    if (this.due.length === 0) setImmediate(() => this.handOut());
+    this.due.push(...pending);
+  }
+
+  private handOut(): void {
+    const due = this.due;
+    this.due = [];
+    if (this.stopped) return;
+    for (let start = 0; start < due.length; start += this.batchSize) {
+      this.hand(due.slice(start, start + this.batchSize));
+    }
+  }
+
+  private hand(batch: readonly Pending[]): void {
+    const answer = invokeWithin(this.handler, { Records: batch.map((p) => p.record) }, this.name, this.timeoutMs);
+    const run: Promise<void> = answer
+      .then((result) => {
+        const named = new Set((result?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+        // As SQS: a failure naming no message of the batch fails the batch whole.
+        const unknown = [...named].some((id) => !batch.some((p) => p.record.messageId === id));
+        const failed = unknown ? batch : batch.filter((p) => named.has(p.record.messageId));
+        this.failed(failed, new Error(`The handler reported ${failed.length} of ${batch.length} messages failed`));
       })
-      .catch((error: unknown) => {
-        // Stopping drops it silently, as it drops the messages not yet due.
-        if (this.stopped) return;
-        if (receive < this.maxReceives) this.later(record, this.visibilityTimeoutMs, receive + 1);
-        else this.log(`The ${this.name} queue's message ${record.body} failed ${receive} times: given up`, error);
-      })
+      .catch((error: unknown) => this.failed(batch, error))
       .finally(() => this.running.delete(run));
     this.running.add(run);
+  }
+
+  private failed(messages: readonly Pending[], error: unknown): void {
+    // Stopping drops them silently, as it drops the messages not yet due.
+    if (this.stopped) return;
+    for (const { record, receive } of messages) {
+      if (receive < this.maxReceives) this.later({ record, receive: receive + 1 }, this.visibilityTimeoutMs);
+      else this.log(`The ${this.name} queue's message ${record.body} failed ${receive} times: given up`, error);
+    }
   }
 
   /**
@@ -106,6 +154,9 @@ export class LocalQueue implements MessageQueue {
    */
   async pause(): Promise<void> {
     this.held ??= [];
+    // Those already gathered for a batch wait too.
+    this.held.push(...this.due);
+    this.due = [];
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
@@ -113,21 +164,37 @@ export class LocalQueue implements MessageQueue {
   resume(): void {
     const held = this.held ?? [];
     this.held = undefined;
-    for (const hand of held) hand();
+    if (held.length > 0) this.arrive(held);
   }
 
   /** Drops the messages not yet due (as a crash would) and waits for the running ones. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.held = undefined;
+    this.due = [];
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 }
 
-/** A queue running the handler of `functions/<file>.ts`, loaded as the local server loads the routes'. */
-export async function startLocalQueue(name: string, file: string, options?: LocalQueueOptions): Promise<LocalQueue> {
-  const module = (await import(`../../functions/${file}.ts`)) as { handler: QueueHandler };
-  return new LocalQueue(name, module.handler, options);
+/** The numbers SQS and Lambda apply to the queue `name` and its consumer as deployed (functions/workers.ts). */
+export function deployedQueueOptions(name: QueueName): Required<Omit<LocalQueueOptions, 'log'>> {
+  const consumer = consumerOf(name);
+  return {
+    maxReceives: MAX_RECEIVES,
+    visibilityTimeoutMs: visibilityTimeoutSeconds(name) * 1000,
+    batchSize: consumer.source.batchSize,
+    timeoutMs: consumer.timeoutSeconds * 1000,
+  };
+}
+
+/**
+ * The queue `name`, running its consumer's handler (`functions/<file>.ts`, loaded as the local server
+ * loads the routes') under the deployed numbers; `options` overrides them (a test that cannot wait
+ * minutes for a retry).
+ */
+export async function startLocalQueue(name: QueueName, options: LocalQueueOptions = {}): Promise<LocalQueue> {
+  const module = (await import(`../../functions/${consumerOf(name).handler}.ts`)) as { handler: QueueHandler };
+  return new LocalQueue(name, module.handler, { ...deployedQueueOptions(name), ...options });
 }

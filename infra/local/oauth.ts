@@ -22,6 +22,7 @@ import {
   type JWTPayload,
 } from 'jose';
 import { allScopes, readScopes, scopesFor } from '../../functions/routes';
+import { SignInSessions } from './sign-in-sessions';
 import { AuthorizationCodes } from './authorization-codes';
 import { dashboardClient, SANDBOX_PEOPLE, type PublicClient, type SandboxPerson } from './people';
 import type { TokenFault } from './token-refusals';
@@ -121,6 +122,8 @@ export class LocalIssuer {
   private readonly keySet: ReturnType<typeof createLocalJWKSet>;
   /** The codes of sign-ins not yet exchanged for a token. */
   readonly codes = new AuthorizationCodes();
+  /** The people signed in at the issuer, by their session cookie. */
+  readonly sessions = new SignInSessions();
 
   private constructor(
     readonly issuer: string,

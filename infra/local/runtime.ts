@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { consumerOf, scheduledWorkers, streamConsumer } from '../../functions/workers';
+import { scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
   ENV,
   formatTenantRateLimit,
@@ -29,6 +29,8 @@ import { loadDashboardAssets, localDashboardConfig } from './dashboard-assets';
 import { LocalIssuer } from './oauth';
 import { dashboardClient } from './people';
 import type { ThrottlingSettings } from './rate-limiter';
+import type { EdgeLimits } from './edge-guard';
+import { localSecretKey } from './secret-key';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
@@ -58,6 +60,11 @@ export interface LocalRuntimeOptions {
    */
   readonly throttling?: ThrottlingSettings | 'stage';
   /**
+   * The edge in front of the stage (infra/local/edge-guard.ts, the web ACL's model): 'stage' applies
+   * the local stage's per-IP limit, as `npm start` does. Off by default, as throttling.
+   */
+  readonly edge?: EdgeLimits | 'stage';
+  /**
    * Each tenant's limit, enforced by the functions (TENANT_RATE_LIMIT, as the stack sets it): 'stage'
    * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
    */
@@ -80,6 +87,18 @@ export interface LocalRuntimeOptions {
   readonly webhookRetryBaseMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
+  /**
+   * How long a failed message waits before its queue hands it again. By default each queue's deployed
+   * visibility timeout (minutes: functions/workers.ts), as `npm start` runs; a test that waits for a
+   * retry sets a shorter one here, explicitly.
+   */
+  readonly queueVisibilityTimeoutMs?: number;
+  /** Retries of a failing stream batch before it is given up to the re-drive (default: the deployed). */
+  readonly streamRetryAttempts?: number;
+  /** Age of a failing stream record past which its batch is given up (default: the deployed). */
+  readonly streamMaxRecordAgeMs?: number;
+  /** Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS); past it the request answers 503. */
+  readonly routeTimeoutMs?: number;
   /**
    * How often the sweeper runs (SWEEP_INTERVAL_MS; default 60000, every minute as on AWS); 0 runs it
    * never (a test showing what would be lost without it).
@@ -185,6 +204,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
     }
+    // The key that seals webhook and approval secrets: a LocalStack KMS key when its ARN is given, the
+    // local key already set (a run before this one on the same table, in this process or its parent),
+    // else the data folder's, made once.
+    if (!process.env[ENV.secretKeyArn] && !process.env[ENV.localSecretKey]) {
+      process.env[ENV.localSecretKey] = localSecretKey(dataDir && join(dataDir, 'secret-key'));
+    }
 
     const client = createDynamoDbClient(endpoint);
     try {
@@ -195,7 +220,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // with their functions, and the dispatcher reading the stream from where it last stopped.
       const byName = {} as Record<QueueName, LocalQueue>;
       for (const name of QUEUES) {
-        byName[name] = await startLocalQueue(name, consumerOf(name).handler);
+        byName[name] = await startLocalQueue(
+          name,
+          options.queueVisibilityTimeoutMs === undefined
+            ? {}
+            : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs },
+        );
         queues.push(byName[name]);
         installQueue(name, underFaults(name, byName[name]));
       }
@@ -203,7 +233,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         const dispatcherFile = streamConsumer().handler;
         const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };
         const positions = dataDir ? filePositions(join(dataDir, 'event-stream-position.json')) : memoryPositions();
-        eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions);
+        eventStream = await LocalEventStream.start(client, endpoint, tableName, dispatcher.handler, positions, {
+          // A batch given up goes where the deployed mapping sends it: the re-drive worker's queue.
+          onFailure: (failure) => byName.streamFailures.send(failure, 0),
+          ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
+          ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
+        });
       }
       // The sweeper, as on AWS, is what finds the work a previous run (or a failed send) left due:
       // the old process's queued messages died with it.
@@ -225,6 +260,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ...(dataDir ? { keyFile: join(dataDir, 'token-signing-key.json') } : {}),
     });
     const throttling = options.throttling === 'stage' ? settings.throttling : options.throttling;
+    const edge = options.edge === 'stage' ? settings.edge : options.edge;
     const loadHandler =
       options.loadHandler ?? (options.cloudAssembly ? bundleLoader(options.cloudAssembly) : undefined);
     serve(
@@ -234,7 +270,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
         ...(throttling ? { networkThrottling: settings.networkThrottling } : {}),
+        ...(edge ? { edge: { requestsPerIpPer5Minutes: edge.requestsPerIpPer5Minutes } } : {}),
         ...(loadHandler ? { loadHandler } : {}),
+        ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
       }),
     );
 

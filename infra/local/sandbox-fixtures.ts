@@ -56,6 +56,10 @@ export async function seedSandbox(
   await approveSponsorBankMerchant(sponsorBank, { ...SANDBOX_MERCHANT, accounts: [...SANDBOX_MERCHANT.accounts] }, now);
   // insertSandbox leaves a taken value alone, which makes the seed idempotent.
   for (const entry of SANDBOX_DIRECTORY_KEYS) {
-    await directory.insertSandbox({ ...entry, source: 'SANDBOX', status: 'ACTIVE', created_at: now, updated_at: now });
+    // The seed's owners are people and businesses at other participants: no merchant NIT to check.
+    await directory.insertSandbox(
+      { ...entry, source: 'SANDBOX', status: 'ACTIVE', created_at: now, updated_at: now },
+      [],
+    );
   }
 }

@@ -8,16 +8,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
-import { contractRoutes } from '../../functions/contract';
+import { invokeWithin, LambdaTimeout } from './lambda-context';
+import { CONTRACT_TIMEOUT_SECONDS, contractRoutes } from '../../functions/contract';
 import { networkRoutes } from '../../functions/network-routes';
-import { routesFor, type FunctionDefinition, type HttpMethod, type RouteDefinition } from '../../functions/routes';
+import {
+  ROUTE_TIMEOUT_SECONDS,
+  routesFor,
+  type FunctionDefinition,
+  type HttpMethod,
+  type RouteDefinition,
+} from '../../functions/routes';
 import { AppError, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
-import type { HttpResponse } from '../../shared/http/responses';
+import { API_ANSWER_HEADERS, type HttpResponse } from '../../shared/http/responses';
 import { answerDashboardRequest, type DashboardAssets } from './dashboard-assets';
 import { answerIssuerRequest } from './issuer-endpoints';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
+import { EDGE_REFUSALS, protectedPaths } from '../edge-rules';
+import { EdgeGuard, type EdgeLimits } from './edge-guard';
 import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
@@ -44,10 +52,21 @@ export interface LocalServerOptions {
   readonly throttling?: ThrottlingSettings;
   /** The bucket of the network connector's routes, apart from the clients' (their route throttling on AWS). */
   readonly networkThrottling?: ThrottlingSettings;
+  /**
+   * The edge before the stage (the web ACL's model, infra/local/edge-guard.ts): a bucket per client
+   * address, and tokenless requests to the API refused; undefined lets everything through to the stage.
+   */
+  readonly edge?: EdgeLimits;
   /** The dashboard's files, served at /dashboard/; none by default. */
   readonly dashboard?: DashboardAssets;
   /** Loads a function's handler: by default its module in functions/ (bench/functions.ts loads built bundles). */
   readonly loadHandler?: (route: LoadableFunction) => Promise<LambdaHandler>;
+  /**
+   * Each route's timeout (default: the deployed ROUTE_TIMEOUT_SECONDS; the contract's own for its
+   * routes): a handler that has not answered by then is failed, as Lambda ends it, and the request
+   * answers 503.
+   */
+  readonly routeTimeoutMs?: number;
 }
 
 async function loadHandler(route: LoadableFunction): Promise<LambdaHandler> {
@@ -89,7 +108,7 @@ function sendProblem(
   send(
     response,
     problem.status,
-    { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId, ...headers },
+    { 'content-type': PROBLEM_CONTENT_TYPE, ...API_ANSWER_HEADERS, 'x-request-id': requestId, ...headers },
     JSON.stringify(problem),
   );
 }
@@ -195,9 +214,18 @@ async function invoke(
   name: string,
   event: APIGatewayProxyEventV2WithJWTAuthorizer,
   requestId: string,
+  timeoutMs: number,
 ): Promise<void> {
   if (!handler) throw new Error(`No handler loaded for ${name}`);
-  const result = await handler(event, lambdaContext(name, requestId));
+  let result: Awaited<ReturnType<LambdaHandler>>;
+  try {
+    result = await invokeWithin(handler, event, name, timeoutMs, requestId);
+  } catch (error) {
+    if (!(error instanceof LambdaTimeout)) throw error;
+    // API Gateway answers 5xx when its function times out; the problem says which, for the caller.
+    console.error('local server: route timed out', error.message);
+    return sendProblem(response, requestId, 'SERVICE_UNAVAILABLE', 'The function did not answer within its timeout');
+  }
   const resultBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
   send(response, result.statusCode, result.headers, resultBody);
 }
@@ -223,6 +251,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   const dashboard = options.dashboard ?? new Map();
   const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
   const networkThrottle = options.networkThrottling ? new StageThrottle(options.networkThrottling) : undefined;
+  const edge = options.edge ? new EdgeGuard(options.edge, protectedPaths(routes)) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
@@ -243,6 +272,22 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       (await answerIssuerRequest(issuer, request, url, body)) ?? answerDashboardRequest(dashboard, method, url);
     if (plain) return send(response, plain.status, plain.headers, plain.body);
 
+    const refuseToken = (fault: TokenFault): void =>
+      sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
+    const token = bearerToken(request.headers.authorization);
+
+    // The edge first, as deployed (CloudFront's web ACL, before API Gateway): a flood from one address
+    // or without tokens stops here, before it spends the stage's bucket that every tenant shares.
+    const atEdge = edge?.check(request.socket.remoteAddress ?? '', url.pathname, token !== undefined);
+    if (atEdge?.refused === 'perIpRate') {
+      return sendProblem(response, requestId, 'RATE_LIMITED', EDGE_REFUSALS.perIpRate.detail, {
+        'retry-after': String(atEdge.retryAfterSeconds),
+      });
+    }
+    if (atEdge?.refused === 'tokenless') return refuseToken({ kind: 'missing' });
+
+    // The network connector's routes, after the edge (its per-IP rule counts them; /network/ is no
+    // protected path, as they carry a signature, never a token) and before the stage's bucket: their own.
     const network = matchRoute(networkMounted, method, url.pathname);
     if (network.kind === 'found') {
       const limited = networkThrottle?.take();
@@ -254,7 +299,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       const { route, path: routePath } = network.mounted;
       const event = toEvent(request, url, route, routePath, network.pathParameters, body, requestId);
       // API Gateway hands these routes on without an authorizer.
-      return invoke(response, handlers.get(route.name), route.name, event as never, requestId);
+      return invoke(
+        response,
+        handlers.get(route.name),
+        route.name,
+        event as never,
+        requestId,
+        options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
+      );
     }
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
@@ -271,7 +323,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     if (open.kind === 'found') {
       const event = toEvent(request, url, contractRoutes, open.mounted.path, open.pathParameters, body, requestId);
       // Its handler takes any payload 2.0 event; API Gateway sends it one without an authorizer.
-      return invoke(response, handlers.get(contractRoutes.name), contractRoutes.name, event as never, requestId);
+      return invoke(
+        response,
+        handlers.get(contractRoutes.name),
+        contractRoutes.name,
+        event as never,
+        requestId,
+        options.routeTimeoutMs ?? CONTRACT_TIMEOUT_SECONDS * 1000,
+      );
     }
 
     const match = matchRoute(mounted, method, url.pathname);
@@ -290,9 +349,6 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     }
     const { route, path: routePath } = match.mounted;
 
-    const refuseToken = (fault: TokenFault): void =>
-      sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
-    const token = bearerToken(request.headers.authorization);
     if (!token) return refuseToken({ kind: 'missing' });
     let verified: VerifiedToken;
     try {
@@ -302,7 +358,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       return refuseToken(error.fault);
     }
     // As API Gateway: the token must carry at least one of the route's scopes.
-    if (route.scopes.length > 0 && !route.scopes.some((scope) => verified.scopes.includes(scope))) {
+    if (!route.scopes.some((scope) => verified.scopes.includes(scope))) {
       return sendRefusal(response, requestId, 'INSUFFICIENT_SCOPE', scopeRefusal(route.scopes, verified.scopes));
     }
 
@@ -310,7 +366,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       toEvent(request, url, route, routePath, match.pathParameters, body, requestId),
       verified,
     );
-    await invoke(response, handlers.get(route.name), route.name, event, requestId);
+    await invoke(
+      response,
+      handlers.get(route.name),
+      route.name,
+      event,
+      requestId,
+      options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
+    );
   }
 
   return (request, response) => {
@@ -341,6 +404,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   );
   socket.end(
     `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: ${PROBLEM_CONTENT_TYPE}\r\n` +
+      Object.entries(API_ANSWER_HEADERS)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
       `x-request-id: ${requestId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

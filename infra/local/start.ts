@@ -2,9 +2,11 @@
  * `npm start`: the API on http://127.0.0.1:3000 with DynamoDB Local, no AWS account, no network.
  * Settings: PORT, DATA_DIR (default .data; ':memory:' keeps nothing), TABLE_NAME,
  * DYNAMODB_ENDPOINT / AWS_ENDPOINT_URL (use that DynamoDB instead of starting DynamoDB Local),
- * THROTTLING (default: the local stage's API Gateway throttling, one bucket for every client, and its
- * per-tenant limit in the functions; `off` turns both off for load tests),
- * DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
+ * THROTTLING (default: the edge's per-IP limit and its refusal of tokenless API requests, then the
+ * local stage's API Gateway throttling, one bucket for every client, and its per-tenant limit in the
+ * functions; `off` turns all three off for load tests),
+ * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
+ * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
  * (default 1000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
  * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
@@ -31,7 +33,9 @@ const runtime = await startLocalRuntime({
   dataDir,
   ...(env[ENV.tableName] ? { tableName: env[ENV.tableName] } : {}),
   ...(dynamodbEndpoint ? { dynamodbEndpoint } : {}),
-  ...(env['THROTTLING'] === 'off' ? {} : { throttling: 'stage' as const, tenantRateLimit: 'stage' as const }),
+  ...(env['THROTTLING'] === 'off'
+    ? {}
+    : { edge: 'stage' as const, throttling: 'stage' as const, tenantRateLimit: 'stage' as const }),
   ...(env[ENV.dynamodbRequestTimeoutMs] ? { dynamodbRequestTimeoutMs: Number(env[ENV.dynamodbRequestTimeoutMs]) } : {}),
   ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
   ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),

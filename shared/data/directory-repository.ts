@@ -1,40 +1,56 @@
 /**
  * The Bre-B directory and stored resolutions in DynamoDB. A directory entry is keyed by its
  * normalised (type, value) whoever registered it, so resolving a key is one GetItem; sandbox entries
- * are put only where no entry is (the same guard our keys' registration meets).
+ * are put only where no entry is (the same guard our keys' registration meets) and, in the same
+ * transaction, where no merchant of the sponsor bank holds the NIT they name.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   DirectoryEntry,
   DirectoryKey,
   DirectoryStore,
   ResolutionStore,
+  SandboxInsertResult,
   StoredResolution,
 } from '../domain/directory';
 import { dynamo, tableName } from './client';
 import { itemKeys } from './item-keys';
 import { getRecord } from './records';
 import { directoryItem } from './keys-repository';
+import { failedConditions, transactWrite } from './transactions';
 
 export const dynamoDirectory: DirectoryStore = {
   async get(key: DirectoryKey): Promise<DirectoryEntry | undefined> {
     return getRecord<DirectoryEntry>(itemKeys.directoryEntry(key.key_type, key.key_value));
   },
 
-  async insertSandbox(entry: DirectoryEntry): Promise<boolean> {
+  async insertSandbox(entry: DirectoryEntry, merchantNits: readonly string[]): Promise<SandboxInsertResult> {
     try {
-      await dynamo().send(
-        new PutCommand({
-          TableName: tableName(),
-          Item: directoryItem(entry),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
+      await transactWrite({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: directoryItem(entry),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          ...merchantNits.map((nit) => ({
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: itemKeys.sponsorMerchant(nit),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          })),
+        ],
+      });
+      return { inserted: true };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
+      const failed = failedConditions(error);
+      if (!failed) throw error;
+      if (failed.has(0)) return { inserted: false, reason: 'value_taken' };
+      const nit = merchantNits[Math.min(...failed.keys()) - 1]!;
+      return { inserted: false, reason: 'merchant_nit', nit };
     }
   },
 };

@@ -10,6 +10,7 @@ import { webhookUrlDeps } from './host-resolver';
 import { dynamoKeyStore } from './keys-repository';
 import { dynamoInboundPaymentStore } from './payments-repository';
 import { dynamoQrCodeStore } from './qrcodes-repository';
+import { secretSealer } from './secret-sealing';
 import { settlementQueue } from './queues';
 import { httpWebhookTransport } from './webhook-transport';
 
@@ -22,6 +23,7 @@ export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'>
     transport: httpWebhookTransport,
     urls: webhookUrlDeps(),
     timeoutMs: runtimeConfig().approvalTimeoutMs,
+    sealer: secretSealer(),
   },
   decisionJobs: settlementQueue(),
   maxPaymentCents: runtimeConfig().maxPaymentCents,

@@ -64,15 +64,24 @@ export const itemKeys = {
   sponsorAccountPrefix: 'ACCOUNT#',
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
   /**
-   * The request counter of a tenant in one window of the per-tenant rate limit. The window is in the
+   * The counter (shared/data/rate-limit-store.ts, rateCounter) of a tenant, a person or a tenant's
+   * directory lookups in one window. The window is in the
    * partition key: each window's writes land on an item (and partition) of their own.
    */
-  rateWindow: (tenant: string, window: number): ItemKey => ({
-    pk: `${RATE_WINDOW_KEY_PREFIX}${tenant}#${window}`,
+  rateWindow: (counter: string, window: number): ItemKey => ({
+    pk: `${RATE_WINDOW_KEY_PREFIX}${counter}#${window}`,
     sk: 'RATE_WINDOW',
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
+  /**
+   * The ids of a client's webhooks, a string set added to and taken from in the transaction of each
+   * webhook's create and delete (shared/data/webhooks-repository.ts): the dispatcher reads it
+   * consistently, where gsi1 may not list a webhook yet.
+   */
+  webhookSet: (tenant: string): ItemKey => ({ pk: `WEBHOOKS#${tenant}`, sk: 'WEBHOOK_IDS' }),
+  /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
+  auditEvent: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT_EVENT' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */
   approvalSettings: (tenant: string): ItemKey => ({ pk: `SETTINGS#${tenant}`, sk: 'INBOUND_APPROVAL' }),
   /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */

@@ -3,11 +3,14 @@
  * in the tenant's collection and in its customer's scope), its directory entry (the uniqueness guard
  * of the normalised type and value, shared with the sandbox's keys), checks that the customer and the
  * account are ACTIVE, and updates the counters of both lists. Status changes move the key and its
- * entry together; deleting removes the entry, so the value is free again.
+ * entry together; deleting removes the entry, so the value is free again. Every change writes its
+ * audit event in its own transaction.
  */
+import type { AuditAction } from '../domain/audit';
 import type { DirectoryEntry } from '../domain/directory';
 import type { InsertKeyResult, KeyListFilters, KeyStore, StoredKey, TransitionResult } from '../domain/keys';
 import type { KeyStatus } from '../schemas/keys';
+import { auditItems } from './audit-trail';
 import { tableName } from './client';
 import { itemKeys } from './item-keys';
 import { insertListed, listedReads, underCustomer } from './listed-records';
@@ -20,6 +23,16 @@ const KEYS = underCustomer<StoredKey, KeyListFilters>('KEY', itemKeys.brebKey, (
   status: filters.status,
 }));
 
+/** What an audit event says of the key it is about. */
+const audited = (key: StoredKey) => ({ resourceType: 'KEY' as const, resourceId: key.id });
+
+/** A key's status changes, as audit actions. */
+const TRANSITION_ACTIONS = {
+  ACTIVE: 'key.activated',
+  SUSPENDED: 'key.suspended',
+  DELETED: 'key.deleted',
+} as const satisfies Record<KeyStatus, AuditAction>;
+
 export const directoryItem = (entry: DirectoryEntry) => ({
   ...itemKeys.directoryEntry(entry.key.key_type, entry.key.key_value),
   entity: 'DIRECTORY_ENTRY',
@@ -30,16 +43,25 @@ export const dynamoKeyStore: KeyStore = {
   ...listedReads(KEYS),
 
   insert: (key: StoredKey, entry: DirectoryEntry): Promise<InsertKeyResult> =>
-    insertListed(KEYS, key, [
-      {
-        item: {
-          Put: { TableName: tableName(), Item: directoryItem(entry), ConditionExpression: 'attribute_not_exists(pk)' },
+    insertListed(
+      KEYS,
+      key,
+      [
+        {
+          item: {
+            Put: {
+              TableName: tableName(),
+              Item: directoryItem(entry),
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          refused: () => ({ inserted: false, reason: 'value_taken' }),
         },
-        refused: () => ({ inserted: false, reason: 'value_taken' }),
-      },
-      activeOr({ inserted: false, reason: 'customer_inactive' }, itemKeys.customer(key.customer_id)),
-      activeOr({ inserted: false, reason: 'account_inactive' }, itemKeys.account(key.account_id), 'account_status'),
-    ]),
+        activeOr({ inserted: false, reason: 'customer_inactive' }, itemKeys.customer(key.customer_id)),
+        activeOr({ inserted: false, reason: 'account_inactive' }, itemKeys.account(key.account_id), 'account_status'),
+      ],
+      auditItems({ action: 'key.registered', ...audited(key), after: key, at: key.created_at }),
+    ),
 
   async transition(key: StoredKey, to: KeyStatus, now: string): Promise<TransitionResult> {
     const TableName = tableName();
@@ -58,15 +80,26 @@ export const dynamoKeyStore: KeyStore = {
               ExpressionAttributeValues: { ':id': key.id, ':to': to, ':now': now },
             },
           };
-    const refusal = await writeUnless<TransitionResult>([
-      {
-        item: { Update: statusUpdate(itemKeys.brebKey(key.id), key.id, { from: key.status, to, now }) },
-        refused: () => 'conflict',
-      },
-      { item: entryChange, refused: () => 'conflict' },
-      // A key comes back into the directory only while its customer is ACTIVE.
-      ...(to === 'ACTIVE' ? [activeOr<TransitionResult>('customer_inactive', itemKeys.customer(key.customer_id))] : []),
-    ]);
+    const refusal = await writeUnless<TransitionResult>(
+      [
+        {
+          item: { Update: statusUpdate(itemKeys.brebKey(key.id), key.id, { from: key.status, to, now }) },
+          refused: () => 'conflict',
+        },
+        { item: entryChange, refused: () => 'conflict' },
+        // A key comes back into the directory only while its customer is ACTIVE.
+        ...(to === 'ACTIVE'
+          ? [activeOr<TransitionResult>('customer_inactive', itemKeys.customer(key.customer_id))]
+          : []),
+      ],
+      auditItems({
+        action: TRANSITION_ACTIONS[to],
+        ...audited(key),
+        before: key,
+        after: { ...key, status: to, updated_at: now },
+        at: now,
+      }),
+    );
     return refusal ?? 'changed';
   },
 };

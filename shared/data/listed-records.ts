@@ -60,10 +60,14 @@ export const listingOf = <T extends ListedRecord>(kind: ListedKind<T, never>, re
 });
 
 /**
- * Deletes a record of `kind` and takes it out of its lists' counters, in one transaction; false when
- * it was already gone (a concurrent delete won).
+ * Deletes a record of `kind` and takes it out of its lists' counters, in one transaction with `also`;
+ * false when it was already gone (a concurrent delete won).
  */
-export async function deleteListed<T extends ListedRecord>(kind: ListedKind<T, never>, record: T): Promise<boolean> {
+export async function deleteListed<T extends ListedRecord>(
+  kind: ListedKind<T, never>,
+  record: T,
+  also: readonly TransactItem[] = [],
+): Promise<boolean> {
   const refusal = await writeUnless(
     [
       {
@@ -73,7 +77,7 @@ export async function deleteListed<T extends ListedRecord>(kind: ListedKind<T, n
         refused: () => 'gone' as const,
       },
     ],
-    counterIncrements(listPartitions(record.tenant, listingOf(kind, record)), record.id, -1),
+    [...counterIncrements(listPartitions(record.tenant, listingOf(kind, record)), record.id, -1), ...also],
   );
   return refusal === undefined;
 }

@@ -42,6 +42,13 @@ function sqs(): SQSClient {
   return sqsClient;
 }
 
+/**
+ * The DelaySeconds SQS takes for a wait of `delayMs`: whole seconds (rounded up, so that a message is
+ * never early), at most 15 minutes (SQS refuses more). The local runtime's queue applies the same.
+ */
+export const sqsDelaySeconds = (delayMs: number): number =>
+  Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000));
+
 /** The SQS queue at `url`: delays round up to whole seconds, at most 15 minutes. */
 export const sqsQueue = (url: string): MessageQueue => ({
   async send(message, delayMs, attributes = {}) {
@@ -50,7 +57,7 @@ export const sqsQueue = (url: string): MessageQueue => ({
       new SendMessageCommand({
         QueueUrl: url,
         MessageBody: JSON.stringify(message),
-        DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000)),
+        DelaySeconds: sqsDelaySeconds(delayMs),
         ...(names.length > 0
           ? {
               MessageAttributes: Object.fromEntries(

@@ -2,13 +2,23 @@
  * Webhooks in DynamoDB (docs/data-model.md, docs/webhooks.md): listed in the tenant's `WEBHOOK`
  * collection only (no scope: the list has no filter), with the secrets in the item. A change holds
  * only while the webhook is at the version it was read at; a delete takes it out of its list's
- * counter in the same transaction.
+ * counter in the same transaction. Every change writes its audit event in its own transaction. A
+ * create and a delete also add the webhook's id to, and take it from, its tenant's webhook set
+ * (itemKeys.webhookSet), in that same transaction: the dispatcher's consistent list of the tenant's
+ * webhooks.
  */
 import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
-import { collectionPartition, itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
+import { tableName } from './client';
+import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
 import { deleteListed, insertListed, listedReads, type ListedKind } from './listed-records';
-import { updateVersioned } from './versioned-update';
+import { auditItems } from './audit-trail';
+import { getRecord } from './records';
+import { writeUnless, type TransactItem } from './transactions';
+import { versionedUpdateItem } from './versioned-update';
+
+/** What an audit event says of the webhook it is about. */
+const audited = (webhook: StoredWebhook) => ({ resourceType: 'WEBHOOK' as const, resourceId: webhook.id });
 
 /** The stored item: the domain's webhook and the version its changes are conditioned on. */
 type WebhookItem = StoredWebhook & { readonly version: number };
@@ -22,27 +32,84 @@ const WEBHOOKS: ListedKind<StoredWebhook, WebhookListFilters> = {
   consistentGet: true,
 };
 
+/** The tenant's webhook set as stored: no `ids` once its last webhook is deleted (no set is empty). */
+interface WebhookSetItem {
+  readonly ids?: ReadonlySet<string>;
+}
+
+/**
+ * The transaction item that adds a webhook's id to its tenant's webhook set (`ADD`, creating the item
+ * on the tenant's first webhook) or takes it out (`DELETE`). One item per tenant, so two creates of
+ * one tenant at the same moment conflict: transactWrite retries the loser (shared/data/transactions.ts),
+ * and webhooks are created rarely. There is no limit on a tenant's webhooks; a set lives in one item,
+ * which DynamoDB limits to 400 KB: about 10,000 ids (36-character UUIDs), far beyond any client's use.
+ */
+const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: itemKeys.webhookSet(webhook.tenant),
+    UpdateExpression: `SET entity = :entity, #tenant = :tenant ${change} #ids :id`,
+    ExpressionAttributeNames: { '#tenant': 'tenant', '#ids': 'ids' },
+    ExpressionAttributeValues: { ':entity': 'WEBHOOK_SET', ':tenant': webhook.tenant, ':id': new Set([webhook.id]) },
+  },
+});
+
 export const dynamoWebhookStore: WebhookStore = {
   ...listedReads(WEBHOOKS),
 
   async insert(webhook: StoredWebhook): Promise<void> {
     // A fresh UUID: the insert's only condition (the item not there yet) cannot fail.
-    await insertListed<StoredWebhook, never>(WEBHOOKS, { ...webhook, version: 1 } as WebhookItem, []);
+    await insertListed<StoredWebhook, never>(
+      WEBHOOKS,
+      { ...webhook, version: 1 } as WebhookItem,
+      [],
+      [
+        webhookSetChange(webhook, 'ADD'),
+        ...auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
+      ],
+    );
   },
 
-  update: (seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined> =>
-    updateVersioned<StoredWebhook>(itemKeys.webhook(seen.id), seen, changes, now, {
+  async update(seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined> {
+    const { item, after } = versionedUpdateItem<StoredWebhook>(itemKeys.webhook(seen.id), seen, changes, now, {
       gsi2sk: updatedAtKeys(seen.id, now, false).gsi2sk,
-    }),
+    });
+    const action = changes.secrets === undefined ? 'webhook.updated' : 'webhook.secret_rotated';
+    const refusal = await writeUnless(
+      [{ item, refused: () => 'changed' as const }],
+      auditItems({ action, ...audited(seen), before: seen, after, at: now }),
+    );
+    return refusal ? undefined : after;
+  },
 
   async webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
-    const items = await queryAll({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :partition',
-      ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
-    });
-    return items.map((item) => withoutStorageAttributes<StoredWebhook>(item));
+    // The tenant's webhook set, read consistently, names every webhook created since the set exists,
+    // one created a moment before the event included: gsi1 is eventually consistent and may not list
+    // it yet. Webhooks created before the set existed are in no set; they are that old, so gsi1 has
+    // long listed them: the ids are the union of both. Each webhook is then read from the table,
+    // consistently, so that one disabled, deleted or changed a moment ago counts as it is now.
+    const [set, listed] = await Promise.all([
+      getRecord<WebhookSetItem>(itemKeys.webhookSet(tenant), { consistent: true }),
+      queryAll({
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :partition',
+        ExpressionAttributeValues: { ':partition': collectionPartition(tenant, WEBHOOKS.name) },
+        ProjectionExpression: 'id',
+      }),
+    ]);
+    const ids = new Set([...(set?.ids ?? []), ...listed.map((item) => item['id'] as string)]);
+    const read = await Promise.all([...ids].map((id) => dynamoWebhookStore.get(id)));
+    return read.filter((webhook): webhook is StoredWebhook => webhook?.tenant === tenant);
   },
 
-  delete: (webhook: StoredWebhook): Promise<boolean> => deleteListed(WEBHOOKS, webhook),
+  delete: (webhook: StoredWebhook): Promise<boolean> =>
+    deleteListed(WEBHOOKS, webhook, [
+      webhookSetChange(webhook, 'DELETE'),
+      ...auditItems({
+        action: 'webhook.deleted',
+        ...audited(webhook),
+        before: webhook,
+        at: new Date().toISOString(),
+      }),
+    ]),
 };

@@ -7,10 +7,10 @@
  */
 import type { Approval } from '../schemas/payments';
 import type { NewRecords } from './clock';
-import type { StoredApprovalSettings } from './inbound-approval';
+import { approvalSecretOwner, type StoredApprovalSettings } from './inbound-approval';
 import { publicPayment, type StoredPayment } from './payments';
 import { signedPost, type SignedPostDeps } from './signed-post';
-import { signingSecrets } from './webhooks';
+import { signingSecrets, type SecretSealer } from './webhooks';
 
 export const APPROVAL_REQUESTED = 'payment.inbound.approval_requested';
 export const APPROVAL_USER_AGENT = 'breb-merchant-api-approvals/1';
@@ -44,6 +44,8 @@ export function acceptOf(answer: string | undefined): boolean | undefined {
 export interface ApprovalCallbackDeps extends SignedPostDeps {
   /** APPROVAL_TIMEOUT_MS. */
   readonly timeoutMs: number;
+  /** Opens the settings' sealed secrets to sign the request. */
+  readonly sealer: Pick<SecretSealer, 'open'>;
 }
 
 /** Asks the client's callback about one PROCESSING payment: its decision, or the fallback's and why. */
@@ -55,11 +57,12 @@ export async function askApproval(
   const sentAt = deps.clock.now();
   const id = deps.ids.newId();
   const body = JSON.stringify({ id, type: APPROVAL_REQUESTED, created_at: sentAt, data: publicPayment(payment) });
+  const secrets = await deps.approvalCallback.sealer.open(settings.secrets, approvalSecretOwner(settings.tenant));
   const result = await signedPost(deps.approvalCallback, {
     url: settings.callback_url,
     id,
     body,
-    secrets: signingSecrets(settings, sentAt),
+    secrets: signingSecrets(secrets, sentAt),
     sentAt,
     timeoutMs: deps.approvalCallback.timeoutMs,
     userAgent: APPROVAL_USER_AGENT,

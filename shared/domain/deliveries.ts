@@ -13,7 +13,16 @@ import type { DomainEvent } from './events';
 import { listOf, type RecordReader } from './lists';
 import { readOwn } from './ownership';
 import { signedPost, type WebhookTransport } from './signed-post';
-import { getOwnWebhook, signingSecrets, type StoredWebhook, type WebhookStore, type WebhookUrlDeps } from './webhooks';
+import { retryDelayMs } from './retry-backoff';
+import {
+  getOwnWebhook,
+  signingSecrets,
+  webhookSecretOwner,
+  type SecretSealer,
+  type StoredWebhook,
+  type WebhookStore,
+  type WebhookUrlDeps,
+} from './webhooks';
 
 /** Reads a webhook by id (consistent: a change just made, a disabled or rotated one, counts). */
 type WebhookReader = Pick<WebhookStore, 'get'>;
@@ -95,7 +104,7 @@ export interface DeliveryMessage {
 export interface DeliverySettings {
   /** How long a receiver has to answer 2xx (WEBHOOK_TIMEOUT_MS). */
   readonly timeoutMs: number;
-  /** The first retry's delay; the n-th waits base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
+  /** The first retry's longest delay; the n-th waits up to base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
   readonly retryBaseMs: number;
 }
 
@@ -152,6 +161,10 @@ export interface AttemptDeps {
   readonly queue: DeliveryQueue;
   readonly clock: Clock;
   readonly settings: DeliverySettings;
+  /** Opens the webhook's sealed secrets to sign the attempt. */
+  readonly sealer: Pick<SecretSealer, 'open'>;
+  /** The retries' jitter: a number in [0, 1) (Math.random; tests pass their own). */
+  readonly random: () => number;
 }
 
 /** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
@@ -169,36 +182,35 @@ function statusError(status: number): string {
   return `HTTP ${status}: not a 2xx answer`;
 }
 
-/** The delay before retry number `n` (1-based): base × 2^(n-1). */
-export const retryDelayMs = (settings: DeliverySettings, n: number): number => settings.retryBaseMs * 2 ** (n - 1);
-
 /** What an attempt that was made leaves the delivery as: done, or due again after its backoff. */
 function afterAttempt(
   delivery: StoredDelivery,
   mode: StoredWebhook['delivery_mode'],
   attempt: DeliveryAttempt,
-  settings: DeliverySettings,
+  deps: Pick<AttemptDeps, 'settings' | 'random'>,
 ): AttemptRecord {
   if (isSuccess(attempt.status_code)) return { attempt, status: 'SUCCEEDED' };
   const retriesMade = delivery.attempts.length - delivery.round_start;
   if (mode === 'ONCE' || retriesMade >= MAX_RETRIES) return { attempt, status: 'FAILED' };
   // The wait counts from the attempt's end: a receiver that hung for the whole timeout gets it too.
-  const due = Date.parse(attempt.attempted_at) + attempt.duration_ms + retryDelayMs(settings, retriesMade + 1);
+  const due =
+    Date.parse(attempt.attempted_at) + attempt.duration_ms + retryDelayMs(deps.settings, retriesMade + 1, deps.random);
   return { attempt, status: 'PENDING', next_attempt_at: new Date(due).toISOString() };
 }
 
 /** One attempt: the event, signed with every secret that signs now, posted under the URL rules. */
 async function post(
-  deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings'>,
+  deps: Pick<AttemptDeps, 'transport' | 'urls' | 'settings' | 'sealer'>,
   webhook: StoredWebhook,
   event: DomainEvent,
   attemptedAt: string,
 ): Promise<DeliveryAttempt> {
+  const secrets = await deps.sealer.open(webhook.secrets, webhookSecretOwner(webhook));
   const result = await signedPost(deps, {
     url: webhook.url,
     id: event.id,
     body: eventBody(event),
-    secrets: signingSecrets(webhook, attemptedAt),
+    secrets: signingSecrets(secrets, attemptedAt),
     sentAt: attemptedAt,
     timeoutMs: deps.settings.timeoutMs,
     userAgent: WEBHOOK_USER_AGENT,
@@ -240,7 +252,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
     record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
   } else {
     const attempt = await post(deps, webhook, event, attemptedAt);
-    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps.settings);
+    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps);
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';
   if (record.status === 'PENDING') {

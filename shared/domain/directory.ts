@@ -12,6 +12,7 @@ import { getOwnCustomer, type CustomerStore } from './customers';
 import { AppError, invalidField } from './errors';
 import { ownReader } from './ownership';
 import { inferredKeyType, normalisedKeyValue, normaliseKeyValue, parseKey, type KeyType } from './key-formats';
+import { spendLookup, type LookupBudget } from './lookup-budget';
 
 export interface DirectoryKey {
   readonly key_type: KeyType;
@@ -36,9 +37,18 @@ export interface DirectoryEntry {
 
 export interface DirectoryStore {
   get(key: DirectoryKey): Promise<DirectoryEntry | undefined>;
-  /** Adds a sandbox entry; false when the (type, value) is already in the directory. */
-  insertSandbox(entry: DirectoryEntry): Promise<boolean>;
+  /**
+   * Adds a sandbox entry unless the (type, value) is already in the directory ('value_taken') or one
+   * of `merchantNits` is a merchant the sponsor bank approved ('merchant_nit', naming it): atomic
+   * against a concurrent registration or approval.
+   */
+  insertSandbox(entry: DirectoryEntry, merchantNits: readonly string[]): Promise<SandboxInsertResult>;
 }
+
+export type SandboxInsertResult =
+  | { readonly inserted: true }
+  | { readonly inserted: false; readonly reason: 'value_taken' }
+  | { readonly inserted: false; readonly reason: 'merchant_nit'; readonly nit: string };
 
 /** The resolution object (docs/contract.md, Bre-B keys). */
 export interface Resolution {
@@ -68,6 +78,7 @@ export interface ResolveKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly resolutions: Pick<ResolutionStore, 'insert'>;
+  readonly lookups: LookupBudget;
 }
 
 const OWNER_FIELDS = [
@@ -113,14 +124,21 @@ export async function resolveKey(
 ): Promise<Resolution> {
   const key = parseKey(request.key);
   const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
-  const resolution = newResolution(deps, tenant, customer.id, await activeEntry(deps.directory, key));
+  const entry = await deps.directory.get(key);
+  const found = entry?.status === 'ACTIVE' ? entry : undefined;
+  // Before the answer is told or stored: a refused lookup leaves nothing behind (lookup-budget.ts).
+  await spendLookup(deps.lookups, tenant, found ? 'hit' : 'miss');
+  const resolution = newResolution(deps, tenant, customer.id, activeEntryOf(found, key));
   await deps.resolutions.insert(resolution);
   return publicResolution(resolution);
 }
 
 /** The ACTIVE directory entry of a parsed key (one read): 404 KEY_NOT_FOUND when there is none. */
 export async function activeEntry(directory: Pick<DirectoryStore, 'get'>, key: DirectoryKey): Promise<DirectoryEntry> {
-  const entry = await directory.get(key);
+  return activeEntryOf(await directory.get(key), key);
+}
+
+function activeEntryOf(entry: DirectoryEntry | undefined, key: DirectoryKey): DirectoryEntry {
   if (!entry || entry.status !== 'ACTIVE') {
     throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
   }
@@ -166,20 +184,24 @@ function keyToValidate(key: ValidateKeyRequest['key']): { readonly read: Directo
  * POST /v1/validate-key: MATCH when the key resolves (an ACTIVE entry of the directory) to an owner
  * of exactly this identification type and number; NO_MATCH for every other case alike (no such
  * key, a suspended one, another owner, a value of no key format), so that the answer tells nothing
- * but the match. Every answer costs one read of the directory and writes nothing: a miss is not
- * told apart from a hit by its cost, and validating stores no resolution.
+ * but the match. Every answer costs one read of the directory and one write of the lookup budget: a
+ * miss is not told apart from a hit by its cost (only the budget spent differs), and validating
+ * stores no resolution.
  */
 export async function validateKey(
-  directory: Pick<DirectoryStore, 'get'>,
+  deps: { readonly directory: Pick<DirectoryStore, 'get'>; readonly lookups: LookupBudget },
+  tenant: string,
   request: ValidateKeyRequest,
 ): Promise<KeyValidation> {
   const { read, wellFormed } = keyToValidate(request.key);
-  const entry = await directory.get(read);
+  const entry = await deps.directory.get(read);
   const owns =
     wellFormed &&
     entry?.status === 'ACTIVE' &&
     entry.owner.identification_type === request.identification_type &&
     entry.owner.identification_number === request.identification_number;
+  // A MATCH oracle over a dense key space links people to their phones: the same budget as resolving.
+  await spendLookup(deps.lookups, tenant, owns ? 'hit' : 'miss');
   return { result: owns ? 'MATCH' : 'NO_MATCH' };
 }
 
@@ -203,12 +225,26 @@ export async function getCustomerResolution(
   return resolution;
 }
 
+/**
+ * The NITs a sandbox entry must not be a merchant's: an ID key's value (a merchant's only possible ID
+ * key is its NIT, keys.ts) and a NIT owner. Another tenant's merchant approved at the sponsor bank
+ * would otherwise find its ID key squatted before it registers it, or its identity shown at another
+ * participant in resolutions, by an owner the squatter chose.
+ */
+function merchantNitsOf(entry: DirectoryEntry): readonly string[] {
+  const nits = new Set<string>();
+  if (entry.key.key_type === 'ID') nits.add(entry.key.key_value);
+  if (entry.owner.identification_type === 'NIT') nits.add(entry.owner.identification_number);
+  return [...nits];
+}
+
 /** The answer of POST /sandbox/directory/keys. */
 export type SandboxDirectoryKey = Pick<DirectoryEntry, 'key' | 'owner' | 'participant' | 'account' | 'created_at'>;
 
 /**
  * POST /sandbox/directory/keys (docs/sandbox.md): a key of someone at another participant. A
- * business owner needs business_name; a person first_name and first_last_name. Taken value 409.
+ * business owner needs business_name; a person first_name and first_last_name. Taken value 409, and
+ * so is the ID key of a merchant approved at the sponsor bank; a NIT owner that is such a merchant 400.
  */
 export async function addSandboxDirectoryKey(
   directory: Pick<DirectoryStore, 'insertSandbox'>,
@@ -236,7 +272,15 @@ export async function addSandboxDirectoryKey(
     created_at: now,
     updated_at: now,
   };
-  if (!(await directory.insertSandbox(entry))) {
+  const inserted = await directory.insertSandbox(entry, merchantNitsOf(entry));
+  if (!inserted.inserted) {
+    if (inserted.reason === 'merchant_nit' && !(entry.key.key_type === 'ID' && entry.key.key_value === inserted.nit)) {
+      throw invalidField(
+        'owner.identification_number',
+        "is a merchant of this participant's: a sandbox entry is someone at another participant",
+      );
+    }
+    // Held by a key of ours or another participant's, or the ID key a merchant of ours needs.
     throw new AppError(
       'KEY_ALREADY_REGISTERED',
       `This ${entry.key.key_type} key is already registered in the Bre-B directory`,

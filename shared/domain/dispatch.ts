@@ -7,13 +7,9 @@
 import type { Clock } from './clock';
 import { deliveryIdOf, newDelivery, type DeliveryQueue, type DeliveryStore } from './deliveries';
 import type { DomainEvent } from './events';
-import type { StoredWebhook } from './webhooks';
+import { subscribersOf, type SubscriberReader } from './subscribers';
 
-/** The webhooks an event goes to: every enabled subscriber of its tenant. */
-export interface SubscriberReader {
-  /** Every webhook of the tenant. */
-  webhooksOf(tenant: string): Promise<readonly StoredWebhook[]>;
-}
+export type { SubscriberReader };
 
 /** The outbox as the dispatcher marks it. */
 export interface DispatchedEvents {
@@ -30,7 +26,8 @@ export interface DispatchDeps {
 }
 
 /**
- * Dispatches one event: a delivery for each webhook it goes to, queued at once, then the event marked
+ * Dispatches one event: a delivery for each webhook it goes to (shared/domain/subscribers.ts: enabled,
+ * subscribed, and existing when the event happened), queued at once, then the event marked
  * dispatched. Each delivery is due work from its commit, so a message lost after it is sent by the
  * sweeper; an event not marked (a crash before) is dispatched again by the sweeper or a stream retry,
  * which finds its deliveries made and queues them again: the sender ignores a message whose delivery
@@ -47,10 +44,7 @@ export async function dispatchEvent(deps: DispatchDeps, event: DomainEvent): Pro
     await deps.queue.send(ids[0]!, 0);
   } else {
     const now = deps.clock.now();
-    const subscribers = (await deps.webhooks.webhooksOf(event.tenant)).filter(
-      (w) => w.enabled && w.events.includes(event.type),
-    );
-    for (const webhook of subscribers) {
+    for (const webhook of await subscribersOf(deps.webhooks, event)) {
       const delivery = newDelivery(event, webhook, now);
       await deps.deliveries.createIfAbsent(delivery);
       await deps.queue.send(delivery.id, 0);

@@ -64,6 +64,10 @@ export const ERROR_CATALOG = {
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
   HEADERS_TOO_LARGE: { kind: 'headers_too_large', title: 'The request line and headers are too large' },
   RATE_LIMITED: { kind: 'rate_limited', title: 'Too many requests' },
+  KEY_LOOKUPS_EXHAUSTED: {
+    kind: 'rate_limited',
+    title: "The client's directory lookups are spent for now (misses cost more than hits)",
+  },
   INTERNAL_ERROR: { kind: 'internal', title: 'Unexpected error' },
   SERVICE_UNAVAILABLE: { kind: 'unavailable', title: 'The service is temporarily unavailable' },
 } as const satisfies Record<string, { kind: ErrorKind; title: string }>;
@@ -89,6 +93,17 @@ export class AppError extends Error {
     super(detail);
     this.name = 'AppError';
     this.kind = ERROR_CATALOG[code].kind;
+  }
+}
+
+/** A refusal the client may send again once `retryAfterSeconds` have passed: answered with Retry-After. */
+export class RetryLater extends AppError {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, detail);
   }
 }
 

@@ -9,15 +9,22 @@ import type { PutInboundApprovalRequest } from '../schemas/inbound-approval';
 import type { Clock } from './clock';
 import { AppError } from './errors';
 import { checkWebhookUrl } from './webhook-urls';
-import { rotatedSecrets, type SecretGenerator, type WebhookSecret, type WebhookUrlDeps } from './webhooks';
+import {
+  rotatedSecrets,
+  type SealedSecrets,
+  type SecretGenerator,
+  type SecretOwner,
+  type SecretSealer,
+  type WebhookUrlDeps,
+} from './webhooks';
 
 export interface StoredApprovalSettings {
   readonly tenant: string;
   readonly callback_url: string;
   readonly enabled: boolean;
   readonly auto_approve_on_error: boolean;
-  /** The current secret first, then previous ones until their expiry. */
-  readonly secrets: readonly WebhookSecret[];
+  /** Sealed: the current secret first, then previous ones until their expiry. */
+  readonly secrets: SealedSecrets;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -69,10 +76,14 @@ export function publicApprovalSettings(settings: StoredApprovalSettings): Public
   };
 }
 
-const withSecret = (settings: StoredApprovalSettings): SettingsWithSecret => ({
+/** The answer of the first PUT and of a rotation: the settings and the secret just made. */
+const withSecret = (settings: StoredApprovalSettings, secret: string): SettingsWithSecret => ({
   ...publicApprovalSettings(settings),
-  secret: settings.secrets[0]!.secret,
+  secret,
 });
+
+/** Whose approval secrets are: the envelope opens for this tenant's settings only. */
+export const approvalSecretOwner = (tenant: string): SecretOwner => ({ tenant, owner: 'inbound-approval' });
 
 const notSetUp = () =>
   new AppError('NOT_FOUND', 'Inbound approval is not set up: PUT /v1/settings/inbound-approval first');
@@ -87,6 +98,7 @@ const MAX_ROTATION_ATTEMPTS = 25;
 export interface PutApprovalSettingsDeps extends WebhookUrlDeps {
   readonly settings: Pick<ApprovalSettingsStore, 'replace' | 'insert'>;
   readonly secrets: SecretGenerator;
+  readonly sealer: Pick<SecretSealer, 'seal'>;
   readonly clock: Clock;
 }
 
@@ -110,14 +122,15 @@ export async function putApprovalSettings(
   const replaced = await deps.settings.replace(tenant, changes, deps.clock.now());
   if (replaced) return publicApprovalSettings(replaced);
   const now = deps.clock.now();
+  const secret = deps.secrets.newSecret();
   const first: StoredApprovalSettings = {
     tenant,
     ...changes,
-    secrets: [{ secret: deps.secrets.newSecret() }],
+    secrets: await deps.sealer.seal([{ secret }], approvalSecretOwner(tenant)),
     created_at: now,
     updated_at: now,
   };
-  if (await deps.settings.insert(first)) return withSecret(first);
+  if (await deps.settings.insert(first)) return withSecret(first, secret);
   // A concurrent first PUT stored the settings a moment ago: replaced, its secret kept and not shown.
   const afterFirst = await deps.settings.replace(tenant, changes, deps.clock.now());
   if (!afterFirst) throw new Error(`The inbound approval settings of ${tenant} went while being replaced`);
@@ -137,6 +150,7 @@ export async function getApprovalSettings(
 export interface RotateApprovalSecretDeps {
   readonly settings: Pick<ApprovalSettingsStore, 'get' | 'update'>;
   readonly secrets: SecretGenerator;
+  readonly sealer: SecretSealer;
   readonly clock: Clock;
 }
 
@@ -152,8 +166,10 @@ export async function rotateApprovalSecret(
     const current = await deps.settings.get(tenant);
     if (!current) throw notSetUp();
     const now = deps.clock.now();
-    const rotated = await deps.settings.update(current, { secrets: rotatedSecrets(current.secrets, fresh, now) }, now);
-    if (rotated) return withSecret(rotated);
+    const owner = approvalSecretOwner(tenant);
+    const secrets = rotatedSecrets(await deps.sealer.open(current.secrets, owner), fresh, now);
+    const rotated = await deps.settings.update(current, { secrets: await deps.sealer.seal(secrets, owner) }, now);
+    if (rotated) return withSecret(rotated, fresh);
   }
   throw new AppError(
     'CONCURRENT_UPDATE',

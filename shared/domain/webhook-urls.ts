@@ -5,9 +5,10 @@
  * loopback. Checked when a webhook is created or its URL changed, and again by the sender on the
  * address it resolved at send time (a name can resolve elsewhere later), which it then connects to.
  */
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { MAX_WEBHOOK_URL_LENGTH } from '../schemas/webhooks';
 import { invalidField } from './errors';
+import { isLoopbackAddress, isPublicAddress } from './public-address';
 
 /** Looks a host name up: every address it resolves to (empty when the name does not exist). */
 export interface HostResolver {
@@ -25,46 +26,18 @@ export interface WebhookUrlPolicy {
 /** Host names of the local stage's exception; `localhost` must still resolve to loopback addresses only. */
 const LOCAL_RECEIVER_HOSTS = new Set(['127.0.0.1', 'localhost']);
 
-const LOOPBACK = 'a loopback address';
-
 /**
- * The address ranges a webhook never reaches, each with the words a client reads. BlockList also
- * matches the IPv4-mapped IPv6 form (`::ffff:10.0.0.1`) against the IPv4 ranges.
- */
-const REFUSED_RANGES: readonly (readonly [what: string, subnets: readonly string[]])[] = [
-  [LOOPBACK, ['127.0.0.0/8', '::1/128']],
-  // fec0::/10: site-local, deprecated but still routed privately by some networks.
-  ['a private address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7', 'fec0::/10']],
-  ['a link-local address (the cloud metadata service, 169.254.169.254, is one)', ['169.254.0.0/16', 'fe80::/10']],
-  ['a carrier-grade NAT address', ['100.64.0.0/10']],
-  // 0.0.0.0 reaches the local host on most systems; ::/96 holds `::` and the deprecated `::a.b.c.d`.
-  ['an unspecified or reserved address', ['0.0.0.0/8', '240.0.0.0/4', '::/96']],
-  ['a multicast or broadcast address', ['224.0.0.0/4', 'ff00::/8']],
-];
-
-const REFUSED_LISTS = REFUSED_RANGES.map(([what, subnets]) => {
-  const list = new BlockList();
-  for (const subnet of subnets) {
-    const [network, prefix] = subnet.split('/') as [string, string];
-    list.addSubnet(network, Number(prefix), isIP(network) === 4 ? 'ipv4' : 'ipv6');
-  }
-  return { what, list };
-});
-
-/**
- * Why a webhook may not be sent to this IP address (e.g. `a private address`), or undefined when it
- * may. The sender calls it on the address it is about to connect to.
+ * Why a webhook may not be sent to this IP address, or undefined when it may: only public unicast
+ * addresses pass (shared/domain/public-address.ts). The words never name the address: a refusal
+ * must not tell a client what a name resolves to inside our network.
  */
 export function addressRefusal(address: string): string | undefined {
-  const family = isIP(address);
-  if (family === 0) return 'not an IP address';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  return REFUSED_LISTS.find(({ list }) => list.check(address, type))?.what;
+  return isPublicAddress(address) ? undefined : 'a non-public address';
 }
 
 /** The local stage's exception reaches this machine only: a loopback address, nothing else. */
 const localRefusal = (address: string): string | undefined =>
-  addressRefusal(address) === LOOPBACK ? undefined : `not ${LOOPBACK}`;
+  isLoopbackAddress(address) ? undefined : 'an address other than loopback';
 
 /** What a URL check found: the parsed URL and the addresses it may connect to, or why it may not. */
 export type WebhookUrlCheck =
@@ -120,10 +93,8 @@ export async function inspectWebhookUrl(
   for (const address of addresses) {
     const why = local ? localRefusal(address) : addressRefusal(address);
     if (why) {
-      const where = literal ? `${address}, ${why}` : `${url.hostname}, which resolves to ${address}, ${why}`;
-      return refused(
-        `must not point to ${local ? 'anything but this machine' : 'an internal address'}: its host is ${where}`,
-      );
+      const where = literal ? `its host is ${why}` : `its host resolves to ${why}`;
+      return refused(`must not point to ${local ? 'anything but this machine' : 'a non-public address'}: ${where}`);
     }
   }
   return { allowed: true, url, addresses };

@@ -23,6 +23,26 @@ export interface WebhookSecret {
   readonly expires_at?: string;
 }
 
+/**
+ * Signing secrets as stored: sealed under the stage's key, bound to their tenant and owner, so that
+ * only a function given the key's decrypt right opens them (shared/data/secret-sealing.ts).
+ */
+export type SealedSecrets = string;
+
+/** Whom sealed secrets belong to: bound to the envelope, so it opens for them alone. */
+export interface SecretOwner {
+  readonly tenant: string;
+  /** The record the secrets sign for: a webhook's id, `inbound-approval`, a connector's id. */
+  readonly owner: string;
+}
+
+/** Seals a record's secrets for storage and opens them where they sign or rotate. */
+export interface SecretSealer {
+  seal(secrets: readonly WebhookSecret[], owner: SecretOwner): Promise<SealedSecrets>;
+  /** Fails when the envelope was sealed for another owner or tampered with. */
+  open(sealed: SealedSecrets, owner: SecretOwner): Promise<WebhookSecret[]>;
+}
+
 export interface StoredWebhook {
   readonly id: string;
   readonly tenant: string;
@@ -31,8 +51,8 @@ export interface StoredWebhook {
   readonly delivery_mode: DeliveryMode;
   readonly enabled: boolean;
   readonly description?: string;
-  /** The current secret first, then previous ones until their expiry. */
-  readonly secrets: readonly WebhookSecret[];
+  /** Sealed: the current secret first, then previous ones until their expiry. */
+  readonly secrets: SealedSecrets;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -111,14 +131,21 @@ export function publicWebhook(webhook: StoredWebhook): PublicWebhook {
   };
 }
 
-const withSecret = (webhook: StoredWebhook): WebhookWithSecret => ({
+/** The answer of create and rotate: the webhook and the secret just made (never read back from the store). */
+const withSecret = (webhook: StoredWebhook, secret: string): WebhookWithSecret => ({
   ...publicWebhook(webhook),
-  secret: webhook.secrets[0]!.secret,
+  secret,
+});
+
+/** Whose a webhook's secrets are: the envelope opens for this tenant and this webhook only. */
+export const webhookSecretOwner = (webhook: Pick<StoredWebhook, 'tenant' | 'id'>): SecretOwner => ({
+  tenant: webhook.tenant,
+  owner: webhook.id,
 });
 
 /** The secrets that sign a delivery at `now`: the current one and every previous one not yet expired. */
-export function signingSecrets(webhook: Pick<StoredWebhook, 'secrets'>, now: string): string[] {
-  return webhook.secrets.filter((s) => s.expires_at === undefined || s.expires_at > now).map((s) => s.secret);
+export function signingSecrets(secrets: readonly WebhookSecret[], now: string): string[] {
+  return secrets.filter((s) => s.expires_at === undefined || s.expires_at > now).map((s) => s.secret);
 }
 
 /**
@@ -138,6 +165,7 @@ export function rotatedSecrets(secrets: readonly WebhookSecret[], fresh: string,
 export interface CreateWebhookDeps extends NewRecords, WebhookUrlDeps {
   readonly webhooks: Pick<WebhookStore, 'insert'>;
   readonly secrets: SecretGenerator;
+  readonly sealer: Pick<SecretSealer, 'seal'>;
 }
 
 /** POST /v1/webhooks: a refused URL is 400 on `url`; the answer is the only one but rotate's with the secret. */
@@ -147,17 +175,19 @@ export async function createWebhook(
   request: CreateWebhookRequest,
 ): Promise<WebhookWithSecret> {
   await checkWebhookUrl(request.url, deps.urlPolicy, deps.resolver);
+  const record = newRecord(deps, tenant);
+  const secret = deps.secrets.newSecret();
   const webhook: StoredWebhook = {
-    ...newRecord(deps, tenant),
+    ...record,
     url: request.url,
     events: request.events,
     delivery_mode: request.delivery_mode ?? 'RETRY',
     enabled: request.enabled ?? true,
     ...(request.description === undefined ? {} : { description: request.description }),
-    secrets: [{ secret: deps.secrets.newSecret() }],
+    secrets: await deps.sealer.seal([{ secret }], webhookSecretOwner(record)),
   };
   await deps.webhooks.insert(webhook);
-  return withSecret(webhook);
+  return withSecret(webhook, secret);
 }
 
 /** Reads one of the tenant's webhooks: 404 when unknown, 403 when another client's. */
@@ -183,11 +213,11 @@ async function changeWebhook(
   deps: ChangeDeps,
   tenant: string,
   id: string,
-  changesOf: (webhook: StoredWebhook, now: string) => WebhookChanges,
+  changesOf: (webhook: StoredWebhook, now: string) => WebhookChanges | Promise<WebhookChanges>,
 ): Promise<StoredWebhook> {
   const webhook = await getOwnWebhook(deps.webhooks, tenant, id);
   const now = deps.clock.now();
-  const updated = await deps.webhooks.update(webhook, changesOf(webhook, now), now);
+  const updated = await deps.webhooks.update(webhook, await changesOf(webhook, now), now);
   if (!updated) {
     throw new AppError('CONCURRENT_UPDATE', `Webhook ${webhook.id} was changed by another request: read it and retry`);
   }
@@ -209,6 +239,7 @@ export async function updateWebhook(
 
 export interface RotateWebhookSecretDeps extends ChangeDeps {
   readonly secrets: SecretGenerator;
+  readonly sealer: SecretSealer;
 }
 
 /** POST /v1/webhooks/{id}/rotate-secret: a new secret, answered once; the previous one signs 24 h more. */
@@ -218,9 +249,12 @@ export async function rotateWebhookSecret(
   id: string,
 ): Promise<WebhookWithSecret> {
   const fresh = deps.secrets.newSecret();
-  return withSecret(
-    await changeWebhook(deps, tenant, id, (webhook, now) => ({ secrets: rotatedSecrets(webhook.secrets, fresh, now) })),
-  );
+  const rotated = await changeWebhook(deps, tenant, id, async (webhook, now) => {
+    const owner = webhookSecretOwner(webhook);
+    const secrets = rotatedSecrets(await deps.sealer.open(webhook.secrets, owner), fresh, now);
+    return { secrets: await deps.sealer.seal(secrets, owner) };
+  });
+  return withSecret(rotated, fresh);
 }
 
 /** DELETE /v1/webhooks/{id}: the webhook is gone (404 from then on); answers it as it was. */

@@ -6,11 +6,13 @@
  * validation, then Idempotency-Key around the route's own work.
  */
 import middy from '@middy/core';
-import { AppError } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
+import { actingAs } from '../data/audit-trail';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently } from './idempotency';
 import { tracer } from '../observability/telemetry';
+import { logger } from './logger';
 import { observability } from './observability';
 import { tenantRateLimit } from './tenant-rate-limit';
 import {
@@ -57,6 +59,8 @@ export interface RouteSpec<Body, Query, Path> {
    * transaction, so a route that does more fails loudly).
    */
   readonly oneTransaction?: boolean;
+  /** Fields of the answer a replay under the Idempotency-Key leaves out: the secret it shows once. */
+  readonly withheldOnReplay?: readonly string[];
   readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
 }
 
@@ -80,13 +84,15 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
       requestId,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
-    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors
-    // are failures that leave the key free for a retry.
+    // Rule violations are answers too (stored and replayed under an Idempotency-Key); other errors,
+    // and a refusal to be retried later (a spent lookup budget), leave the key free for a retry.
     const run = async (): Promise<HttpResponse> => {
       try {
-        return jsonResponse(status, await spec.handle(request));
+        // The token's subject authors every audited change the work makes (shared/data/audit-trail.ts).
+        const actor = { tenant: request.auth.tenant, subject: request.auth.subject, requestId };
+        return jsonResponse(status, await actingAs(actor, () => spec.handle(request)));
       } catch (error) {
-        if (error instanceof AppError) return errorResponse(error, requestId);
+        if (error instanceof AppError && !(error instanceof RetryLater)) return errorResponse(error, requestId);
         throw error;
       }
     };
@@ -101,7 +107,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         body: request.body,
       },
       run,
-      { oneTransaction: spec.oneTransaction === true },
+      { oneTransaction: spec.oneTransaction === true, withheld: spec.withheldOnReplay ?? [] },
     );
   };
 
@@ -116,6 +122,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
   if (validateBody) {
     chain.use(bodySizeLimit()).use(jsonBody());
   }
-  // Each invocation in a tracing context of its own (shared/observability/tracer.ts), whatever runs beside it.
-  return tracer.traced(chain);
+  // Each invocation in a tracing context and with a logger context of its own (shared/observability/
+  // tracer.ts, json-logger.ts), whatever runs beside it in the process.
+  return logger.withLambdaContext(tracer.traced(chain));
 }

@@ -21,6 +21,8 @@ import type { HttpResponse } from './responses';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAY_HEADER = 'idempotent-replayed';
+/** On a replay whose first answer held a secret: the fields the replay leaves out (docs/webhooks.md). */
+export const WITHHELD_HEADER = 'idempotent-replay-withheld';
 const WAIT_FOR_RUNNING_MS = [50, 100, 200, 400, 800, 1200];
 
 type IdempotencyRecord = StoredRecord<HttpResponse>;
@@ -119,6 +121,11 @@ async function holderAnswer(
 
 export interface IdempotencyOptions {
   /**
+   * Top-level fields of a success answer that are never recorded under the key (a signing secret):
+   * the first answer shows them, a replay goes without them and names them in WITHHELD_HEADER.
+   */
+  readonly withheld?: readonly string[];
+  /**
    * The work writes at most one transaction, as its last step (reads, then one TransactWriteItems or
    * nothing): its answer is committed in that transaction.
    */
@@ -132,7 +139,25 @@ export async function runIdempotently(
   options: IdempotencyOptions = {},
 ): Promise<HttpResponse> {
   const hash = requestHash(request);
-  return options.oneTransaction ? committedWithWork(store, request, hash, run) : claimed(store, request, hash, run);
+  const record = (response: HttpResponse) => recorded(response, options.withheld ?? []);
+  return options.oneTransaction
+    ? committedWithWork(store, request, hash, run, record)
+    : claimed(store, request, hash, run, record);
+}
+
+/**
+ * The answer as kept for 24 hours under the key: a success without its withheld fields, saying which,
+ * so that no secret sits in the record nor replays to whoever of the tenant sends the same key and body.
+ */
+function recorded(response: HttpResponse, withheld: readonly string[]): HttpResponse {
+  if (withheld.length === 0 || response.statusCode >= 300 || !response.body) return response;
+  const body = JSON.parse(response.body) as Record<string, unknown>;
+  for (const field of withheld) delete body[field];
+  return {
+    ...response,
+    body: JSON.stringify(body),
+    headers: { ...response.headers, [WITHHELD_HEADER]: withheld.join(', ') },
+  };
 }
 
 /** The work with its transaction held, then committed together with its answer under the key. */
@@ -141,12 +166,13 @@ async function committedWithWork(
   request: IdempotentRequest,
   hash: string,
   run: () => Promise<HttpResponse>,
+  record: (response: HttpResponse) => HttpResponse,
 ): Promise<HttpResponse> {
   // A run that throws wrote nothing (its transaction was held): the key stays free for a retry.
   const { result: response, transaction } = await store.holding(run);
   // Server-side failures are not the request's answer: nothing is committed, the key stays free.
   if (response.statusCode >= 500) return response;
-  const commit = await store.commit(request.tenant, request.key, hash, response, Date.now(), transaction);
+  const commit = await store.commit(request.tenant, request.key, hash, record(response), Date.now(), transaction);
   switch (commit.outcome) {
     case 'committed':
       return response;
@@ -156,7 +182,7 @@ async function committedWithWork(
       // The transaction's own conditions refused it (a value taken, a status changed): the answer
       // is the refusal the work gives when it meets them, so it runs again, this time for real,
       // under a claim of the key.
-      return claimed(store, request, hash, run);
+      return claimed(store, request, hash, run, record);
   }
 }
 
@@ -166,6 +192,7 @@ async function claimed(
   request: IdempotentRequest,
   hash: string,
   run: () => Promise<HttpResponse>,
+  record: (response: HttpResponse) => HttpResponse,
 ): Promise<HttpResponse> {
   const claim = await store.begin(request.tenant, request.key, hash, Date.now());
   if (!claim.started) return holderAnswer(store, request, hash, claim.record);
@@ -179,7 +206,7 @@ async function claimed(
   }
   // Server-side failures are not the request's answer: leave the key free for a retry.
   if (response.statusCode >= 500) await settle(() => store.release(request.tenant, request.key));
-  else await settle(() => store.complete(request.tenant, request.key, response));
+  else await settle(() => store.complete(request.tenant, request.key, record(response)));
   return response;
 }
 

@@ -4,13 +4,18 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { AppError } from '../domain/errors';
 import { logger } from './logger';
-import { errorResponse, type HttpResponse } from './responses';
+import { API_ANSWER_HEADERS, errorResponse, type HttpResponse } from './responses';
 
 export type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 
 export interface AuthContext {
   /** The client (tenant) that owns everything this request creates or reads. */
   readonly tenant: string;
+  /**
+   * Who sent the request: the token's `sub`, a person for a dashboard token, the client itself for a
+   * machine's (client credentials give `sub` = client id). The actor of logs and audit events.
+   */
+  readonly subject: string;
   readonly scopes: readonly string[];
 }
 
@@ -27,14 +32,15 @@ const requestIdOf = (request: ApiRequestState): string =>
   request.event.requestContext?.requestId ?? request.context.awsRequestId;
 
 /**
- * Outermost layer: every answer carries the request id, errors become problem+json, and one log
- * line per request records what happened (never bodies, headers or personal data).
+ * Outermost layer: every answer carries the request id and API_ANSWER_HEADERS, errors become
+ * problem+json, and one log line per request records what happened and who asked (the token's
+ * tenant and `sub`, an opaque id), never bodies, headers or personal data.
  */
 export function httpResponses(functionName: string): ApiMiddleware {
   const started = new WeakMap<object, number>();
   const finish = (request: ApiRequestState, response: HttpResponse): void => {
     const requestId = requestIdOf(request);
-    response.headers = { ...response.headers, 'x-request-id': requestId };
+    response.headers = { ...response.headers, ...API_ANSWER_HEADERS, 'x-request-id': requestId };
     request.response = response;
     const code = response.statusCode >= 400 ? (JSON.parse(response.body) as { code?: string }).code : undefined;
     logger.info('request', {
@@ -44,6 +50,7 @@ export function httpResponses(functionName: string): ApiMiddleware {
       duration_ms: Date.now() - (started.get(request) ?? Date.now()),
       request_id: requestId,
       tenant: request.context.auth?.tenant,
+      sub: request.context.auth?.subject,
       ...(code ? { code } : {}),
     });
   };
@@ -73,11 +80,15 @@ export function authContext(): ApiMiddleware {
       const jwt = request.event.requestContext?.authorizer?.jwt;
       const claims = jwt?.claims ?? {};
       const tenant = claims['tenant'] ?? claims['client_id'] ?? claims['sub'];
-      if (typeof tenant !== 'string' || tenant === '') {
+      // A token without `sub` is no token of ours (Cognito's and the local issuer's all carry one);
+      // a machine's is its client id, so the actor is never missing from an audit event.
+      const subject = claims['sub'] ?? claims['client_id'];
+      if (typeof tenant !== 'string' || tenant === '' || typeof subject !== 'string' || subject === '') {
         throw new AppError('UNAUTHORIZED', 'The request carries no verified access token');
       }
       request.context.auth = {
         tenant,
+        subject,
         scopes:
           jwt?.scopes ??
           String(claims['scope'] ?? '')

@@ -1,15 +1,13 @@
 /**
  * The observability layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): Lambda context on every log line (shared/observability/json-logger.ts), a
- * trace of every invocation (the process's Tracer, shared/observability/tracer.ts), and one `Responses` metric
+ * answer (problem+json included): a trace of every invocation (the process's Tracer, shared/observability/tracer.ts), and one `Responses` metric
  * per request by route and status class, flushed as EMF (shared/observability/emf-metrics.ts), with a ColdStart
- * metric on an environment's first request.
+ * metric on an environment's first request. The logger's Lambda context is set around the whole chain
+ * (shared/http/handler.ts), scoped to each call.
  */
 import type { MiddlewareObj } from '@middy/core';
 import { logMetrics, MetricUnit } from '../observability/emf-metrics';
-import { injectLambdaContext } from '../observability/json-logger';
 import { metrics, tracer } from '../observability/telemetry';
-import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import type { HttpResponse } from './responses';
 
@@ -36,7 +34,6 @@ function responseMetric(routeName: string): ApiMiddleware {
 export function observability(routeName: string): ApiMiddleware[] {
   return [
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
-    injectLambdaContext(logger),
     // Responses hold customers' data: traces keep timings and errors, never bodies.
     tracer.handlerMiddleware(),
     logMetrics(metrics),

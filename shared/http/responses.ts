@@ -1,6 +1,6 @@
 /** HTTP answers of the Lambda functions (API Gateway HTTP API, payload format 2.0). */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { AppError, type ErrorCode } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
 import { logger } from './logger';
 import { PROBLEM_CONTENT_TYPE, problemOf } from './problem';
 import { invalidFields } from './validation';
@@ -11,22 +11,22 @@ export type HttpResponse = APIGatewayProxyStructuredResultV2 & {
   body: string;
 };
 
+/**
+ * On every answer of the API, errors included (httpResponses, and the local server's own): an answer
+ * is one client's data, never a page to sniff into HTML nor one for a shared or browser cache to keep.
+ */
+export const API_ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
 export const jsonResponse = (statusCode: number, body: unknown): HttpResponse => ({
   statusCode,
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
 
-/** A refusal the client may send again once `retryAfterSeconds` have passed: answered with Retry-After. */
-export class RetryLater extends AppError {
-  constructor(
-    code: ErrorCode,
-    detail: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(code, detail);
-  }
-}
+export { RetryLater };
 
 /** Names of AWS SDK errors that mean "DynamoDB is not answering now", not "the request is wrong". */
 const UNAVAILABLE = new Set([

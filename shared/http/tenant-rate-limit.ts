@@ -9,11 +9,13 @@
  * across the boundary of two windows. Past the window's count: 429 RATE_LIMITED with Retry-After,
  * the seconds until the next window.
  *
+ * A person (a dashboard token) also has a bucket of their own inside the tenant's (personRateLimit).
+ *
  * A counter that cannot be written (DynamoDB failing, throttled, or slow past the client's attempts)
  * never fails the request: it is let through, with a warning in the log and a metric.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { RateWindow } from '../data/rate-limit-store';
+import { rateCounter, type RateWindow } from '../data/rate-limit-store';
 import { MetricUnit } from '../observability/emf-metrics';
 import { RATE_LIMIT_UNAVAILABLE_METRIC } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
@@ -26,17 +28,56 @@ export { RATE_LIMIT_UNAVAILABLE_METRIC };
 
 export interface TenantRateLimitStore {
   /**
-   * Counts one request of the tenant in the window, unless the window already holds `limit` of them
-   * (atomically, whatever runs at the same time): true when counted, false when the window is full.
+   * Counts one request in the window of `counter` (rateCounter: a tenant's, a person's), unless the
+   * window already holds `limit` of them (atomically, whatever runs at the same time): true when
+   * counted, false when the window is full.
    */
-  take(tenant: string, window: RateWindow): Promise<boolean>;
+  take(counter: string, window: RateWindow): Promise<boolean>;
 }
+
+/**
+ * A person signed in to the dashboard (a token whose `sub` is not its tenant) has a bucket of their
+ * own inside the tenant's, a quarter of it: one person, a viewer's script say, cannot spend the
+ * limit the platform's machines live on. A machine client is the tenant, with the whole bucket.
+ */
+export const PERSON_SHARE_OF_TENANT = 0.25;
+
+export const personRateLimit = (settings: TenantRateLimitSettings): TenantRateLimitSettings => {
+  const burst = Math.max(1, Math.floor(settings.burst * PERSON_SHARE_OF_TENANT));
+  return { burst, requestsPerSecond: Math.max(1, Math.floor(settings.requestsPerSecond * PERSON_SHARE_OF_TENANT)) };
+};
 
 /** The window `nowMs` falls in: windows of one length are numbered alike by every instance. */
 export function rateWindowOf(settings: TenantRateLimitSettings, nowMs: number): RateWindow {
   const lengthMs = (1000 * settings.burst) / settings.requestsPerSecond;
   const index = Math.floor(nowMs / lengthMs);
   return { index, limit: settings.burst, endsAtMs: (index + 1) * lengthMs };
+}
+
+interface Bucket {
+  readonly who: 'person' | 'client';
+  readonly counter: string;
+  readonly limits: TenantRateLimitSettings;
+}
+
+/** A person's bucket first (refused there, nothing of the tenant's is spent), then the tenant's. */
+const bucketsOf = (tenant: string, subject: string, settings: TenantRateLimitSettings): Bucket[] => [
+  ...(subject === tenant
+    ? []
+    : [{ who: 'person' as const, counter: rateCounter.person(tenant, subject), limits: personRateLimit(settings) }]),
+  { who: 'client', counter: rateCounter.tenant(tenant), limits: settings },
+];
+
+/** Counts the request in each bucket in turn; the first that was full, if any. */
+async function firstFullBucket(
+  store: TenantRateLimitStore,
+  buckets: readonly Bucket[],
+  now: number,
+): Promise<Bucket | undefined> {
+  for (const bucket of buckets) {
+    if (!(await store.take(bucket.counter, rateWindowOf(bucket.limits, now)))) return bucket;
+  }
+  return undefined;
 }
 
 /**
@@ -50,12 +91,11 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
     before: async (request) => {
       const { settings } = (configured ??= { settings: readTenantRateLimit() });
       if (!settings) return;
-      const { tenant } = request.context.auth;
+      const { tenant, subject } = request.context.auth;
       const now = Date.now();
-      const window = rateWindowOf(settings, now);
-      let counted: boolean;
+      let refused: Bucket | undefined;
       try {
-        counted = await store.take(tenant, window);
+        refused = await firstFullBucket(store, bucketsOf(tenant, subject, settings), now);
       } catch (error) {
         // Failing open: an unwritable counter would otherwise refuse every tenant's every request.
         logger.warn('tenant rate limit unavailable; request let through', {
@@ -66,11 +106,12 @@ export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiE
         metrics.addMetric(RATE_LIMIT_UNAVAILABLE_METRIC, MetricUnit.Count, 1);
         return;
       }
-      if (!counted) {
+      if (refused) {
+        const { who, limits } = refused;
         throw new RetryLater(
           'RATE_LIMITED',
-          `This client may send ${settings.requestsPerSecond} requests per second, ${settings.burst} at once; slow down`,
-          Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)),
+          `This ${who} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
+          Math.max(1, Math.ceil((rateWindowOf(limits, now).endsAtMs - now) / 1000)),
         );
       }
     },

@@ -91,6 +91,19 @@ export class EmfMetrics {
     return this;
   }
 
+  /**
+   * A metric published at once on a line of its own, with the service dimension alone (as Powertools'
+   * singleMetric): what an alarm sums or divides whatever the route, without one metric per route.
+   */
+  singleMetric(): { addMetric(name: string, unit: MetricUnit, value: number): void } {
+    return {
+      addMetric: (name, unit, value) => {
+        if (metricsDisabled()) return;
+        this.writeLine([Object.keys(this.defaultDimensions)], this.defaultDimensions, { [name]: { unit, value } });
+      },
+    };
+  }
+
   /** On an environment's first invocation, a ColdStart metric of its own, by function name. */
   captureColdStartMetric(functionName: string | undefined): void {
     if (!this.isColdStart() || metricsDisabled()) return;

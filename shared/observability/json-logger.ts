@@ -6,7 +6,7 @@
  * the Lambda context of the invocation on every line, the X-Ray trace id and the log level from the
  * environment (POWERTOOLS_LOG_LEVEL, or LOG_LEVEL; Lambda's AWS_LAMBDA_LOG_LEVEL prevails).
  */
-import type { MiddlewareObj } from '@middy/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 import { coldStartTracker } from './cold-start';
 
@@ -80,7 +80,12 @@ export interface LoggerOptions {
 export class JsonLogger {
   private readonly threshold: number;
   private readonly isColdStart = coldStartTracker();
-  private lambdaContext: Attributes = {};
+  /**
+   * The Lambda context of the invocation a line belongs to. Not a field of the logger: the local
+   * runtime runs many handlers in one process, sharing this module, and a field set by one request
+   * would name another's function on the lines it writes after an await.
+   */
+  private readonly invocation = new AsyncLocalStorage<Attributes>();
 
   constructor(private readonly options: LoggerOptions) {
     this.threshold = THRESHOLDS[initialLevel()];
@@ -102,9 +107,24 @@ export class JsonLogger {
     this.write('ERROR', message, extra);
   }
 
-  /** The invocation's Lambda context, on every line until the next one. */
+  /** The invocation's Lambda context, on every line the current execution writes from now on. */
   addContext(context: Context): void {
-    this.lambdaContext = {
+    this.invocation.enterWith(this.attributesOf(context));
+  }
+
+  /**
+   * Runs each call of `handler` with its Lambda context on every line it writes, whatever else runs
+   * in the process meanwhile (Powertools' injectLambdaContext, scoped to the call).
+   */
+  withLambdaContext<Handler extends (...args: never[]) => Promise<unknown>>(handler: Handler): Handler {
+    // A Lambda handler's second argument is its context.
+    const scoped = (...args: never[]) =>
+      this.invocation.run(this.attributesOf(args[1] as unknown as Context), () => handler(...args));
+    return scoped as Handler;
+  }
+
+  private attributesOf(context: Context): Attributes {
+    return {
       cold_start: this.isColdStart(),
       function_arn: context.invokedFunctionArn,
       function_memory_size: context.memoryLimitInMB,
@@ -121,7 +141,7 @@ export class JsonLogger {
       // UTC, as Lambda's clock (TZ=:UTC); Powertools would add an offset under another TZ.
       timestamp: new Date().toISOString(),
       service: this.options.serviceName,
-      ...this.lambdaContext,
+      ...this.invocation.getStore(),
       sampling_rate: 0,
       xray_trace_id: xrayTraceId(),
     };
@@ -138,9 +158,4 @@ export class JsonLogger {
     if (THRESHOLDS[level] >= THRESHOLDS.WARN) process.stderr.write(text);
     else process.stdout.write(text);
   }
-}
-
-/** Puts each invocation's Lambda context on its log lines (Powertools' injectLambdaContext). */
-export function injectLambdaContext(logger: JsonLogger): MiddlewareObj<unknown, unknown, Error, Context> {
-  return { before: (request) => logger.addContext(request.context) };
 }

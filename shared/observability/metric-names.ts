@@ -12,6 +12,16 @@
 export const RATE_LIMIT_UNAVAILABLE_METRIC = 'TenantRateLimitUnavailable';
 
 /**
+ * Directory lookups (resolve-key, validate-key) by outcome, counted by the lookup budget
+ * (shared/data/rate-limit-store.ts): the stack alarms when misses are most of them, the sign of a
+ * client scanning the directory (docs/keys.md, Anti-scanning).
+ */
+export const LOOKUP_METRICS = {
+  hits: 'DirectoryLookupHits',
+  misses: 'DirectoryLookupMisses',
+} as const;
+
+/**
  * The webhook sender's attempts, counted by result (functions/send-webhook.ts), with the `service`
  * dimension alone: a delivery that succeeded, one given up (FAILED, alarmed), and an attempt that
  * failed with a retry to come.

@@ -8,7 +8,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { EmfMetrics } from './emf-metrics';
-import { injectLambdaContext, type JsonLogger } from './json-logger';
+import type { JsonLogger } from './json-logger';
 import { metrics, tracer } from './telemetry';
 import type { TraceCarrier } from './tracer';
 
@@ -17,12 +17,12 @@ export function workerHandler<Event, Result>(
   handle: (event: Event, context: Context) => Promise<Result>,
 ) {
   const chain = middy<Event, Result, Error, Context>(handle)
-    .use(injectLambdaContext(logger))
     .use(tracer.handlerMiddleware())
     .use(publishAddedMetrics(metrics));
   // Each invocation in a tracing context of its own, as a route's (shared/http/handler.ts): without
   // it the handler middleware has no invocation to record, nor the clients a parent.
-  return tracer.traced(chain);
+  // The logger's context scoped to each call: a process may run several (the local runtime).
+  return logger.withLambdaContext(tracer.traced(chain));
 }
 
 /** An SQS message as Lambda hands it: its id and its message attributes (lower-camel, as Lambda names them). */

@@ -25,6 +25,16 @@ export const ENV = {
   networkSecretArn: 'NETWORK_SECRET_ARN',
   /** The connector's signing secret itself (a `whsec_` value): set by the local runtime only. */
   networkSecret: 'NETWORK_SECRET',
+  /**
+   * The customer-managed KMS key that seals webhook, approval and connector secrets: set by the stack
+   * only on the functions whose entry declares `sealing` (shared/data/secret-sealing.ts).
+   */
+  secretKeyArn: 'SECRET_KEY_ARN',
+  /**
+   * The local stand-in of that key (32 bytes, Base64): set by the local runtime only, which has no
+   * KMS, never by the stack.
+   */
+  localSecretKey: 'LOCAL_SECRET_KEY',
   /** Overrides the DynamoDB endpoint: DynamoDB Local, LocalStack (http://localhost:4566). */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   awsEndpoint: 'AWS_ENDPOINT_URL',
@@ -43,9 +53,14 @@ export const ENV = {
   settlementQueueUrl: 'SETTLEMENT_QUEUE_URL',
   /** URL of the SQS queue of webhook deliveries and their retries. */
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
+  /**
+   * URL of the SQS queue of the stream batches the dispatcher's event source gave up on (its on-failure
+   * destination, which Lambda writes to): read by the re-drive worker, sent to by no function of ours.
+   */
+  streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
   /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
-  /** The first retry's delay of a RETRY webhook; the n-th waits base × 2^(n-1) (milliseconds; default 1000). */
+  /** The first retry's longest delay of a RETRY webhook; the n-th waits up to base × 2^(n-1), jittered (milliseconds; default 1000). */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
@@ -74,6 +89,7 @@ export type SecretName = keyof typeof SECRET_ENV;
 export const QUEUE_ENV = {
   settlement: ENV.settlementQueueUrl,
   webhookDeliveries: ENV.webhookDeliveryQueueUrl,
+  streamFailures: ENV.streamFailureQueueUrl,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_ENV;

@@ -30,8 +30,8 @@ export const inboundApprovalPutSchema = /* @__PURE__ */ closedObject(
   SETTINGS_FIELDS,
 );
 
-/** rotate-secret's answer: the new secret, shown this once. */
+/** rotate-secret's answer: the new secret, shown this once (a replay under its Idempotency-Key goes without it). */
 export const inboundApprovalWithSecretSchema = /* @__PURE__ */ closedObject(
   { ...settingsProperties, secret: webhookWithSecretSchema.properties.secret },
-  [...SETTINGS_FIELDS, 'secret'],
+  SETTINGS_FIELDS,
 );

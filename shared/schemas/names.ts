@@ -5,6 +5,7 @@
  * names. A new module of schemas is added to `Modules` once; its exports are then named at once.
  */
 import type * as accounts from './accounts';
+import type * as audit from './audit';
 import type * as common from './common';
 import type * as customers from './customers';
 import type * as inboundApproval from './inbound-approval';
@@ -18,6 +19,7 @@ import type * as sponsorBank from './sponsor-bank';
 import type * as webhooks from './webhooks';
 
 type Modules = typeof accounts &
+  typeof audit &
   typeof common &
   typeof customers &
   typeof inboundApproval &

@@ -75,13 +75,17 @@ export const webhookSchema = /* @__PURE__ */ closedObject({ id: UUID, ...webhook
   'updated_at',
 ]);
 
-/** The answer of create and rotate-secret, the only two that show the (new) signing secret. */
+/**
+ * The answer of create and rotate-secret, the only two that show the (new) signing secret: always on
+ * the first answer, never on a replay under the same Idempotency-Key (the secret is not kept with the
+ * recorded answer; the replay says so in `Idempotent-Replay-Withheld: secret`).
+ */
 export const webhookWithSecretSchema = /* @__PURE__ */ closedObject(
   {
     ...webhookSchema.properties,
     secret: /* @__PURE__ */ matching('^whsec_[A-Za-z0-9+/]+={0,2}$', 'must be whsec_ and a Base64 key'),
   },
-  [...webhookSchema.required, 'secret'],
+  webhookSchema.required,
 );
 
 export const webhookListSchema = /* @__PURE__ */ listAnswer('webhooks', webhookSchema);

@@ -171,12 +171,11 @@ describe('scopes (403)', () => {
     expect(answer.status).toBe(403);
   });
 
-  it('admits any valid token to the sandbox operator routes', async () => {
-    const answer = await api.request('POST', '/sandbox/sponsor-bank/merchants', {
-      token: await api.token('sandbox-client-readonly'),
-      body: { identification_type: 'NIT', identification_number: '812345678', business_name: 'Operador' },
-    });
-    expect(answer.status).toBe(201);
+  it('admits to the sandbox operator routes only a token with breb/sandbox.operate', async () => {
+    const body = { identification_type: 'NIT', identification_number: '812345678', business_name: 'Operador' };
+    const approve = async (token: string) => api.request('POST', '/sandbox/sponsor-bank/merchants', { token, body });
+    expect((await approve(await api.token('sandbox-client-readonly'))).status).toBe(403);
+    expect((await approve(await api.token('sandbox-client-a', SCOPES.sandboxOperate))).status).toBe(201);
   });
 });
 

@@ -71,7 +71,7 @@ const ANSWERS: Readonly<Record<string, Answer>> = {
 const answerFor = (event: Received['event']): Answer => ANSWERS[event.data['description']] ?? ANSWERS['refuses']!;
 
 describe('settings', () => {
-  it('404 before the first PUT; the first PUT alone shows the secret; GET never does', async () => {
+  it('404 before the first PUT; the first PUT alone shows the secret, GET never, a replay neither; stored sealed', async () => {
     const none = await api.request('GET', SETTINGS, { token: tokenB });
     expect(none.status).toBe(404);
     expect((await api.request('POST', `${SETTINGS}/rotate-secret`, { token: tokenB })).status).toBe(404);
@@ -97,6 +97,21 @@ describe('settings', () => {
     expect(read.body).toEqual(again.body);
     // Client A's settings are its own.
     expect((await api.request('GET', SETTINGS, { token: tokenA })).status).toBe(404);
+
+    // Stored sealed: nothing of the secret (nor of its key) in any item of the table, the settings'
+    // own included; the same PUT replayed under its Idempotency-Key answers without it.
+    const secret = first.body.secret as string;
+    const stored = JSON.stringify(await api.scan());
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(secret.slice('whsec_'.length));
+    const keyed = { token: tokenB, headers: { 'idempotency-key': 'approval-rotate-1' } };
+    const rotated = await api.request('POST', `${SETTINGS}/rotate-secret`, keyed);
+    const replayed = await api.request('POST', `${SETTINGS}/rotate-secret`, keyed);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const { secret: _shown, ...withoutSecret } = rotated.body;
+    expect(replayed.body).toEqual(withoutSecret);
+    expect(replayed.headers.get('idempotent-replay-withheld')).toBe('secret');
+    expect(JSON.stringify(await api.scan())).not.toContain(rotated.body.secret as string);
   });
 
   it('refuses a callback URL a webhook could not have, and a reader (403)', async () => {

@@ -4,7 +4,6 @@
  * and stored resolutions.
  */
 import { stages } from '../../infra/stages';
-import { SANDBOX_NIT, linkMerchantBody } from '../support/fixtures';
 import { accountNumbers, linkAccount, linkedCustomer, queryString, setStatus, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { expectProblem } from '../support/problems';
@@ -373,15 +372,14 @@ describe('resolving a key', () => {
     );
   });
 
-  it('is open to the read-only client (breb/keys.read)', async () => {
-    const customer = await api.request('POST', '/v1/customers/business/link', {
-      token: readonly,
-      body: linkMerchantBody({ identification_number: SANDBOX_NIT }),
-    });
-    expect(customer.status).toBe(403);
+  it("is closed to the read-only client: resolving is paying's first step (breb/keys.resolve)", async () => {
     const m = await merchant();
-    // A readonly client resolves for its own customers only; this one is client A's.
-    expectProblem(await resolve(readonly, m.customerId, { key_value: '3001234567' }), 403, 'FORBIDDEN');
+    expectProblem(await resolve(readonly, m.customerId, { key_value: '3001234567' }), 403, 'INSUFFICIENT_SCOPE');
+  });
+
+  it("resolves for the client's own customers only", async () => {
+    const m = await merchant();
+    expectProblem(await resolve(tokenB, m.customerId, { key_value: '3001234567' }), 403, 'FORBIDDEN');
   });
 });
 
@@ -400,7 +398,7 @@ describe('the sandbox directory', () => {
 
   it('adds a key (201) that resolves, and refuses a taken value (409)', async () => {
     const value = alpha();
-    const added = await api.request('POST', '/sandbox/directory/keys', { token: readonly, body: body(value) });
+    const added = await api.request('POST', '/sandbox/directory/keys', { token: tokenB, body: body(value) });
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject(body(value));
     expectProblem(

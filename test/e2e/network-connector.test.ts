@@ -24,9 +24,11 @@ let token: string;
 
 beforeAll(async () => {
   bank = await FakeBank.start(() => api.runtime.networkSecret!);
-  // The sweeper every second, for work 3 s late: what the queue gave up on is sent again soon.
+  // The sweeper every second, for work 3 s late: what the queue gave up on is sent again soon. Behind
+  // the local stage's edge, as deployed: its tokenless refusal must leave the bank's signed callbacks be.
   api = await startTestApi({
     network: { kind: 'connector', url: bank.url },
+    edge: 'stage',
     sweepIntervalMs: 1_000,
     sweepGraceMs: SWEEP_GRACE_MS,
   });
@@ -171,6 +173,10 @@ describe('transfer orders out', () => {
     for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
       const refused = await bank.callBack(api.url, payment.id, { status: 'REJECTED' }, signing);
       expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
+      expect([refused.headers.get('x-content-type-options'), refused.headers.get('cache-control')]).toEqual([
+        'nosniff',
+        'no-store',
+      ]);
     }
     expect((await read(payment.id)).body.status).toBe('PENDING');
     expect(await balanceOf(payer.accountId)).toBe('0.00');
@@ -179,6 +185,10 @@ describe('transfer orders out', () => {
     // A timestamp within the 5 minutes is heard.
     const recent = await bank.callBack(api.url, payment.id, { status: 'SETTLED' }, { ageSeconds: 290 });
     expect(recent.body).toMatchObject({ status: 'SETTLED', applied: true });
+    expect([recent.headers.get('x-content-type-options'), recent.headers.get('cache-control')]).toEqual([
+      'nosniff',
+      'no-store',
+    ]);
   });
 
   it.each([

@@ -10,6 +10,8 @@ import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../sup
 import { merchantWithKey, uniqueAlphaKey, type MerchantWithKey } from '../support/merchants';
 import { expectProblem, fieldsOf } from '../support/problems';
 import { describeChanges, diffItems } from '../support/table-diff';
+import type { Item } from '../support/dynamo-table';
+import { LOOKUP_BUDGET } from '../../shared/domain/lookup-budget';
 
 /** The sandbox directory's Ana María Gómez Pérez (docs/keys.md, Sandbox directory). */
 const ANA = { identification_type: 'CC', identification_number: '1020304050' };
@@ -96,7 +98,8 @@ describe('MATCH', () => {
         status: 200,
         body: { result: 'MATCH' },
       });
-      expect({ label, calls: validation.calls }).toEqual({ label, calls: ['GetItem'] });
+      // The directory's entry, then the lookup budget's counter (docs/keys.md, Anti-scanning).
+      expect({ label, calls: validation.calls }).toEqual({ label, calls: ['GetItem', 'UpdateItem'] });
     }
   });
 });
@@ -125,14 +128,26 @@ describe('NO_MATCH', () => {
     const before = await api.scan();
     const answers = [];
     for (const [label, body] of misses) answers.push({ label, validation: await validate(body) });
-    expect(describeChanges(diffItems(before, await api.scan()))).toBe('');
+    // Nothing written but the lookup budget's counter, each miss costing it twenty hits.
+    const budget = (items: Item[]): number =>
+      items
+        .filter((item) => String(item['pk']).startsWith('RATE#sandbox-client-a|lookups#'))
+        .reduce((sum, item) => sum + Number(item['requests']), 0);
+    const notBudget = (items: Item[]): Item[] => items.filter((item) => item['entity'] !== 'RATE_WINDOW');
+    const after = await api.scan();
+    expect(describeChanges(diffItems(notBudget(before), notBudget(after)))).toBe('');
+    // (A budget window may have ended in between: then only the new window's count is seen.)
+    expect([
+      misses.length * LOOKUP_BUDGET.costs.miss,
+      misses.length * LOOKUP_BUDGET.costs.miss + budget(before),
+    ]).toContain(budget(after));
 
     const [first] = answers;
     expect(first!.validation.answer.body).toEqual({ result: 'NO_MATCH' });
     expect(seen(first!.validation)).toMatchObject({ status: 200, contentType: 'application/json' });
     for (const { label, validation } of answers) {
       expect({ label, ...seen(validation) }).toEqual({ label, ...seen(first!.validation) });
-      // One read of the directory, as a hit: a miss costs what a hit costs.
+      // One read of the directory and one write of the budget, as a hit: a miss costs what a hit costs.
       expect({ label, calls: validation.calls }).toEqual({ label, calls: hit.calls });
     }
     expect(seen(hit)).toEqual({ ...seen(first!.validation), text: '{"result":"MATCH"}' });
@@ -152,7 +167,7 @@ describe('NO_MATCH', () => {
 });
 
 describe('refusals of the shared chain', () => {
-  it('a body of the wrong shape is 400 naming every field; the read-only client may validate', async () => {
+  it('a body of the wrong shape is 400 naming every field; the read-only client may not validate', async () => {
     const refused = await api.request('POST', '/v1/validate-key', {
       token: tokenA,
       body: { key: { key_type: 'FAX', key_value: '' }, identification_type: 'RUT', extra: true },
@@ -161,7 +176,8 @@ describe('refusals of the shared chain', () => {
     expect(fieldsOf(refused)).toEqual(
       expect.arrayContaining(['identification_number', 'identification_type', 'key.key_type', 'key.key_value']),
     );
+    // Validating is paying's first step, under resolve-key's scope (docs/keys.md).
     const readonly = await validate(ours(), await api.token('sandbox-client-readonly'));
-    expect([readonly.answer.status, readonly.answer.body]).toEqual([200, { result: 'MATCH' }]);
+    expectProblem(readonly.answer, 403, 'INSUFFICIENT_SCOPE');
   });
 });

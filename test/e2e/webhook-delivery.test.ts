@@ -207,7 +207,7 @@ describe('events reach the webhooks that want them, signed', () => {
 });
 
 describe('failing receivers', () => {
-  it('RETRY: a failing receiver gets 1 + 12 attempts on the backoff schedule, then the delivery is FAILED', async () => {
+  it('RETRY: a failing receiver gets 1 + 12 attempts on the jittered backoff schedule, then the delivery is FAILED', async () => {
     const hook = await webhook({ events: ['webhook.test'] });
     receiver.behave(hook.path, 'fail');
     const test = await api.request('POST', `/v1/webhooks/${hook.id}/test`, { token: tokenA });
@@ -222,14 +222,15 @@ describe('failing receivers', () => {
     expect(requests).toHaveLength(1 + MAX_RETRIES);
     // Every attempt is the same event under the same webhook-id (receivers dedupe on it).
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([test.body.event_id]));
-    // Retry n waits at least base × 2^(n-1) after attempt n ended.
+    // Retry n waits a random time up to base × 2^(n-1) after attempt n ended (full jitter; the unit
+    // tests pin its bounds and spread), and the local queue, as SQS, delays in whole seconds: at most
+    // that and a second more (and the machine's slack).
     const started = delivery.attempts.map((a: any) => Date.parse(a.attempted_at));
     for (let n = 1; n <= MAX_RETRIES; n += 1) {
       const ended = started[n - 1] + delivery.attempts[n - 1].duration_ms;
-      expect(started[n] - ended).toBeGreaterThanOrEqual(RETRY_BASE_MS * 2 ** (n - 1) - 1);
+      expect(started[n] - ended).toBeGreaterThanOrEqual(0);
+      expect(started[n] - ended).toBeLessThanOrEqual(RETRY_BASE_MS * 2 ** (n - 1) + 1_000 + 2_000);
     }
-    // The last wait alone is 5 ms × 2^11 ≈ 10 s: the schedule was kept, not hurried.
-    expect(started[MAX_RETRIES] - started[MAX_RETRIES - 1]).toBeGreaterThanOrEqual(RETRY_BASE_MS * 2 ** 11);
   }, 90_000);
 
   it('RETRY: a receiver that recovers gets the event on a retry, and the delivery SUCCEEDED', async () => {
@@ -374,10 +375,21 @@ it('25 concurrent payments give exactly their events, each delivered, none twice
     `payment.outbound.confirmed ${a.body.id}`,
     `${a.body.amount.value === '1.99' ? 'payment.rejected' : 'payment.settled'} ${a.body.id}`,
   ]);
-  const seen = () => new Set(receiver.at(hook.path).map((r) => `${r.event.type} ${r.event.data['id']}`));
+  // Only these payments' events: an earlier test's payment settling after this webhook was created
+  // is rightly sent to it too (its event is newer than the webhook).
+  const ours = new Set(answers.map((a) => a.body.id));
+  const seen = () =>
+    new Set(
+      receiver
+        .at(hook.path)
+        .filter((r) => ours.has(r.event.data['id']))
+        .map((r) => `${r.event.type} ${r.event.data['id']}`),
+    );
   await receiver.until(() => seen().size === expected.length, 30_000, 'the 50 events');
   expect([...seen()].sort()).toEqual([...expected].sort());
-  const log = await deliveriesOf(hook.id);
+  const log = (await deliveriesOf(hook.id)).filter((d: any) =>
+    receiver.at(hook.path).some((r) => r.event.id === d.event_id && ours.has(r.event.data['id'])),
+  );
   expect(log).toHaveLength(50);
   expect(new Set(log.map((d) => d.event_id)).size).toBe(50);
   expect(log.every((d) => d.status === 'SUCCEEDED' && d.attempts.length === 1)).toBe(true);

@@ -9,6 +9,7 @@
 import { walkAll } from '../support/accounts';
 import { typedClient, type ApiClient, type Schema } from '../support/api-client';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
+import { SSRF_FORMS } from '../support/ssrf-forms';
 import { expectProblem, fieldsOf } from '../support/problems';
 import { SAMPLE_WEBHOOK_URL } from '../support/route-samples';
 
@@ -91,11 +92,14 @@ test('create answers the webhook with its secret, once; GET never shows it', asy
   expect(readBack).toEqual(rest);
   expectNoSecret(readBack);
 
-  // The same request under the same Idempotency-Key is the same answer, and no second webhook.
+  // The same request under the same Idempotency-Key is the same webhook, and no second one; the
+  // secret was shown once and is not kept with the answer: the replay goes without it, and says so.
   const replay = await accepted(client.POST('/v1/webhooks', { body, params }));
-  expect(replay.data).toEqual(webhook);
+  expect(replay.data).toEqual(rest);
   expect(replay.response.headers.get('idempotent-replayed')).toBe('true');
+  expect(replay.response.headers.get('idempotent-replay-withheld')).toBe('secret');
   expect(secret).toMatch(SECRET);
+  expect((await client.GET('/v1/webhooks')).data!.webhooks.filter((w) => w.id === webhook.id)).toHaveLength(1);
 });
 
 test('delivery_mode and enabled take what the client sends', async () => {
@@ -192,6 +196,15 @@ test('rotate-secret answers a new secret once; GET still shows none', async () =
   expectNoSecret(await read(webhook.id));
   const { data: again } = await rotate();
   expect(again.secret).not.toBe(rotated.secret);
+
+  // Under an Idempotency-Key: the first answer shows the new secret, a replay does not (nor rotates again).
+  const keyed = { params: { path: { id: webhook.id }, header: { 'Idempotency-Key': `rotate-${webhook.id}` } } };
+  const { data: first } = await accepted(client.POST('/v1/webhooks/{id}/rotate-secret', keyed));
+  expect(first.secret).toMatch(SECRET);
+  const replay = await accepted(client.POST('/v1/webhooks/{id}/rotate-secret', keyed));
+  const { secret: _shown, ...firstWithout } = first;
+  expect(replay.data).toEqual(firstWithout);
+  expect(replay.response.headers.get('idempotent-replay-withheld')).toBe('secret');
 });
 
 test("another client's webhook is 403 on every route, and nothing of it is shown", async () => {
@@ -244,9 +257,10 @@ describe('400: what create refuses', () => {
 
   test.each([
     ['http to another host than this machine', 'http://hooks.example.com/breb', 'must be an https URL'],
-    ['the metadata service', 'https://169.254.169.254/latest/meta-data/', 'link-local'],
-    ['a private address', 'https://10.0.0.1/hooks', 'a private address'],
-    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'a loopback address'],
+    ['the metadata service', 'https://169.254.169.254/latest/meta-data/', 'a non-public address'],
+    ['a private address', 'https://10.0.0.1/hooks', 'a non-public address'],
+    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hooks', 'a non-public address'],
+    ...SSRF_FORMS.map(([what, url]) => [what, url, 'a non-public address'] as [string, string, string]),
     ['the IPv6 loopback (not one of the local exceptions)', 'http://[::1]:8080/hooks', 'must be an https URL'],
     ['credentials', 'http://user:secret@127.0.0.1:8080/hooks', 'must not carry credentials'],
     ['not a URL', 'hooks.example.com/breb', 'must be an absolute URL'],
@@ -254,5 +268,8 @@ describe('400: what create refuses', () => {
     const answer = await create({ url, events: ['payment.settled'] });
     expectProblem(answer, 400, 'VALIDATION_FAILED');
     expect(answer.body.errors).toEqual([{ field: 'url', message: expect.stringContaining(message) }]);
+    // Never the address: a refused host's answer names no IPv4 or IPv6 address of what it is.
+    if (message === 'a non-public address')
+      expect(answer.body.errors[0].message).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]+:[0-9a-f:]*:/i);
   });
 });

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { readScopes, routesFor } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
@@ -81,8 +82,13 @@ test('every function is bundled locally as source-mapped ESM, holding only what 
 });
 
 test("every worker's bundle holds only what it runs, loads as Lambda loads it, and handles an empty batch", async () => {
-  // The variables the stack sets on the workers (a queue's URL is only read when a message is sent).
-  const environment = { [ENV.tableName]: 'breb-bundles', [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q' };
+  // The variables the stack sets on the workers (a queue's URL is only read when a message is sent, the
+  // sealing key's only when a secret is opened).
+  const environment = {
+    [ENV.tableName]: 'breb-bundles',
+    [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q',
+    [ENV.secretKeyArn]: 'arn:aws:kms:us-east-1:111122223333:key/00000000-0000-0000-0000-000000000000',
+  };
   const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
   Object.assign(process.env, environment);
   try {
@@ -154,11 +160,11 @@ test("the sign-in trigger's bundle loads as Lambda loads it and gives a person's
   });
 });
 
-test("the local server finds the bundle of every route and of the description's function, and nothing else", () => {
+test("the local server finds the bundle of every route, the network's and the description's function, and nothing else", () => {
   const bundles = lambdaBundles(outdir);
   expect(Object.fromEntries(bundles)).toEqual(
     Object.fromEntries(
-      [...deployed, contractRoutes].map((route) => [
+      [...deployed, ...networkRoutes, contractRoutes].map((route) => [
         route.name,
         { file: path.join(assetDirOf(route.name), 'index.mjs'), exportName: 'handler' },
       ]),

@@ -8,6 +8,7 @@
  * with their config.json. The distribution's viewer-request function is run here on sample requests.
  */
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
 import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { apiPathPatterns } from '../../infra/constructs/dashboard-site';
@@ -154,7 +155,7 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
       CachePolicyId: CACHING_OPTIMIZED,
       FunctionAssociations: [{ EventType: 'viewer-request' }],
     });
-    const [, headers] = onlyResource(nested.template, 'AWS::CloudFront::ResponseHeadersPolicy');
+    const headers = nested.resources()[distribution.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref];
     const security = headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
     // The page may fetch from itself and from Cognito's token endpoint, nothing else.
     const region = 'sa-east-1';
@@ -181,20 +182,28 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
       OriginProtocolPolicy: 'https-only',
       OriginSSLProtocols: ['TLSv1.2'],
     });
-    const [separator, [apiId, ...domain]] = apiOrigin.DomainName['Fn::Join'];
-    expect([separator, ...domain]).toEqual([
-      '',
-      '.execute-api.',
-      { Ref: 'AWS::Region' },
-      '.',
-      { Ref: 'AWS::URLSuffix' },
-    ]);
-    expect(nested.passed(apiId)).toEqual({ Ref: logicalIdOf(synthed, synthed.stack.api) });
+    if (synthed.stack.edge) {
+      // Behind the edge, through the API's custom domain (edge.suite.ts).
+      expect(apiOrigin.DomainName).toBe(synthed.stack.edge.originDomainName);
+    } else {
+      const [separator, [apiId, ...domain]] = apiOrigin.DomainName['Fn::Join'];
+      expect([separator, ...domain]).toEqual([
+        '',
+        '.execute-api.',
+        { Ref: 'AWS::Region' },
+        '.',
+        { Ref: 'AWS::URLSuffix' },
+      ]);
+      expect(nested.passed(apiId)).toEqual({ Ref: logicalIdOf(synthed, synthed.stack.api) });
+    }
     const behaviours = distribution.CacheBehaviors as Json[];
-    // The route table's routes and the API's description (its document and reference page).
-    const deployed = [...routesFor(settings.sandboxEnabled), contractRoutes];
+    // The route table's routes, the API's description (its document and reference page) and the network
+    // connector's routes: behind an edge the API answers only through the distribution.
+    const deployed = [...routesFor(settings.sandboxEnabled), contractRoutes, ...networkRoutes];
     expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(apiPathPatterns(deployed));
-    expect(apiPathPatterns(deployed)).toEqual(expect.arrayContaining(['/openapi.json', '/docs', '/docs/*', '/v1/*']));
+    expect(apiPathPatterns(deployed)).toEqual(
+      expect.arrayContaining(['/openapi.json', '/docs', '/docs/*', '/v1/*', '/network/*']),
+    );
     for (const behaviour of behaviours) {
       expect(behaviour).toMatchObject({
         TargetOriginId: apiOrigin.Id,
@@ -218,9 +227,11 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
   });
 
   test('the sign-in: a public app client, the code flow only, back to the dashboard only, no attribute of the person writable', () => {
-    const url = {
-      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/dashboard/']],
-    };
+    const { edge } = synthed.stack;
+    // Behind its edge, the dashboard's address is the edge's name; else the distribution's own.
+    const url = edge
+      ? `https://${edge.domainName}/dashboard/`
+      : { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }, '/dashboard/']] };
     const [clientId, client] = onlyResource(nested.template, 'AWS::Cognito::UserPoolClient');
     expect(client.Properties).toMatchObject({
       ClientName: 'dashboard',
@@ -232,7 +243,8 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
       LogoutURLs: [url],
       SupportedIdentityProviders: ['COGNITO'],
       WriteAttributes: ['locale', 'zoneinfo'],
-      AccessTokenValidity: 60,
+      // Half an hour for people (edge.suite.ts).
+      AccessTokenValidity: 30,
     });
     // In the stage's user pool.
     expect(nested.passed(client.Properties.UserPoolId)).toEqual({
@@ -240,12 +252,15 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
     });
     // The stage's outputs: the address, built on the distribution's domain the nested stack gives.
     const shown = synthed.template.findOutputs('MerchantDashboardUrl')['MerchantDashboardUrl']!.Value;
-    const [, [scheme, domain, path]] = shown['Fn::Join'];
-    expect([scheme, nested.outputOf(domain), path]).toEqual([
-      'https://',
-      { 'Fn::GetAtt': [distributionId, 'DomainName'] },
-      '/dashboard/',
-    ]);
+    if (edge) expect(shown).toBe(url);
+    else {
+      const [, [scheme, domain, path]] = shown['Fn::Join'];
+      expect([scheme, nested.outputOf(domain), path]).toEqual([
+        'https://',
+        { 'Fn::GetAtt': [distributionId, 'DomainName'] },
+        '/dashboard/',
+      ]);
+    }
     expect(nested.outputOf(synthed.template.findOutputs('DashboardClientId')['DashboardClientId']!.Value)).toEqual({
       Ref: clientId,
     });

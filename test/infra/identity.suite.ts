@@ -31,7 +31,8 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
     expect(pool.Properties).toMatchObject({
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
       MfaConfiguration: 'ON',
-      UserPoolTier: 'ESSENTIALS',
+      // The Plus tier, with threat protection, on production (edge.suite.ts).
+      UserPoolTier: stage === 'prod' ? 'PLUS' : 'ESSENTIALS',
       DeletionProtection: stages[stage].retainData ? 'ACTIVE' : 'INACTIVE',
     });
     expect(pool.DeletionPolicy).toBe(stages[stage].retainData ? 'Retain' : 'Delete');
@@ -55,7 +56,8 @@ describe.each(cognitoStages)('Cognito on stage %s', (stage) => {
       UserPoolId: { Ref: poolId },
       Scopes: allScopes.map((scope) => ({
         ScopeName: scopeName(scope),
-        ScopeDescription: Match.stringLikeRegexp('^(read|write) '),
+        // `read keys`, `write webhooks`, `resolve keys`, `operate sandbox`.
+        ScopeDescription: Match.stringLikeRegexp('^(read|write|resolve|operate) '),
       })),
     });
   });
@@ -116,7 +118,11 @@ test('any stage can trust an external issuer instead, by setting', () => {
     audience: ['breb-api'],
     tokenUrl: 'https://login.example.com/oauth2/token',
   } as const;
-  const synthed = synth('prod', { settings: (s) => ({ ...s, identity: external }) });
+  // Production's edge is its dashboard's distribution, which needs Cognito: this stage goes without.
+  const synthed = synth('prod', {
+    settings: (s) => ({ ...s, identity: external, edge: { ...s.edge, required: false } }),
+    context: { edge: {} },
+  });
   expect(Object.values(resourcesOf(synthed)).filter((r: Json) => r.Type.startsWith('AWS::Cognito::'))).toEqual([]);
   expect(authorizerOf(synthed).JwtConfiguration).toEqual({ Issuer: external.issuer, Audience: external.audience });
 });

@@ -5,7 +5,12 @@
  * one dashboard per stage. They live in a nested stack of the stage's: what they watch in the stage's
  * stack reaches them as the nested stack's parameters.
  */
-import { ITERATOR_AGE_ALARM_MS, STRANDED_WORK_ALARM_SECONDS } from '../../infra/constructs/monitoring';
+import {
+  ITERATOR_AGE_ALARM_MS,
+  SCANNING_MIN_LOOKUPS,
+  SCANNING_MISS_PERCENT,
+  STRANDED_WORK_ALARM_SECONDS,
+} from '../../infra/constructs/monitoring';
 import { STRANDED_WORK_METRICS } from '../../shared/observability/metric-names';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
@@ -34,10 +39,11 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   };
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
-    // API 5xx rate, API latency, two per function, table throttles, one per dead-letter queue, the
-    // stream consumer's iterator age, deliveries given up, stranded work, the tenant rate limit unavailable.
+    // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
+    // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
+    // up, stranded work, the tenant rate limit unavailable, the directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(3);
-    expect(alarms).toHaveLength(2 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -93,8 +99,8 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('a message in any dead-letter queue', () => {
     expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
-      'dispatchEvents',
       'settlement',
+      'streamFailures',
       'webhookDeliveries',
     ]);
     for (const [name, queue] of synthed.stack.deadLetterQueues) {
@@ -126,6 +132,20 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     });
     expect(fromStage(alarm.Dimensions[0].Value)).toEqual({ Ref: logicalIdOf(synthed, dispatcher.function) });
     expect(ITERATOR_AGE_ALARM_MS).toBe(60_000);
+  });
+
+  test('a stream batch given up by the dispatcher (a message sent to the streamFailures queue)', () => {
+    const alarm = named('StreamBatchesGivenUp');
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'NumberOfMessagesSent',
+      Statistic: 'Sum',
+      Threshold: 1,
+      EvaluationPeriods: 1,
+    });
+    expect(fromStage(alarm.Dimensions[0].Value)).toEqual({
+      'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.queues.byName.streamFailures), 'QueueName'],
+    });
   });
 
   test("a webhook delivery given up, counted by the sender with the service dimension alone, in the stage's namespace", () => {
@@ -184,6 +204,36 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
         ReturnData: true,
       }),
     ]);
+  });
+
+  test('directory lookups that mostly miss: the share of misses, over enough lookups, counted with the service dimension alone', () => {
+    const alarm = named('DirectoryScanning');
+    expect(alarm).toMatchObject({
+      Threshold: SCANNING_MISS_PERCENT,
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    const metricOf = (name: string) => ({
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: name,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+    });
+    expect(alarm.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Expression: expect.stringContaining(`>= ${SCANNING_MIN_LOOKUPS}, 100 * FILL(misses, 0) /`),
+          ReturnData: true,
+        }),
+        expect.objectContaining({
+          Id: 'hits',
+          MetricStat: expect.objectContaining({ Metric: metricOf('DirectoryLookupHits') }),
+        }),
+        expect.objectContaining({
+          Id: 'misses',
+          MetricStat: expect.objectContaining({ Metric: metricOf('DirectoryLookupMisses') }),
+        }),
+      ]),
+    );
   });
 
   test('the topic is encrypted with a rotated key CloudWatch may use, and refuses plain HTTP', () => {

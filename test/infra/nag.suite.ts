@@ -47,22 +47,19 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
       // counters' grant names the table itself, narrowed by conditions: no finding of its own.
       'AwsSolutions-IAM5[Resource::*]': functions + (hosted ? 1 : 0),
       [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: withTable,
-      // The stream consumer's on-failure destination is a dead-letter queue cdk-nag does not recognize
-      // (worker-function.ts).
-      'AwsSolutions-SQS3': 1,
       // The OpenAPI document and its reference page, public by design, and the network connector's
       // routes, authenticated by their signature (infra/stack.ts).
       'AwsSolutions-APIG4': synthed.stack.contractRoutes.length + synthed.stack.networkRoutes.length,
-      // No Plus tier for the staff's sign-ins (identity.ts).
-      ...(stages[stage].identity.kind === 'cognito' ? { 'AwsSolutions-COG8': 1 } : {}),
+      // No Plus tier for the staff's sign-ins but on production (identity.ts).
+      ...(stages[stage].identity.kind === 'cognito' && stage !== 'prod' ? { 'AwsSolutions-COG8': 1 } : {}),
       ...(hosted
         ? {
             // CDK's upload handler pins its own runtime (dashboard-site.ts); ours are on the latest.
             'AwsSolutions-L1': 1,
-            // No country refused, WAF an operator's decision, the default certificate's TLS (dashboard-site.ts).
+            // No country refused; without an edge (dashboard-site.ts), no web ACL and the default
+            // certificate's TLS: production has its edge.
             'AwsSolutions-CFR1': 1,
-            'AwsSolutions-CFR2': 1,
-            'AwsSolutions-CFR4': 1,
+            ...(synthed.stack.edge ? {} : { 'AwsSolutions-CFR2': 1, 'AwsSolutions-CFR4': 1 }),
             // CDK's upload of the dashboard's files: object actions on the staging and dashboard buckets.
             'AwsSolutions-IAM5[Action::s3:Abort*]': 1,
             'AwsSolutions-IAM5[Action::s3:DeleteObject*]': 1,

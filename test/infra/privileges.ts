@@ -8,6 +8,8 @@
  *   ADOT, also its two span actions, on "*" too;
  * - GetSecretValue on each secret the entry names in `secrets`;
  * - SendMessage on each queue the entry names in `queues`;
+ * - on the stage's secret key only, kms:GenerateDataKey where the entry's `sealing` names `seal`,
+ *   kms:Decrypt where it names `open`;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
  *   table alone (no index), only items whose partition key has the counters' prefix, only the
  *   counters' attributes, returning no item. Exactly this statement; the same action granted any
@@ -15,15 +17,17 @@
  * - a queue's consumer: receiving, deleting and hiding messages of that queue, and reading its
  *   attributes (what Lambda's poller does with the consumer's role);
  * - the stream's consumer: reading the table's stream (DescribeStream, GetShardIterator, GetRecords
- *   on the stream; ListStreams, which takes no resource, on "*"), and sending to its own dead-letter
+ *   on the stream; ListStreams, which takes no resource, on "*"), and sending to the streamFailures
  *   queue (the event source's on-failure destination);
+ * - a worker that reads the stream itself (`readsStream`: the re-drive): GetShardIterator and
+ *   GetRecords on the table's stream, nothing else of it;
  * - a scheduled worker: nothing more (EventBridge invokes it through the function's resource policy).
  * Powertools Metrics needs no right: it writes EMF lines to the function's log.
  */
 import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
-import { XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
+import { SEALING_ACTIONS, XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
 import {
   asArray,
   functionLogicalId,
@@ -47,10 +51,20 @@ export const QUEUE_CONSUME_ACTIONS = [
 ];
 /** What Lambda's poller of the table's stream does with its consumer's role (ListStreams apart). */
 export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetShardIterator', 'dynamodb:GetRecords'];
+/** What a worker that reads the stream itself (the re-drive) may do: records by shard and sequence number. */
+export const STREAM_RECORD_READ_ACTIONS = ['dynamodb:GetShardIterator', 'dynamodb:GetRecords'];
+export const streamArnOf = (synthed: Synth): Json => ({
+  'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'StreamArn'],
+});
 /** What Lambda does with the stream consumer's role to report a batch it gave up on. */
 export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The stage's secret key, as a function's sealing grant names it. */
+export const secretKeyArnOf = (synthed: Synth): Json => ({
+  'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.secrets.secretKey), 'Arn'],
+});
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
 
@@ -129,6 +143,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       resources: (definition.queues ?? []).map((name) => queueArnOf(synthed, stack.queues.byName[name])),
       why: 'only the queues it names',
     },
+    ...(['seal', 'open'] as const).map((use) => ({
+      actions: [SEALING_ACTIONS[use]],
+      resources: definition.sealing?.includes(use) ? [secretKeyArnOf(synthed)] : [],
+      why: `only the secret key, only where the entry's sealing names ${use}`,
+    })),
   ];
   if (!isWorker(definition)) return allowances;
   const { source } = definition;
@@ -139,20 +158,26 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       why: 'only the queue that feeds it',
     });
   } else if ('stream' in source) {
-    const deadLetters = stack.workers.get(definition.name)!.deadLetterQueue!;
     allowances.push(
       {
         actions: STREAM_READ_ACTIONS,
-        resources: [{ 'Fn::GetAtt': [logicalIdOf(synthed, stack.table), 'StreamArn'] }],
+        resources: [streamArnOf(synthed)],
         why: "only the table's stream",
       },
       { actions: ['dynamodb:ListStreams'], resources: ['*'], why: 'ListStreams takes no resource' },
       {
         actions: DEAD_LETTER_SEND_ACTIONS,
-        resources: [queueArnOf(synthed, deadLetters)],
-        why: 'only its own dead-letter queue',
+        resources: [queueArnOf(synthed, stack.queues.byName.streamFailures)],
+        why: 'only the streamFailures queue (its on-failure destination)',
       },
     );
+  }
+  if (definition.readsStream) {
+    allowances.push({
+      actions: STREAM_RECORD_READ_ACTIONS,
+      resources: [streamArnOf(synthed)],
+      why: "only the table's stream, by shard and sequence number",
+    });
   }
   return allowances;
 }
@@ -195,9 +220,6 @@ export function grantedQueueActions(synthed: Synth, definition: FunctionDefiniti
   const queues = [
     ...Object.entries(stack.queues.byName),
     ...Object.entries(stack.queues.deadLetters).map(([name, queue]) => [`${name} dead letters`, queue] as const),
-    ...[...stack.workers].flatMap(([name, worker]) =>
-      worker.deadLetterQueue ? [[`${name} dead letters`, worker.deadLetterQueue] as const] : [],
-    ),
   ];
   const granted: Record<string, string[]> = {};
   for (const statement of roleStatements(synthed, definition.name)) {

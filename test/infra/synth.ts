@@ -13,6 +13,7 @@ import type { RouteDefinition } from '../../functions/routes';
 import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
+import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from '../../infra/edge';
 import {
   EXAMPLE_CONNECTOR_URL,
   NETWORK_CONNECTOR_URL_CONTEXT,
@@ -41,12 +42,15 @@ export interface SynthOptions {
   /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
   readonly nag?: NagPackProps;
   /**
-   * Context values besides cdk.json's (`-c name=value`). Production's connector URL defaults to the
-   * documentation's example, as `npm run synth:all` passes it; `{ networkConnectorUrl: undefined }`
-   * synthesizes without it.
+   * Context values besides cdk.json's (`-c name=value`), instead of the examples: production's edge
+   * settings default to EXAMPLE_EDGE (`{ edge: {} }` gives none) and its connector URL to the
+   * documentation's example, as `npm run synth:all` passes them (`{ networkConnectorUrl: undefined }`
+   * synthesizes without it).
    */
   readonly context?: Record<string, unknown>;
 }
+
+export { EXAMPLE_EDGE };
 
 /**
  * The stage's stack as `cdk synth` makes it: synthesized once per stage and shared by every suite of
@@ -65,9 +69,10 @@ const synthesized = new Map<StageName, Synth>();
 function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
-    stage,
+    [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
     [NETWORK_CONNECTOR_URL_CONTEXT]: EXAMPLE_CONNECTOR_URL,
     ...options.context,
+    stage,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
     // path, by which the local server finds a route's bundle (infra/local/bundles.ts).
     ...(options.bundle

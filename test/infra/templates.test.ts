@@ -6,6 +6,7 @@
  */
 import './api-stage.suite';
 import './contract.suite';
+import './edge.suite';
 import './dashboard.suite';
 import './identity.suite';
 import './monitoring.suite';

@@ -4,10 +4,17 @@
  * source that feeds it, and each worker's rights (the least-privilege walk of privileges.ts).
  */
 import { Duration } from 'aws-cdk-lib';
-import { workers, consumerOf, type WorkerDefinition } from '../../functions/workers';
+import {
+  consumerOf,
+  MAX_RECEIVES,
+  STREAM_MAX_RECORD_AGE_SECONDS,
+  STREAM_RETRY_ATTEMPTS,
+  VISIBILITY_TIMEOUT_FACTOR,
+  workers,
+  type WorkerDefinition,
+} from '../../functions/workers';
 import { functionEnvironment } from '../../infra/constructs/service-function';
-import { STREAM_RETRY_ATTEMPTS } from '../../infra/constructs/worker-function';
-import { DEAD_LETTER_RETENTION, MAX_RECEIVES, VISIBILITY_TIMEOUT_FACTOR } from '../../infra/constructs/work-queues';
+import { DEAD_LETTER_RETENTION } from '../../infra/constructs/work-queues';
 import { stages, type StageName } from '../../infra/stages';
 import { EVENT_ENTITY } from '../../shared/data/item-keys';
 import { SECRET_ENV, QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
@@ -19,9 +26,21 @@ import {
   permissionProblems,
   QUEUE_CONSUME_ACTIONS,
   queueArnOf,
+  secretKeyArnOf,
+  STREAM_RECORD_READ_ACTIONS,
+  streamArnOf,
   tenantRateLimitGrants,
 } from './privileges';
-import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth } from './synth';
+import {
+  asArray,
+  functionLogicalId,
+  logicalIdOf,
+  resourcesOf,
+  roleStatements,
+  synth,
+  type Json,
+  type Synth,
+} from './synth';
 
 const queueNames = Object.keys(QUEUE_ENV) as QueueName[];
 const streamWorker = workers.find((worker) => 'stream' in worker.source)!;
@@ -40,13 +59,11 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
   });
   const queueId = (name: QueueName) => logicalIdOf(synthed, synthed.stack.queues.byName[name]);
   const deadLettersId = (name: QueueName) => logicalIdOf(synthed, synthed.stack.queues.deadLetters[name]);
-  const streamDeadLettersId = () =>
-    logicalIdOf(synthed, synthed.stack.workers.get(streamWorker.name)!.deadLetterQueue!);
 
   describe('queues', () => {
     test('each queue sets a message aside in its dead-letter queue after its fifth receive', () => {
-      // A queue and a dead-letter queue per queue name, and the stream consumer's dead-letter queue.
-      synthed.template.resourceCountIs('AWS::SQS::Queue', 2 * queueNames.length + 1);
+      // A queue and a dead-letter queue per queue name (the stream's failures are one of them).
+      synthed.template.resourceCountIs('AWS::SQS::Queue', 2 * queueNames.length);
       for (const name of queueNames) {
         expect(resources[queueId(name)].Properties).toEqual({
           RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId(name), 'Arn'] }, maxReceiveCount: 5 },
@@ -59,7 +76,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
     });
 
     test('dead-letter queues keep their messages 14 days, and send them nowhere', () => {
-      for (const id of [...queueNames.map(deadLettersId), streamDeadLettersId()]) {
+      for (const id of queueNames.map(deadLettersId)) {
         expect(resources[id].Properties).toEqual({
           MessageRetentionPeriod: DEAD_LETTER_RETENTION.toSeconds(),
           SqsManagedSseEnabled: true,
@@ -96,10 +113,11 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
     test("outputs each queue's URL, each dead-letter queue's URL and ARN (a redrive's), each worker's function", () => {
       synthed.template.hasOutput('SettlementQueueUrl', { Value: { Ref: queueId('settlement') } });
       synthed.template.hasOutput('WebhookDeliveriesQueueUrl', { Value: { Ref: queueId('webhookDeliveries') } });
+      synthed.template.hasOutput('StreamFailuresQueueUrl', { Value: { Ref: queueId('streamFailures') } });
       const deadLetterOutputs: [string, string][] = [
         ['Settlement', deadLettersId('settlement')],
         ['WebhookDeliveries', deadLettersId('webhookDeliveries')],
-        ['DispatchEvents', streamDeadLettersId()],
+        ['StreamFailures', deadLettersId('streamFailures')],
       ];
       for (const [prefix, id] of deadLetterOutputs) {
         synthed.template.hasOutput(`${prefix}DeadLetterQueueUrl`, { Value: { Ref: id } });
@@ -138,6 +156,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
             { Ref: logicalIdOf(synthed, synthed.stack.secrets.byName[name]) },
           ]),
         ),
+        // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
+        ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
       });
     });
 
@@ -148,7 +168,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       expect(sender.timeoutSeconds).toBeGreaterThanOrEqual(10 * 5 + 10);
     });
 
-    test("the stream's consumer gets event inserts only; a failing batch is halved, retried, then set aside", () => {
+    test("the stream's consumer gets event inserts only; a failing batch is halved and retried for hours, then re-driven", () => {
       const [mapping, ...others] = eventSourceMappings(synthed).filter((m) => m.EventSourceArn['Fn::GetAtt']);
       expect(others.filter((m) => m.EventSourceArn['Fn::GetAtt'][1] === 'StreamArn')).toEqual([]);
       expect(mapping).toEqual({
@@ -158,11 +178,17 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         BatchSize: 100,
         BisectBatchOnFunctionError: true,
         MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+        MaximumRecordAgeInSeconds: STREAM_MAX_RECORD_AGE_SECONDS,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamDeadLettersId(), 'Arn'] } } },
+        // The given-up batch goes to the queue the re-drive worker consumes.
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId('streamFailures'), 'Arn'] } } },
         FilterCriteria: { Filters: [{ Pattern: expect.any(String) }] },
       });
-      expect(STREAM_RETRY_ATTEMPTS).toBe(10);
+      // Retried for hours, not skipped: at least 100 attempts and an hour, within the stream's 24 hours.
+      expect(mapping.MaximumRetryAttempts).toBeGreaterThanOrEqual(100);
+      expect(mapping.MaximumRecordAgeInSeconds).toBeGreaterThanOrEqual(3600);
+      expect(mapping.MaximumRecordAgeInSeconds).toBeLessThanOrEqual(12 * 3600);
+      expect(consumerOf('streamFailures').handler).toBe('redrive-stream-failures');
       expect(JSON.parse(mapping.FilterCriteria.Filters[0].Pattern)).toEqual({
         eventName: ['INSERT'],
         dynamodb: { NewImage: { entity: { S: [EVENT_ENTITY] } } },
@@ -170,7 +196,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       expect(streamWorker.handler).toBe('dispatch-events');
     });
 
-    test('each queue feeds its one consumer in batches, which reports the messages it failed', () => {
+    test("each queue feeds its one consumer in batches, at most the stage's concurrency, which reports the messages it failed", () => {
       const mappings = eventSourceMappings(synthed);
       // Every worker but the scheduled one has its event source mapping.
       expect(mappings).toHaveLength(workers.filter((w) => !('schedule' in w.source)).length);
@@ -187,13 +213,35 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
             FunctionName: { Ref: functionLogicalId(synthed, worker.name) },
             BatchSize: source.batchSize,
             FunctionResponseTypes: ['ReportBatchItemFailures'],
+            ScalingConfig: { MaximumConcurrency: settings.queueConsumerConcurrency[source.queue] },
           },
         ]);
       }
+      // Every SQS event source is bounded (SQS's range: 2 to 1000).
+      const sqsMappings = mappings.filter(
+        (m) => m.ScalingConfig !== undefined || !JSON.stringify(m).includes('StreamArn'),
+      );
+      expect(sqsMappings).toHaveLength(queueWorkers.length);
+      for (const m of sqsMappings) expect(m.ScalingConfig.MaximumConcurrency).toBeGreaterThanOrEqual(2);
       expect(queueWorkers.map((w) => [w.handler, w.source])).toEqual([
         ['send-webhook', { queue: 'webhookDeliveries', batchSize: 10 }],
         ['settle-payment', { queue: 'settlement', batchSize: 10 }],
+        ['redrive-stream-failures', { queue: 'streamFailures', batchSize: 1 }],
       ]);
+    });
+
+    test("the later work leaves the API most of the account's concurrency (Lambda's default: 1000)", () => {
+      // The queues' consumers at their maximum, and the dispatcher: one instance per stream shard
+      // (DynamoDB keeps a few per table partition; a table of this size has well under 30).
+      const queueConsumers = Object.values(settings.queueConsumerConcurrency).reduce((sum, n) => sum + n, 0);
+      expect(queueConsumers + 30).toBeLessThanOrEqual(0.1 * 1000);
+      // No reserved concurrency on any worker: it would take that much from the API's pool for good,
+      // and throttle SQS's pollers (each throttle a receive spent towards the dead-letter queue).
+      for (const worker of workers) {
+        expect(
+          resources[functionLogicalId(synthed, worker.name)].Properties.ReservedConcurrentExecutions,
+        ).toBeUndefined();
+      }
     });
 
     test.each(workers.map((w) => [w.name, w] as const))(
@@ -213,26 +261,44 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       expect(granted).toEqual({
         dispatchEvents: {
           webhookDeliveries: ['sqs:SendMessage'],
-          'dispatchEvents dead letters': sorted(DEAD_LETTER_SEND_ACTIONS),
+          streamFailures: sorted(DEAD_LETTER_SEND_ACTIONS),
         },
         sendWebhook: { webhookDeliveries: sorted(QUEUE_CONSUME_ACTIONS, ['sqs:SendMessage']) },
         settlePayment: { settlement: sorted(QUEUE_CONSUME_ACTIONS) },
+        redriveStreamFailures: {
+          streamFailures: sorted(QUEUE_CONSUME_ACTIONS),
+          webhookDeliveries: ['sqs:SendMessage'],
+        },
         sweepStrandedWork: { settlement: ['sqs:SendMessage'], webhookDeliveries: ['sqs:SendMessage'] },
       });
     });
 
+    test("the re-drive reads the table's stream by shard and sequence number, and nothing else of it", () => {
+      const redrive = workers.find((w) => w.name === 'redriveStreamFailures')!;
+      const onStream = roleStatements(synthed, redrive.name).filter((statement) =>
+        asArray<Json>(statement.Resource).some((r) => JSON.stringify(r) === JSON.stringify(streamArnOf(synthed))),
+      );
+      expect(onStream.flatMap((statement) => asArray<string>(statement.Action)).sort()).toEqual(
+        [...STREAM_RECORD_READ_ACTIONS].sort(),
+      );
+      expect(permissionProblems(synthed, redrive)).toEqual([]);
+      expect(workers.filter((w) => w.readsStream).map((w) => w.name)).toEqual(['redriveStreamFailures']);
+    });
+
     test("the workers' table actions are those their code performs", () => {
       expect(Object.fromEntries(workers.map((w) => [w.name, [...w.tableActions].sort()]))).toEqual({
-        // Query (the tenant's webhooks on gsi1); Put of the delivery and Update of its lists' counters in
-        // one transaction; Update of the event, dispatched.
-        dispatchEvents: ['PutItem', 'Query', 'UpdateItem'],
+        // Query (the tenant's webhooks on gsi1) and GetItem (each of them, consistent); Put of the delivery
+        // and Update of its lists' counters in one transaction; Update of the event, dispatched.
+        dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt.
         sendWebhook: ['GetItem', 'UpdateItem'],
         // GetItem of the payment; the answer's transaction: Put of the payment, its event and (a
         // rejection) the movement, Update of the payer's balance.
         settlePayment: ['GetItem', 'PutItem', 'UpdateItem'],
+        // The dispatcher's, for the events it dispatches again.
+        redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
-        sweepStrandedWork: ['PutItem', 'Query', 'UpdateItem'],
+        sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });
     });
 

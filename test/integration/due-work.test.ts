@@ -19,6 +19,7 @@ import { dynamoDispatchedEvents } from '../../shared/data/events';
 import { dynamoInboundPaymentStore } from '../../shared/data/payments-repository';
 import { dynamoWebhookStore } from '../../shared/data/webhooks-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { testSealer } from '../support/sealer';
 import {
   HeldSettlements,
   otherParticipantKey,
@@ -98,6 +99,7 @@ async function subscribedWebhook(who: string) {
       ids: { newId: () => randomUUID() },
       webhooks: dynamoWebhookStore,
       secrets: randomWebhookSecrets,
+      sealer: testSealer,
       urlPolicy: { localReceivers: false },
       resolver: { resolve: async () => ['93.184.216.34'] },
     },

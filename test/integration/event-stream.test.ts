@@ -4,7 +4,8 @@
  * through the real outbox. The issue's demand: the dispatcher killed mid-batch and restarted loses no
  * event, and makes no delivery twice. Also: a batch failure reported at record k hands the batch
  * again from k (the position saved just before it), and a position kept in a file survives a new
- * reader.
+ * reader; a batch failing past the deployed retry budget or age limit is given up to the on-failure
+ * destination, re-driven from the stream by the real re-drive worker, and the reader moves on.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,12 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { Context, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import {
   filePositions,
   LocalEventStream,
   memoryPositions,
   type PositionStore,
+  type StreamFailure,
   type StreamHandler,
   type StreamPositions,
 } from '../../infra/local/event-stream';
@@ -99,7 +102,8 @@ async function addWebhook(tenant: string, fields: Partial<StoredWebhook> = {}): 
     events: ['payment.settled'],
     delivery_mode: 'RETRY',
     enabled: true,
-    secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }],
+    // Never opened here: the stream's reader routes events, it does not sign them.
+    secrets: 'sealed',
     created_at: now,
     updated_at: now,
     ...fields,
@@ -303,5 +307,118 @@ describe('filePositions', () => {
     expect(filePositions(join(folder, 'none.json')).load()).toEqual({ streamArn: undefined, shards: {} });
     writeFileSync(join(folder, 'torn.json'), '{"streamArn": "arn:');
     expect(filePositions(join(folder, 'torn.json')).load()).toEqual({ streamArn: undefined, shards: {} });
+  });
+});
+
+describe("the deployed mapping's retry budget and the re-drive (issue 27, finding 3)", () => {
+  type QueueHandler = (
+    event: { Records: { messageId: string; body: string }[] },
+    context: Context,
+  ) => Promise<SQSBatchResponse>;
+  let redrive: QueueHandler;
+  beforeAll(async () => {
+    ({ handler: redrive } = (await import('../../functions/redrive-stream-failures')) as unknown as {
+      handler: QueueHandler;
+    });
+  });
+  const withTime = { functionName: 'redrive', awsRequestId: 'r', getRemainingTimeInMillis: () => 90_000 } as Context;
+  /** The re-drive worker's answer to one on-failure message. */
+  const redriven = (failure: unknown) =>
+    redrive({ Records: [{ messageId: randomUUID(), body: JSON.stringify(failure) }] }, withTime);
+
+  test.each([
+    ['its retries are spent', { retryAttempts: 2 }, 'RetryAttemptsExhausted', 3],
+    ['its record is older than the age limit', { maxRecordAgeMs: 1 }, 'RecordAgeExceeded', 1],
+  ] as const)(
+    'a batch that keeps failing is given up once %s, re-driven from the stream, and the reader moves on',
+    async (_when, limits, condition, triesOfStuck) => {
+      const tenant = `client-${randomUUID()}`;
+      const hook = await addWebhook(tenant);
+      const [before, stuck, after] = [newEvent(tenant, 0), newEvent(tenant, 1), newEvent(tenant, 2)];
+      await writeEvents([before, stuck, after]);
+
+      let failing = true;
+      const triesWithStuck: number[] = [];
+      const failures: StreamFailure[] = [];
+      const redriveAnswers: SQSBatchResponse[] = [];
+      const reader = await LocalEventStream.start(
+        table.client,
+        table.endpoint,
+        table.tableName,
+        async (event, context) => {
+          const at = event.Records.findIndex((r) => eventIdOf(r) === stuck.id);
+          if (!failing || at < 0) return dispatcher(event, context);
+          triesWithStuck.push(at);
+          // The records before the stuck one are done; it fails, as a dispatch into a broken queue would.
+          await dispatcher({ Records: event.Records.slice(0, at) }, context);
+          return { batchItemFailures: [{ itemIdentifier: sequenceOf(event.Records[at]!) }] };
+        },
+        memoryPositions(),
+        {
+          batchSize: 10,
+          pollMs: 20,
+          log: () => undefined,
+          ...limits,
+          onFailure: async (failure) => {
+            failures.push(failure);
+            // What the deployed streamFailures queue does: its consumer, the re-drive worker, runs now
+            // that the fault is gone.
+            failing = false;
+            redriveAnswers.push(await redriven(failure));
+          },
+        },
+      );
+      readers.push(reader);
+      await until(() => redriveAnswers.length === 1, 'the batch given up and re-driven');
+      // The reader read on: a later event is dispatched as usual.
+      const later = newEvent(tenant, 3);
+      await writeEvents([later]);
+      await until(
+        async () => (await deliveriesOf(tenant)).some((d) => d['event_id'] === later.id),
+        'the later event dispatched',
+      );
+      await reader.stop();
+
+      expect(triesWithStuck).toHaveLength(triesOfStuck);
+      // From the first failure on, every try started at the stuck record.
+      expect(triesWithStuck.slice(1).every((at) => at === 0)).toBe(true);
+      expect(failures).toHaveLength(1);
+      const [failure] = failures;
+      expect(failure!.requestContext.condition).toBe(condition);
+      expect(failure!.DDBStreamBatchInfo).toMatchObject({
+        shardId: expect.any(String),
+        streamArn: expect.stringMatching(/\/stream\//),
+        startSequenceNumber: expect.any(String),
+        endSequenceNumber: expect.any(String),
+      });
+      expect(redriveAnswers).toEqual([{ batchItemFailures: [] }]);
+      // Every event of the tenant has its one delivery: the stuck one's made by the re-drive.
+      const made = await deliveriesOf(tenant);
+      expect(made.map((d) => d['event_id']).sort()).toEqual([before.id, stuck.id, after.id, later.id].sort());
+      expect(made.every((d) => d['webhook_id'] === hook.id)).toBe(true);
+      // Re-driven again (the queue hands a message twice): nothing new is made.
+      expect(await redriven(failure)).toEqual({ batchItemFailures: [] });
+      expect(await deliveriesOf(tenant)).toHaveLength(4);
+    },
+    60_000,
+  );
+
+  test('a batch the stream no longer keeps is left to the sweeper (not failed); a malformed message fails alone', async () => {
+    const { Table } = await table.client.send(new DescribeTableCommand({ TableName: table.tableName }));
+    const gone = {
+      requestContext: { condition: 'RecordAgeExceeded' },
+      DDBStreamBatchInfo: {
+        shardId: 'shardId-00000000000000000000-00000000',
+        startSequenceNumber: '100000000000000000001',
+        endSequenceNumber: '100000000000000000002',
+        streamArn: Table!.LatestStreamArn!,
+        batchSize: 1,
+      },
+    };
+    expect(await redriven(gone)).toEqual({ batchItemFailures: [] });
+    const malformed = { messageId: randomUUID(), body: '{"DDBStreamBatchInfo":{"shardId":"s"}}' };
+    expect(await redrive({ Records: [malformed] }, withTime)).toEqual({
+      batchItemFailures: [{ itemIdentifier: malformed.messageId }],
+    });
   });
 });

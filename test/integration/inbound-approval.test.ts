@@ -5,7 +5,7 @@
  * refused connection to the callback is no decision. The balance moves only with a SETTLED payment.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredApprovalSettings } from '../../shared/domain/inbound-approval';
+import { approvalSecretOwner, type StoredApprovalSettings } from '../../shared/domain/inbound-approval';
 import { payQrCode } from '../../shared/domain/pay-qr-code';
 import { publicPayment, type StoredPayment } from '../../shared/domain/payments';
 import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
@@ -24,6 +24,7 @@ import {
   storedQrCode,
   type Merchant,
 } from '../support/payments';
+import { testSealer } from '../support/sealer';
 
 let table: TestTable;
 beforeAll(async () => {
@@ -41,7 +42,10 @@ async function approvalOn(merchant: Merchant, autoApproveOnError: boolean): Prom
     callback_url: 'http://127.0.0.1:1/approve',
     enabled: true,
     auto_approve_on_error: autoApproveOnError,
-    secrets: [{ secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` }],
+    secrets: await testSealer.seal(
+      [{ secret: `whsec_${Buffer.alloc(24, 7).toString('base64')}` }],
+      approvalSecretOwner(merchant.customer.tenant),
+    ),
     created_at: now,
     updated_at: now,
   };
@@ -154,7 +158,8 @@ it("the settings store: a PUT's replacement is one write, keeps the secrets, and
   const first: StoredApprovalSettings = {
     tenant: owner,
     ...fields,
-    secrets: [{ secret: 'whsec_first' }],
+    // The store keeps the sealed value as given: any opaque string stands for one here.
+    secrets: 'sealed-first',
     created_at: '2026-11-25T10:00:00.000Z',
     updated_at: '2026-11-25T10:00:00.000Z',
   };
@@ -166,6 +171,6 @@ it("the settings store: a PUT's replacement is one write, keeps the secrets, and
   expect(replaced).toEqual({ ...first, ...changes, updated_at: '2026-11-25T10:00:01.000Z', version: 2 });
   expect(await store.get(owner)).toEqual(replaced);
   // A rotation made on the settings as they were before the PUT writes nothing.
-  expect(await store.update(seen, { secrets: [{ secret: 'whsec_lost' }] }, '2026-11-25T10:00:02.000Z')).toBeUndefined();
-  expect((await store.get(owner))!.secrets).toEqual([{ secret: 'whsec_first' }]);
+  expect(await store.update(seen, { secrets: 'sealed-lost' }, '2026-11-25T10:00:02.000Z')).toBeUndefined();
+  expect((await store.get(owner))!.secrets).toBe('sealed-first');
 });

@@ -85,16 +85,35 @@ test('10 concurrent inserts of one value (several clients): one wins, one key an
 test('a sandbox entry takes the value from our keys, and the reverse', async () => {
   const o = await owner();
   const value = `@sand${++counter}`;
-  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value))).resolves.toBe(true);
-  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value))).resolves.toBe(false);
+  const taken = { inserted: false, reason: 'value_taken' };
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value), [])).resolves.toEqual({ inserted: true });
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', value), [])).resolves.toEqual(taken);
   const [stored, entry] = key(o, 'ALPHA', value);
   await expect(keyStore.insert(stored, entry)).resolves.toEqual({ inserted: false, reason: 'value_taken' });
 
   const [ours, ourEntry] = key(o);
   await keyStore.insert(ours, ourEntry);
-  await expect(directory.insertSandbox(sandboxEntry('ALPHA', ours.key_value))).resolves.toBe(false);
+  await expect(directory.insertSandbox(sandboxEntry('ALPHA', ours.key_value), [])).resolves.toEqual(taken);
   // The type is part of the directory key.
-  await expect(directory.insertSandbox(sandboxEntry('ID', 'value1'))).resolves.toBe(true);
+  await expect(directory.insertSandbox(sandboxEntry('ID', `value${counter}`), [])).resolves.toEqual({ inserted: true });
+});
+
+test("a sandbox entry naming a sponsor bank merchant's NIT is refused, and nothing is written", async () => {
+  const nit = String(900_000_000 + (++counter % 1000) * 1000 + Math.floor(Math.random() * 1000));
+  const { dynamoSponsorBank } = await import('../../shared/data/sponsor-bank-repository');
+  await dynamoSponsorBank.saveMerchant(
+    { identificationType: 'NIT', identificationNumber: nit, businessName: 'Squatted SAS', approvedAt: now() },
+    [],
+  );
+  const other = `${nit}9`;
+  await expect(directory.insertSandbox(sandboxEntry('ID', nit), [other, nit])).resolves.toEqual({
+    inserted: false,
+    reason: 'merchant_nit',
+    nit,
+  });
+  await expect(directory.get({ key_type: 'ID', key_value: nit })).resolves.toBeUndefined();
+  // A NIT no merchant of the sponsor bank holds is free.
+  await expect(directory.insertSandbox(sandboxEntry('ID', other), [other])).resolves.toEqual({ inserted: true });
 });
 
 test('an inactive customer gets no key, and nothing is written', async () => {

@@ -275,6 +275,7 @@ test("an event's item keeps its writer's trace, which the dispatcher's span for 
   const { installQueue } = await import('../../shared/data/queues');
   const { tracer } = await import('../../shared/observability/telemetry');
   const { LocalQueue } = await import('../../infra/local/local-queue');
+  const { lambdaContext } = await import('../../infra/local/lambda-context');
   const { handler: dispatch } = await import('../../functions/dispatch-events');
 
   const event = {
@@ -302,7 +303,9 @@ test("an event's item keeps its writer's trace, which the dispatcher's span for 
   try {
     exporter.reset();
     const record = { eventName: 'INSERT', dynamodb: { NewImage: marshall(item), SequenceNumber: '1' } };
-    await expect(dispatch({ Records: [record] } as DynamoDBStreamEvent, {} as never)).resolves.toEqual({
+    // A Lambda context with its time left: the dispatcher takes no record it might not finish.
+    const invocation = lambdaContext('dispatchEvents', undefined, 60_000);
+    await expect(dispatch({ Records: [record] } as DynamoDBStreamEvent, invocation)).resolves.toEqual({
       batchItemFailures: [],
     });
     const all = await spans(3);

@@ -3,17 +3,20 @@
  * DynamoDB (shared/http/tenant-rate-limit.ts), through the real local server with real tokens and
  * what `npm start` runs: the local stage's throttling (one bucket for every caller) and its
  * per-tenant limit. One tenant flooding past its limit gets 429s; another tenant's requests in the
- * same moments are all served. A counter that cannot be written lets the request through.
+ * same moments are all served; a person flooding past their share of the tenant's limit is refused
+ * while the tenant's machine is served. A counter that cannot be written lets the request through.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { DYNAMODB_MAX_ATTEMPTS } from '../../shared/data/client';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import { logger } from '../../shared/http/logger';
-import { RATE_LIMIT_UNAVAILABLE_METRIC } from '../../shared/http/tenant-rate-limit';
+import { personRateLimit, RATE_LIMIT_UNAVAILABLE_METRIC } from '../../shared/http/tenant-rate-limit';
 import { metrics } from '../../shared/observability/telemetry';
 import { stages } from '../../infra/stages';
 import { DynamoDbFaultProxy } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { personToken } from '../support/people';
 import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 
 const LIMIT = stages.local.tenantRateLimit;
@@ -93,6 +96,30 @@ it('refuses a tenant flooding past its limit with 429 and Retry-After, while ano
   // Every request the functions served was counted; the refused ones were not.
   expect(counted('sandbox-client-a')).toBe(noisyAnswers.length - refused.length);
   expect(counted('sandbox-client-b')).toBe(quietAnswers.length);
+});
+
+it("refuses a person flooding past their share of the tenant's limit, while the tenant's machine is served", async () => {
+  const person = personRateLimit(LIMIT);
+  const [viewer, machine] = [await personToken(api.url, 'viewer-a'), await api.token('sandbox-client-a')];
+  // The test above spent the tenant's window: start in a window of its own.
+  await sleep(WINDOW_SECONDS * 1000);
+  const viewerAnswers: ApiAnswer[] = [];
+  const machineAnswers: ApiAnswer[] = [];
+  for (let round = 0; round < MAX_ROUNDS && !viewerAnswers.some((a) => a.status === 429); round += 1) {
+    const flood = Array.from({ length: person.burst + 1 }, () => list(viewer));
+    const [machineAnswer, ...floodAnswers] = await Promise.all([list(machine), ...flood]);
+    machineAnswers.push(machineAnswer!);
+    viewerAnswers.push(...floodAnswers);
+  }
+  const refused = viewerAnswers.filter((answer) => answer.status === 429);
+  expect(refused.length).toBeGreaterThan(0);
+  for (const answer of refused) {
+    expect(answer.body.code).toBe('RATE_LIMITED');
+    expect(answer.body.detail).toMatch(/^This person may send/);
+  }
+  expect(machineAnswers.map((answer) => answer.status)).toEqual(machineAnswers.map(() => 200));
+  // The person's bucket is a quarter of the tenant's: far from spending the tenant's whole limit.
+  expect(person.burst).toBeLessThan(LIMIT.burst / 2);
 });
 
 it('lets the request through when its counter cannot be written: logged, and counted in a metric', async () => {

@@ -94,7 +94,7 @@ export class FakeBank {
     transferId: string,
     status: Record<string, unknown>,
     signing: { readonly secret?: string; readonly unsigned?: boolean; readonly ageSeconds?: number } = {},
-  ): Promise<{ status: number; body: any }> {
+  ): Promise<{ status: number; body: any; headers: Headers }> {
     const body = JSON.stringify(status);
     const timestamp = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
     const headers = signing.unsigned
@@ -106,7 +106,11 @@ export class FakeBank {
       body,
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    // The headers ride along unenumerated, so that a test may compare the answer's status and body whole.
+    return Object.defineProperty({ status: response.status, body: text ? JSON.parse(text) : undefined }, 'headers', {
+      value: response.headers,
+      enumerable: false,
+    }) as { status: number; body: any; headers: Headers };
   }
 
   stop(): Promise<void> {

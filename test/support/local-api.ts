@@ -58,6 +58,7 @@ export interface TestApi {
 export interface TestApiOptions extends Pick<
   LocalRuntimeOptions,
   | 'throttling'
+  | 'edge'
   | 'tenantRateLimit'
   | 'dynamodbRequestTimeoutMs'
   | 'cloudAssembly'
@@ -65,6 +66,10 @@ export interface TestApiOptions extends Pick<
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
   | 'approvalTimeoutMs'
+  | 'queueVisibilityTimeoutMs'
+  | 'streamRetryAttempts'
+  | 'streamMaxRecordAgeMs'
+  | 'routeTimeoutMs'
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
   | 'network'
@@ -85,6 +90,9 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** The visibility timeout of the test servers' queues (see startTestApi). */
+export const TEST_VISIBILITY_TIMEOUT_MS = 1_000;
+
 export function testEndpoint(): string {
   const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
   if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
@@ -100,6 +108,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     tableName: options.tableName ?? `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
     ...(options.network ? { network: options.network } : {}),
+    ...(options.edge ? { edge: options.edge } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
@@ -107,6 +116,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    // A failed message is handed again after a second, not the deployed minutes: tests wait for
+    // retries (a test may choose its own). The receive count, batch sizes and timeouts stay deployed.
+    queueVisibilityTimeoutMs: options.queueVisibilityTimeoutMs ?? TEST_VISIBILITY_TIMEOUT_MS,
+    ...(options.streamRetryAttempts === undefined ? {} : { streamRetryAttempts: options.streamRetryAttempts }),
+    ...(options.streamMaxRecordAgeMs === undefined ? {} : { streamMaxRecordAgeMs: options.streamMaxRecordAgeMs }),
+    ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
   });

@@ -31,6 +31,7 @@ import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { Item, TestTable } from './dynamo-table';
 import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
+import { testSealer } from './sealer';
 
 export const PARTICIPANT = { name: 'Banco Patrocinador S.A.', nit: '860000001' } as const;
 
@@ -89,6 +90,7 @@ export const qrPaymentDeps = (decisionJobs: SettlementQueue = new HeldSettlement
     transport: httpWebhookTransport,
     urls: { urlPolicy: { localReceivers: true }, resolver: systemHostResolver },
     timeoutMs: 3_000,
+    sealer: testSealer,
   },
   decisionJobs,
   maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
@@ -144,7 +146,7 @@ export async function otherParticipantKey(): Promise<DirectoryEntry> {
     created_at: at,
     updated_at: at,
   };
-  if (!(await dynamoDirectory.insertSandbox(entry))) throw new Error('Sandbox key not inserted');
+  if (!(await dynamoDirectory.insertSandbox(entry, [])).inserted) throw new Error('Sandbox key not inserted');
   return entry;
 }
 

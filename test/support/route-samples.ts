@@ -382,6 +382,12 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     },
     list: { collection: 'webhooks' },
   },
+  listAuditEvents: {
+    // The events of the party's own webhook: another client asking for them is answered none.
+    valid: async ({ party }) => ({ query: { resource_type: 'WEBHOOK', resource_id: party.webhook.id } }),
+    foreign: { kind: 'empty-list', collection: 'audit_events' },
+    list: { collection: 'audit_events' },
+  },
   getWebhook: { valid: async ({ party }) => byId(party.webhook.id), foreign: forbidden },
   updateWebhook: {
     valid: async (context) => ({

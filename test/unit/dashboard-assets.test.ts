@@ -40,11 +40,12 @@ describe('the dashboard at /dashboard/', () => {
     expect(get('/dashboard/app.js')!.headers['content-type']).toBe('text/javascript; charset=utf-8');
   });
 
-  test("config.json names this server's sign-in and the public client, and no secret", () => {
+  test("config.json names this server's sign-in and sign-out and the public client, and no secret", () => {
     const config = JSON.parse(String(get('/dashboard/config.json')!.body));
     expect(config).toEqual({
       authorizeUrl: '/oauth2/authorize',
       tokenUrl: '/oauth2/token',
+      logoutUrl: '/logout',
       clientId: 'breb-dashboard',
       scope: 'openid',
       apiUrl: '',

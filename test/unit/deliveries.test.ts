@@ -13,7 +13,6 @@ import {
   MAX_RETRIES,
   redeliver,
   STALLED_AFTER_MS,
-  retryDelayMs,
   WEBHOOK_USER_AGENT,
   type AttemptDeps,
   type AttemptRecord,
@@ -21,14 +20,22 @@ import {
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
 import { dispatchEvent } from '../../shared/domain/dispatch';
+import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
-import type { StoredWebhook } from '../../shared/domain/webhooks';
+import type { StoredWebhook, WebhookSecret } from '../../shared/domain/webhooks';
+import { readableSeal, readableSealer } from '../support/sealer';
+
+/** A webhook's fields, with its secrets in clear: the fixture seals them as the store holds them. */
+type WebhookFields = Partial<Omit<StoredWebhook, 'secrets'>> & { readonly secrets?: readonly WebhookSecret[] };
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND };
+/** The retries' jitter in these tests: every draw halfway, so that each wait is pinned (half its ceiling). */
+const JITTER = 0.5;
+const jittered = (n: number): number => Math.floor(JITTER * SETTINGS.retryBaseMs * 2 ** (n - 1));
 const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
 const LOCAL: WebhookUrlPolicy = { localReceivers: true };
 const PUBLIC_ADDRESS = '93.184.216.34';
@@ -105,6 +112,8 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     queue,
     clock,
     settings: SETTINGS,
+    sealer: readableSealer,
+    random: () => JITTER,
   };
   const dispatched: string[] = [];
   const dispatchDeps = {
@@ -115,18 +124,23 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     clock,
   };
 
-  function addWebhook(fields: Partial<StoredWebhook> = {}): StoredWebhook {
-    const webhook: StoredWebhook = {
-      id: randomUUID(),
-      tenant: 'client-a',
+  /** A webhook of client-a, its secrets (`secrets`: clear, one new by default) sealed as stored. */
+  function addWebhook(fields: WebhookFields = {}): StoredWebhook & { readonly clearSecrets: readonly WebhookSecret[] } {
+    const { secrets: clearSecrets = [{ secret: newSecret() }], ...rest } = fields;
+    const id = rest.id ?? randomUUID();
+    const tenant = rest.tenant ?? 'client-a';
+    const webhook: StoredWebhook & { readonly clearSecrets: readonly WebhookSecret[] } = {
+      id,
+      tenant,
       url: 'https://hooks.example.com/breb',
       events: ['payment.settled'],
       delivery_mode: 'RETRY',
       enabled: true,
-      secrets: [{ secret: newSecret() }],
       created_at: clock.now(),
       updated_at: clock.now(),
-      ...fields,
+      ...rest,
+      secrets: readableSeal(clearSecrets, { tenant, owner: id }),
+      clearSecrets,
     };
     webhooks.set(webhook.id, webhook);
     return webhook;
@@ -146,7 +160,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
   }
 
   /** A webhook, an event and their delivery, PENDING and due now (as the dispatcher leaves it). */
-  async function pendingDelivery(webhookFields: Partial<StoredWebhook> = {}, fields: Partial<StoredDelivery> = {}) {
+  async function pendingDelivery(webhookFields: WebhookFields = {}, fields: Partial<StoredDelivery> = {}) {
     const webhook = addWebhook(webhookFields);
     const event = addEvent();
     await dispatchEvent(dispatchDeps, event);
@@ -294,6 +308,20 @@ describe('dispatchEvent', () => {
     expect(w.dispatched).toEqual([wanted.id, unwanted.id]);
   });
 
+  test('an event from before a webhook existed (a replay, a re-drive, the sweeper) makes no delivery to it', async () => {
+    const w = world();
+    const event = w.addEvent();
+    w.clock.advance(1);
+    w.addWebhook();
+    // (A test event's one delivery is written with it, to a webhook that exists: see above.)
+    expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([]);
+    expect(w.deliveries.size).toBe(0);
+    expect(w.dispatched).toEqual([event.id]);
+    // Created at the event's very millisecond, it counts as existing.
+    const same = w.addWebhook({ created_at: event.created_at });
+    expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([deliveryIdOf(event.id, same.id)]);
+  });
+
   test('run twice for one event (a stream batch retried): the same ids, no second delivery, queued again', async () => {
     const w = world();
     w.addWebhook();
@@ -353,7 +381,9 @@ describe('attemptDelivery', () => {
       'webhook-id': event.id,
       'webhook-timestamp': String(Date.parse(w.clock.now()) / SECOND),
     });
-    expect(() => new Webhook(webhook.secrets[0]!.secret).verify(request!.body, { ...request!.headers })).not.toThrow();
+    expect(() =>
+      new Webhook(webhook.clearSecrets[0]!.secret).verify(request!.body, { ...request!.headers }),
+    ).not.toThrow();
     expect(request!.timeoutMs).toBeGreaterThan(0);
     expect(request!.timeoutMs).toBeLessThanOrEqual(SETTINGS.timeoutMs);
 
@@ -369,7 +399,7 @@ describe('attemptDelivery', () => {
     expect(w.requests).toHaveLength(1);
   });
 
-  test('RETRY: retry n waits base × 2^(n-1) from the end of the attempt before it; 12 retries, then FAILED', async () => {
+  test('RETRY: retry n waits its jitter × base × 2^(n-1) from the end of the attempt before it; 12 retries, then FAILED', async () => {
     // The design's "up to 12 retries" (docs/webhooks.md).
     expect(MAX_RETRIES).toBe(12);
     const w = world();
@@ -379,8 +409,8 @@ describe('attemptDelivery', () => {
     for (let n = 1; n <= MAX_RETRIES; n += 1) {
       expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
       const last = delivery().attempts.at(-1)!;
-      const wait = SETTINGS.retryBaseMs * 2 ** (n - 1);
-      expect(retryDelayMs(SETTINGS, n)).toBe(wait);
+      const wait = jittered(n);
+      expect(retryDelayMs(SETTINGS, n, () => JITTER)).toBe(wait);
       expect(delivery().status).toBe('PENDING');
       expect(Date.parse(delivery().next_attempt_at!)).toBe(Date.parse(last.attempted_at) + last.duration_ms + wait);
       expect(w.sent.at(-1)).toEqual({ deliveryId: id, delayMs: last.duration_ms + wait });
@@ -406,6 +436,44 @@ describe('attemptDelivery', () => {
     expect(w.sent).toHaveLength(2 * MAX_RETRIES);
   });
 
+  test('full jitter: each retry waits anywhere from 0 to base × 2^(n-1), capped, spread over that window', () => {
+    for (let n = 1; n <= MAX_RETRIES; n += 1) {
+      const ceiling = SETTINGS.retryBaseMs * 2 ** (n - 1);
+      expect(retryCeilingMs(SETTINGS, n)).toBe(ceiling);
+      // The bounds: a draw of 0 retries at once, the highest draw just under the ceiling.
+      expect(retryDelayMs(SETTINGS, n, () => 0)).toBe(0);
+      expect(retryDelayMs(SETTINGS, n, () => 1 - Number.EPSILON)).toBe(ceiling - 1);
+      // A thousand deliveries failing together come back spread, not at one instant.
+      const waits = Array.from({ length: 1000 }, () => retryDelayMs(SETTINGS, n, Math.random));
+      expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...waits)).toBeLessThan(ceiling);
+      expect(new Set(waits).size).toBeGreaterThan(Math.min(ceiling, 1000) / 2);
+      const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
+      expect(Math.abs(mean - ceiling / 2)).toBeLessThan(ceiling * 0.1);
+    }
+    // However large the base, no wait exceeds the cap.
+    const slow = { ...SETTINGS, retryBaseMs: 10 * 60 * SECOND };
+    expect(retryCeilingMs(slow, MAX_RETRIES)).toBe(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(slow, MAX_RETRIES, () => 1 - Number.EPSILON)).toBeLessThan(MAX_RETRY_DELAY_MS);
+  });
+
+  test("the delivery's next attempt takes the jitter its deps draw", async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 503 });
+    const draws = [0.1, 0.9];
+    const deps: AttemptDeps = { ...w.attemptDeps, random: () => draws.shift()! };
+    const one = await w.pendingDelivery();
+    const two = await w.pendingDelivery();
+    expect(await attemptDelivery(deps, one.id)).toBe('RETRYING');
+    expect(await attemptDelivery(deps, two.id)).toBe('RETRYING');
+    const waitOf = (d: StoredDelivery) =>
+      Date.parse(d.next_attempt_at!) - Date.parse(d.attempts[0]!.attempted_at) - d.attempts[0]!.duration_ms;
+    expect([waitOf(one.delivery()), waitOf(two.delivery())]).toEqual([
+      Math.floor(0.1 * SETTINGS.retryBaseMs),
+      Math.floor(0.9 * SETTINGS.retryBaseMs),
+    ]);
+  });
+
   test('the wait counts from the end of a slow attempt, and the timeout covers the lookup', async () => {
     const w = world();
     const resolve = w.attemptDeps.urls.resolver.resolve;
@@ -428,7 +496,7 @@ describe('attemptDelivery', () => {
     });
     expect(attempt!.duration_ms).toBeGreaterThanOrEqual(95);
     expect(Date.parse(delivery().next_attempt_at!) - Date.parse(attempt!.attempted_at)).toBe(
-      attempt!.duration_ms + SETTINGS.retryBaseMs,
+      attempt!.duration_ms + jittered(1),
     );
   });
 
@@ -443,9 +511,7 @@ describe('attemptDelivery', () => {
     }));
     const { id, delivery } = await w.pendingDelivery({}, { attempts: earlier, round_start: earlier.length });
     expect(await attemptDelivery(w.attemptDeps, id)).toBe('RETRYING');
-    expect(w.sent).toEqual([
-      { deliveryId: id, delayMs: delivery().attempts.at(-1)!.duration_ms + SETTINGS.retryBaseMs },
-    ]);
+    expect(w.sent).toEqual([{ deliveryId: id, delayMs: delivery().attempts.at(-1)!.duration_ms + jittered(1) }]);
   });
 
   test.each([
@@ -501,22 +567,21 @@ describe('attemptDelivery', () => {
         DEPLOYED,
         'https://hooks.example.com/breb',
         ['10.0.0.1'],
-        'must not point to an internal address: its host is hooks.example.com, which resolves to 10.0.0.1, a private address',
+        'must not point to a non-public address: its host resolves to a non-public address',
       ],
       [
         'the metadata service',
         DEPLOYED,
         'https://hooks.example.com/breb',
         ['169.254.169.254'],
-        'must not point to an internal address: its host is hooks.example.com, which resolves to 169.254.169.254, ' +
-          'a link-local address (the cloud metadata service, 169.254.169.254, is one)',
+        'must not point to a non-public address: its host resolves to a non-public address',
       ],
       [
         'one private address among public ones',
         DEPLOYED,
         'https://hooks.example.com/breb',
         [PUBLIC_ADDRESS, '10.0.0.1'],
-        'must not point to an internal address: its host is hooks.example.com, which resolves to 10.0.0.1, a private address',
+        'must not point to a non-public address: its host resolves to a non-public address',
       ],
       [
         'no address any more',
@@ -530,7 +595,7 @@ describe('attemptDelivery', () => {
         LOCAL,
         'http://localhost:4010/hook',
         ['192.168.1.20'],
-        'must not point to anything but this machine: its host is localhost, which resolves to 192.168.1.20, not a loopback address',
+        'must not point to anything but this machine: its host resolves to an address other than loopback',
       ],
     ])(
       'a name that now resolves to %s: Not sent, the transport never called',
@@ -559,9 +624,9 @@ describe('attemptDelivery', () => {
     test('the address of the lookup made at send time, not of an earlier one', async () => {
       const w = world();
       const { id } = await w.pendingDelivery();
-      w.names.set('hooks.example.com', ['203.0.113.7']);
+      w.names.set('hooks.example.com', ['93.184.216.35']);
       expect(await attemptDelivery(w.attemptDeps, id)).toBe('SUCCEEDED');
-      expect(w.requests[0]!.address).toBe('203.0.113.7');
+      expect(w.requests[0]!.address).toBe('93.184.216.35');
     });
 
     test('on the local stage, localhost resolving to loopback is posted to over http', async () => {

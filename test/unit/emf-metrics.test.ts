@@ -77,6 +77,15 @@ test.each([
       m.captureColdStartMetric('linkMerchant');
     },
   ],
+  [
+    'a single metric beside an invocation: its own line, the service dimension alone',
+    (m: EmfMetrics | Metrics, unit: 'Count') => {
+      m.addDimensions({ route: 'resolveKey', status: '2xx' });
+      m.singleMetric().addMetric('DirectoryLookupMisses', unit, 1);
+      m.addMetric('Responses', unit, 1);
+      m.publishStoredMetrics();
+    },
+  ],
   ['nothing to publish: a warning, no line', (m: EmfMetrics | Metrics) => void m.publishStoredMetrics()],
 ])('%s', (_what, scenario) => {
   const { powertools, ours } = both('false', scenario);

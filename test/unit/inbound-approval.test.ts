@@ -15,6 +15,7 @@ import {
 } from '../../shared/domain/approval-request';
 import { AppError } from '../../shared/domain/errors';
 import {
+  approvalSecretOwner,
   putApprovalSettings,
   rotateApprovalSecret,
   type ApprovalSettingsStore,
@@ -23,27 +24,36 @@ import {
 import { publicPayment, type StoredPayment } from '../../shared/domain/payments';
 import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
-import { randomWebhookSecrets } from '../../shared/domain/webhooks';
+import { randomWebhookSecrets, type WebhookSecret } from '../../shared/domain/webhooks';
+import { readableSeal, readableSealer } from '../support/sealer';
 
 // Now: the reference library refuses a signature more than five minutes old.
 const NOW = new Date().toISOString();
 const clock = { now: () => NOW };
 const ids = { newId: () => randomUUID() };
 const resolver = {
-  resolve: async (host: string) => (host === 'approvals.example.com' ? ['203.0.113.7'] : ['10.0.0.1']),
+  resolve: async (host: string) => (host === 'approvals.example.com' ? ['93.184.216.35'] : ['10.0.0.1']),
 };
 const urls = { urlPolicy: { localReceivers: false }, resolver };
 
-const settings = (fields: Partial<StoredApprovalSettings> = {}): StoredApprovalSettings => ({
-  tenant: 'client-a',
-  callback_url: 'https://approvals.example.com/breb',
-  enabled: true,
-  auto_approve_on_error: false,
-  secrets: [{ secret: randomWebhookSecrets.newSecret() }],
-  created_at: NOW,
-  updated_at: NOW,
-  ...fields,
-});
+/** client-a's settings, with `secrets` in clear (one new by default), sealed as the store holds them. */
+const settings = (
+  fields: Partial<Omit<StoredApprovalSettings, 'secrets'>> & { readonly secrets?: readonly WebhookSecret[] } = {},
+): StoredApprovalSettings & { readonly clearSecrets: readonly WebhookSecret[] } => {
+  const { secrets: clearSecrets = [{ secret: randomWebhookSecrets.newSecret() }], ...rest } = fields;
+  const tenant = rest.tenant ?? 'client-a';
+  return {
+    tenant,
+    callback_url: 'https://approvals.example.com/breb',
+    enabled: true,
+    auto_approve_on_error: false,
+    created_at: NOW,
+    updated_at: NOW,
+    ...rest,
+    secrets: readableSeal(clearSecrets, approvalSecretOwner(tenant)),
+    clearSecrets,
+  };
+};
 
 const payment: StoredPayment = {
   id: randomUUID(),
@@ -72,7 +82,11 @@ function transportAnswering(response: Omit<WebhookResponse, 'duration_ms'>) {
 
 const ask = (response: Omit<WebhookResponse, 'duration_ms'>, of = settings()) => {
   const transport = transportAnswering(response);
-  const decision = askApproval({ clock, ids, approvalCallback: { transport, urls, timeoutMs: 3_000 } }, of, payment);
+  const decision = askApproval(
+    { clock, ids, approvalCallback: { transport, urls, timeoutMs: 3_000, sealer: readableSealer } },
+    of,
+    payment,
+  );
   return { transport, decision };
 };
 
@@ -88,7 +102,7 @@ describe('an approval request', () => {
     const { transport, decision } = ask({ status_code: 200, answer: '{"accept":true}' }, of);
     expect(await decision).toEqual({ approval: 'ACCEPTED' });
     const [request] = transport.requests as [WebhookRequest];
-    expect(request.address).toBe('203.0.113.7');
+    expect(request.address).toBe('93.184.216.35');
     expect(request.timeoutMs).toBeLessThanOrEqual(3_000);
     expect(request.maxAnswerBytes).toBe(MAX_APPROVAL_ANSWER_BYTES);
     const body = JSON.parse(request.body);
@@ -98,7 +112,7 @@ describe('an approval request', () => {
       created_at: NOW,
       data: publicPayment(payment),
     });
-    for (const { secret } of of.secrets) {
+    for (const { secret } of of.clearSecrets) {
       const verified = new Webhook(secret).verify(request.body, {
         ...request.headers,
         'webhook-timestamp': request.headers['webhook-timestamp']!,
@@ -143,7 +157,7 @@ describe('an approval request', () => {
     );
     expect(await decision).toEqual({
       approval: 'AUTO_REJECTED',
-      error: expect.stringMatching(/^Not sent: the URL must not point to an internal address/),
+      error: expect.stringMatching(/^Not sent: the URL must not point to a non-public address/),
     });
     expect(transport.requests).toEqual([]);
   });
@@ -193,10 +207,19 @@ function memorySettings() {
 
 describe('the settings', () => {
   const body = { callback_url: 'https://approvals.example.com/breb', enabled: true };
-  const depsOf = (store: ApprovalSettingsStore) => ({ settings: store, secrets: randomWebhookSecrets, clock, ...urls });
+  const depsOf = (store: ApprovalSettingsStore) => ({
+    settings: store,
+    secrets: randomWebhookSecrets,
+    sealer: readableSealer,
+    clock,
+    ...urls,
+  });
+  /** The client's secrets as stored, opened. */
+  const storedSecrets = async (store: ApprovalSettingsStore) =>
+    readableSealer.open((await store.get('client-a'))!.secrets, approvalSecretOwner('client-a'));
 
   it('the first PUT makes the secret and answers it; a later PUT keeps it and does not', async () => {
-    const { items, store } = memorySettings();
+    const { store } = memorySettings();
     const first = await putApprovalSettings(depsOf(store), 'client-a', body);
     expect(first).toEqual({
       ...body,
@@ -211,18 +234,18 @@ describe('the settings', () => {
       auto_approve_on_error: true,
     });
     expect(second).not.toHaveProperty('secret');
-    expect(items.get('client-a')!.secrets).toEqual([{ secret: (first as { secret: string }).secret }]);
+    expect(await storedSecrets(store)).toEqual([{ secret: (first as { secret: string }).secret }]);
   });
 
   it('of two first PUTs at once, one makes the secret; the other answers without one', async () => {
-    const { items, store } = memorySettings();
+    const { store } = memorySettings();
     const answers = await Promise.all([
       putApprovalSettings(depsOf(store), 'client-a', body),
       putApprovalSettings(depsOf(store), 'client-a', body),
     ]);
     const withSecret = answers.filter((answer) => 'secret' in answer);
     expect(withSecret).toHaveLength(1);
-    expect(items.get('client-a')!.secrets).toEqual([{ secret: (withSecret[0] as { secret: string }).secret }]);
+    expect(await storedSecrets(store)).toEqual([{ secret: (withSecret[0] as { secret: string }).secret }]);
   });
 
   it('refuses a callback URL of an internal address on callback_url; rotation keeps the previous secret 24 h', async () => {
@@ -233,14 +256,14 @@ describe('the settings', () => {
     }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).extensions['errors']).toEqual([
-      { field: 'callback_url', message: expect.stringContaining('internal address') },
+      { field: 'callback_url', message: expect.stringContaining('a non-public address') },
     ]);
     await expect(rotateApprovalSecret(depsOf(store), 'client-a')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const first = (await putApprovalSettings(depsOf(store), 'client-a', body)) as { secret: string };
     const rotated = await rotateApprovalSecret(depsOf(store), 'client-a');
     expect(rotated.secret).not.toBe(first.secret);
-    expect((await store.get('client-a'))!.secrets).toEqual([
+    expect(await storedSecrets(store)).toEqual([
       { secret: rotated.secret },
       { secret: first.secret, expires_at: new Date(Date.parse(NOW) + 24 * 60 * 60 * 1000).toISOString() },
     ]);
@@ -257,7 +280,7 @@ describe('the settings', () => {
       Array.from({ length: 5 }, () => rotateApprovalSecret(depsOf(store), 'client-a')),
     );
     // The current secret and four previous ones: each rotation's secret still signs.
-    const stored = (await store.get('client-a'))!.secrets.map((s) => s.secret);
+    const stored = (await storedSecrets(store)).map((s) => s.secret);
     expect(stored.sort()).toEqual(rotations.map((r) => r.secret).sort());
   });
 });

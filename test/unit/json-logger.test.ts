@@ -5,7 +5,7 @@
 import { jest } from '@jest/globals';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
-import { injectLambdaContext, JsonLogger } from '../../shared/observability/json-logger';
+import { JsonLogger } from '../../shared/observability/json-logger';
 import { injectLambdaContext as powertoolsInject } from '@aws-lambda-powertools/logger/middleware';
 
 const saved = { ...process.env };
@@ -60,8 +60,7 @@ function both(scenario: (logger: Writable, addContext: () => void) => void) {
   });
   const ours = written(() => {
     const logger = new JsonLogger({ serviceName: 'breb-merchant-api' });
-    const inject = injectLambdaContext(logger);
-    scenario(logger as unknown as Writable, () => void inject.before!({ context } as never));
+    scenario(logger as unknown as Writable, () => logger.addContext(context));
   });
   return { powertools, ours };
 }

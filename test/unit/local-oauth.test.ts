@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
-import { allScopes, SCOPES } from '../../functions/routes';
+import { allScopes, readScopes, SCOPES, scopesFor } from '../../functions/routes';
 import {
   LocalIssuer,
   SANDBOX_CLIENTS,
@@ -285,7 +285,14 @@ describe('answerTokenRequest', () => {
       SCOPES.qrCodesRead,
       SCOPES.paymentsRead,
       SCOPES.webhooksRead,
+      SCOPES.auditRead,
     ]);
+  });
+
+  test('no read-only principal may resolve keys or operate the sandbox: those scopes are not read scopes', () => {
+    expect(readScopes).not.toContain(SCOPES.keysResolve);
+    expect(readScopes).not.toContain(SCOPES.sandboxOperate);
+    expect(scopesFor('full')).toEqual(expect.arrayContaining([SCOPES.keysResolve, SCOPES.sandboxOperate]));
   });
 
   test('a scope beyond the client’s (read-only client asking to write) is 400 invalid_scope', async () => {

@@ -1,12 +1,23 @@
 /**
  * The local runtime's queue (infra/local/local-queue.ts), as SQS would behave for its consumer: the
- * event and context Lambda hands, a delay, a failed message (thrown, or reported in
- * batchItemFailures) handed again after the visibility timeout up to maxReceives then given up with
- * a log line, and stop(): messages not yet due dropped, running ones waited for, no send after it.
+ * event and context Lambda hands, a delay in SQS's whole seconds and at most 15 minutes, batches of up
+ * to the batch size, a failed message (thrown, timed out, or reported in batchItemFailures) handed
+ * again after the visibility timeout up to maxReceives then given up with a log line, the deployed
+ * numbers of each queue, and stop(): messages not yet due dropped, running ones waited for, no send
+ * after it.
  */
+import { jest } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'aws-lambda';
-import { LocalQueue, type QueueEvent, type QueueHandler } from '../../infra/local/local-queue';
+import { consumerOf, MAX_RECEIVES, VISIBILITY_TIMEOUT_FACTOR } from '../../functions/workers';
+import {
+  deployedQueueOptions,
+  LocalQueue,
+  type LocalQueueOptions,
+  type QueueEvent,
+  type QueueHandler,
+} from '../../infra/local/local-queue';
+import { QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
 
 const VISIBILITY_MS = 40;
 
@@ -17,7 +28,11 @@ interface Call {
 }
 
 /** A queue whose handler is `answer`, recording each call and each log line. */
-function queueWith(answer: (event: QueueEvent, n: number) => ReturnType<QueueHandler>, maxReceives = 3) {
+function queueWith(
+  answer: (event: QueueEvent, n: number) => ReturnType<QueueHandler>,
+  maxReceives = 3,
+  options: LocalQueueOptions = {},
+) {
   const calls: Call[] = [];
   const logs: { message: string; error: unknown }[] = [];
   const queue = new LocalQueue(
@@ -26,7 +41,12 @@ function queueWith(answer: (event: QueueEvent, n: number) => ReturnType<QueueHan
       calls.push({ event, context, at: performance.now() });
       return answer(event, calls.length);
     },
-    { visibilityTimeoutMs: VISIBILITY_MS, maxReceives, log: (message, error) => logs.push({ message, error }) },
+    {
+      visibilityTimeoutMs: VISIBILITY_MS,
+      maxReceives,
+      log: (message, error) => logs.push({ message, error }),
+      ...options,
+    },
   );
   return { queue, calls, logs };
 }
@@ -39,19 +59,21 @@ async function until(check: () => boolean, what: string, timeoutMs = 5_000): Pro
   }
 }
 
-test('hands the handler an SQS event of one record and a Lambda context, after the delay', async () => {
-  const { queue, calls } = queueWith(async () => undefined);
+test('hands the handler an SQS event and a Lambda context with its timeout, after the delay in whole seconds', async () => {
+  const { queue, calls } = queueWith(async () => undefined, 3, { timeoutMs: 4_000 });
   const sent = performance.now();
+  // SQS delays in whole seconds: 60 ms is a second.
   await queue.send({ delivery_id: 'd-1' }, 60);
   await until(() => calls.length === 1, 'the message');
   const [call] = calls;
-  expect(call!.at - sent).toBeGreaterThanOrEqual(55);
+  expect(call!.at - sent).toBeGreaterThanOrEqual(995);
   expect(call!.event).toEqual({
     Records: [{ messageId: expect.any(String), body: '{"delivery_id":"d-1"}', messageAttributes: {} }],
   });
   expect(call!.event.Records[0]!.messageId).toMatch(/^[0-9a-f-]{36}$/);
   expect(call!.context).toMatchObject({ functionName: 'testQueue', awsRequestId: expect.any(String) });
-  expect(call!.context.getRemainingTimeInMillis()).toBeGreaterThan(0);
+  expect(call!.context.getRemainingTimeInMillis()).toBeGreaterThan(3_900);
+  expect(call!.context.getRemainingTimeInMillis()).toBeLessThanOrEqual(4_000);
   // Handled: never handed again.
   await sleep(VISIBILITY_MS * 3);
   expect(calls).toHaveLength(1);
@@ -69,15 +91,101 @@ test("a message's attributes reach the handler as Lambda hands SQS message attri
   await queue.stop();
 });
 
-test('each message is its own event with its own id', async () => {
-  const { queue, calls } = queueWith(async () => undefined);
-  await Promise.all([queue.send({ n: 1 }, 0), queue.send({ n: 2 }, 0)]);
-  await until(() => calls.length === 2, 'both messages');
-  expect(calls.map((c) => c.event.Records.length)).toEqual([1, 1]);
-  expect(calls.map((c) => c.event.Records[0]!.body).sort()).toEqual(['{"n":1}', '{"n":2}']);
-  expect(new Set(calls.map((c) => c.event.Records[0]!.messageId)).size).toBe(2);
+describe("SQS's delays", () => {
+  afterEach(() => jest.useRealTimers());
+
+  test.each([
+    [0, 0],
+    [1, 1_000],
+    [1_000, 1_000],
+    [1_500, 2_000],
+    // SQS refuses a DelaySeconds over 900: the wait is cut to 15 minutes (the sender queues the rest).
+    [20 * 60_000, 900_000],
+  ])('a send delayed %i ms is handed after %i ms, not before', async (delayMs, handedAfterMs) => {
+    jest.useFakeTimers();
+    const { queue, calls } = queueWith(async () => undefined);
+    await queue.send({ delivery_id: 'd-delay' }, delayMs);
+    if (handedAfterMs > 0) {
+      await jest.advanceTimersByTimeAsync(handedAfterMs - 1);
+      expect(calls).toHaveLength(0);
+    }
+    // Due now: gathered into a batch on the loop's next turn (a fake setImmediate runs a tick later).
+    await jest.advanceTimersByTimeAsync(2);
+    expect(calls).toHaveLength(1);
+    await queue.stop();
+  });
+});
+
+test('the messages due together come in batches of up to the batch size, each message with its own id', async () => {
+  const { queue, calls } = queueWith(async () => undefined, 3, { batchSize: 10 });
+  // Held while paused, so that all 25 are visible at once (timers of one moment may fire apart).
+  await queue.pause();
+  await Promise.all(Array.from({ length: 25 }, (_, n) => queue.send({ n }, 0)));
+  await sleep(20);
+  expect(calls).toHaveLength(0);
+  queue.resume();
+  await until(() => calls.reduce((sum, c) => sum + c.event.Records.length, 0) === 25, 'every message');
+  expect(calls.map((c) => c.event.Records.length)).toEqual([10, 10, 5]);
+  const bodies = calls.flatMap((c) => c.event.Records.map((r) => JSON.parse(r.body).n as number));
+  expect(bodies.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, n) => n));
+  expect(new Set(calls.flatMap((c) => c.event.Records.map((r) => r.messageId))).size).toBe(25);
   await queue.stop();
 });
+
+test('a batch item failure hands again only the messages it names; one naming no message fails the batch', async () => {
+  const seen: string[][] = [];
+  const { queue, calls } = queueWith(async (event, n) => {
+    seen.push(event.Records.map((r) => r.body));
+    if (n === 1) {
+      const poison = event.Records.find((r) => r.body.includes('poison'))!;
+      return { batchItemFailures: [{ itemIdentifier: poison.messageId }] };
+    }
+    if (n === 2) return { batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] };
+    return undefined;
+  });
+  await queue.pause();
+  await Promise.all([queue.send({ good: 1 }, 0), queue.send({ poison: true }, 0), queue.send({ good: 2 }, 0)]);
+  await sleep(20);
+  queue.resume();
+  await until(() => calls.length === 3, 'the poison message twice more');
+  await sleep(VISIBILITY_MS * 3);
+  expect(seen).toEqual([['{"good":1}', '{"poison":true}', '{"good":2}'], ['{"poison":true}'], ['{"poison":true}']]);
+  await queue.stop();
+});
+
+test("a handler past its timeout fails its batch whole, as Lambda's timeout does", async () => {
+  const { queue, calls, logs } = queueWith(
+    (_event, n) => (n === 1 ? new Promise<never>(() => undefined) : Promise.resolve()),
+    3,
+    { timeoutMs: 50 },
+  );
+  await queue.pause();
+  await Promise.all([queue.send({ a: 1 }, 0), queue.send({ b: 2 }, 0)]);
+  await sleep(20);
+  queue.resume();
+  await until(() => calls.length === 2, 'the batch handed again');
+  expect(calls[0]!.event.Records.map((r) => r.body).sort()).toEqual(['{"a":1}', '{"b":2}']);
+  expect(calls[1]!.event.Records.map((r) => r.body).sort()).toEqual(['{"a":1}', '{"b":2}']);
+  expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(50 + VISIBILITY_MS - 5);
+  expect(logs).toEqual([]);
+  await queue.stop();
+});
+
+test.each(Object.keys(QUEUE_ENV) as QueueName[])(
+  'the %s queue runs with the deployed numbers: five receives, batch size, timeout, six timeouts of visibility',
+  (name) => {
+    const consumer = consumerOf(name);
+    expect(deployedQueueOptions(name)).toEqual({
+      maxReceives: MAX_RECEIVES,
+      batchSize: consumer.source.batchSize,
+      timeoutMs: consumer.timeoutSeconds * 1000,
+      visibilityTimeoutMs: VISIBILITY_TIMEOUT_FACTOR * consumer.timeoutSeconds * 1000,
+    });
+    expect(MAX_RECEIVES).toBe(5);
+    // Minutes, as SQS is deployed: never the second of the tests' servers.
+    expect(deployedQueueOptions(name).visibilityTimeoutMs).toBeGreaterThanOrEqual(60_000);
+  },
+);
 
 describe.each([
   [
@@ -137,23 +245,27 @@ describe('stop()', () => {
       if (event.Records[0]!.body.includes('failing')) throw new Error('boom');
     });
     await queue.send({ failing: true }, 0);
-    await queue.send({ later: true }, 80);
+    await queue.send({ later: true }, 1_000);
     await until(() => calls.length === 1, 'the failing message');
     // Its failure answered: it now waits out the visibility timeout.
     await sleep(10);
     await queue.stop();
-    await sleep(VISIBILITY_MS + 120);
+    await sleep(1_100);
     expect(calls.map((c) => c.event.Records[0]!.body)).toEqual(['{"failing":true}']);
     expect(logs).toEqual([]);
   });
 
   test('waits for the running handlers, and drops their failures silently', async () => {
     let finished = 0;
-    const { queue, calls, logs } = queueWith(async (event) => {
-      await sleep(100);
-      finished += 1;
-      if (event.Records[0]!.body.includes('failing')) throw new Error('boom');
-    });
+    const { queue, calls, logs } = queueWith(
+      async (event) => {
+        await sleep(100);
+        finished += 1;
+        if (event.Records[0]!.body.includes('failing')) throw new Error('boom');
+      },
+      3,
+      { batchSize: 1 },
+    );
     await Promise.all([queue.send({ ok: true }, 0), queue.send({ failing: true }, 0)]);
     await until(() => calls.length === 2, 'both messages running');
     expect(finished).toBe(0);

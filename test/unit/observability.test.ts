@@ -86,3 +86,19 @@ test('the DynamoDB client is traced only when tracing is on', () => {
   createDynamoDbClient('http://127.0.0.1:1').destroy();
   expect(capture).toHaveBeenCalledTimes(1);
 });
+
+test.each([
+  [
+    "a person's token: the person and their tenant",
+    { sub: 'person-1', tenant: 'tenant-a', client_id: 'dashboard' },
+    'person-1',
+    'tenant-a',
+  ],
+  ["a machine's token: the client, both", { sub: 'client-a', client_id: 'client-a' }, 'client-a', 'client-a'],
+] as const)('the request line names who asked, %s', async (_what, claims, sub, tenant) => {
+  const info = jest.spyOn(logger, 'info').mockImplementation(() => undefined);
+  const response = await probe(async () => ({ ok: true }))(event(claims), context);
+  expect(response.statusCode).toBe(200);
+  expect(response.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  expect(info).toHaveBeenCalledWith('request', expect.objectContaining({ sub, tenant, status: 200 }));
+});

@@ -29,6 +29,9 @@ const names = tableResolver({
   'rebound.localhost': ['127.0.0.1', '10.0.0.1'],
 });
 
+/** What every refusal of an address says, naming none. */
+const NON_PUBLIC = 'a non-public address';
+
 const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
 const LOCAL: WebhookUrlPolicy = { localReceivers: true };
 
@@ -43,6 +46,11 @@ describe('on a deployed stage', () => {
     'https://hooks.example.com:8443/breb?source=api',
     'https://93.184.216.34/hooks',
     'https://[2606:4700:4700::1111]/hooks',
+    // IPv4 inside IPv6 that reaches a public address: NAT64 (an IPv6-only network's DNS64 answers
+    // these), 6to4, Teredo with a public client.
+    'https://[64:ff9b::5db8:d822]/hooks',
+    'https://[2002:5db8:d822::1]/hooks',
+    'https://[2001:0:4136:e378:8000:63bf:a247:27dd]/hooks',
     // Just outside the refused ranges.
     'https://172.32.0.1/x',
     'https://172.15.255.255/x',
@@ -61,42 +69,68 @@ describe('on a deployed stage', () => {
     ['https://user:secret@hooks.example.com/breb', 'must not carry credentials'],
     ['https://user@hooks.example.com/breb', 'must not carry credentials'],
     ['http://127.0.0.1:8080/hooks', 'must be an https URL'],
-    ['https://127.0.0.1/hooks', 'a loopback address'],
-    ['https://127.1.2.3/hooks', 'a loopback address'],
+    ['https://127.0.0.1/hooks', NON_PUBLIC],
+    ['https://127.1.2.3/hooks', NON_PUBLIC],
     // Other spellings of 127.0.0.1 that the URL parser normalises.
-    ['https://2130706433/hooks', 'a loopback address'],
-    ['https://0x7f.1/hooks', 'a loopback address'],
-    ['https://localhost/hooks', 'a loopback address'],
-    ['https://[::1]/hooks', 'a loopback address'],
-    ['https://10.0.0.1/hooks', 'a private address'],
-    ['https://172.16.0.1/hooks', 'a private address'],
-    ['https://172.31.255.255/hooks', 'a private address'],
-    ['https://192.168.1.10/hooks', 'a private address'],
-    ['https://[fc00::1]/hooks', 'a private address'],
-    ['https://[fd12:3456:789a::1]/hooks', 'a private address'],
-    ['https://169.254.169.254/latest/meta-data/', 'link-local'],
-    ['https://169.254.10.1/hooks', 'link-local'],
-    ['https://[fe80::1]/hooks', 'link-local'],
-    ['https://100.64.0.1/hooks', 'carrier-grade NAT'],
-    ['https://100.127.255.254/hooks', 'carrier-grade NAT'],
-    ['https://0.0.0.0/hooks', 'unspecified'],
-    ['https://[::]/hooks', 'unspecified'],
-    ['https://224.0.0.1/hooks', 'multicast'],
-    ['https://255.255.255.255/hooks', 'unspecified or reserved'],
-    ['https://[ff02::1]/hooks', 'multicast'],
+    ['https://2130706433/hooks', NON_PUBLIC],
+    ['https://0x7f.1/hooks', NON_PUBLIC],
+    ['https://localhost/hooks', NON_PUBLIC],
+    ['https://[::1]/hooks', NON_PUBLIC],
+    ['https://10.0.0.1/hooks', NON_PUBLIC],
+    ['https://172.16.0.1/hooks', NON_PUBLIC],
+    ['https://172.31.255.255/hooks', NON_PUBLIC],
+    ['https://192.168.1.10/hooks', NON_PUBLIC],
+    ['https://[fc00::1]/hooks', NON_PUBLIC],
+    ['https://[fd12:3456:789a::1]/hooks', NON_PUBLIC],
+    ['https://169.254.169.254/latest/meta-data/', NON_PUBLIC],
+    ['https://169.254.10.1/hooks', NON_PUBLIC],
+    ['https://[fe80::1]/hooks', NON_PUBLIC],
+    ['https://100.64.0.1/hooks', NON_PUBLIC],
+    ['https://100.127.255.254/hooks', NON_PUBLIC],
+    ['https://0.0.0.0/hooks', NON_PUBLIC],
+    ['https://[::]/hooks', NON_PUBLIC],
+    ['https://224.0.0.1/hooks', NON_PUBLIC],
+    ['https://255.255.255.255/hooks', NON_PUBLIC],
+    ['https://[ff02::1]/hooks', NON_PUBLIC],
+    // The special-purpose ranges beyond the private ones (IANA's registry).
+    ['https://198.18.0.1/hooks', NON_PUBLIC],
+    ['https://198.19.255.254/hooks', NON_PUBLIC],
+    ['https://192.0.0.8/hooks', NON_PUBLIC],
+    ['https://192.0.2.10/hooks', NON_PUBLIC],
+    ['https://198.51.100.7/hooks', NON_PUBLIC],
+    ['https://203.0.113.9/hooks', NON_PUBLIC],
+    ['https://240.0.0.1/hooks', NON_PUBLIC],
+    ['https://[2001:db8::1]/hooks', NON_PUBLIC],
+    ['https://[3fff::1]/hooks', NON_PUBLIC],
+    ['https://[2001:2::1]/hooks', NON_PUBLIC],
+    ['https://[100::1]/hooks', NON_PUBLIC],
+    // Outside the global unicast block 2000::/3.
+    ['https://[4000::1]/hooks', NON_PUBLIC],
+    // IPv4 inside IPv6: NAT64 (the metadata service through it), 6to4, Teredo, translated.
+    ['https://[64:ff9b::a9fe:a9fe]/hooks', NON_PUBLIC],
+    ['https://[64:ff9b::10.0.0.1]/hooks', NON_PUBLIC],
+    ['https://[64:ff9b:1::a9fe:a9fe]/hooks', NON_PUBLIC],
+    ['https://[2002:a9fe:a9fe::1]/hooks', NON_PUBLIC],
+    ['https://[2002:7f00:1::]/hooks', NON_PUBLIC],
+    // Teredo: server 65.54.227.120, client 10.0.0.1 with every bit flipped (f5ff:fffe).
+    ['https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hooks', NON_PUBLIC],
+    ['https://[::ffff:0:a9fe:a9fe]/hooks', NON_PUBLIC],
     // IPv4-mapped IPv6 forms of refused IPv4 addresses.
-    ['https://[::ffff:127.0.0.1]/hooks', 'a loopback address'],
-    ['https://[::ffff:a9fe:a9fe]/hooks', 'link-local'],
-    ['https://[::ffff:10.0.0.1]/hooks', 'a private address'],
+    ['https://[::ffff:127.0.0.1]/hooks', NON_PUBLIC],
+    ['https://[::ffff:a9fe:a9fe]/hooks', NON_PUBLIC],
+    ['https://[::ffff:10.0.0.1]/hooks', NON_PUBLIC],
     // Names resolving to refused addresses: every address must pass.
-    ['https://internal.example.com/hooks', 'internal.example.com, which resolves to 10.1.2.3, a private address'],
-    ['https://mixed.example.com/hooks', 'which resolves to 10.0.0.5, a private address'],
-    ['https://metadata.example.com/hooks', 'link-local'],
-    ['https://mapped.example.com/hooks', 'a private address'],
+    ['https://internal.example.com/hooks', 'its host resolves to a non-public address'],
+    ['https://mixed.example.com/hooks', 'its host resolves to a non-public address'],
+    ['https://metadata.example.com/hooks', NON_PUBLIC],
+    ['https://mapped.example.com/hooks', NON_PUBLIC],
     ['https://nowhere.example.com/hooks', 'does not resolve to any address'],
     [`https://hooks.example.com/${'a'.repeat(2048)}`, 'at most 2048 characters'],
   ])('refuses %s: %s', async (url, reason) => {
-    expect(await reasonOf(url, DEPLOYED)).toContain(reason);
+    const refusal = await reasonOf(url, DEPLOYED);
+    expect(refusal).toContain(reason);
+    // Never the address itself: a refusal tells nothing of what a name resolves to inside.
+    expect(refusal).not.toMatch(/\d+\.\d+\.\d+\.\d+|[0-9a-f]*:[0-9a-f:]+/i);
   });
 });
 
@@ -114,12 +148,12 @@ describe('on the local stage', () => {
   test.each([
     ['http://hooks.example.com/breb', 'http is accepted only for http://127.0.0.1 and http://localhost'],
     ['http://10.0.0.1/hooks', 'must be an https URL'],
-    ['https://10.0.0.1/hooks', 'a private address'],
-    ['https://169.254.169.254/latest/meta-data/', 'link-local'],
+    ['https://10.0.0.1/hooks', NON_PUBLIC],
+    ['https://169.254.169.254/latest/meta-data/', NON_PUBLIC],
     // Only the two spellings of the exception: other loopback forms stay refused.
     ['http://[::1]:4000/hooks', 'must be an https URL'],
-    ['https://[::1]:4000/hooks', 'a loopback address'],
-    ['https://127.0.0.2/hooks', 'a loopback address'],
+    ['https://[::1]:4000/hooks', NON_PUBLIC],
+    ['https://127.0.0.2/hooks', NON_PUBLIC],
     ['http://user:secret@127.0.0.1:4000/hooks', 'must not carry credentials'],
   ])('refuses %s: %s', async (url, reason) => {
     expect(await reasonOf(url, LOCAL)).toContain(reason);
@@ -128,7 +162,7 @@ describe('on the local stage', () => {
   test('localhost must resolve to loopback addresses only', async () => {
     const rebound = tableResolver({ localhost: ['127.0.0.1', '10.0.0.1'] });
     expect(await reasonOf('http://localhost:4000/hooks', LOCAL, rebound)).toBe(
-      'must not point to anything but this machine: its host is localhost, which resolves to 10.0.0.1, not a loopback address',
+      'must not point to anything but this machine: its host resolves to an address other than loopback',
     );
   });
 });
@@ -150,8 +184,7 @@ describe('the answer a client reads', () => {
     expect((error as AppError).extensions.errors).toEqual([
       {
         field: 'url',
-        message:
-          'must not point to an internal address: its host is 169.254.169.254, a link-local address (the cloud metadata service, 169.254.169.254, is one)',
+        message: 'must not point to a non-public address: its host is a non-public address',
       },
     ]);
   });
@@ -166,11 +199,14 @@ describe('addressRefusal, which the sender applies to the address it connects to
   test.each([
     ['93.184.216.34', undefined],
     ['2606:4700:4700::1111', undefined],
-    ['127.0.0.1', 'a loopback address'],
-    ['::ffff:127.0.0.1', 'a loopback address'],
-    ['169.254.169.254', 'a link-local address (the cloud metadata service, 169.254.169.254, is one)'],
-    ['fd00::1', 'a private address'],
-    ['hooks.example.com', 'not an IP address'],
+    ['64:ff9b::93.184.216.34', undefined],
+    ['127.0.0.1', NON_PUBLIC],
+    ['::ffff:127.0.0.1', NON_PUBLIC],
+    ['169.254.169.254', NON_PUBLIC],
+    ['64:ff9b::a9fe:a9fe', NON_PUBLIC],
+    ['fd00::1', NON_PUBLIC],
+    ['fe80::1%eth0', NON_PUBLIC],
+    ['hooks.example.com', NON_PUBLIC],
   ])('%s: %s', (address, reason) => {
     expect(addressRefusal(address)).toBe(reason);
   });
@@ -180,12 +216,12 @@ describe("the system's resolver (node:dns lookup, every address)", () => {
   test('resolves localhost to loopback addresses only', async () => {
     const addresses = await systemHostResolver.resolve('localhost');
     expect(addresses.length).toBeGreaterThan(0);
-    expect(addresses.map(addressRefusal)).toEqual(addresses.map(() => 'a loopback address'));
+    expect(addresses.map(addressRefusal)).toEqual(addresses.map(() => NON_PUBLIC));
   });
 
   test('http://localhost is a receiver on the local stage and refused on a deployed one', async () => {
     await expect(checkWebhookUrl('http://localhost:9/hooks', LOCAL, systemHostResolver)).resolves.toBeUndefined();
-    expect(await reasonOf('https://localhost:9/hooks', DEPLOYED, systemHostResolver)).toContain('a loopback address');
+    expect(await reasonOf('https://localhost:9/hooks', DEPLOYED, systemHostResolver)).toContain(NON_PUBLIC);
   });
 
   test('a name that does not exist resolves to no address (RFC 6761: .invalid never resolves)', async () => {

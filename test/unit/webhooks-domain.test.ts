@@ -7,6 +7,7 @@ import {
   signingSecrets,
   type StoredWebhook,
 } from '../../shared/domain/webhooks';
+import { readableSeal } from '../support/sealer';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 const IN_24_HOURS = '2026-11-24T10:00:00.000Z';
@@ -47,8 +48,8 @@ describe('rotation', () => {
 
   test('the secrets that sign: the current one and the previous ones until their expiry', () => {
     const secrets = rotatedSecrets([{ secret: 'whsec_old' }], 'whsec_new', NOW);
-    expect(signingSecrets({ secrets }, '2026-11-24T09:59:59.999Z')).toEqual(['whsec_new', 'whsec_old']);
-    expect(signingSecrets({ secrets }, IN_24_HOURS)).toEqual(['whsec_new']);
+    expect(signingSecrets(secrets, '2026-11-24T09:59:59.999Z')).toEqual(['whsec_new', 'whsec_old']);
+    expect(signingSecrets(secrets, IN_24_HOURS)).toEqual(['whsec_new']);
   });
 });
 
@@ -60,7 +61,10 @@ test('the public webhook carries no secret and no tenant', () => {
     events: ['payment.settled'],
     delivery_mode: 'RETRY',
     enabled: true,
-    secrets: [{ secret: 'whsec_current' }, { secret: 'whsec_previous', expires_at: IN_24_HOURS }],
+    secrets: readableSeal([{ secret: 'whsec_current' }, { secret: 'whsec_previous', expires_at: IN_24_HOURS }], {
+      tenant: 'client-a',
+      owner: 'b5c1d0a4-4a52-4c4f-9d55-1f0e2f3a4b5c',
+    }),
     created_at: NOW,
     updated_at: NOW,
   };

@@ -104,7 +104,12 @@ class DocumentBuilder {
       description: route.status === 201 ? 'Created' : 'OK',
       headers: {
         'x-request-id': ref('headers', 'RequestId'),
-        ...(route.method === 'POST' ? { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : {}),
+        ...(route.method === 'POST'
+          ? {
+              'Idempotent-Replayed': ref('headers', 'IdempotentReplayed'),
+              'Idempotent-Replay-Withheld': ref('headers', 'IdempotentReplayWithheld'),
+            }
+          : {}),
       },
       content: { 'application/json': { schema: this.components.refer(schemas.response) } },
     };

@@ -29,6 +29,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'QR codes': 'EMVCo payment QR codes, static or dynamic, for a merchant key; decoding any payload.',
   Payments: 'Payments to a resolved key or a saved recipient, payments received, and recipients.',
   Webhooks: 'Where payment events are sent, signed (Standard Webhooks), and every delivery made.',
+  Audit: "Who changed the client's webhooks, inbound approval settings and keys, and how.",
   Sandbox: 'Operator tools of the sandbox stages (absent on production): approvals, directory keys, a shopper.',
 };
 
@@ -61,6 +62,12 @@ export const HEADERS: JsonObject = {
   IdempotentReplayed: {
     description: 'Present when the answer is the replay of an earlier request with the same Idempotency-Key.',
     schema: { type: 'string', const: 'true' },
+  },
+  IdempotentReplayWithheld: {
+    description:
+      'On a replay only: the fields the first answer showed once and the replay leaves out (`secret`: a ' +
+      'signing secret is never kept with the recorded answer). Rotate the secret to see a new one.',
+    schema: { type: 'string', example: 'secret' },
   },
   RetryAfter: {
     description: 'Whole seconds to wait before sending the request again.',

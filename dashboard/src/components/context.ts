@@ -3,6 +3,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Api } from '../api';
 import type { DashboardConfig } from '../config';
+import { may, type Action } from '../permissions';
 import type { Session } from '../sign-in';
 
 export interface DashboardContext {
@@ -19,6 +20,12 @@ export function useDashboard(): DashboardContext {
   const context = useContext(Dashboard);
   if (!context) throw new Error('useDashboard outside the signed-in dashboard');
   return context;
+}
+
+/** Whether the signed-in person may do `action`: what they may not is not offered. */
+export function useMay(): (action: Action) => boolean {
+  const { session } = useDashboard();
+  return (action) => may(session.scopes, action);
 }
 
 /** A fresh Idempotency-Key: one per action a person starts, reused if they retry it. */

@@ -1,4 +1,8 @@
-/** A table of records, one row each, described by its columns: every list of the dashboard is one. */
+/**
+ * A table of records, one row each, described by its columns: every list of the dashboard is one.
+ * On a narrow screen each row becomes a card, each cell under its column's name (styles.css): the
+ * roles are written out, since a table laid out otherwise loses them in some browsers.
+ */
 import type { ComponentChildren } from 'preact';
 
 export interface Column<T> {
@@ -15,23 +19,29 @@ export function DataTable<T extends { readonly id: string }>(props: {
   readonly items: readonly T[];
 }) {
   return (
-    <table>
+    <table class="data" role="table">
       <caption class="visually-hidden">{props.caption}</caption>
-      <thead>
-        <tr>
+      <thead role="rowgroup">
+        <tr role="row">
           {props.columns.map((column) => (
-            <th key={column.header} scope="col" class={column.numeric ? 'number' : undefined}>
+            <th key={column.header} role="columnheader" scope="col" class={column.numeric ? 'number' : undefined}>
               {column.header}
             </th>
           ))}
         </tr>
       </thead>
-      <tbody>
+      <tbody role="rowgroup">
         {props.items.map((item) => (
-          <tr key={item.id}>
+          <tr key={item.id} role="row">
             {props.columns.map((column) => (
-              <td key={column.header} class={column.numeric ? 'number' : undefined}>
-                {column.cell(item)}
+              <td
+                key={column.header}
+                role="cell"
+                data-label={column.header}
+                class={column.numeric ? 'number' : undefined}
+              >
+                {/* One box for the value: on a phone the cell is a grid of its name and its value. */}
+                <span>{column.cell(item)}</span>
               </td>
             ))}
           </tr>

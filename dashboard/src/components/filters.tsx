@@ -1,8 +1,11 @@
 /**
- * A list's filters: labelled selects whose first option means "any", and days of creation. A change
- * applies at once (the list starts a new walk).
+ * A list's filters: labelled selects whose first option means "any", days of Bogotá typed as
+ * Colombia writes them (sent as the day's UTC bounds), and searches. A change applies at once (the
+ * list starts a new walk); a day that cannot be read is said under its field and not sent.
  */
 import { useState } from 'preact/hooks';
+import { dayBounds, parseDay } from '../days';
+import { formatDay } from '../format';
 
 export interface Choice {
   readonly value: string;
@@ -10,11 +13,14 @@ export interface Choice {
 }
 
 export interface FilterSpec {
-  /** The API's query parameter. */
+  /** The API's query parameter; for a day, the prefix of its bounds (`created`: created_from, created_to). */
   readonly name: string;
   readonly label: string;
-  /** The values to choose from; none: a day (YYYY-MM-DD, a UTC day for the API). */
+  /** The values to choose from. */
   readonly choices?: readonly (Choice | string)[];
+  /** `day`: a day of Bogotá; `text`: what is typed, sent as `toQuery` makes it. */
+  readonly kind?: 'day' | 'text';
+  readonly toQuery?: (value: string) => Readonly<Record<string, string>>;
 }
 
 export type FilterValues = Readonly<Record<string, string>>;
@@ -23,6 +29,46 @@ export type FilterValues = Readonly<Record<string, string>>;
 export function useFilters(specs: readonly FilterSpec[]): [FilterValues, (name: string, value: string) => void] {
   const [values, setValues] = useState<FilterValues>(() => Object.fromEntries(specs.map((s) => [s.name, ''])));
   return [values, (name, value) => setValues((previous) => ({ ...previous, [name]: value }))];
+}
+
+/** The list's query parameters the filters' values make; a day not understood sends nothing. */
+export function queryOf(specs: readonly FilterSpec[], values: FilterValues): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const spec of specs) {
+    const value = values[spec.name]?.trim() ?? '';
+    if (value === '') continue;
+    if (spec.kind === 'day') {
+      const parsed = parseDay(value);
+      if (!parsed.ok) continue;
+      const { from, to } = dayBounds(parsed.day);
+      query[`${spec.name}_from`] = from;
+      query[`${spec.name}_to`] = to;
+    } else if (spec.toQuery) Object.assign(query, spec.toQuery(value));
+    else query[spec.name] = value;
+  }
+  return query;
+}
+
+function DayField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  const parsed = value.trim() ? parseDay(value) : undefined;
+  return (
+    <>
+      <input
+        id={id}
+        inputMode="numeric"
+        placeholder="dd/mm/yyyy"
+        autoComplete="off"
+        size={11}
+        value={value}
+        aria-invalid={parsed?.ok === false ? true : undefined}
+        aria-describedby={`${id}-said`}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+      <p id={`${id}-said`} class={parsed?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
+        {parsed === undefined ? "Bogotá's day" : parsed.ok ? `${formatDay(parsed.day)}, Bogotá` : parsed.error}
+      </p>
+    </>
+  );
 }
 
 export function Filters(props: {
@@ -54,10 +100,16 @@ export function Filters(props: {
                 );
               })}
             </select>
+          ) : spec.kind === 'day' ? (
+            <DayField
+              id={idOf(spec)}
+              value={props.values[spec.name] ?? ''}
+              onChange={(value) => props.onChange(spec.name, value)}
+            />
           ) : (
             <input
               id={idOf(spec)}
-              type="date"
+              type="search"
               value={props.values[spec.name]}
               onChange={(e) => props.onChange(spec.name, e.currentTarget.value)}
             />

@@ -30,8 +30,11 @@ function KeyAction({ brebKey, onChanged }: { readonly brebKey: BrebKey; readonly
   );
 }
 
-/** The columns; `onChanged` reads the page again after a key changed. */
-export const keyColumns = (onChanged: () => void): readonly Column<BrebKey>[] => [
+/**
+ * The columns; `onChanged` reads the page again after a key changed. The buttons only for whoever
+ * may change keys.
+ */
+export const keyColumns = (onChanged: () => void, mayChange: boolean): readonly Column<BrebKey>[] => [
   {
     header: 'Key',
     cell: (k) => (
@@ -43,5 +46,5 @@ export const keyColumns = (onChanged: () => void): readonly Column<BrebKey>[] =>
   { header: 'Shown as', cell: (k) => k.display_name },
   { header: 'Status', cell: (k) => <Status value={k.status} /> },
   { header: 'Created', cell: (k) => formatTime(k.created_at) },
-  { header: 'Actions', cell: (k) => <KeyAction brebKey={k} onChanged={onChanged} /> },
+  ...(mayChange ? [{ header: 'Actions', cell: (k: BrebKey) => <KeyAction brebKey={k} onChanged={onChanged} /> }] : []),
 ];

@@ -21,12 +21,12 @@ export function ListBody<T>({
   children,
 }: {
   readonly page: PageState<T>;
-  readonly empty: string;
+  readonly empty: ComponentChildren;
   readonly children: (items: readonly T[]) => ComponentChildren;
 }) {
-  if (page.error) return <ProblemMessage error={page.error} />;
+  if (page.error) return <ProblemMessage error={page.error} onRetry={page.reload} />;
   if (!page.items) return <p role="status">Loading…</p>;
-  if (page.items.length === 0) return <p>{empty}</p>;
+  if (page.items.length === 0) return <p class="empty">{empty}</p>;
   return <>{children(page.items)}</>;
 }
 
@@ -38,21 +38,26 @@ export function Loaded<T>({
   readonly state: RecordState<T>;
   readonly children: (record: T) => ComponentChildren;
 }) {
-  if (state.error) return <ProblemMessage error={state.error} />;
+  if (state.error) return <ProblemMessage error={state.error} onRetry={state.reload} />;
   if (!state.record) return <p role="status">Loading…</p>;
   return <>{children(state.record)}</>;
 }
 
-/** Terms and their values, as a description list. */
-export function Details({ rows }: { readonly rows: readonly [string, ComponentChildren][] }) {
+/** A row of Details; one whose value is empty (undefined, '', false) is left out. */
+export type DetailRow = readonly [string, ComponentChildren];
+
+/** Terms and their values, as a description list; rows without a value are not shown. */
+export function Details({ rows }: { readonly rows: readonly DetailRow[] }) {
   return (
     <dl class="details">
-      {rows.map(([term, value]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
+      {rows
+        .filter(([, value]) => value !== undefined && value !== null && value !== '' && value !== false)
+        .map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
     </dl>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Page, PageQuery, PaginationInfo } from '../api';
+import { REFRESH_MS } from './use-record';
 
 export const PAGE_SIZE = 10;
 
@@ -22,10 +23,17 @@ export interface PageState<T> {
 /** A list's filters by query parameter; '' is a filter left at "any", which is not sent. */
 type Filters = Readonly<Record<string, string>>;
 
+/** What a list can be asked besides its filters. */
+export interface PageOptions<T> {
+  /** Whether the page's items may still change (a delivery under way): read again every few seconds while so. */
+  readonly changing?: (items: readonly T[]) => boolean;
+}
+
 export function usePage<Q extends PageQuery, K extends string, T>(
   load: (query: Q) => Promise<Page<K, T>>,
   name: K,
   filters: Filters = {},
+  options: PageOptions<T> = {},
 ): PageState<T> {
   const key = JSON.stringify(filters);
   const [walk, setWalk] = useState<{ key: string; page: number; snapshot?: string }>({ key, page: 1 });
@@ -61,6 +69,13 @@ export function usePage<Q extends PageQuery, K extends string, T>(
     };
     // The filters are named by their key: a new object with the same filters is the same walk.
   }, [key, current.page, reads]);
+
+  const items = state.items;
+  useEffect(() => {
+    if (!items || !options.changing?.(items)) return;
+    const timer = setTimeout(() => setReads((n) => n + 1), REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [items]);
 
   return {
     items: state.items,

@@ -1,13 +1,15 @@
 /** One merchant: who it is, its accounts with their balances, its Bre-B keys. */
 import type { Customer } from '../api';
 import { ACCOUNT_COLUMNS } from '../components/account-columns';
-import { useDashboard } from '../components/context';
+import { useDashboard, useMay } from '../components/context';
 import { keyColumns } from '../components/key-columns';
 import { PagedTable } from '../components/paged-table';
 import { Details, Loaded, Status } from '../components/ui';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime } from '../format';
+import { LinkAccountForm } from '../forms/link-account';
+import { RegisterKeyForm } from '../forms/register-key';
 
 export function MerchantPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
@@ -17,6 +19,7 @@ export function MerchantPage({ id }: { readonly id: string }) {
 
 function MerchantDetails({ customer }: { readonly customer: Customer }) {
   const { api } = useDashboard();
+  const may = useMay();
   const accounts = usePage(api.listAccounts, 'accounts', { customer_id: customer.id });
   const keys = usePage(api.listKeys, 'keys', { customer_id: customer.id });
   const address = customer.address;
@@ -40,14 +43,22 @@ function MerchantDetails({ customer }: { readonly customer: Customer }) {
         columns={ACCOUNT_COLUMNS}
         caption={`Accounts of ${customer.business_name}`}
         noun="accounts"
+        empty="No accounts linked yet."
       />
+      {may('linkAccount') && customer.status === 'ACTIVE' && (
+        <LinkAccountForm customerId={customer.id} onLinked={accounts.reload} />
+      )}
       <h2>Bre-B keys</h2>
       <PagedTable
         page={keys}
-        columns={keyColumns(keys.reload)}
+        columns={keyColumns(keys.reload, may('changeKey'))}
         caption={`Keys of ${customer.business_name}`}
         noun="keys"
+        empty={accounts.items?.length ? 'No keys registered yet.' : 'No keys yet: a key needs an account first.'}
       />
+      {may('registerKey') && customer.status === 'ACTIVE' && !!accounts.items?.length && (
+        <RegisterKeyForm accounts={accounts.items} onRegistered={keys.reload} />
+      )}
     </>
   );
 }

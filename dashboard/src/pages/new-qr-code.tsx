@@ -4,11 +4,14 @@
  * API checks everything again; its refusal is shown field by field.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { BrebKey, CreateQrCodeRequest } from '../api';
-import { newIdempotencyKey, useDashboard } from '../components/context';
+import { ApiProblem, type BrebKey, type CreateQrCodeRequest } from '../api';
+import { newIdempotencyKey, useDashboard, useMay } from '../components/context';
 import { useMerchants } from '../components/merchants';
-import { ProblemMessage } from '../components/problem';
+import { MoneyField } from '../components/money-field';
+import { fieldProblems, ProblemMessage } from '../components/problem';
 import { TextField } from '../components/text-field';
+import { withMeaning } from '../codes';
+import { amountOfCents, centsOf, parseCop } from '../money';
 import { useAction } from '../components/use-action';
 import { linkTo } from '../router';
 import { CHANNELS } from './qr-codes';
@@ -25,20 +28,32 @@ type Purpose = Required<NonNullable<CreateQrCodeRequest['additional_info']>>['tr
 
 const PURPOSES: readonly Purpose[] = ['00', '02', '03', '04', '05', '06', '07'];
 
-const AMOUNT = '[0-9]{1,10}\\.[0-9]{2}';
+/** A QR code's amounts have at most 10 digits before the cents (the API's rule). */
+const QR_AMOUNT_DIGITS = 10;
 
-/** What a code with an amount asks for, in pesos with two decimals. */
+/** What a code with an amount asks for. */
 const AMOUNT_FIELDS = [
   { name: 'amount', label: 'Amount (COP)' },
   { name: 'vat', label: 'VAT included (COP)' },
   { name: 'inc', label: 'INC included (COP)' },
 ] as const;
 
-/** "119000.00" - "19000.00" = "100000.00", in whole cents. */
-function minus(amount: string, part: string): string {
-  const cents = Math.round(Number(amount) * 100) - Math.round(Number(part) * 100);
-  return (cents / 100).toFixed(2);
-}
+/** The API's fields, by the id of the form's field that holds them (the VAT's base is the form's sum). */
+const API_FIELDS: Readonly<Record<string, string>> = {
+  customer_id: 'new-merchant',
+  key_id: 'new-key',
+  qr_code_reference: 'new-reference',
+  'amount.value': 'new-amount',
+  'vat.vat_value': 'new-vat',
+  'vat.vat_base_value': 'new-vat',
+  'inc.inc_value': 'new-inc',
+  'additional_info.terminal_label': 'new-terminal',
+  'additional_info.transaction_purpose': 'new-purpose',
+  channel: 'new-channel',
+};
+
+const REFERENCE = /^[A-OQ-Za-oq-z0-9]{1,17}$/;
+const PRINTABLE = /^[\x20-\x7E]{1,25}$/;
 
 interface Fields {
   customer_id: string;
@@ -53,25 +68,50 @@ interface Fields {
   terminal: string;
 }
 
-function requestOf(fields: Fields): CreateQrCodeRequest {
+/** The form's values as the API takes them, or what the person must correct first (by field id). */
+function checked(fields: Fields): { request: CreateQrCodeRequest } | { problems: Record<string, string> } {
+  const problems: Record<string, string> = {};
+  if (!REFERENCE.test(fields.reference)) {
+    problems['new-reference'] = '1 to 17 letters or digits, without the letter P.';
+  }
   const base = {
     customer_id: fields.customer_id,
     key_id: fields.key_id,
     channel: fields.channel,
     qr_code_reference: fields.reference,
   };
-  if (fields.kind === 'static') return { ...base, type: 'STATIC' };
+  if (fields.kind === 'static') {
+    return Object.keys(problems).length ? { problems } : { request: { ...base, type: 'STATIC' } };
+  }
+  const [amount, vat, inc] = AMOUNT_FIELDS.map(({ name }) => parseCop(fields[name], QR_AMOUNT_DIGITS));
+  for (const [index, parsed] of [amount, vat, inc].entries()) {
+    if (!parsed?.ok) problems[`new-${AMOUNT_FIELDS[index]!.name}`] = parsed?.error ?? '';
+  }
+  if (amount?.ok && centsOf(amount.value) === 0n) problems['new-amount'] = 'The amount must be more than 0.';
+  if (amount?.ok && vat?.ok && inc?.ok && centsOf(amount.value) < centsOf(vat.value) + centsOf(inc.value)) {
+    problems['new-amount'] = 'The amount includes the VAT and the INC: it cannot be smaller than both together.';
+  }
+  if (fields.kind === 'dynamic' && !PRINTABLE.test(fields.terminal)) {
+    problems['new-terminal'] = '1 to 25 letters without accents, digits or punctuation.';
+  }
+  if (Object.keys(problems).length || !amount?.ok || !vat?.ok || !inc?.ok) return { problems };
   const priced = {
     ...base,
-    amount: { value: fields.amount, currency: 'COP' as const },
-    vat: { vat_type: 'FIXED' as const, vat_value: fields.vat, vat_base_value: minus(fields.amount, fields.vat) },
-    inc: { inc_type: 'FIXED' as const, inc_value: fields.inc },
+    amount: { value: amount.value, currency: 'COP' as const },
+    vat: {
+      vat_type: 'FIXED' as const,
+      vat_value: vat.value,
+      vat_base_value: amountOfCents(centsOf(amount.value) - centsOf(vat.value)),
+    },
+    inc: { inc_type: 'FIXED' as const, inc_value: inc.value },
   };
-  if (fields.kind === 'hybrid') return { ...priced, type: 'STATIC' };
+  if (fields.kind === 'hybrid') return { request: { ...priced, type: 'STATIC' } };
   return {
-    ...priced,
-    type: 'DYNAMIC',
-    additional_info: { transaction_purpose: fields.purpose, terminal_label: fields.terminal },
+    request: {
+      ...priced,
+      type: 'DYNAMIC',
+      additional_info: { transaction_purpose: fields.purpose, terminal_label: fields.terminal },
+    },
   };
 }
 
@@ -94,6 +134,20 @@ function useActiveKeys(customerId: string): readonly BrebKey[] {
 }
 
 export function NewQrCodePage() {
+  const may = useMay();
+  if (!may('createQrCode')) {
+    return (
+      <>
+        <h1>New QR code</h1>
+        <p>Your sign-in may look at QR codes but not create them.</p>
+        <a href={linkTo('qrcodes')}>Back to the QR codes</a>
+      </>
+    );
+  }
+  return <NewQrCodeForm />;
+}
+
+function NewQrCodeForm() {
   const { api } = useDashboard();
   const { merchants } = useMerchants();
   const action = useAction();
@@ -105,12 +159,13 @@ export function NewQrCodePage() {
     channel: 'POS',
     reference: '',
     amount: '',
-    vat: '0.00',
-    inc: '0.00',
+    vat: '0',
+    inc: '0',
     purpose: '00',
     terminal: '',
   });
   const keys = useActiveKeys(fields.customer_id);
+  const active = merchants.filter((m) => m.status === 'ACTIVE');
   const setValue = (name: keyof Fields) => (value: string) => {
     setFields((previous) => ({ ...previous, [name]: value, ...(name === 'customer_id' ? { key_id: '' } : {}) }));
     // Another request: a retry of it is not the one sent before.
@@ -119,31 +174,56 @@ export function NewQrCodePage() {
   const set = (name: keyof Fields) => (event: { currentTarget: { value: string } }) =>
     setValue(name)(event.currentTarget.value);
 
+  const [problems, setProblems] = useState<Record<string, string>>({});
   const submit = (event: Event) => {
     event.preventDefault();
+    const outcome = checked(fields);
+    if ('problems' in outcome) {
+      setProblems(outcome.problems);
+      // The first field to correct takes the focus, as the browser's own check would.
+      const first = Object.keys(outcome.problems)[0];
+      if (first) document.getElementById(first)?.focus();
+      return;
+    }
+    setProblems({});
     action.run(async () => {
-      const created = await api.createQrCode(requestOf(fields), idempotencyKey);
+      const created = await api.createQrCode(outcome.request, idempotencyKey);
       location.hash = linkTo('qrcodes', created.id);
     }, 'QR code created.');
   };
+  const apiProblems = fieldProblems(action.error, API_FIELDS);
+  const taken = action.error instanceof ApiProblem && action.error.code === 'QR_CODE_REFERENCE_TAKEN';
+  const problemOf = (id: string): string | undefined =>
+    problems[id] ??
+    apiProblems[id] ??
+    (id === 'new-reference' && taken ? 'This merchant already has a code with this reference.' : undefined);
 
   const priced = fields.kind !== 'static';
   return (
     <>
       <h1>New QR code</h1>
-      <form class="form" onSubmit={submit}>
+      <form class="form" onSubmit={submit} noValidate>
         <div class="field">
           <label for="new-merchant">Merchant</label>
-          <select id="new-merchant" required value={fields.customer_id} onChange={set('customer_id')}>
+          <select
+            id="new-merchant"
+            required
+            value={fields.customer_id}
+            onChange={set('customer_id')}
+            aria-describedby={active.length === 0 ? 'new-merchant-hint' : undefined}
+          >
             <option value="">Choose a merchant</option>
-            {merchants
-              .filter((m) => m.status === 'ACTIVE')
-              .map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.business_name} (NIT {m.identification_number})
-                </option>
-              ))}
+            {active.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.business_name} (NIT {m.identification_number})
+              </option>
+            ))}
           </select>
+          {active.length === 0 && (
+            <p id="new-merchant-hint" class="hint">
+              No active merchant yet: <a href={linkTo('merchants')}>link one under Merchants</a> first.
+            </p>
+          )}
         </div>
         <div class="field">
           <label for="new-key">Bre-B key</label>
@@ -156,7 +236,14 @@ export function NewQrCodePage() {
             ))}
           </select>
           <p id="new-key-hint" class="hint">
-            The merchant's active keys; payments of the code go to the key's account.
+            {fields.customer_id && keys.length === 0 ? (
+              <>
+                This merchant has no active key:{' '}
+                <a href={linkTo('merchants', fields.customer_id)}>register one on its page</a>.
+              </>
+            ) : (
+              "The merchant's active keys; payments of the code go to the key's account."
+            )}
           </p>
         </div>
         <div class="field">
@@ -174,7 +261,7 @@ export function NewQrCodePage() {
           <select id="new-channel" value={fields.channel} onChange={set('channel')}>
             {CHANNELS.map((c) => (
               <option key={c} value={c}>
-                {c}
+                {withMeaning('channel', c)}
               </option>
             ))}
           </select>
@@ -185,24 +272,24 @@ export function NewQrCodePage() {
           hint="1 to 17 letters or digits, without P; unique for the merchant."
           required
           maxLength={17}
-          pattern="[A-OQ-Za-oq-z0-9]{1,17}"
+          autoComplete="off"
           value={fields.reference}
           onText={setValue('reference')}
+          error={problemOf('new-reference')}
         />
         {priced && (
           <fieldset>
             <legend>Amount</legend>
             {AMOUNT_FIELDS.map(({ name, label }) => (
-              <TextField
+              <MoneyField
                 key={name}
                 id={`new-${name}`}
                 label={label}
-                required
-                inputMode="decimal"
-                pattern={AMOUNT}
-                placeholder={name === 'amount' ? '119000.00' : '0.00'}
+                maxIntegerDigits={QR_AMOUNT_DIGITS}
+                placeholder={name === 'amount' ? '119.000' : '0'}
                 value={fields[name]}
                 onText={setValue(name)}
+                error={problemOf(`new-${name}`)}
               />
             ))}
           </fieldset>
@@ -215,7 +302,7 @@ export function NewQrCodePage() {
               <select id="new-purpose" value={fields.purpose} onChange={set('purpose')}>
                 {PURPOSES.map((p) => (
                   <option key={p} value={p}>
-                    {p === '00' ? '00 (purchase)' : p}
+                    {withMeaning('purpose', p)}
                   </option>
                 ))}
               </select>
@@ -225,10 +312,11 @@ export function NewQrCodePage() {
               label="Terminal label"
               required
               maxLength={25}
-              pattern="[ -~]{1,25}"
               placeholder="CAJA01"
+              hint="The till or device, as the payer's receipt names it."
               value={fields.terminal}
               onText={setValue('terminal')}
+              error={problemOf('new-terminal')}
             />
           </fieldset>
         )}
@@ -238,7 +326,9 @@ export function NewQrCodePage() {
           </button>
           <a href={linkTo('qrcodes')}>Cancel</a>
         </div>
-        {action.error !== undefined && <ProblemMessage error={action.error} />}
+        {action.error !== undefined && !taken && (
+          <ProblemMessage error={action.error} fields={API_FIELDS} onRetry={() => submit(new Event('submit'))} />
+        )}
       </form>
     </>
   );

@@ -3,34 +3,43 @@
  * for the webhooks that subscribed to them: their deliveries are on each webhook's page.
  */
 import { useDashboard } from '../components/context';
-import { counterpartyName } from '../components/payment-columns';
+import { counterpartyName, directionOf } from '../components/payment-columns';
 import { Amount, Details, Loaded, Status } from '../components/ui';
+import { meaningOf, withMeaning } from '../codes';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
-import type { ComponentChildren } from 'preact';
 import type { Payment } from '../api';
 
 /** What happened to the payment, in order, from its fields. */
 function history(payment: Payment): [string | undefined, string][] {
-  const steps: [string | undefined, string][] = [[payment.created_at, `${payment.direction} payment created`]];
+  const steps: [string | undefined, string][] = [[payment.created_at, `${directionOf(payment)}: payment created`]];
   if (payment.settled_at) steps.push([payment.settled_at, 'Settled']);
   if (payment.status === 'REJECTED') {
-    steps.push([payment.updated_at, `Rejected: ${payment.rejection_reason ?? 'no reason given'}`]);
+    const reason = payment.rejection_reason;
+    steps.push([payment.updated_at, `Rejected: ${reason ? withMeaning('rejection', reason) : 'no reason given'}`]);
   }
-  if (payment.status === 'PENDING') steps.push([undefined, 'Waiting for the network to settle it']);
-  if (payment.status === 'PROCESSING') steps.push([undefined, "Waiting for the approval callback's decision"]);
+  if (payment.status === 'PENDING') steps.push([undefined, 'Waiting for the network to settle it (this page updates)']);
+  if (payment.status === 'PROCESSING') {
+    steps.push([undefined, "Waiting for the approval callback's decision (this page updates)"]);
+  }
   return steps;
 }
 
 /** How the client's approval callback decided an inbound payment, and why it could not when it did not. */
 function approvalOf(payment: Payment): string {
-  return payment.approval_error ? `${payment.approval} (${payment.approval_error})` : (payment.approval ?? '');
+  if (!payment.approval) return '';
+  const meaning = meaningOf('approval', payment.approval) ?? payment.approval;
+  const said = `${meaning.charAt(0).toUpperCase()}${meaning.slice(1)}`;
+  return payment.approval_error ? `${said}: ${payment.approval_error}` : said;
 }
+
+/** A payment that can still change: the page reads it again while it waits. */
+const waiting = (payment: Payment): boolean => payment.status === 'PENDING' || payment.status === 'PROCESSING';
 
 export function PaymentPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
-  const payment = useRecord(() => api.getPayment(id), id);
+  const payment = useRecord(() => api.getPayment(id), id, waiting);
   return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} />}</Loaded>;
 }
 
@@ -44,23 +53,22 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
       <Details
         rows={[
           ['Status', <Status value={payment.status} />],
-          ['Direction', payment.direction],
+          ['Direction', directionOf(payment)],
           ['Amount', <Amount money={payment.amount} />],
-          ...(payment.tip ? [['Of which tip', <Amount money={payment.tip} />] as [string, ComponentChildren]] : []),
-          ['Description', payment.description ?? ''],
-          ...(payment.approval ? [['Approval', approvalOf(payment)] as [string, ComponentChildren]] : []),
+          ['Of which tip', payment.tip && <Amount money={payment.tip} />],
+          ['Description', payment.description],
+          ['Approval', approvalOf(payment)],
           ['Other side', counterpartyName(payment)],
           ['Their bank', `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`],
           ['Their account', `${counterparty.account.account_type} ${counterparty.account.account_number}`],
-          ['Bre-B key', counterparty.key ? `${counterparty.key.key_type} ${counterparty.key.key_value}` : ''],
+          ['Bre-B key', counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
           [
             'QR code',
             payment.qr_code_id && payment.qr_code_reference ? (
               <a href={linkTo('qrcodes', payment.qr_code_id)}>{shortReference(payment.qr_code_reference)}</a>
-            ) : (
-              ''
-            ),
+            ) : undefined,
           ],
+          ['Settled', formatTime(payment.settled_at)],
           ['Payment id', <code>{payment.id}</code>],
         ]}
       />

@@ -1,33 +1,67 @@
-/** The tenant's payments, both directions: filters and a page at a time. */
+/** The tenant's payments, both directions: filters, a search by reference, totals, a page at a time. */
+import { useEffect, useState } from 'preact/hooks';
+import { withMeaning } from '../codes';
 import { useDashboard } from '../components/context';
-import { Filters, useFilters } from '../components/filters';
-import { useMerchantFilter } from '../components/merchants';
+import { Filters, queryOf, useFilters, type FilterSpec } from '../components/filters';
+import { useMerchants } from '../components/merchants';
 import { PagedTable } from '../components/paged-table';
-import { PAYMENT_COLUMNS } from '../components/payment-columns';
+import { paymentListColumns } from '../components/payment-columns';
+import { PaymentTotals } from '../components/payment-totals';
 import { usePage } from '../components/use-page';
+
+const MARK = 'TRXIDP';
+
+/**
+ * What the API's payments carry of a code: its network reference, CO.COM.<acquirer>.TRXIDP<reference>.
+ * The part before the merchant's reference is the stage's, read from any of the tenant's codes.
+ */
+function useReferencePrefix(): string | undefined {
+  const { api } = useDashboard();
+  const [prefix, setPrefix] = useState<string>();
+  useEffect(() => {
+    api.listQrCodes({ page_number: 1, page_size: 1 }).then(
+      (page) => {
+        const reference = page.qr_codes[0]?.qr_code_reference;
+        if (reference?.includes(MARK)) setPrefix(reference.slice(0, reference.lastIndexOf(MARK) + MARK.length));
+      },
+      () => undefined,
+    );
+  }, [api]);
+  return prefix;
+}
 
 export function PaymentsPage() {
   const { api } = useDashboard();
-  const specs = [
-    useMerchantFilter(),
+  const { choices, merchants } = useMerchants();
+  const prefix = useReferencePrefix();
+  const specs: FilterSpec[] = [
+    { name: 'customer_id', label: 'Merchant', choices },
     {
       name: 'direction',
       label: 'Direction',
-      choices: [
-        { value: 'INBOUND', label: 'INBOUND (received)' },
-        { value: 'OUTBOUND', label: 'OUTBOUND (sent)' },
-      ],
+      choices: (['INBOUND', 'OUTBOUND'] as const).map((d) => ({ value: d, label: withMeaning('direction', d) })),
     },
     { name: 'status', label: 'Status', choices: ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] },
-    { name: 'created_at', label: 'Created on (UTC day)' },
+    { name: 'created', label: 'Created on', kind: 'day' },
+    {
+      name: 'reference',
+      label: "QR code's reference",
+      kind: 'text',
+      toQuery: (typed) => ({ qr_code_reference: typed.includes(MARK) || !prefix ? typed : `${prefix}${typed}` }),
+    },
   ];
   const [filters, setFilter] = useFilters(specs);
-  const page = usePage(api.listPayments, 'payments', filters);
+  const query = queryOf(specs, filters);
+  const page = usePage(api.listPayments, 'payments', query, {
+    changing: (items) => items.some((p) => p.status === 'PENDING' || p.status === 'PROCESSING'),
+  });
+  const merchantName = (id: string) => merchants.find((m) => m.id === id)?.business_name ?? '';
   return (
     <>
       <h1>Payments</h1>
       <Filters label="Filter payments" specs={specs} values={filters} onChange={setFilter} />
-      <PagedTable page={page} columns={PAYMENT_COLUMNS} noun="payments" />
+      <PaymentTotals query={query} />
+      <PagedTable page={page} columns={paymentListColumns(merchantName)} noun="payments" />
     </>
   );
 }

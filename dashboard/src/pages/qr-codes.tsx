@@ -1,8 +1,10 @@
 /** The tenant's QR codes: filters, a page of them with their thumbnails, the way to a new one. */
 import type { QrCode } from '../api';
-import { useDashboard } from '../components/context';
+import { withMeaning } from '../codes';
+import { useDashboard, useMay } from '../components/context';
 import type { Column } from '../components/data-table';
-import { Filters, useFilters } from '../components/filters';
+import { Filters, queryOf, useFilters } from '../components/filters';
+import { FirstRun } from '../components/first-run';
 import { useMerchantFilter } from '../components/merchants';
 import { PagedTable } from '../components/paged-table';
 import { Amount, Status } from '../components/ui';
@@ -31,7 +33,7 @@ const QR_CODE_COLUMNS: readonly Column<QrCode>[] = [
     cell: (code) => <a href={linkTo('qrcodes', code.id)}>{shortReference(code.qr_code_reference)}</a>,
   },
   { header: 'Merchant', cell: (code) => code.merchant.merchant_name },
-  { header: 'Type', cell: (code) => code.type },
+  { header: 'Type', cell: (code) => withMeaning('qrType', code.type) },
   { header: 'Status', cell: (code) => <Status value={code.status} /> },
   {
     header: 'Amount',
@@ -43,26 +45,43 @@ const QR_CODE_COLUMNS: readonly Column<QrCode>[] = [
 
 export function QrCodesPage() {
   const { api } = useDashboard();
+  const may = useMay();
   const specs = [
     useMerchantFilter(),
     { name: 'status', label: 'Status', choices: ['ACTIVE', 'PAID', 'DELETED'] },
-    { name: 'type', label: 'Type', choices: ['STATIC', 'DYNAMIC'] },
-    { name: 'channel', label: 'Channel', choices: CHANNELS },
-    { name: 'created_at', label: 'Created on (UTC day)' },
+    {
+      name: 'type',
+      label: 'Type',
+      choices: (['STATIC', 'DYNAMIC'] as const).map((t) => ({ value: t, label: withMeaning('qrType', t) })),
+    },
+    {
+      name: 'channel',
+      label: 'Channel',
+      choices: CHANNELS.map((c) => ({ value: c, label: withMeaning('channel', c) })),
+    },
+    { name: 'created', label: 'Created on', kind: 'day' as const },
   ];
   const [filters, setFilter] = useFilters(specs);
-  const page = usePage(api.listQrCodes, 'qr_codes', filters);
+  const query = queryOf(specs, filters);
+  const page = usePage(api.listQrCodes, 'qr_codes', query);
+  const filtered = Object.keys(query).length > 0;
 
   return (
     <>
       <div class="page-heading">
         <h1>QR codes</h1>
-        <a class="button" href={linkTo('qrcodes', 'new')}>
-          New QR code
-        </a>
+        {may('createQrCode') && (
+          <a class="button" href={linkTo('qrcodes', 'new')}>
+            New QR code
+          </a>
+        )}
       </div>
       <Filters label="Filter QR codes" specs={specs} values={filters} onChange={setFilter} />
-      <PagedTable page={page} noun="QR codes" columns={QR_CODE_COLUMNS} />
+      {!filtered && page.items?.length === 0 && !page.error ? (
+        <FirstRun />
+      ) : (
+        <PagedTable page={page} noun="QR codes" columns={QR_CODE_COLUMNS} />
+      )}
     </>
   );
 }

@@ -1,7 +1,8 @@
 /** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookDelivery } from '../api';
-import { newIdempotencyKey, useDashboard } from '../components/context';
+import { newIdempotencyKey, useDashboard, useMay } from '../components/context';
+import { withMeaning } from '../codes';
 import { PagedTable } from '../components/paged-table';
 import { ProblemMessage } from '../components/problem';
 import { Details, Loaded, Status } from '../components/ui';
@@ -25,7 +26,16 @@ function lastAttempt(delivery: WebhookDelivery): string {
 
 function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readonly reload: () => void }) {
   const { api } = useDashboard();
-  const deliveries = usePage((query) => api.listWebhookDeliveries(webhook.id, query), 'deliveries');
+  const may = useMay();
+  // A delivery under way changes on its own (attempts, retries): the list follows it while the page is open.
+  const deliveries = usePage(
+    (query) => api.listWebhookDeliveries(webhook.id, query),
+    'deliveries',
+    {},
+    {
+      changing: (items) => items.some((delivery) => delivery.status === 'PENDING'),
+    },
+  );
   const action = useAction();
   const [testKey, setTestKey] = useState(newIdempotencyKey);
   const toggle = () => {
@@ -49,18 +59,20 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
           ['Receiver', <code>{webhook.url}</code>],
           ['State', <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} />],
           ['Events', webhook.events.join(', ')],
-          ['Delivery', webhook.delivery_mode === 'RETRY' ? 'RETRY (retried with backoff)' : 'ONCE (one attempt)'],
+          ['Delivery', withMeaning('deliveryMode', webhook.delivery_mode)],
           ['Created', formatTime(webhook.created_at)],
         ]}
       />
-      <div class="actions">
-        <button type="button" disabled={action.busy} onClick={toggle}>
-          {webhook.enabled ? 'Disable webhook' : 'Enable webhook'}
-        </button>
-        <button type="button" disabled={action.busy || !webhook.enabled} onClick={test}>
-          Send a test event
-        </button>
-      </div>
+      {may('changeWebhook') && (
+        <div class="actions">
+          <button type="button" disabled={action.busy} onClick={toggle}>
+            {webhook.enabled ? 'Disable webhook' : 'Enable webhook'}
+          </button>
+          <button type="button" disabled={action.busy || !webhook.enabled} onClick={test}>
+            Send a test event
+          </button>
+        </div>
+      )}
       <p role="status" class="status-line">
         {action.done}
       </p>

@@ -1,0 +1,52 @@
+/** Links one of the merchant's accounts that the sponsor bank approved for its NIT: where its payments land. */
+import { useDashboard } from '../components/context';
+import { ProblemMessage } from '../components/problem';
+import { TextField } from '../components/text-field';
+import { useForm } from '../components/use-form';
+
+const API_FIELDS = { number: 'la-number' };
+
+export function LinkAccountForm({
+  customerId,
+  onLinked,
+}: {
+  readonly customerId: string;
+  readonly onLinked: () => void;
+}) {
+  const { api } = useDashboard();
+  const form = useForm({ number: '' }, API_FIELDS);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    form.submit(
+      (v): Record<string, string> =>
+        /^\d{4,20}$/.test(v.number.trim()) ? {} : { 'la-number': 'The account number has 4 to 20 digits.' },
+      (v, key) => api.linkAccount(customerId, v.number.trim(), key),
+      `Account ${form.values.number.trim()} linked.`,
+      onLinked,
+    );
+  };
+  return (
+    <form class="form inline-form" onSubmit={submit} noValidate aria-labelledby="link-account">
+      <h3 id="link-account">Link an account</h3>
+      <TextField
+        id="la-number"
+        label="Account number"
+        hint="An ordinary account the sponsor bank approved for this merchant's NIT."
+        inputMode="numeric"
+        maxLength={20}
+        value={form.values.number}
+        onText={form.set('number')}
+        error={form.problemOf('la-number')}
+      />
+      <div class="actions">
+        <button type="submit" disabled={form.action.busy}>
+          Link account
+        </button>
+      </div>
+      <p role="status" class="status-line">
+        {form.action.done}
+      </p>
+      {form.action.error !== undefined && <ProblemMessage error={form.action.error} fields={API_FIELDS} />}
+    </form>
+  );
+}

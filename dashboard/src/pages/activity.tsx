@@ -1,0 +1,47 @@
+/** Who changed the tenant's webhooks, approval settings and keys, newest first (GET /v1/audit-events). */
+import type { AuditEvent } from '../api';
+import { useDashboard } from '../components/context';
+import type { Column } from '../components/data-table';
+import { PagedTable } from '../components/paged-table';
+import { usePage } from '../components/use-page';
+import { formatTime } from '../format';
+
+/** The fields a change set, as `name: before → after`; a creation or a deletion shows one side. */
+function changedFields(event: AuditEvent): string {
+  const before = (event.before ?? {}) as Record<string, unknown>;
+  const after = (event.after ?? {}) as Record<string, unknown>;
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const shown = (value: unknown): string => (value === undefined ? '—' : JSON.stringify(value));
+  return names
+    .filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]))
+    .map((name) => `${name}: ${shown(before[name])} → ${shown(after[name])}`)
+    .join('; ');
+}
+
+const ACTIVITY_COLUMNS: readonly Column<AuditEvent>[] = [
+  { header: 'When', cell: (event) => formatTime(event.created_at) },
+  { header: 'Who', cell: (event) => event.actor },
+  { header: 'What', cell: (event) => event.action },
+  {
+    header: 'Changes',
+    cell: (event) => (
+      <>
+        {changedFields(event)}
+        <div class="hint">
+          {event.resource_type} {event.resource_id}
+        </div>
+      </>
+    ),
+  },
+];
+
+export function ActivityPage() {
+  const { api } = useDashboard();
+  const page = usePage(api.listAuditEvents, 'audit_events');
+  return (
+    <>
+      <h1>Activity</h1>
+      <PagedTable page={page} noun="changes" columns={ACTIVITY_COLUMNS} />
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The audit trail in DynamoDB (shared/domain/audit.ts, docs/audit.md). Who acts is set once per
+ * request by the HTTP chain (`actingAs`, around the route's work: shared/http/handler.ts); a store
+ * that changes an audited resource adds `auditItems(...)` to the change's own transaction, so the
+ * event is written exactly when the change is, never one without the other. Outside a request (a
+ * worker, the sandbox's seed) nobody acts and no event is written.
+ *
+ * An event holds the resource's non-secret fields only, named here one by one: a field added to a
+ * webhook later is not audited until it is listed, and a secret never is.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { AuditAction, AuditEvent, AuditListFilters, AuditResourceType, AuditedFields } from '../domain/audit';
+import type { RecordReader } from '../domain/lists';
+import { itemKeys } from './item-keys';
+import { listedReads, type ListedKind } from './listed-records';
+import { listedRecordInsert } from './inserts';
+import type { TransactItem } from './transactions';
+
+/** Who makes the changes of the running request. */
+export interface Actor {
+  readonly tenant: string;
+  /** The token's `sub`. */
+  readonly subject: string;
+  readonly requestId: string;
+}
+
+const actors = new AsyncLocalStorage<Actor>();
+
+/** Runs `work` with `actor` as the author of every audited change it makes. */
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => actors.run(actor, work);
+
+/** The non-secret fields of each audited resource: the only ones an event copies. */
+const AUDITED_FIELDS: Readonly<Record<AuditResourceType, readonly string[]>> = {
+  WEBHOOK: ['url', 'events', 'delivery_mode', 'enabled', 'description'],
+  INBOUND_APPROVAL: ['callback_url', 'enabled', 'auto_approve_on_error'],
+  KEY: ['key_type', 'key_value', 'status', 'account_id', 'customer_id', 'display_name'],
+};
+
+const auditedFieldsOf = (type: AuditResourceType, record: object): AuditedFields => {
+  const fields = record as Record<string, unknown>;
+  return Object.fromEntries(
+    AUDITED_FIELDS[type].filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]]),
+  );
+};
+
+/** The events of one resource are a scope of the tenant's collection: its filter reads only them. */
+const resourceScope = (type: string, id: string): string => `${type}#${id}`;
+
+const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
+  name: 'AUDIT_EVENT',
+  key: itemKeys.auditEvent,
+  scopeOf: (event) => resourceScope(event.resource_type, event.resource_id),
+  where: (filters) => ({
+    scope:
+      filters.resourceType !== undefined && filters.resourceId !== undefined
+        ? resourceScope(filters.resourceType, filters.resourceId)
+        : undefined,
+    equals: { resource_type: filters.resourceType, resource_id: filters.resourceId, action: filters.action },
+  }),
+};
+
+export interface AuditedChange {
+  readonly action: AuditAction;
+  readonly resourceType: AuditResourceType;
+  readonly resourceId: string;
+  /** The resource as it was; none for a creation. */
+  readonly before?: object;
+  /** The resource as it became; none for a deletion. */
+  readonly after?: object;
+  readonly at: string;
+}
+
+/**
+ * The items that record `change` (the event, listed, and its lists' counters), to be written in the
+ * change's own transaction; none outside a request.
+ */
+export function auditItems(change: AuditedChange): TransactItem[] {
+  const actor = actors.getStore();
+  if (!actor) return [];
+  const event: AuditEvent = {
+    id: randomUUID(),
+    tenant: actor.tenant,
+    actor: actor.subject,
+    action: change.action,
+    resource_type: change.resourceType,
+    resource_id: change.resourceId,
+    ...(change.before ? { before: auditedFieldsOf(change.resourceType, change.before) } : {}),
+    ...(change.after ? { after: auditedFieldsOf(change.resourceType, change.after) } : {}),
+    request_id: actor.requestId,
+    created_at: change.at,
+    updated_at: change.at,
+  };
+  return listedRecordInsert(event, itemKeys.auditEvent(event.id), AUDIT_EVENTS.name, {
+    collection: AUDIT_EVENTS.name,
+    scope: AUDIT_EVENTS.scopeOf(event),
+  });
+}
+
+export const dynamoAuditStore: RecordReader<AuditEvent, AuditListFilters> = listedReads(AUDIT_EVENTS);

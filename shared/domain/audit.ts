@@ -1,0 +1,80 @@
+/**
+ * The audit trail (docs/audit.md): who changed the settings that redirect events and decide payments,
+ * and the keys that name the merchants. Every change to a webhook, the inbound approval settings or a
+ * key is recorded as an event in the change's own transaction (shared/data/audit-trail.ts), with the
+ * actor (the token's `sub`: a person, or the machine client), the action and the non-secret fields
+ * before and after. Events are never changed; a client reads its own at GET /v1/audit-events.
+ */
+import type { AuditEventListQuery } from '../schemas/audit';
+import { listOf } from './lists';
+
+export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY';
+
+export type AuditAction =
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted'
+  | 'webhook.secret_rotated'
+  | 'inbound_approval.created'
+  | 'inbound_approval.updated'
+  | 'inbound_approval.secret_rotated'
+  | 'key.registered'
+  | 'key.suspended'
+  | 'key.activated'
+  | 'key.deleted';
+
+/** The non-secret fields of a resource, as they were (`before`) and became (`after`). */
+export type AuditedFields = Readonly<Record<string, unknown>>;
+
+export interface AuditEvent {
+  readonly id: string;
+  readonly tenant: string;
+  /** The token's `sub`: the person signed in to the dashboard, or the machine client itself. */
+  readonly actor: string;
+  readonly action: AuditAction;
+  readonly resource_type: AuditResourceType;
+  readonly resource_id: string;
+  /** Absent for a creation. */
+  readonly before?: AuditedFields;
+  /** Absent for a deletion. */
+  readonly after?: AuditedFields;
+  /** The request that made the change (its `x-request-id`, in the request log too). */
+  readonly request_id: string;
+  /** When the change was made; an event never changes, so updated_at is the same. */
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+export interface AuditListFilters {
+  readonly resourceType?: AuditResourceType;
+  readonly resourceId?: string;
+  readonly action?: AuditAction;
+}
+
+/** The audit event object of GET /v1/audit-events: the stored event without its tenant. */
+export type PublicAuditEvent = Omit<AuditEvent, 'tenant' | 'updated_at'>;
+
+export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
+  return {
+    id: event.id,
+    actor: event.actor,
+    action: event.action,
+    resource_type: event.resource_type,
+    resource_id: event.resource_id,
+    ...(event.before === undefined ? {} : { before: event.before }),
+    ...(event.after === undefined ? {} : { after: event.after }),
+    request_id: event.request_id,
+    created_at: event.created_at,
+  };
+}
+
+/** GET /v1/audit-events: the tenant's events, a page at a time (docs/pagination.md), newest first by default. */
+export const listAuditEvents = listOf({
+  name: 'audit_events',
+  filters: (query: AuditEventListQuery): AuditListFilters => ({
+    ...(query.resource_type === undefined ? {} : { resourceType: query.resource_type }),
+    ...(query.resource_id === undefined ? {} : { resourceId: query.resource_id }),
+    ...(query.action === undefined ? {} : { action: query.action }),
+  }),
+  toPublic: publicAuditEvent,
+});

@@ -1,0 +1,51 @@
+/**
+ * Anti-scanning of the Bre-B directory (docs/keys.md, Anti-scanning), after Pix's DICT: every
+ * directory lookup (resolve-key, validate-key) spends a per-tenant budget, a hit a little and a miss
+ * much more. A client paying the keys people give it almost always hits; a client walking the dense
+ * space of phone numbers, or guessing emails, mostly misses, and runs dry twenty times sooner.
+ *
+ * The cost is known only once the entry is read, so the lookup is made first and its answer released
+ * only if the budget still held something: hits and misses cost the same one write, and a refused
+ * lookup stores nothing and tells nothing (the client gets 429 KEY_LOOKUPS_EXHAUSTED, never the
+ * answer it was after).
+ */
+import { RetryLater } from './errors';
+
+export type LookupOutcome = 'hit' | 'miss';
+
+/**
+ * DICT's ratio: a miss (404) costs twenty times a hit. 600 units a minute per tenant: 600 hits (ten
+ * a second, well over any merchant's payouts) or 30 misses; a scanner finding one key in two gets
+ * about 28 identities a minute, where it got the tenant's whole request limit before.
+ */
+export const LOOKUP_BUDGET = {
+  costs: { hit: 1, miss: 20 },
+  unitsPerWindow: 600,
+  windowSeconds: 60,
+} as const;
+
+export type LookupBudgetSettings = typeof LOOKUP_BUDGET;
+
+export interface LookupBudget {
+  /**
+   * Spends `cost` units of the tenant's budget, counting `outcome` in the metrics: undefined when
+   * spent, or the seconds until the budget refills when it held nothing. Atomic across instances.
+   */
+  spend(
+    tenant: string,
+    outcome: LookupOutcome,
+    cost: number,
+  ): Promise<{ readonly retryAfterSeconds: number } | undefined>;
+}
+
+/** Spends the lookup's cost, or refuses its answer: 429 KEY_LOOKUPS_EXHAUSTED with Retry-After. */
+export async function spendLookup(budget: LookupBudget, tenant: string, outcome: LookupOutcome): Promise<void> {
+  const refused = await budget.spend(tenant, outcome, LOOKUP_BUDGET.costs[outcome]);
+  if (refused) {
+    throw new RetryLater(
+      'KEY_LOOKUPS_EXHAUSTED',
+      `This client's directory lookups are spent until the next window (a miss costs ${LOOKUP_BUDGET.costs.miss} hits)`,
+      refused.retryAfterSeconds,
+    );
+  }
+}

@@ -1,0 +1,51 @@
+/** The audit trail's schemas (docs/audit.md): GET /v1/audit-events, its query and its events. */
+import type { FromSchema } from 'json-schema-to-ts';
+import { closedObject, TIMESTAMP, UUID } from './common';
+import { listAnswer, listQuery } from './lists';
+
+export const AUDIT_RESOURCE_TYPES = ['WEBHOOK', 'INBOUND_APPROVAL', 'KEY'] as const;
+
+export const AUDIT_ACTIONS = [
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'inbound_approval.created',
+  'inbound_approval.updated',
+  'inbound_approval.secret_rotated',
+  'key.registered',
+  'key.suspended',
+  'key.activated',
+  'key.deleted',
+] as const;
+
+/** The events of one resource (resource_type and resource_id), of one action, within the date filters. */
+export const auditEventListQuerySchema = listQuery({
+  resource_type: { type: 'string', enum: AUDIT_RESOURCE_TYPES },
+  // A webhook's or a key's id; the inbound approval settings' is the client's own id.
+  resource_id: { type: 'string', minLength: 1, maxLength: 255 },
+  action: { type: 'string', enum: AUDIT_ACTIONS },
+});
+
+export type AuditEventListQuery = FromSchema<typeof auditEventListQuerySchema>;
+
+/** The resource's non-secret fields (a webhook's url and events, a key's status, …): never a secret. */
+const auditedFieldsSchema = { type: 'object' } as const;
+
+/** One change: who (the token's sub), what, to which resource, its fields before and after, when. */
+export const auditEventSchema = /* @__PURE__ */ closedObject(
+  {
+    id: UUID,
+    actor: { type: 'string', minLength: 1 },
+    action: { type: 'string', enum: AUDIT_ACTIONS },
+    resource_type: { type: 'string', enum: AUDIT_RESOURCE_TYPES },
+    resource_id: { type: 'string', minLength: 1 },
+    before: auditedFieldsSchema,
+    after: auditedFieldsSchema,
+    request_id: { type: 'string', minLength: 1 },
+    created_at: TIMESTAMP,
+  },
+  ['id', 'actor', 'action', 'resource_type', 'resource_id', 'request_id', 'created_at'],
+);
+
+export const auditEventListSchema = /* @__PURE__ */ listAnswer('audit_events', auditEventSchema);

@@ -1,0 +1,76 @@
+/**
+ * Issue 29, finding 3: an anonymous flood blocked every tenant, since the stage's one bucket (API
+ * Gateway's throttling) counted tokenless requests before any token was read. The local server models
+ * the deployed order (infra/local/edge-guard.ts): the edge (a bucket per address, tokenless API
+ * requests refused), then the stage's bucket, then the token, then the tenant's own limit. Here 600
+ * tokenless requests from one address (127.0.0.2: the loopback network is all ours) run while a
+ * tenant with a valid token sends 20 requests from another (127.0.0.1): behind the edge every one of
+ * the tenant's is served; without it (the control) the flood empties the stage's bucket and some fail.
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import { stages } from '../../infra/stages';
+import { startTestApi, type TestApi } from '../support/local-api';
+
+const FLOOD = 600;
+const TENANT_REQUESTS = 20;
+const ATTACKER_ADDRESS = '127.0.0.2';
+
+/** Status codes of `count` GET /v1/customers without a token, from the attacker's address, all at once. */
+async function tokenlessFlood(api: TestApi, count: number): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64, localAddress: ATTACKER_ADDRESS });
+  const { hostname, port } = new URL(api.url);
+  const one = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ agent, hostname, port, path: '/v1/customers', method: 'GET' }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  try {
+    return await Promise.all(Array.from({ length: count }, one));
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The tenant's requests, one after the other while the flood runs, and the flood's statuses. */
+async function floodWithTenant(api: TestApi) {
+  const token = await api.token('sandbox-client-a');
+  const flood = tokenlessFlood(api, FLOOD);
+  const tenant: number[] = [];
+  for (let i = 0; i < TENANT_REQUESTS; i += 1) {
+    tenant.push((await api.request('GET', '/v1/customers', { token })).status);
+  }
+  return { tenant, flood: await flood };
+}
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+// The local stage's own limits, as `npm start` applies them: the stage's bucket (50/s, burst 100),
+// the tenant's limit (10/s, burst 20), and the edge's per-IP limit.
+const stageLimits = { throttling: 'stage', tenantRateLimit: 'stage' } as const;
+
+test('behind the edge, a tokenless flood leaves a valid tenant served: every one of its requests answers 200', async () => {
+  const api = await startTestApi({ ...stageLimits, edge: 'stage' });
+  try {
+    const { tenant, flood } = await floodWithTenant(api);
+    expect(count(flood, 401)).toBe(FLOOD);
+    expect(tenant).toEqual(Array.from({ length: TENANT_REQUESTS }, () => 200));
+  } finally {
+    await api.stop();
+  }
+});
+
+test('without the edge (the finding), the same flood spends the stage’s bucket and the tenant is refused', async () => {
+  expect(FLOOD).toBeGreaterThan(stages.local.throttling.burstLimit * 2);
+  const api = await startTestApi(stageLimits);
+  try {
+    const { tenant, flood } = await floodWithTenant(api);
+    expect(count(flood, 429)).toBeGreaterThan(0);
+    expect(count(tenant, 429)).toBeGreaterThan(0);
+  } finally {
+    await api.stop();
+  }
+});

@@ -1,0 +1,74 @@
+/**
+ * The envelope of sealed secrets (shared/data/secret-sealing.ts), over the local key service: a
+ * sealed value holds nothing of the secrets, opens for its owner only, refuses a tampered envelope,
+ * and reuses an opened data key (one unwrap per key within the cache's time). A plain list stored
+ * before sealing existed still opens, so deliveries keep their signatures through the deploy.
+ */
+import { randomBytes } from 'node:crypto';
+import { DATA_KEY_CACHE_MS, envelopeSealer, localKeyService, type KeyService } from '../../shared/data/secret-sealing';
+import type { SealedSecrets } from '../../shared/domain/webhooks';
+
+const owner = { tenant: 'client-a', owner: '7d7c5a1e-0000-4000-8000-000000000001' };
+const secrets = [
+  { secret: 'whsec_Y3VycmVudC1zZWNyZXQtMjQtYnl0ZXMhIQ==' },
+  { secret: 'whsec_cHJldmlvdXMtc2VjcmV0LTI0LWJ5dGVzISE=', expires_at: '2026-11-26T10:00:00.000Z' },
+];
+
+/** The local key service, counting its unwraps. */
+function countingKeys() {
+  const keys = localKeyService(randomBytes(32));
+  const counted = { unwraps: 0 };
+  const service: KeyService = {
+    generateDataKey: (context) => keys.generateDataKey(context),
+    unwrapDataKey: (wrapped, context) => {
+      counted.unwraps += 1;
+      return keys.unwrapDataKey(wrapped, context);
+    },
+  };
+  return { service, counted };
+}
+
+test('sealed, nothing of the secrets shows; opened by its owner, they come back whole', async () => {
+  const sealer = envelopeSealer(countingKeys().service);
+  const sealed = await sealer.seal(secrets, owner);
+  for (const { secret } of secrets) {
+    expect(sealed).not.toContain(secret);
+    expect(sealed).not.toContain(secret.slice('whsec_'.length));
+  }
+  expect(await sealer.open(sealed, owner)).toEqual(secrets);
+  // Two seals of the same secrets differ (a fresh data key and nonce each time).
+  expect(await sealer.seal(secrets, owner)).not.toBe(sealed);
+});
+
+test('another tenant, another owner, another key, or a changed byte: it does not open', async () => {
+  const { service } = countingKeys();
+  const sealed = await envelopeSealer(service).seal(secrets, owner);
+  await expect(envelopeSealer(service).open(sealed, { ...owner, tenant: 'client-b' })).rejects.toThrow();
+  await expect(envelopeSealer(service).open(sealed, { ...owner, owner: 'inbound-approval' })).rejects.toThrow();
+  await expect(envelopeSealer(countingKeys().service).open(sealed, owner)).rejects.toThrow();
+  const envelope = JSON.parse(sealed) as { data: string };
+  const data = Buffer.from(envelope.data, 'base64');
+  data[0]! ^= 1;
+  const tampered: SealedSecrets = JSON.stringify({ ...envelope, data: data.toString('base64') });
+  await expect(envelopeSealer(service).open(tampered, owner)).rejects.toThrow();
+});
+
+test('an opened data key is reused for a while, then unwrapped again', async () => {
+  let now = 0;
+  const { service, counted } = countingKeys();
+  const sealer = envelopeSealer(service, () => now);
+  const sealed = await sealer.seal(secrets, owner);
+  await sealer.open(sealed, owner);
+  await sealer.open(sealed, owner);
+  expect(counted.unwraps).toBe(1);
+  now += DATA_KEY_CACHE_MS + 1;
+  await sealer.open(sealed, owner);
+  expect(counted.unwraps).toBe(2);
+  // Nor does a cached key open it for another owner: the context is the GCM's associated data too.
+  await expect(sealer.open(sealed, { ...owner, tenant: 'client-b' })).rejects.toThrow();
+});
+
+test('a plain list stored before sealing opens as it is', async () => {
+  const sealer = envelopeSealer(countingKeys().service);
+  expect(await sealer.open(secrets as unknown as SealedSecrets, owner)).toEqual(secrets);
+});
