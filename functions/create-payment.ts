@@ -28,6 +28,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
         keys: dynamoKeyStore,
         payments: dynamoPaymentStore,
         participant: runtimeConfig().participant,
+        maxPaymentCents: runtimeConfig().maxPaymentCents,
         settlement: {
           queue: settlementQueue(),
           delayMs: runtimeConfig().sandboxSettlementDelayMs,

@@ -411,6 +411,7 @@ export const routes: readonly RouteDefinition[] = [
       'CUSTOMER_INACTIVE',
       'ACCOUNT_INACTIVE',
       'INSUFFICIENT_FUNDS',
+      'AMOUNT_ABOVE_LIMIT',
       'IDEMPOTENCY_KEY_REQUIRED',
       'KEY_NOT_FOUND',
       'RESOLUTION_ALREADY_USED',
@@ -667,7 +668,7 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'pay-sandbox-qr-code',
     summary: "Sandbox: pay one of the client's QR codes as a shopper would",
     schemas: { body: 'payQrCodeRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
-    problems: ['QR_CODE_STATUS_CONFLICT', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE'],
+    problems: ['QR_CODE_STATUS_CONFLICT', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
     // It moves money into a merchant's balance: what may pay may play the shopper.
     scopes: [SCOPES.paymentsWrite],
     tableActions: INBOUND_PAYMENT_ACTIONS,
@@ -683,7 +684,7 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'receive-sandbox-inbound-payment',
     summary: "Sandbox: pay a key of one of the client's merchants from another bank",
     schemas: { body: 'sandboxInboundPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
-    problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE'],
+    problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
     scopes: [SCOPES.paymentsWrite],
     // Reads the key's directory entry and the key; then as paying a QR code, without a code.
     tableActions: INBOUND_PAYMENT_ACTIONS,

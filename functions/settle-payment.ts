@@ -9,7 +9,11 @@
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
-import { sandboxNetwork, settlePayment } from '../shared/domain/settlement';
+import { sandboxNetwork, settlePayment, type SettlementNetwork } from '../shared/domain/settlement';
+import { connectorNetwork } from '../shared/domain/transfer-orders';
+import { fetchConnector } from '../shared/data/network-connector';
+import { networkSecrets } from '../shared/data/network-secret';
+import { readNetwork, readParticipant } from '../shared/runtime/config';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
@@ -20,12 +24,27 @@ import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('settle-payment');
 
-// The sandbox's network is the only one there is: every stage settles through it. An inbound payment
-// left PROCESSING is decided under its client's approval settings (shared/domain/receive-payment.ts).
+// The stage's network (NETWORK): the sandbox simulator answers at once; the sponsor bank's connector
+// takes a signed transfer order and answers later on the status route. An inbound payment left PROCESSING is decided under its client's approval settings (shared/domain/receive-payment.ts).
+// Read at each use, not once per process: the local runtime's tests start it again with another network.
+const stageNetwork: SettlementNetwork = {
+  answer(payment) {
+    const network = readNetwork(process.env);
+    if (network.kind === 'sandbox') return sandboxNetwork.answer(payment);
+    return connectorNetwork({
+      transport: fetchConnector,
+      url: network.url,
+      participant: readParticipant(process.env),
+      secrets: () => networkSecrets(),
+      nowSeconds: () => Math.floor(Date.now() / 1000),
+    }).answer(payment);
+  },
+};
+
 const deps = {
   ...systemNewRecords,
   payments: dynamoSettlementStore,
-  network: sandboxNetwork,
+  network: stageNetwork,
   approvalSettings: dynamoApprovalSettingsStore,
   qrCodes: dynamoQrCodeStore,
 };

@@ -105,6 +105,8 @@ export const workers: readonly WorkerDefinition[] = [
     // Reads the payment (consistent); the answer's transaction puts the payment (while still PENDING)
     // and its event, and for a rejection updates the payer's balance and puts the movement.
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    // On a connector stage it signs the transfer order it POSTs to the sponsor bank's connector.
+    secrets: ['network'],
     timeoutSeconds: 30,
     // An inbound payment's approval callback (APPROVAL_TIMEOUT_MS, 3 s) and its transaction.
     recordSeconds: 10,

@@ -7,9 +7,10 @@
  * Everything that differs between stages comes from StageSettings; everything a function needs
  * comes from its route or worker entry.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   ApiMapping,
+  CfnStage,
   DomainName,
   HttpApi,
   HttpMethod,
@@ -23,6 +24,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { contractRoutes } from '../functions/contract';
+import { networkRoutes as networkRouteTable } from '../functions/network-routes';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers as workerTable } from '../functions/workers';
@@ -33,12 +35,12 @@ import { ContractFunction } from './constructs/contract-function';
 import { DashboardSite } from './constructs/dashboard-site';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
-import { SERVICE_NAME, type ServiceFunction } from './constructs/service-function';
+import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
 import { WorkerFunction } from './constructs/worker-function';
 import { edgeSettingsOf } from './edge';
-import type { EdgeSettings, StageSettings } from './stages';
+import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type EdgeSettings, type StageSettings } from './stages';
 
 /**
  * A function's invoke permission names this API (any stage, method and route of it), not each of its
@@ -83,6 +85,10 @@ export class BrebApiStack extends Stack {
   /** The function of GET /openapi.json and /docs, and its routes: the only ones without the authorizer. */
   readonly contract: ContractFunction;
   readonly contractRoutes: readonly HttpRoute[];
+  /** The routes the network connector calls, signed, without the authorizer (functions/network-routes.ts). */
+  readonly networkRoutes: readonly HttpRoute[];
+  /** Their functions, by route name. */
+  readonly networkFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly queues: WorkQueues;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
@@ -99,7 +105,8 @@ export class BrebApiStack extends Stack {
     // The stack's own tags, which CloudFormation also puts on every resource it can. Given here since
     // @aws-cdk/core:explicitStackTags: Tags.of(stack) no longer reaches the stack itself.
     super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
-    const { settings } = props;
+    // A production stage without its connector's URL fails here, naming networkConnectorUrl.
+    const settings = resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT));
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
     this.edge = edgeSettingsOf(this, settings);
@@ -179,6 +186,10 @@ export class BrebApiStack extends Stack {
         },
       ]);
     }
+    const networkFunctions = new Map<string, ServiceFunction>();
+    this.networkRoutes = this.addNetworkRoutes(settings, shared, networkFunctions);
+    this.networkFunctions = networkFunctions;
+
     const { identity } = settings;
     this.dashboard =
       identity.kind === 'cognito'
@@ -187,7 +198,9 @@ export class BrebApiStack extends Stack {
             cognito: identity,
             identity: this.identity,
             api: this.api,
-            routes: [...this.routes, contractRoutes],
+            // The network connector's routes too: behind the edge, the API answers only through the
+            // distribution (its execute-api endpoint is off), so /network/* must reach it there.
+            routes: [...this.routes, contractRoutes, ...networkRouteTable],
             ...(this.edge ? { edge: this.edge } : {}),
           })
         : undefined;
@@ -208,6 +221,7 @@ export class BrebApiStack extends Stack {
     const { personClaims } = this.identity;
     this.serviceFunctions = new Map<string, ServiceFunction>([
       ...functions,
+      ...networkFunctions,
       ...this.workers,
       [contractRoutes.name, this.contract],
       ...(personClaims ? [[personClaimsTrigger.name, personClaims] as const] : []),
@@ -223,6 +237,63 @@ export class BrebApiStack extends Stack {
     });
 
     this.addOutputs();
+  }
+
+  /**
+   * The routes the network connector calls (functions/network-routes.ts): no authorizer, since the
+   * handler checks the connector's signature on every request; each with its own throttling, so that
+   * the clients' traffic never starves the network's callbacks, nor the other way round.
+   */
+  private addNetworkRoutes(
+    settings: StageSettings,
+    shared: Omit<ServiceFunctionProps, 'definition' | 'description' | 'timeout'>,
+    functions: Map<string, ServiceFunction>,
+  ): HttpRoute[] {
+    const added: HttpRoute[] = [];
+    for (const route of networkRouteTable) {
+      const fn = new ServiceFunction(this, route.name, {
+        ...shared,
+        definition: route,
+        description: `${route.method} ${route.paths.join(' ')} (network connector)`,
+        // The network's time limit for an answer is seconds: as the clients' routes.
+        timeout: Duration.seconds(10),
+      });
+      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
+      for (const path of route.paths) {
+        added.push(
+          ...this.api.addRoutes({
+            path,
+            methods: [HttpMethod[route.method]],
+            integration,
+            authorizer: new HttpNoneAuthorizer(),
+          }),
+        );
+      }
+      functions.set(route.name, fn);
+    }
+    for (const route of added) {
+      NagSuppressions.addResourceSuppressions(route, [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "The network connector's routes authenticate every request by its Standard Webhooks signature with " +
+            "the connector's secret (shared/http/network-handler.ts), not by a token: 401 without a valid one.",
+        },
+      ]);
+    }
+    const routeSettings = Object.fromEntries(
+      networkRouteTable.flatMap((route) =>
+        route.paths.map((path) => [
+          `${route.method} ${path}`,
+          {
+            ThrottlingRateLimit: settings.networkThrottling.rateLimit,
+            ThrottlingBurstLimit: settings.networkThrottling.burstLimit,
+          },
+        ]),
+      ),
+    );
+    (this.apiStage.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
+    return added;
   }
 
   /** The API's custom domain, mapped to its $default stage: CloudFront's origin. */
@@ -250,6 +321,11 @@ export class BrebApiStack extends Stack {
     }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
+    output(
+      'NetworkSecretArn',
+      this.secrets.network.secretArn,
+      "The network connector's signing secret (docs/network.md)",
+    );
     output('DashboardUrl', this.monitoring.dashboardUrl, 'CloudWatch dashboard of this stage');
     output('AlarmTopicArn', this.monitoring.topic.topicArn, 'SNS topic of every alarm');
     for (const [name, queue] of Object.entries(this.queues.byName)) {

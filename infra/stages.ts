@@ -56,6 +56,20 @@ export type IdentitySettings = CognitoIdentitySettings | ExternalIdentitySetting
 export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot'; readonly layerArn: string };
 
 /**
+ * Where payments to other participants go, and credits come from (docs/network.md). `sandbox`: the
+ * simulator answers transfer orders itself (SANDBOX_SETTLEMENT_DELAY_MS, amounts ending in .99
+ * rejected). `connector`: signed transfer orders are POSTed to the sponsor bank's connector at `url`,
+ * which may instead come from the context value `networkConnectorUrl` (resolveNetwork).
+ */
+export type NetworkSettings = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url?: string };
+
+/** The context value (`cdk synth -c networkConnectorUrl=https://...`) that gives a stage its connector's URL. */
+export const NETWORK_CONNECTOR_URL_CONTEXT = 'networkConnectorUrl';
+
+/** The connector URL of the documentation, which synthesis checks use (never deployed). */
+export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
+
+/**
  * The edge of a stage (docs/operations.md, "The edge"): CloudFront, with the WAF web ACL of the
  * us-east-1 edge stack (infra/edge-stack.ts), in front of the API and the dashboard, the API's own
  * execute-api endpoint disabled. Its names, certificates and the web ACL exist outside this stack, so
@@ -99,6 +113,8 @@ export interface StageSettings {
   readonly identity: IdentitySettings;
   /** Sandbox operator routes (/sandbox/...) are deployed only where this is true. */
   readonly sandboxEnabled: boolean;
+  /** The network the stage's money moves through: never the simulator where the sandbox is off. */
+  readonly network: NetworkSettings;
   /**
    * The functions' application log level (Lambda's filter, and their logger's). No higher than INFO:
    * Lambda counts the metrics' EMF lines, which carry no level, as INFO (service-function.ts).
@@ -111,10 +127,20 @@ export interface StageSettings {
    */
   readonly throttling: { readonly rateLimit: number; readonly burstLimit: number };
   /**
+   * Requests per second and burst of each route the network connector calls (/network/...): a bucket
+   * of its own, apart from the clients' routes, sized for the network's traffic to us.
+   */
+  readonly networkThrottling: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
    * What one tenant may send, enforced by the functions across all their instances (DynamoDB
    * counters; shared/http/tenant-rate-limit.ts): past it, 429 RATE_LIMITED with Retry-After.
    */
   readonly tenantRateLimit: TenantRateLimitSettings;
+  /**
+   * The most one payment may move, in cents, out or in (MAX_PAYMENT_CENTS): above it, 400
+   * AMOUNT_ABOVE_LIMIT. The sponsor bank's limit per transfer bounds production's.
+   */
+  readonly maxPaymentCents: number;
   readonly edge: EdgePolicy;
   /**
    * The most instances of each queue's consumer at once (the SQS event source's maximum concurrency,
@@ -144,7 +170,12 @@ export interface StageSettings {
 }
 
 /** Every stage routes through the same acquirer network and sponsor bank (the participant). */
-const network = { acquirerId: 'RBM', participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' } } as const;
+const network = {
+  acquirerId: 'RBM',
+  participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' },
+  // COP 10,000,000.00 a payment: well below the 13 integer digits an amount may carry.
+  maxPaymentCents: 1_000_000_000,
+} as const;
 
 /** X-Ray on every stage until one is switched to ADOT (docs/tracing.md, "Switching a stage"). */
 const xray: TracingSettings = { kind: 'xray' };
@@ -167,8 +198,10 @@ const throwaway = {
   ...network,
   tracing: xray,
   sandboxEnabled: true,
+  network: { kind: 'sandbox' },
   logLevel: 'DEBUG',
   throttling: { rateLimit: 50, burstLimit: 100 },
+  networkThrottling: { rateLimit: 20, burstLimit: 40 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
   queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
   retainData: false,
@@ -206,7 +239,9 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     ...kept,
     identity: cognito('staging'),
     sandboxEnabled: true,
+    network: { kind: 'sandbox' },
     throttling: { rateLimit: 100, burstLimit: 200 },
+    networkThrottling: { rateLimit: 50, burstLimit: 100 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
     queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2 },
@@ -218,7 +253,10 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     identity: cognito('prod'),
     // Sandbox operator tools would let any client invent approved merchants and balances.
     sandboxEnabled: false,
+    // Real money: the sponsor bank's connector, whose URL the deployment gives (networkConnectorUrl).
+    network: { kind: 'connector' },
     throttling: { rateLimit: 500, burstLimit: 1000 },
+    networkThrottling: { rateLimit: 200, burstLimit: 400 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Production is reached only through its edge: CloudFront, the web ACL, execute-api disabled.
     edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
@@ -234,6 +272,41 @@ export function stageSettings(name: string | undefined): StageSettings {
   const stage = stages[(name ?? 'dev') as StageName];
   if (!stage) throw new Error(`Unknown stage "${name}": use one of ${Object.keys(stages).join(', ')}`);
   return stage;
+}
+
+/**
+ * The stage's settings with its network resolved: a connector's URL from the context value
+ * `networkConnectorUrl`, else from the stage settings. Throws, naming the context value, when a
+ * connector stage has no URL, and when a stage without the sandbox would settle through the simulator
+ * (a production stage must move real money or none).
+ */
+export function resolveNetwork(settings: StageSettings, contextUrl: unknown): StageSettings {
+  const { network, name } = settings;
+  if (network.kind === 'sandbox') {
+    if (!settings.sandboxEnabled) {
+      throw new Error(
+        `Stage ${name} has no sandbox but would settle through the sandbox simulator: give it network ` +
+          `{ kind: 'connector' } and its URL (-c ${NETWORK_CONNECTOR_URL_CONTEXT}=https://...)`,
+      );
+    }
+    return settings;
+  }
+  const url = typeof contextUrl === 'string' && contextUrl !== '' ? contextUrl : network.url;
+  if (!url) {
+    throw new Error(
+      `Stage ${name} settles through the network connector and has no URL for it: ` +
+        `cdk synth -c stage=${name} -c ${NETWORK_CONNECTOR_URL_CONTEXT}=https://<connector> (or network.url in infra/stages.ts)`,
+    );
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} "${url}" of stage ${name} is not a URL`);
+  }
+  // Transfer orders carry money: never in clear text.
+  if (parsed.protocol !== 'https:') throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} of stage ${name} must be https`);
+  return { ...settings, network: { kind: 'connector', url: parsed.toString() } };
 }
 
 /** RETAIN for stages that keep their data, DESTROY elsewhere. */
@@ -253,5 +326,10 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.participantName]: settings.participant.name,
     [ENV.participantNit]: settings.participant.nit,
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
+    [ENV.network]: settings.network.kind,
+    [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
+    ...(settings.network.kind === 'connector' && settings.network.url
+      ? { [ENV.networkConnectorUrl]: settings.network.url }
+      : {}),
   };
 }

@@ -3,19 +3,44 @@
  * (feature flags, context) applies exactly as in `cdk synth`, into one cloud assembly (cdk.out/all, a
  * stack per stage): each function is bundled once for all the stages (infra/app.ts). Production's
  * edge settings live in the operator's cdk.context.json, not in the repository: where none are given,
- * the example ones stand in (infra/edge.ts), so that the check runs offline on any clone.
+ * the example ones stand in (infra/edge.ts), so that the check runs offline on any clone; so does the
+ * example URL of production's network connector (infra/stages.ts, EXAMPLE_CONNECTOR_URL) where none is given.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from './edge';
 import { REPO_ROOT } from './paths';
+import { EXAMPLE_CONNECTOR_URL, NETWORK_CONNECTOR_URL_CONTEXT } from './stages';
 
 const cdk = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
 const outdir = path.join('cdk.out', 'all');
 const contextFile = path.join(REPO_ROOT, 'cdk.context.json');
-const hasEdge = fs.existsSync(contextFile) && EDGE_CONTEXT_KEY in JSON.parse(fs.readFileSync(contextFile, 'utf8'));
+const context = (fs.existsSync(contextFile) ? JSON.parse(fs.readFileSync(contextFile, 'utf8')) : {}) as Record<
+  string,
+  unknown
+>;
+const hasEdge = EDGE_CONTEXT_KEY in context;
 const edge = hasEdge ? [] : ['-c', `${EDGE_CONTEXT_KEY}=${JSON.stringify({ prod: EXAMPLE_EDGE })}`];
+// Production settles through the sponsor bank's connector, whose URL each deployment gives (the
+// NETWORK_CONNECTOR_URL variable here, or networkConnectorUrl in cdk.context.json); a synthesis that
+// only checks the stacks uses the documentation's example.
+const givenConnectorUrl = process.env['NETWORK_CONNECTOR_URL'];
+const connector =
+  givenConnectorUrl !== undefined
+    ? ['-c', `${NETWORK_CONNECTOR_URL_CONTEXT}=${givenConnectorUrl}`]
+    : NETWORK_CONNECTOR_URL_CONTEXT in context
+      ? []
+      : ['-c', `${NETWORK_CONNECTOR_URL_CONTEXT}=${EXAMPLE_CONNECTOR_URL}`];
 
-console.log(`Synthesizing every stage into ${outdir}${hasEdge ? '' : ' (production with the example edge settings)'}`);
-execFileSync(cdk, ['synth', '--quiet', '-c', 'stage=all', ...edge, '-o', outdir], { cwd: REPO_ROOT, stdio: 'inherit' });
+const examples = [
+  ...(hasEdge ? [] : ['the example edge settings']),
+  ...(connector.length > 0 && givenConnectorUrl === undefined ? ["the example connector's URL"] : []),
+];
+console.log(
+  `Synthesizing every stage into ${outdir}${examples.length > 0 ? ` (production with ${examples.join(' and ')})` : ''}`,
+);
+execFileSync(cdk, ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, '-o', outdir], {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+});

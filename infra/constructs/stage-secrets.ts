@@ -15,8 +15,16 @@ import type { StageSecretMap } from './service-function';
 /** Name of the QR signing secret; the README's rotation steps use it. */
 export const qrSigningSecretName = (settings: StageSettings): string => `${SERVICE_NAME}/${settings.name}/qr-signing`;
 
+/** Name of the network connector's signing secret; docs/network.md's rotation steps use it. */
+export const networkSecretName = (settings: StageSettings): string => `${SERVICE_NAME}/${settings.name}/network`;
+
 export class StageSecrets extends Construct {
   readonly qrSigning: Secret;
+  /**
+   * Signs our transfer orders and verifies the network's callbacks and credits (docs/network.md), on
+   * every stage: the sandbox simulator speaks the same signed contract as the sponsor bank.
+   */
+  readonly network: Secret;
   /**
    * The customer-managed key that seals webhook, approval and connector secrets in the table
    * (shared/data/secret-sealing.ts): only the functions whose entry declares `sealing` may use it.
@@ -50,6 +58,31 @@ export class StageSecrets extends Construct {
       },
     ]);
 
+    // JSON {"current": "<base64 key>"}: the Standard Webhooks secret is `whsec_<current>`. A rotation
+    // moves it to "previous" with "previous_expires_at" 24 h later: both sign and verify until then
+    // (shared/data/network-secret.ts), so the bank switches without a gap.
+    this.network = new Secret(this, 'NetworkSigning', {
+      secretName: networkSecretName(settings),
+      description:
+        'Signing secret shared with the network connector (Standard Webhooks, whsec_<current>); JSON ' +
+        '{"current": "...", "previous"?: "...", "previous_expires_at"?: "<ISO 8601>"}',
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'current',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: removalPolicyOf(settings),
+    });
+    NagSuppressions.addResourceSuppressions(this.network, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Rotated by hand with the sponsor bank (docs/network.md): the bank must load the new secret, and ' +
+          'the old one keeps signing and verifying for 24 h so that neither side refuses the other meanwhile.',
+      },
+    ]);
+
     this.secretKey = new Key(this, 'SecretKey', {
       alias: `${SERVICE_NAME}/${settings.name}/secrets`,
       description: 'Seals the signing secrets of webhooks, inbound approval and connectors (envelope encryption)',
@@ -63,6 +96,6 @@ export class StageSecrets extends Construct {
 
   /** The map routes' `secrets` names resolve against. */
   get byName(): StageSecretMap {
-    return { qrSigning: this.qrSigning };
+    return { qrSigning: this.qrSigning, network: this.network };
   }
 }

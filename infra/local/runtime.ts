@@ -5,6 +5,7 @@
  * server. `npm start` and the
  * end-to-end tests both use it.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
@@ -14,6 +15,7 @@ import {
   formatTenantRateLimit,
   QUEUE_ENV,
   type QueueName,
+  type RuntimeNetwork,
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
@@ -104,6 +106,11 @@ export interface LocalRuntimeOptions {
   readonly sweepIntervalMs?: number;
   /** How late work must be before the sweeper restarts it (SWEEP_GRACE_MS; default 120000). */
   readonly sweepGraceMs?: number;
+  /**
+   * The network the local stage settles through: the sandbox simulator by default, or a connector at
+   * `url` (a fake bank of a contract test; docs/network.md), the adapter production runs.
+   */
+  readonly network?: RuntimeNetwork;
 }
 
 /** The queues the runtime runs, each feeding its consumer of the worker table, as its event source does on AWS. */
@@ -131,6 +138,8 @@ export interface LocalRuntime {
   readonly tableName: string;
   readonly dynamodbEndpoint: string;
   readonly server: Server;
+  /** The network connector's `whsec_` secret locally (NETWORK_SECRET), unless a LocalStack ARN gives it. */
+  readonly networkSecret: string | undefined;
   /**
    * Holds the later work (the stream reader and the dispatcher, the queues and their functions)
    * once what runs has finished: from then until resumeWorkers() nothing but requests touches the
@@ -179,9 +188,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
+    const network = options.network ?? settings.network;
+    process.env[ENV.network] = network.kind;
+    if (network.kind === 'connector' && network.url) process.env[ENV.networkConnectorUrl] = network.url;
+    else delete process.env[ENV.networkConnectorUrl];
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
+    // The network connector's secret: NETWORK_SECRET when set (a whsec_ value the caller's fake bank or
+    // simulator shares), else a fresh one for this run, which `npm start` prints.
+    if (!process.env[ENV.networkSecretArn] && !process.env[ENV.networkSecret]) {
+      process.env[ENV.networkSecret] = `whsec_${randomBytes(32).toString('base64')}`;
+    }
     // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
     if (!process.env[ENV.qrSigningSecretArn]) {
       process.env[ENV.qrSigningSecret] = localQrSigningSecret(dataDir && join(dataDir, 'qr-signing-secret.json'));
@@ -251,6 +269,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         sandboxEnabled: settings.sandboxEnabled,
         dashboard: loadDashboardAssets(localDashboardConfig(settings.sandboxEnabled)),
         ...(throttling ? { throttling } : {}),
+        ...(throttling ? { networkThrottling: settings.networkThrottling } : {}),
         ...(edge ? { edge: { requestsPerIpPer5Minutes: edge.requestsPerIpPer5Minutes } } : {}),
         ...(loadHandler ? { loadHandler } : {}),
         ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
@@ -263,6 +282,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       tableName,
       dynamodbEndpoint: endpoint,
       server,
+      networkSecret: process.env[ENV.networkSecret],
       async pauseWorkers() {
         await Promise.all(schedules.map((schedule) => schedule.pause()));
         await eventStream?.pause();

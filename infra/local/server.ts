@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { invokeWithin, LambdaTimeout } from './lambda-context';
 import { CONTRACT_TIMEOUT_SECONDS, contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import {
   ROUTE_TIMEOUT_SECONDS,
   routesFor,
@@ -49,6 +50,8 @@ export interface LocalServerOptions {
   readonly routes?: readonly RouteDefinition[];
   /** The stage's one token bucket for every caller (API Gateway's stage throttling); undefined throttles nothing. */
   readonly throttling?: ThrottlingSettings;
+  /** The bucket of the network connector's routes, apart from the clients' (their route throttling on AWS). */
+  readonly networkThrottling?: ThrottlingSettings;
   /**
    * The edge before the stage (the web ACL's model, infra/local/edge-guard.ts): a bucket per client
    * address, and tokenless requests to the API refused; undefined lets everything through to the stage.
@@ -238,12 +241,16 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   // Load every handler up front, so a broken module fails the start rather than a request. One at a
   // time: jest's ES module loader fails on concurrent imports of a shared module.
   const handlers = new Map<string, LambdaHandler>();
-  for (const route of [...routes, contractRoutes]) {
+  // The network connector's routes (functions/network-routes.ts): no token, their handler checks the
+  // connector's signature.
+  const networkMounted = mountRoutes(networkRoutes);
+  for (const route of [...routes, contractRoutes, ...networkRoutes]) {
     handlers.set(route.name, await (options.loadHandler ?? loadHandler)(route));
   }
   const { issuer } = options;
   const dashboard = options.dashboard ?? new Map();
   const throttle = options.throttling ? new StageThrottle(options.throttling) : undefined;
+  const networkThrottle = options.networkThrottling ? new StageThrottle(options.networkThrottling) : undefined;
   const edge = options.edge ? new EdgeGuard(options.edge, protectedPaths(routes)) : undefined;
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -278,6 +285,29 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       });
     }
     if (atEdge?.refused === 'tokenless') return refuseToken({ kind: 'missing' });
+
+    // The network connector's routes, after the edge (its per-IP rule counts them; /network/ is no
+    // protected path, as they carry a signature, never a token) and before the stage's bucket: their own.
+    const network = matchRoute(networkMounted, method, url.pathname);
+    if (network.kind === 'found') {
+      const limited = networkThrottle?.take();
+      if (limited && !limited.allowed) {
+        return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests from the network; slow down', {
+          'retry-after': String(limited.retryAfterSeconds),
+        });
+      }
+      const { route, path: routePath } = network.mounted;
+      const event = toEvent(request, url, route, routePath, network.pathParameters, body, requestId);
+      // API Gateway hands these routes on without an authorizer.
+      return invoke(
+        response,
+        handlers.get(route.name),
+        route.name,
+        event as never,
+        requestId,
+        options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
+      );
+    }
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
     // takes a token of the one bucket before it is routed or its token checked, so that a flood of

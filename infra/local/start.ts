@@ -8,7 +8,8 @@
  * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
  * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 1000) of the webhook sender, APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
+ * (default 1000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
+ * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
  * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),
  * the test-only fault switches of infra/local/faults.ts, CLOUD_ASSEMBLY (run the Lambda bundles of this
@@ -50,6 +51,7 @@ console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
   The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
+  Network connector secret (NETWORK_SECRET; signs /network/ calls both ways): ${runtime.networkSecret ?? 'from NETWORK_SECRET_ARN'}
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
   Merchant dashboard: ${runtime.url}${DASHBOARD_PATH}

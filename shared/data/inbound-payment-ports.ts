@@ -26,4 +26,5 @@ export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'>
     sealer: secretSealer(),
   },
   decisionJobs: settlementQueue(),
+  maxPaymentCents: runtimeConfig().maxPaymentCents,
 });

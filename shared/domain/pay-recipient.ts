@@ -76,7 +76,7 @@ export async function payRecipient(
   request: CreatePaymentRequest & { readonly recipient_id: string },
   idempotencyKey: string,
 ): Promise<PublicPayment> {
-  const intent = { ...paymentIntent(request), recipientId: request.recipient_id.toLowerCase() };
+  const intent = { ...paymentIntent(request, deps.maxPaymentCents), recipientId: request.recipient_id.toLowerCase() };
   const resolutionId = keyedResolutionId(tenant, idempotencyKey);
   const earlier = await deps.resolutions.get(resolutionId);
   if (earlier?.payment_id) return answerAgain(deps, earlier.payment_id, intent);

@@ -16,6 +16,7 @@ import type { KeyStore } from './keys';
 import {
   insufficientFunds,
   later,
+  checkPaymentLimit,
   paymentAmountCents,
   paymentEvents,
   publicPayment,
@@ -63,6 +64,8 @@ export interface PaymentDeps extends NewRecords {
   readonly participant: { readonly name: string; readonly nit: string };
   /** Where a payment to another participant goes to be settled. */
   readonly settlement: SettlementScheduling;
+  /** The stage's per-payment maximum (MAX_PAYMENT_CENTS). */
+  readonly maxPaymentCents: number;
 }
 
 export interface PayResolutionDeps extends PaymentDeps {
@@ -85,13 +88,20 @@ export interface PaymentIntent {
 /** A POST /v1/payments naming a resolution. */
 export type ResolutionPaymentRequest = CreatePaymentRequest & { readonly resolution_id: string };
 
-/** The intent of a POST /v1/payments: ids in lower case, the amount in cents (400 when not above zero). */
-export const paymentIntent = (request: CreatePaymentRequest): PaymentIntent => ({
-  customerId: request.customer_id.toLowerCase(),
-  accountId: request.account_id.toLowerCase(),
-  amountCents: paymentAmountCents('amount.value', request.amount.value),
-  ...(request.description === undefined ? {} : { description: request.description }),
-});
+/**
+ * The intent of a POST /v1/payments: ids in lower case, the amount in cents (400 when not above zero,
+ * or above the stage's per-payment maximum).
+ */
+export function paymentIntent(request: CreatePaymentRequest, maxPaymentCents: number): PaymentIntent {
+  const amountCents = paymentAmountCents('amount.value', request.amount.value);
+  checkPaymentLimit('amount.value', amountCents, maxPaymentCents);
+  return {
+    customerId: request.customer_id.toLowerCase(),
+    accountId: request.account_id.toLowerCase(),
+    amountCents,
+    ...(request.description === undefined ? {} : { description: request.description }),
+  };
+}
 
 const sameIntent = (payment: StoredPayment, intent: PaymentIntent): boolean =>
   payment.customer_id === intent.customerId &&
@@ -114,7 +124,7 @@ export async function payResolution(
   tenant: string,
   request: ResolutionPaymentRequest,
 ): Promise<PublicPayment> {
-  const intent = paymentIntent(request);
+  const intent = paymentIntent(request, deps.maxPaymentCents);
   const resolution = await getCustomerResolution(deps.resolutions, tenant, request.resolution_id, intent.customerId);
   if (resolution.payment_id) return answerAgain(deps, resolution.payment_id, intent);
   return payResolved(deps, tenant, intent, resolution);

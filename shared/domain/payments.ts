@@ -12,7 +12,7 @@ import { AppError, invalidField } from './errors';
 import { newEvent, type DomainEvent, type EventType } from './events';
 import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
-import { cop, parseCents, type Money } from './money';
+import { cop, formatCents, parseCents, type Money } from './money';
 
 /** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
 export interface Counterparty {
@@ -157,6 +157,20 @@ export function paymentAmountCents(field: string, value: string): number {
   const cents = parseCents(value);
   if (cents <= 0) throw invalidField(field, 'must be greater than 0.00');
   return cents;
+}
+
+/**
+ * The stage's per-payment maximum (MAX_PAYMENT_CENTS, infra/stages.ts): a larger amount, out or in,
+ * is refused before anything is read or written, 400 AMOUNT_ABOVE_LIMIT naming the maximum.
+ */
+export function checkPaymentLimit(field: string, cents: number, maxCents: number): void {
+  if (cents > maxCents) {
+    throw new AppError(
+      'AMOUNT_ABOVE_LIMIT',
+      `${field} ${formatCents(cents)} is above the maximum of one payment, ${formatCents(maxCents)}`,
+      { max_amount: cop(maxCents) },
+    );
+  }
 }
 
 export const insufficientFunds = (accountId: string) =>

@@ -16,7 +16,7 @@ import { newEvent } from './events';
 import type { ApprovalSettingsStore } from './inbound-approval';
 import type { KeyStore } from './keys';
 import type { RejectionReason } from '../schemas/payments';
-import { later, paymentEvents, type PaymentReader, type StoredPayment } from './payments';
+import { checkPaymentLimit, later, paymentEvents, type PaymentReader, type StoredPayment } from './payments';
 import { publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 
 /** Why a payment could not be received: nothing was written. */
@@ -80,6 +80,8 @@ export interface ReceivePaymentDeps extends DecideDeps {
   readonly approvalSettings: Pick<ApprovalSettingsStore, 'get'>;
   readonly approvalCallback: ApprovalCallbackDeps;
   readonly decisionJobs: DecisionJobQueue;
+  /** The stage's per-payment maximum (MAX_PAYMENT_CENTS): no credit above it. */
+  readonly maxPaymentCents: number;
 }
 
 /** A payment before it is received: everything but its state. */
@@ -136,6 +138,7 @@ export async function receivePayment(
   keyId: string,
   code?: StoredQrCode,
 ): Promise<StoredPayment> {
+  checkPaymentLimit('amount.value', arriving.amount_cents, deps.maxPaymentCents);
   const settings = await deps.approvalSettings.get(arriving.tenant);
   const asking = settings?.enabled ? settings : undefined;
   const payment: StoredPayment = asking

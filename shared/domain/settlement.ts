@@ -13,9 +13,15 @@ import { decideUndecided, type DecisionJobDeps, type InboundPaymentStore } from 
 export type NetworkAnswer =
   { readonly status: 'SETTLED' } | { readonly status: 'REJECTED'; readonly reason: RejectionReason };
 
-/** The Bre-B network as the payer's participant sees it: its answer to a payment sent to another participant. */
+/**
+ * The Bre-B network as the payer's participant sees it, for a payment to another participant: the
+ * sandbox simulator answers at once; the sponsor bank's connector takes the signed transfer order
+ * (undefined: its answer comes later on the status route, shared/domain/transfer-orders.ts). Sending
+ * the same payment again sends the same order (its end_to_end_id), so retries are harmless; a
+ * failure to send throws, and the payment stays PENDING for the queue's retry or the sweeper.
+ */
 export interface SettlementNetwork {
-  answer(payment: StoredPayment): Promise<NetworkAnswer>;
+  answer(payment: StoredPayment): Promise<NetworkAnswer | undefined>;
 }
 
 /** Runs the settlement job of a payment later: SQS with a delay on AWS, the process's timers locally. */
@@ -80,6 +86,19 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
   if (payment.status !== 'PENDING') return payment;
 
   const answer = await deps.network.answer(payment);
+  return answer ? (await answerPending(deps, payment, answer)).payment : payment;
+}
+
+/**
+ * Writes the network's answer to a PENDING payment, once: the payment as it is afterwards, also when
+ * another job or callback answered it first (`written` false).
+ */
+export async function answerPending(
+  deps: Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'>,
+  payment: StoredPayment,
+  answer: NetworkAnswer,
+): Promise<{ readonly payment: StoredPayment; readonly written: boolean }> {
+  const paymentId = payment.id;
   const answered = answeredPayment(payment, answer, deps.clock.now());
   const rejected = answered.status === 'REJECTED';
   const write: PaymentWrite = {
@@ -91,8 +110,8 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
       : [],
     events: paymentEvents(deps.ids, answered, rejected ? 'payment.rejected' : 'payment.settled'),
   };
-  if (await deps.payments.answer(write)) return answered;
+  if (await deps.payments.answer(write)) return { payment: answered, written: true };
   const current = await deps.payments.get(paymentId);
   if (!current) throw new Error(`Payment ${paymentId} disappeared while settling`);
-  return current;
+  return { payment: current, written: false };
 }

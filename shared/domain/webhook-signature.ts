@@ -4,7 +4,7 @@
  * it with any Standard Webhooks library; during a rotation every signing secret signs, so the header
  * holds one signature per secret, separated by spaces.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -33,4 +33,39 @@ export function signedHeaders(id: string, timestamp: number, body: string, secre
     'webhook-timestamp': String(timestamp),
     'webhook-signature': secrets.map((secret) => signatureOf(secret, message)).join(' '),
   };
+}
+
+/** A signed message older (or further ahead) than this is refused: a captured request cannot be replayed later. */
+export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+
+export type SignatureCheck = { readonly valid: true } | { readonly valid: false; readonly reason: string };
+
+/**
+ * Checks a message received with Standard Webhooks headers: its timestamp within the tolerance of
+ * `nowSeconds`, and one of its `v1` signatures made by one of `secrets` (during a rotation, either the
+ * new secret or the old one). Signatures are compared in constant time.
+ */
+export function verifySignedMessage(
+  headers: Readonly<Record<string, string | undefined>>,
+  body: string,
+  secrets: readonly string[],
+  nowSeconds: number,
+): SignatureCheck {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (!id || !timestamp || !signatures) {
+    return { valid: false, reason: 'webhook-id, webhook-timestamp and webhook-signature are required' };
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) return { valid: false, reason: 'webhook-timestamp is not Unix seconds' };
+  if (Math.abs(nowSeconds - Number(timestamp)) > SIGNATURE_TOLERANCE_SECONDS) {
+    return { valid: false, reason: `webhook-timestamp is more than ${SIGNATURE_TOLERANCE_SECONDS} s away from now` };
+  }
+  const message = `${id}.${timestamp}.${body}`;
+  const expected = secrets.map((secret) => Buffer.from(signatureOf(secret, message)));
+  const matches = signatures
+    .split(' ')
+    .map((signature) => Buffer.from(signature))
+    .some((given) => expected.some((wanted) => wanted.length === given.length && timingSafeEqual(wanted, given)));
+  return matches ? { valid: true } : { valid: false, reason: 'No signature matches a current secret' };
 }

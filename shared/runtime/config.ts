@@ -17,6 +17,14 @@ export const ENV = {
    * Secrets Manager), never by the stack.
    */
   qrSigningSecret: 'QR_SIGNING_SECRET',
+  /** `sandbox` (the simulator answers transfer orders) or `connector` (docs/network.md); unset: sandbox. */
+  network: 'NETWORK',
+  /** Where a `connector` stage POSTs its signed transfer orders. */
+  networkConnectorUrl: 'NETWORK_CONNECTOR_URL',
+  /** Secrets Manager ARN of the network connector's signing secrets; set on the functions that sign or verify. */
+  networkSecretArn: 'NETWORK_SECRET_ARN',
+  /** The connector's signing secret itself (a `whsec_` value): set by the local runtime only. */
+  networkSecret: 'NETWORK_SECRET',
   /**
    * The customer-managed KMS key that seals webhook, approval and connector secrets: set by the stack
    * only on the functions whose entry declares `sealing` (shared/data/secret-sealing.ts).
@@ -37,6 +45,8 @@ export const ENV = {
    * unset: no limit (the local runtime leaves it unset unless asked, so tests run unthrottled).
    */
   tenantRateLimit: 'TENANT_RATE_LIMIT',
+  /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
+  maxPaymentCents: 'MAX_PAYMENT_CENTS',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
   sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
   /** URL of the SQS queue of settlement jobs (set by the stack on the functions that send to it). */
@@ -66,6 +76,7 @@ export const ENV = {
  */
 export const SECRET_ENV = {
   qrSigning: ENV.qrSigningSecretArn,
+  network: ENV.networkSecretArn,
 } as const;
 
 export type SecretName = keyof typeof SECRET_ENV;
@@ -147,11 +158,23 @@ export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): Tenan
   return { requestsPerSecond, burst };
 }
 
+export type RuntimeNetwork = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url: string };
+
+/** NETWORK and NETWORK_CONNECTOR_URL: a connector without its URL is a broken deployment, never the simulator. */
+export function readNetwork(env: NodeJS.ProcessEnv): RuntimeNetwork {
+  const kind = env[ENV.network] || 'sandbox';
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'connector') throw new Error(`Environment variable ${ENV.network} must be sandbox or connector`);
+  return { kind, url: required(env, ENV.networkConnectorUrl) };
+}
+
 export interface RuntimeConfig {
   readonly tableName: string;
   /** Unset means a deployed stage as far as any rule goes: only an explicit `local` relaxes one. */
   readonly stage: string | undefined;
   readonly sandboxEnabled: boolean;
+  /** Where transfer orders go: the simulator, or the sponsor bank's connector at its URL. */
+  readonly network: RuntimeNetwork;
   readonly acquirerId: string;
   readonly participant: { readonly name: string; readonly nit: string };
   /** Undefined on functions whose route does not declare the `qrSigning` secret. */
@@ -159,6 +182,7 @@ export interface RuntimeConfig {
   readonly dynamodbEndpoint: string | undefined;
   readonly dynamodbRequestTimeoutMs: number;
   readonly sandboxSettlementDelayMs: number;
+  readonly maxPaymentCents: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryBaseMs: number;
   readonly approvalTimeoutMs: number;
@@ -186,20 +210,25 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/** Our sponsor bank, as PARTICIPANT_NAME and PARTICIPANT_NIT name it. */
+export const readParticipant = (env: NodeJS.ProcessEnv): RuntimeConfig['participant'] => ({
+  name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',
+  nit: env[ENV.participantNit] ?? '860000001',
+});
+
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
     tableName: required(env, ENV.tableName),
     stage: env[ENV.stage] || undefined,
     sandboxEnabled: env[ENV.sandboxEnabled] === 'true',
+    network: readNetwork(env),
     acquirerId: env[ENV.acquirerId] || DEFAULT_ACQUIRER_ID,
-    participant: {
-      name: env[ENV.participantName] ?? 'Banco Patrocinador Sandbox',
-      nit: env[ENV.participantNit] ?? '860000001',
-    },
+    participant: readParticipant(env),
     qrSigningSecretArn: env[ENV.qrSigningSecretArn] || undefined,
     dynamodbEndpoint: env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint] || undefined,
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
     sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
+    maxPaymentCents: positiveInteger(env, ENV.maxPaymentCents, DEFAULT_MAX_PAYMENT_CENTS),
     webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
     approvalTimeoutMs: positiveInteger(env, ENV.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS),
@@ -213,6 +242,9 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+/** Without a stage's setting: COP 10,000,000.00 a payment (infra/stages.ts sets every stage's). */
+export const DEFAULT_MAX_PAYMENT_CENTS = 1_000_000_000;
 
 /** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;

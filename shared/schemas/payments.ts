@@ -86,7 +86,7 @@ export const sandboxInboundPaymentRequestSchema = closedObject(
 
 export type SandboxInboundPaymentRequest = FromSchema<typeof sandboxInboundPaymentRequestSchema>;
 
-const QR_CODE_REFERENCE = matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots');
+export const QR_CODE_REFERENCE = matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots');
 
 export const paymentListQuerySchema = listQueryUnderCustomer({
   account_id: UUID,

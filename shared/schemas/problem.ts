@@ -4,7 +4,7 @@
  * answer is the OpenAPI document's to say, per operation and status (tools/openapi/problems.ts). The
  * members after request_id are the extensions some codes carry, each naming what the problem is about.
  */
-import { allRequired, closedObject, matching, UUID } from './common';
+import { allRequired, closedObject, matching, moneySchema, UUID } from './common';
 import { KEY_STATUSES } from './keys';
 import { QR_CODE_STATUSES } from './qrcodes';
 
@@ -27,6 +27,8 @@ export const problemSchema = closedObject(
     recipient_id: UUID,
     key_status: { type: 'string', enum: KEY_STATUSES },
     qr_code_status: { type: 'string', enum: QR_CODE_STATUSES },
+    // AMOUNT_ABOVE_LIMIT: the stage's maximum for one payment.
+    max_amount: moneySchema,
   },
   ['type', 'title', 'status', 'detail', 'code', 'request_id'],
 );

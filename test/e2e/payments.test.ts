@@ -112,6 +112,32 @@ describe('paying a key at another participant', () => {
   });
 });
 
+describe("the stage's maximum for one payment (MAX_PAYMENT_CENTS)", () => {
+  it('10,000,000.00 is paid; a cent more is 400 AMOUNT_ABOVE_LIMIT, out or in, and nothing moves', async () => {
+    const payer = await merchantWithKey(api, tokenA, { availableBalance: '20000000.00' });
+    const above = await pay(
+      tokenA,
+      paymentBody(payer, await resolve(tokenA, payer.customerId, ANA_PHONE), '10000000.01'),
+    );
+    expectProblem(above, 400, 'AMOUNT_ABOVE_LIMIT');
+    expect(above.body.max_amount).toEqual({ currency: 'COP', value: '10000000.00' });
+    expect(await balance(tokenA, payer.accountId)).toBe('20000000.00');
+    // The resolution was not used: the maximum itself is paid with it.
+    const resolutionId = await resolve(tokenA, payer.customerId, ANA_PHONE);
+    const at = await pay(tokenA, paymentBody(payer, resolutionId, '10000000.00'));
+    expect([at.status, at.body.status]).toEqual([200, 'PENDING']);
+    expect(await balance(tokenA, payer.accountId)).toBe('10000000.00');
+
+    // Inbound too: no credit above it.
+    const inbound = await api.request('POST', '/sandbox/payments/inbound', {
+      token: tokenA,
+      body: { key: payer.key, amount: { value: '10000000.01', currency: 'COP' } },
+    });
+    expectProblem(inbound, 400, 'AMOUNT_ABOVE_LIMIT');
+    expect(await balance(tokenA, payer.accountId)).toBe('10000000.00');
+  });
+});
+
 describe('one payment per resolution', () => {
   it('the same request answers the same payment (no second debit); another body is 409', async () => {
     const payer = await merchantWithKey(api, tokenA, { availableBalance: '500.00' });

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { readScopes, routesFor } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
@@ -159,11 +160,11 @@ test("the sign-in trigger's bundle loads as Lambda loads it and gives a person's
   });
 });
 
-test("the local server finds the bundle of every route and of the description's function, and nothing else", () => {
+test("the local server finds the bundle of every route, the network's and the description's function, and nothing else", () => {
   const bundles = lambdaBundles(outdir);
   expect(Object.fromEntries(bundles)).toEqual(
     Object.fromEntries(
-      [...deployed, contractRoutes].map((route) => [
+      [...deployed, ...networkRoutes, contractRoutes].map((route) => [
         route.name,
         { file: path.join(assetDirOf(route.name), 'index.mjs'), exportName: 'handler' },
       ]),

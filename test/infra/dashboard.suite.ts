@@ -8,6 +8,7 @@
  * with their config.json. The distribution's viewer-request function is run here on sample requests.
  */
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
 import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { apiPathPatterns } from '../../infra/constructs/dashboard-site';
@@ -196,10 +197,13 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
       expect(nested.passed(apiId)).toEqual({ Ref: logicalIdOf(synthed, synthed.stack.api) });
     }
     const behaviours = distribution.CacheBehaviors as Json[];
-    // The route table's routes and the API's description (its document and reference page).
-    const deployed = [...routesFor(settings.sandboxEnabled), contractRoutes];
+    // The route table's routes, the API's description (its document and reference page) and the network
+    // connector's routes: behind an edge the API answers only through the distribution.
+    const deployed = [...routesFor(settings.sandboxEnabled), contractRoutes, ...networkRoutes];
     expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(apiPathPatterns(deployed));
-    expect(apiPathPatterns(deployed)).toEqual(expect.arrayContaining(['/openapi.json', '/docs', '/docs/*', '/v1/*']));
+    expect(apiPathPatterns(deployed)).toEqual(
+      expect.arrayContaining(['/openapi.json', '/docs', '/docs/*', '/v1/*', '/network/*']),
+    );
     for (const behaviour of behaviours) {
       expect(behaviour).toMatchObject({
         TargetOriginId: apiOrigin.Id,

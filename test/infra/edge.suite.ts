@@ -9,6 +9,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, SuppressionIgnoreAlways } from 'cdk-nag';
+import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
 import { REFUSAL_METRICS } from '../../infra/constructs/api-stage';
 import { CROSS_ORIGIN_OPENER_POLICY, PERMISSIONS_POLICY } from '../../infra/constructs/dashboard-site';
@@ -196,6 +197,12 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
       ['EXACTLY', '/accounts'],
       ['STARTS_WITH', '/v1/'],
     ]);
+    // The network connector's routes carry a signature, never a token: the rule leaves them alone.
+    for (const path of networkRoutes.flatMap((route) => route.paths)) {
+      expect(paths.some(([how, searched]) => (how === 'EXACTLY' ? path === searched : path.startsWith(searched)))).toBe(
+        false,
+      );
+    }
     expect(withoutToken.NotStatement.Statement.SizeConstraintStatement).toMatchObject({
       FieldToMatch: { SingleHeader: { Name: 'authorization' } },
       ComparisonOperator: 'GT',

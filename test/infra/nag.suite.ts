@@ -30,8 +30,8 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
     const synthed = synth(stage, { nag: { suppressionIgnoreCondition: new SuppressionIgnoreAlways('audit') } });
     // Routes', workers', the contract's and the sign-in trigger's functions alike (service-function.ts).
     const functions = synthed.stack.serviceFunctions.size;
-    // (Neither the contract's function nor the trigger has a table right.)
-    const withTable = synthed.stack.functions.size + synthed.stack.workers.size;
+    // (Neither the contract's function nor the trigger has a table right; the network routes' functions do.)
+    const withTable = synthed.stack.functions.size + synthed.stack.networkFunctions.size + synthed.stack.workers.size;
     const hosted = synthed.stack.dashboard !== undefined;
     const counts = new Map<string, number>();
     for (const finding of findings(synthed)) {
@@ -40,15 +40,16 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
     }
     const bucketId = hosted ? logicalIdOf(synthed, synthed.stack.dashboard!.bucket) : '';
     expect(Object.fromEntries(counts)).toEqual({
-      // Hand-rotated QR signing secret (stage-secrets.ts).
-      'AwsSolutions-SMG4': 1,
+      // Hand-rotated secrets: the QR signing key and the network connector's (stage-secrets.ts).
+      'AwsSolutions-SMG4': 2,
       // X-Ray's Resource "*" (with the stream consumer's ListStreams) and the table's index/*
       // (service-function.ts); the dashboard upload's CloudFront invalidation. The rate-limit
       // counters' grant names the table itself, narrowed by conditions: no finding of its own.
       'AwsSolutions-IAM5[Resource::*]': functions + (hosted ? 1 : 0),
       [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: withTable,
-      // The OpenAPI document and its reference page, public by design (infra/stack.ts).
-      'AwsSolutions-APIG4': synthed.stack.contractRoutes.length,
+      // The OpenAPI document and its reference page, public by design, and the network connector's
+      // routes, authenticated by their signature (infra/stack.ts).
+      'AwsSolutions-APIG4': synthed.stack.contractRoutes.length + synthed.stack.networkRoutes.length,
       // No Plus tier for the staff's sign-ins but on production (identity.ts).
       ...(stages[stage].identity.kind === 'cognito' && stage !== 'prod' ? { 'AwsSolutions-COG8': 1 } : {}),
       ...(hosted

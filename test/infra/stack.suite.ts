@@ -8,10 +8,11 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { contractRoutes } from '../../functions/contract';
 import { routes, routesFor } from '../../functions/routes';
+import { networkRoutes } from '../../functions/network-routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
-import { stages, stageSettings, type StageName } from '../../infra/stages';
+import { EXAMPLE_CONNECTOR_URL, stages, stageSettings, type StageName } from '../../infra/stages';
 import {
   grantedQueueActions,
   grantedTableActions,
@@ -73,7 +74,12 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {
       // Ours: the routes', the workers', the description's (test/infra/contract.suite.ts) and, with
       // Cognito, the sign-in trigger's. (CDK's handlers of the dashboard's files are in its nested stack.)
-      const ours = expectedRoutes.length + workers.length + 1 + (settings.identity.kind === 'cognito' ? 1 : 0);
+      const ours =
+        expectedRoutes.length +
+        networkRoutes.length +
+        workers.length +
+        1 +
+        (settings.identity.kind === 'cognito' ? 1 : 0);
       synthed.template.resourceCountIs('AWS::Lambda::Function', ours);
       expect(synthed.stack.serviceFunctions.size).toBe(ours);
       expect([...synthed.stack.workers.keys()].sort()).toEqual(workers.map((w) => w.name).sort());
@@ -106,6 +112,10 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         PARTICIPANT_NAME: settings.participant.name,
         PARTICIPANT_NIT: settings.participant.nit,
         TENANT_RATE_LIMIT: expect.any(String),
+        // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
+        NETWORK: settings.network.kind,
+        MAX_PAYMENT_CENTS: String(settings.maxPaymentCents),
+        ...(settings.network.kind === 'connector' ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/` } : {}),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         // A namespace per stage: stages in one account never count each other's metrics.
@@ -114,6 +124,9 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Only the routes that name the signing key learn where it is.
         ...(route.secrets?.includes('qrSigning')
           ? { QR_SIGNING_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.qrSigning) } }
+          : {}),
+        ...(route.secrets?.includes('network')
+          ? { NETWORK_SECRET_ARN: { Ref: logicalIdOf(synthed, synthed.stack.secrets.network) } }
           : {}),
         // Only the routes that name a queue learn its URL.
         ...Object.fromEntries(
@@ -178,8 +191,12 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
     test('every path of every deployed route, and nothing else, is routed behind the authorizer', () => {
       const expectedKeys = expectedRoutes.flatMap((r) => r.paths.map((p) => `${r.method} ${p}`));
       // The API's description is routed too, without the authorizer (test/infra/contract.suite.ts).
+      // So are the network connector's, without it too (network.suite.ts).
       const apiRoutes = (Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).filter(
-        (r) => !contractRoutes.paths.some((path) => r.Properties.RouteKey === `${contractRoutes.method} ${path}`),
+        (r) =>
+          ![contractRoutes, ...networkRoutes].some((open) =>
+            open.paths.some((path) => r.Properties.RouteKey === `${open.method} ${path}`),
+          ),
       );
       expect(apiRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(expectedKeys.sort());
       const authorizerId = Object.keys(synthed.template.findResources('AWS::ApiGatewayV2::Authorizer'))[0];

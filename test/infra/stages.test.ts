@@ -23,6 +23,9 @@ describe.each(Object.keys(stages) as StageName[])('stage %s', (name) => {
     expect(settings.throttling.rateLimit).toBeGreaterThan(0);
     expect(settings.throttling.burstLimit).toBeGreaterThanOrEqual(settings.throttling.rateLimit);
     expect(settings.alarms.latencyP99Ms).toBeGreaterThan(0);
+    // Whole pesos, and well below the 13 integer digits an amount may carry.
+    expect(settings.maxPaymentCents % 100).toBe(0);
+    expect(settings.maxPaymentCents).toBeLessThan(1e15);
     expect(settings.alarms.serverErrorRatePercent).toBeGreaterThan(0);
     expect(removalPolicyOf(settings)).toBe(settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
   });

@@ -14,7 +14,13 @@ import type { ServiceFunction } from '../../infra/constructs/service-function';
 import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
 import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from '../../infra/edge';
-import { stageSettings, type StageName, type StageSettings } from '../../infra/stages';
+import {
+  EXAMPLE_CONNECTOR_URL,
+  NETWORK_CONNECTOR_URL_CONTEXT,
+  stageSettings,
+  type StageName,
+  type StageSettings,
+} from '../../infra/stages';
 
 /** CloudFormation resources are untyped JSON. */
 export type Json = any;
@@ -35,7 +41,12 @@ export interface SynthOptions {
   readonly settings?: (settings: StageSettings) => StageSettings;
   /** Runs cdk-nag's AwsSolutions pack on the app, as infra/app.ts does. */
   readonly nag?: NagPackProps;
-  /** Context instead of the example edge settings (EXAMPLE_EDGE): `{ edge: {} }` gives none. */
+  /**
+   * Context values besides cdk.json's (`-c name=value`), instead of the examples: production's edge
+   * settings default to EXAMPLE_EDGE (`{ edge: {} }` gives none) and its connector URL to the
+   * documentation's example, as `npm run synth:all` passes them (`{ networkConnectorUrl: undefined }`
+   * synthesizes without it).
+   */
   readonly context?: Record<string, unknown>;
 }
 
@@ -59,6 +70,7 @@ function synthesize(stage: StageName, options: SynthOptions) {
   const context = {
     ...cdkContext,
     [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
+    [NETWORK_CONNECTOR_URL_CONTEXT]: EXAMPLE_CONNECTOR_URL,
     ...options.context,
     stage,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct

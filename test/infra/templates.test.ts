@@ -11,6 +11,7 @@ import './dashboard.suite';
 import './identity.suite';
 import './monitoring.suite';
 import './nag.suite';
+import './network.suite';
 import './secrets.suite';
 import './stack.suite';
 import './tracing.suite';

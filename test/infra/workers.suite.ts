@@ -17,7 +17,7 @@ import { functionEnvironment } from '../../infra/constructs/service-function';
 import { DEAD_LETTER_RETENTION } from '../../infra/constructs/work-queues';
 import { stages, type StageName } from '../../infra/stages';
 import { EVENT_ENTITY } from '../../shared/data/item-keys';
-import { QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
+import { SECRET_ENV, QUEUE_ENV, type QueueName } from '../../shared/runtime/config';
 import {
   DEAD_LETTER_SEND_ACTIONS,
   grantedQueueActions,
@@ -145,10 +145,17 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       // Outside any VPC: the sender calls the receivers' URLs on the internet.
       expect(properties.VpcConfig).toBeUndefined();
       expect(properties.Environment.Variables).toEqual({
-        ...functionEnvironment(settings, 'table'),
+        ...functionEnvironment(synthed.stack.settings, 'table'),
         TABLE_NAME: { Ref: logicalIdOf(synthed, synthed.stack.table) },
         // Only the queues the worker sends to.
         ...Object.fromEntries((worker.queues ?? []).map((name) => [QUEUE_ENV[name], { Ref: queueId(name) }])),
+        // Only the secrets it names (the settlement job signs transfer orders: network.suite.ts).
+        ...Object.fromEntries(
+          (worker.secrets ?? []).map((name) => [
+            SECRET_ENV[name],
+            { Ref: logicalIdOf(synthed, synthed.stack.secrets.byName[name]) },
+          ]),
+        ),
         // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
         ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
       });

@@ -72,6 +72,7 @@ export interface TestApiOptions extends Pick<
   | 'routeTimeoutMs'
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
+  | 'network'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -106,6 +107,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     dynamodbEndpoint,
     tableName: options.tableName ?? `test-${randomUUID()}`,
     ...(options.throttling ? { throttling: options.throttling } : {}),
+    ...(options.network ? { network: options.network } : {}),
     ...(options.edge ? { edge: options.edge } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),

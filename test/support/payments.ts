@@ -5,6 +5,7 @@
  * from its movements. Call after createTestTable (the repositories read the table's name on first
  * use).
  */
+import { DEFAULT_MAX_PAYMENT_CENTS } from '../../shared/runtime/config';
 import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
@@ -61,6 +62,7 @@ export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): Pay
   payments: dynamoPaymentStore,
   participant: PARTICIPANT,
   settlement: { queue, delayMs: SETTLEMENT_DELAY_MS },
+  maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });
@@ -91,6 +93,7 @@ export const qrPaymentDeps = (decisionJobs: SettlementQueue = new HeldSettlement
     sealer: testSealer,
   },
   decisionJobs,
+  maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });

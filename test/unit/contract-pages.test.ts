@@ -8,9 +8,10 @@ import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { routesFor } from '../../functions/routes';
 import { contractHandler, documentForStage } from '../../shared/http/contract-pages';
-import { OPENAPI_FILE } from '../../tools/openapi/files';
+import { NETWORK_OPENAPI_FILE, OPENAPI_FILE } from '../../tools/openapi/files';
 
 const generated = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+const networkDocument = JSON.parse(readFileSync(NETWORK_OPENAPI_FILE, 'utf8'));
 const operationsOf = (sandbox: boolean) =>
   routesFor(sandbox).flatMap((route) => route.paths.map((routePath) => ({ method: route.method, path: routePath })));
 const refsIn = (value: unknown): string[] =>
@@ -50,6 +51,14 @@ describe('a stage without the sandbox', () => {
     expect(served.components.schemas).not.toHaveProperty('ApprovedMerchant');
     expect(served.components.schemas).toHaveProperty('Customer');
   });
+});
+
+test("the network connector's document stands apart: its routes and the transfer order, none of the clients'", () => {
+  expect(Object.keys(networkDocument.paths)).toEqual(['/network/v1/transfers/{id}/status']);
+  expect(Object.keys(networkDocument.webhooks)).toEqual(['transfer.requested']);
+  expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
+  expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);
+  expect(Object.keys(generated.components.schemas).filter((name) => name.startsWith('Transfer'))).toEqual([]);
 });
 
 test('a stage with the sandbox serves the whole generated document', () => {

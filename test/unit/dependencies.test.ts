@@ -1,7 +1,7 @@
 /**
  * The rule of docs/operations.md ("Dependencies"): package.json's `dependencies` are exactly the
  * packages whose code a Lambda function carries, everything else is a devDependency. Every function of
- * the route, worker and trigger tables (and the contract's) is bundled here as
+ * the route (the clients' and the network's), worker and trigger tables (and the contract's) is bundled here as
  * infra/constructs/service-function.ts bundles it (same aliases, externals and main fields), in one
  * esbuild call that writes nothing; its metafile names every file each bundle took from node_modules.
  * And every version pinned exactly has its reason written there, at that version.
@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { routes } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
@@ -24,10 +25,10 @@ const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 };
 
 /** Every function the stack deploys, routes of the sandbox included. */
-const definitions = [...routes, ...workers, personClaimsTrigger, contractRoutes];
+const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigger, contractRoutes];
 
 /** The modules of functions/ that declare functions rather than handle anything. */
-const TABLE_MODULES = ['routes', 'workers', 'triggers', 'contract'];
+const TABLE_MODULES = ['routes', 'network-routes', 'workers', 'triggers', 'contract'];
 
 /** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
 const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];

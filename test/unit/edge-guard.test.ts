@@ -5,18 +5,21 @@
  * the public description is no protected path.
  */
 import { contractRoutes } from '../../functions/contract';
+import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
 import { isProtected, protectedPaths } from '../../infra/edge-rules';
 import { EdgeGuard } from '../../infra/local/edge-guard';
 
 const paths = protectedPaths(routesFor(true));
 
-test('the protected paths: /v1/, /sandbox/ and the unversioned /accounts; not the description', () => {
+test('the protected paths: /v1/, /sandbox/ and the unversioned /accounts; not the description nor /network/', () => {
   expect(paths).toEqual([{ exact: '/accounts' }, { prefix: '/sandbox/' }, { prefix: '/v1/' }]);
   for (const path of ['/v1/customers', '/v1/keys/x/resolve', '/sandbox/qr-codes/x/pay', '/accounts']) {
     expect([path, isProtected(paths, path)]).toEqual([path, true]);
   }
-  for (const path of [...contractRoutes.paths, '/dashboard/', '/accounts/x', '/v1']) {
+  // The network connector's routes carry a signature, never a token.
+  const network = networkRoutes.flatMap((route) => route.paths);
+  for (const path of [...contractRoutes.paths, ...network, '/dashboard/', '/accounts/x', '/v1']) {
     expect([path, isProtected(paths, path)]).toEqual([path, false]);
   }
 });

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../infra/paths';
-import { OPENAPI_FILE } from '../../tools/openapi/files';
+import { NETWORK_OPENAPI_FILE, OPENAPI_FILE } from '../../tools/openapi/files';
 
 interface LintReport {
   readonly totals: { readonly errors: number; readonly warnings: number };
   readonly problems: readonly { readonly ruleId: string; readonly severity: string }[];
 }
 
-/** One report per file linted, in the order given: the document's, then the broken copy's. */
+/** One report per file linted, in the order given: the document's, the broken copy's, the network connector's. */
 let reports: LintReport[];
 let broken: string;
 const scratch = mkdtempSync(path.join(tmpdir(), 'openapi-lint-'));
@@ -31,7 +31,15 @@ beforeAll(async () => {
   writeFileSync(broken, JSON.stringify(document));
   const { stdout } = await promisify(execFile)(
     path.join(REPO_ROOT, 'node_modules', '.bin', 'redocly'),
-    ['lint', OPENAPI_FILE, broken, '--format=json', '--config', path.join(REPO_ROOT, 'redocly.yaml')],
+    [
+      'lint',
+      OPENAPI_FILE,
+      broken,
+      NETWORK_OPENAPI_FILE,
+      '--format=json',
+      '--config',
+      path.join(REPO_ROOT, 'redocly.yaml'),
+    ],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
@@ -44,8 +52,13 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+test("the network connector's document (GET /network/openapi.json) has no error and no warning", () => {
+  expect(reports[2]!.problems).toEqual([]);
+  expect(reports[2]!.totals).toMatchObject({ errors: 0, warnings: 0 });
+});
+
 test('the document has no error and no warning', () => {
-  expect(reports).toHaveLength(2);
+  expect(reports).toHaveLength(3);
   expect(reports[0]!.problems).toEqual([]);
   expect(reports[0]!.totals).toMatchObject({ errors: 0, warnings: 0 });
 });

@@ -98,6 +98,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
   let ids = 0;
   const deps: PayResolutionDeps = {
     resolutions: { get: async (id) => resolutions.get(id) },
+    maxPaymentCents: 1_000_000_000,
     customers: { get: async (id) => customers.get(id) },
     accounts: { get: async (id) => accounts.get(id) },
     keys: { get: async (id) => (id === 'key-02' ? ({ id, account_id: 'acct-02' } as StoredKey) : undefined) },

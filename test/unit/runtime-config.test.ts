@@ -21,17 +21,21 @@ test('reads every setting the stack passes', () => {
     [ENV.participantName]: 'Banco X',
     [ENV.participantNit]: '900000001',
     [ENV.qrSigningSecretArn]: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
+    [ENV.network]: 'connector',
+    [ENV.networkConnectorUrl]: 'https://connector.example.com/',
   });
   expect(config).toEqual({
     tableName: 'breb-test',
     stage: 'prod',
     sandboxEnabled: false,
+    network: { kind: 'connector', url: 'https://connector.example.com/' },
     acquirerId: 'ACH',
     participant: { name: 'Banco X', nit: '900000001' },
     qrSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
     dynamodbEndpoint: undefined,
     dynamodbRequestTimeoutMs: 1000,
     sandboxSettlementDelayMs: 1000,
+    maxPaymentCents: 1_000_000_000,
     webhookTimeoutMs: 5000,
     webhookRetryBaseMs: 1000,
     approvalTimeoutMs: 3000,
@@ -97,7 +101,13 @@ test('the table name is required, from the environment given', () => {
 });
 
 test('each secret a route can name has the variable that carries its ARN', () => {
-  expect(SECRET_ENV).toEqual({ qrSigning: 'QR_SIGNING_SECRET_ARN' });
+  expect(SECRET_ENV).toEqual({ qrSigning: 'QR_SIGNING_SECRET_ARN', network: 'NETWORK_SECRET_ARN' });
+});
+
+test('the sandbox network unless told otherwise; a connector is never without its URL', () => {
+  expect(readRuntimeConfig(base).network).toEqual({ kind: 'sandbox' });
+  expect(() => readRuntimeConfig({ ...base, [ENV.network]: 'connector' })).toThrow('NETWORK_CONNECTOR_URL');
+  expect(() => readRuntimeConfig({ ...base, [ENV.network]: 'pix' })).toThrow('NETWORK');
 });
 
 test("each tenant's rate limit: none unless set, as the stack writes it, and nothing malformed", () => {

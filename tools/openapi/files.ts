@@ -12,9 +12,13 @@ import { REPO_ROOT } from '../../infra/paths';
 import { GENERATED_DIR, namedSchemas } from '../schema-modules';
 import type { JsonObject } from './components';
 import { openApiDocument } from './document';
+import { networkOpenApiDocument } from './network-document';
+import { networkRoutes } from '../../functions/network-routes';
 
 export const OPENAPI_FILE = path.join(GENERATED_DIR, 'openapi.json');
 export const OPENAPI_TYPES_FILE = path.join(GENERATED_DIR, 'openapi-types.d.ts');
+/** The network connector's own document (GET /network/openapi.json), kept out of the clients'. */
+export const NETWORK_OPENAPI_FILE = path.join(GENERATED_DIR, 'network-openapi.json');
 
 /** The document of the whole route table, sandbox tools included (a stage without them serves less). */
 export async function buildOpenApiDocument(): Promise<JsonObject> {
@@ -29,8 +33,11 @@ const TYPES_HEADER =
 export async function generatedOpenApiFiles(): Promise<Map<string, string>> {
   const document = await buildOpenApiDocument();
   const types = astToString(await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]));
+  const { version } = document['info'] as { version: string };
+  const network = networkOpenApiDocument({ version, routes: networkRoutes, schemas: await namedSchemas() });
   return new Map([
     [OPENAPI_FILE, `${JSON.stringify(document, null, 2)}\n`],
+    [NETWORK_OPENAPI_FILE, `${JSON.stringify(network, null, 2)}\n`],
     [OPENAPI_TYPES_FILE, TYPES_HEADER + types],
   ]);
 }

@@ -1,0 +1,34 @@
+/**
+ * POST /network/v1/transfers/{id}/status (docs/network.md): the network's answer to one of our
+ * transfer orders, signed by the connector. Applied once: a transfer already answered is answered
+ * again as it stands; a transfer we never ordered is 404.
+ */
+import { AppError } from '../shared/domain/errors';
+import { systemNewRecords } from '../shared/domain/clock';
+import { applyTransferStatus, type TransferStatus } from '../shared/domain/transfer-orders';
+import { verifySignedMessage } from '../shared/domain/webhook-signature';
+import { networkSecrets } from '../shared/data/network-secret';
+import { dynamoSettlementStore } from '../shared/data/payments-repository';
+import { logger } from '../shared/http/logger';
+import { networkHandler } from '../shared/http/network-handler';
+import { readParticipant } from '../shared/runtime/config';
+import { transferStatusRequest } from '../shared/schemas/generated/network';
+
+export const handler = networkHandler<TransferStatus, { id: string }>({
+  name: 'applyTransferStatus',
+  body: transferStatusRequest,
+  verify: async (headers, body) =>
+    verifySignedMessage(headers, body, await networkSecrets(), Math.floor(Date.now() / 1000)),
+  handle: async ({ body, path }) => {
+    const deps = { ...systemNewRecords, payments: dynamoSettlementStore, participant: readParticipant(process.env) };
+    const answer = await applyTransferStatus(deps, path.id, body);
+    if (!answer) throw new AppError('NOT_FOUND', 'No transfer order of ours has this id');
+    logger.info('Transfer status', {
+      payment_id: path.id,
+      status: body.status,
+      applied: answer.applied,
+      reason: body.reason,
+    });
+    return answer;
+  },
+});

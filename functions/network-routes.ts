@@ -1,0 +1,35 @@
+/**
+ * The routes the network connector calls (docs/network.md): signed by the connector's secret, not
+ * behind the JWT authorizer, in an OpenAPI document of their own (tools/openapi/network-document.ts),
+ * throttled apart from the clients' routes. Kept out of the
+ * route table's `routes`, whose every entry the clients' suites (authorization matrix, fuzz, the
+ * clients' OpenAPI document) put behind a token; the stack and the local server mount these the same
+ * way. Nothing here imports handler code.
+ */
+import type { FunctionDefinition, HttpMethod } from './routes';
+
+export interface NetworkRouteDefinition extends FunctionDefinition {
+  readonly method: HttpMethod;
+  readonly paths: readonly string[];
+  /** How the caller is authenticated: the connector's Standard Webhooks signature, never a token. */
+  readonly auth: 'signature';
+  readonly summary: string;
+}
+
+/** Every path the connector calls starts here: API Gateway throttles it apart (infra/constructs/api-stage.ts). */
+export const NETWORK_PATH_PREFIX = '/network/';
+
+export const networkRoutes: readonly NetworkRouteDefinition[] = [
+  {
+    name: 'applyTransferStatus',
+    handler: 'apply-transfer-status',
+    method: 'POST',
+    paths: ['/network/v1/transfers/{id}/status'],
+    auth: 'signature',
+    summary: "The network's answer to one of our transfer orders, applied once",
+    // Reads the payment (consistent); the answer's transaction puts it (while still PENDING) and its
+    // event, and for a rejection updates the payer's balance and puts the movement.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    secrets: ['network'],
+  },
+];

@@ -1,0 +1,157 @@
+/**
+ * Our side of the network connector for payments to other participants (docs/network.md): the
+ * signed transfer order we POST (`transfer.requested`), and the network's status callback applied to
+ * the payment once. A payment's order always carries the same `end_to_end_id`, derived from its id, so
+ * that a retried order (a queue's redelivery, the sweeper's restart) is the same transfer to the bank.
+ */
+import { cop, type Money } from './money';
+import type { Counterparty, StoredPayment } from './payments';
+import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
+import { signedHeaders } from './webhook-signature';
+
+/** The Bre-B end-to-end id of our payment `paymentId`: 1 to 35 letters and digits, the same every time. */
+export const endToEndIdOf = (paymentId: string): string => `E${paymentId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 35);
+
+/** The participant that holds our merchants' accounts (the sponsor bank), as orders name the debtor's. */
+export interface OwnParticipant {
+  readonly name: string;
+  readonly nit: string;
+}
+
+export interface TransferOrder {
+  readonly type: 'transfer.requested';
+  readonly transfer_id: string;
+  readonly end_to_end_id: string;
+  readonly amount: Money;
+  readonly debtor: {
+    readonly customer_id: string;
+    readonly account_id: string;
+    readonly participant: { readonly name: string; readonly identification_number: string };
+  };
+  /** The payee as the key's resolution showed it. */
+  readonly creditor: Counterparty;
+  readonly description?: string;
+  readonly qr_code_reference?: string;
+  readonly created_at: string;
+}
+
+export function transferOrderOf(payment: StoredPayment, participant: OwnParticipant): TransferOrder {
+  return {
+    type: 'transfer.requested',
+    transfer_id: payment.id,
+    end_to_end_id: endToEndIdOf(payment.id),
+    amount: cop(payment.amount_cents),
+    debtor: {
+      customer_id: payment.customer_id,
+      account_id: payment.account_id,
+      participant: { name: participant.name, identification_number: participant.nit },
+    },
+    creditor: payment.counterparty,
+    ...(payment.description === undefined ? {} : { description: payment.description }),
+    ...(payment.qr_code_reference === undefined ? {} : { qr_code_reference: payment.qr_code_reference }),
+    created_at: payment.created_at,
+  };
+}
+
+/** Posts one request to the connector: its status, or why there was none. */
+export interface ConnectorTransport {
+  post(request: {
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly timeoutMs: number;
+  }): Promise<{ readonly status?: number; readonly error?: string }>;
+}
+
+/** How long the connector has to take an order: it only records it, the network answers later. */
+export const CONNECTOR_TIMEOUT_MS = 5_000;
+
+export interface ConnectorDeps {
+  readonly transport: ConnectorTransport;
+  readonly url: string;
+  readonly participant: OwnParticipant;
+  /** The `whsec_` secrets that sign now (during a rotation, the new and the old one). */
+  readonly secrets: () => Promise<readonly string[]>;
+  readonly nowSeconds: () => number;
+  readonly timeoutMs?: number;
+}
+
+/** The message id of a payment's order: the same at every send, so the connector dedupes on it too. */
+export const orderMessageId = (paymentId: string): string => `transfer.requested_${endToEndIdOf(paymentId)}`;
+
+/**
+ * The sponsor bank's connector as the settlement port (docs/network.md, "Transfer orders"): the
+ * PENDING payment POSTed as a signed `transfer.requested` order, which the connector takes with 202;
+ * the network's answer comes back on the status route (undefined here). The message id and the
+ * end_to_end_id are the payment's own, so an order sent again (the queue's retry, the sweeper's
+ * restart while no answer came) is the same order to the bank. Anything but 202, or no answer within
+ * the time limit, throws: the payment stays PENDING and due.
+ */
+export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
+  const timeoutMs = deps.timeoutMs ?? CONNECTOR_TIMEOUT_MS;
+  return {
+    async answer(payment) {
+      const body = JSON.stringify(transferOrderOf(payment, deps.participant));
+      const signed = signedHeaders(orderMessageId(payment.id), deps.nowSeconds(), body, await deps.secrets());
+      const headers = { 'content-type': 'application/json', 'user-agent': 'breb-merchant-api', ...signed };
+      const result = await deps.transport.post({ url: deps.url, headers, body, timeoutMs });
+      if (result.status !== 202) {
+        const why = result.error ?? `it answered ${result.status}`;
+        throw new Error(`Transfer order ${payment.id} not taken by the connector: ${why}`);
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The body of `POST /network/v1/transfers/{id}/status`. */
+export interface TransferStatus {
+  readonly status: 'SETTLED' | 'REJECTED';
+  /** The network's words for a rejection: logged, the payment says NETWORK_REJECTED. */
+  readonly reason?: string;
+}
+
+/** What the status route answers: the transfer as it stands after the callback. */
+export interface TransferStatusAnswer {
+  readonly transfer_id: string;
+  readonly end_to_end_id: string;
+  readonly status: 'PENDING' | 'SETTLED' | 'REJECTED';
+  /** False when the transfer had already been answered: nothing changed. */
+  readonly applied: boolean;
+}
+
+export interface TransferStatusDeps extends Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'> {
+  readonly participant: OwnParticipant;
+}
+
+/**
+ * A transfer is an OUTBOUND payment to a payee at another participant: a payment to one of our own
+ * merchants never reaches the network, so the network cannot answer it.
+ */
+const isTransfer = (payment: StoredPayment, participant: OwnParticipant): boolean =>
+  payment.direction === 'OUTBOUND' && payment.counterparty.participant.identification_number !== participant.nit;
+
+/**
+ * Applies the network's status to transfer `transferId` once: a PENDING payment is answered (settled,
+ * or rejected with its hold released); one already answered is answered again as it stands, whatever
+ * the status says. Undefined for a transfer we never ordered (the route's 404).
+ */
+export async function applyTransferStatus(
+  deps: TransferStatusDeps,
+  transferId: string,
+  status: TransferStatus,
+): Promise<TransferStatusAnswer | undefined> {
+  const payment = await deps.payments.get(transferId);
+  if (!payment || !isTransfer(payment, deps.participant)) return undefined;
+  const answer: NetworkAnswer =
+    status.status === 'SETTLED' ? { status: 'SETTLED' } : { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
+  // Only a PENDING payment is answered; of two callbacks at once, the one whose write held applied it.
+  const { payment: current, written } =
+    payment.status === 'PENDING' ? await answerPending(deps, payment, answer) : { payment, written: false };
+  return {
+    transfer_id: payment.id,
+    end_to_end_id: endToEndIdOf(payment.id),
+    status: current.status === 'SETTLED' || current.status === 'REJECTED' ? current.status : 'PENDING',
+    applied: written,
+  };
+}

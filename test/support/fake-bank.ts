@@ -1,0 +1,120 @@
+/**
+ * A fake sponsor bank's connector on loopback, for the network contract tests (docs/network.md): a
+ * real HTTP server that verifies our transfer orders' signatures with the connector secret, answers
+ * each as the test says (202, a failure, or nothing for a while), and calls our status route back,
+ * signed, as the network would.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { signedHeaders, verifySignedMessage } from '../../shared/domain/webhook-signature';
+
+export interface ReceivedOrder {
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: Record<string, any>;
+  readonly raw: string;
+  /** Whether our signature verified with the connector secret. */
+  readonly signed: boolean;
+}
+
+/** How the bank takes an order: its status (202 takes it), after a wait, after running `before`. */
+export interface OrderAnswer {
+  readonly status: number;
+  readonly delayMs?: number;
+  readonly before?: (order: ReceivedOrder) => Promise<void>;
+}
+
+export class FakeBank {
+  readonly orders: ReceivedOrder[] = [];
+  /**
+   * The answers to the next orders of an amount (`amount.value`), in turn; once used up, and for any
+   * other amount, 202 at once. By amount, so that the sweeper's re-sends of other tests' transfers never
+   * take an answer meant for this one.
+   */
+  readonly plans = new Map<string, OrderAnswer[]>();
+  private readonly server: Server;
+  private waiters: (() => void)[] = [];
+
+  private constructor(
+    server: Server,
+    readonly url: string,
+    private readonly secret: () => string,
+  ) {
+    this.server = server;
+  }
+
+  static async start(secret: () => string): Promise<FakeBank> {
+    // The server answers only once the bank exists, which needs the server's port.
+    const started: { bank?: FakeBank } = {};
+    const server = createServer((request, response) => {
+      started.bank!.take(request, response).catch(() => response.destroy());
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
+    const address = server.address() as { port: number };
+    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}/transfers`, secret);
+    return started.bank;
+  }
+
+  private async take(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const headers = request.headers as Record<string, string | undefined>;
+    const check = verifySignedMessage(headers, raw, [this.secret()], Math.floor(Date.now() / 1000));
+    const order: ReceivedOrder = { headers, body: JSON.parse(raw) as Record<string, any>, raw, signed: check.valid };
+    this.orders.push(order);
+    for (const wake of this.waiters.splice(0)) wake();
+    const answer = this.plans.get(String(order.body['amount']?.value))?.shift() ?? { status: 202 };
+    await answer.before?.(order);
+    if (answer.delayMs) await sleep(answer.delayMs);
+    if (!check.valid) {
+      response.writeHead(401).end();
+      return;
+    }
+    response.writeHead(answer.status, { 'content-type': 'application/json' }).end('{}');
+  }
+
+  /** Waits until the bank has received `count` orders for transfer `transferId`; answers them. */
+  async ordersFor(transferId: string, count = 1, timeoutMs = 15_000): Promise<ReceivedOrder[]> {
+    const deadline = Date.now() + timeoutMs;
+    const received = () => this.orders.filter((order) => order.body['transfer_id'] === transferId);
+    while (received().length < count) {
+      if (Date.now() > deadline) throw new Error(`The bank received ${received().length} of ${count} orders`);
+      await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(200)]);
+    }
+    return received().slice(0, count);
+  }
+
+  /**
+   * Calls our status route for `transferId`, signed with the connector secret unless `signing` says
+   * otherwise: another secret, no signature, or a timestamp `ageSeconds` old.
+   */
+  async callBack(
+    apiUrl: string,
+    transferId: string,
+    status: Record<string, unknown>,
+    signing: { readonly secret?: string; readonly unsigned?: boolean; readonly ageSeconds?: number } = {},
+  ): Promise<{ status: number; body: any; headers: Headers }> {
+    const body = JSON.stringify(status);
+    const timestamp = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
+    const headers = signing.unsigned
+      ? {}
+      : signedHeaders(`msg_${randomUUID()}`, timestamp, body, [signing.secret ?? this.secret()]);
+    const response = await fetch(`${apiUrl}/network/v1/transfers/${transferId}/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    const text = await response.text();
+    // The headers ride along unenumerated, so that a test may compare the answer's status and body whole.
+    return Object.defineProperty({ status: response.status, body: text ? JSON.parse(text) : undefined }, 'headers', {
+      value: response.headers,
+      enumerable: false,
+    }) as { status: number; body: any; headers: Headers };
+  }
+
+  stop(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((done) => this.server.close(() => done()));
+  }
+}
