@@ -400,8 +400,15 @@ test("payments: Bogotá's day, the search by reference, totals, reference and me
     formatCop('119000.00'),
     formatCop('0.00'),
   ]);
+  // The search cleared, the whole list again before the next filter: typed while the list still
+  // loads (a cold first run), the day could be lost to the render that answer brings.
+  const cleared = page.waitForResponse(
+    (answer) => answer.url().includes('/v1/payments?') && !answer.url().includes('qr_code_reference='),
+  );
   await search.fill('');
   await search.press('Enter');
+  await cleared;
+  await page.waitForLoadState('networkidle');
 
   // Today in Bogotá: the API is asked for the day's bounds in UTC, 05:00 to 04:59:59.999 the next day.
   const day = page.getByLabel('Created on');
