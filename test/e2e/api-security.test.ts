@@ -140,7 +140,8 @@ describe('anti-scanning: misses drain the lookup budget twenty times faster than
 
     // The same number of lookups that hit costs the other tenant a twentieth of its budget.
     for (let n = 0; n <= misses; n += 1) expect((await resolve(other, payer.id, ANA_PHONE)).status).toBe(200);
-  });
+    // Room for the wait for a fresh window (up to 40 s) besides the lookups themselves.
+  }, 120_000);
 
   test('a refused lookup leaves its Idempotency-Key free for the retry', async () => {
     // The budget of sandbox-client-a is spent by the test above (same window).
