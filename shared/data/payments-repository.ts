@@ -133,12 +133,12 @@ export async function writePayment(
     await transactWrite({ TransactItems });
     return { written: true };
   } catch (error) {
-    const failed = failedConditions(error);
-    if (!failed || [...failed.keys()].some((index) => index >= labelled.length)) throw error;
-    return {
-      written: false,
-      failed: new Map([...failed].map(([index, old]) => [labelled[index]!.label, old])),
-    };
+    // An unlabelled item (a movement, an event: ids that follow from the payment) fails with a labelled
+    // one when a concurrent writer won the race and wrote them first: the labelled failure is the
+    // answer. Alone, it is unexpected.
+    const failed = [...(failedConditions(error) ?? [])].filter(([index]) => index < labelled.length);
+    if (failed.length === 0) throw error;
+    return { written: false, failed: new Map(failed.map(([index, old]) => [labelled[index]!.label, old])) };
   }
 }
 
