@@ -12,6 +12,7 @@ import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
 import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { apiPathPatterns } from '../../infra/constructs/dashboard-site';
+import { ACCESS_LOG_FIELDS, WITHHELD_ACCESS_LOG_FIELDS } from '../../infra/constructs/cloudfront-access-logs';
 import { dashboardContentSecurityPolicy } from '../../infra/dashboard-policy';
 import { stages, type StageName } from '../../infra/stages';
 import { permissionProblems } from './privileges';
@@ -121,8 +122,8 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
     const filesId = logicalIdOf(synthed, dashboard().bucket);
     const logs = nested.resources()[logsId];
     expect(logs.Properties.AccessControl).toBeUndefined();
-    // ACLs stay enabled: CloudFront's standard logs are still written with one (dashboard-site.ts).
-    expect(logs.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'ObjectWriter' }] });
+    // No ACLs at all: CloudFront's vended logs are granted by the policy too.
+    expect(logs.Properties.OwnershipControls).toEqual({ Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] });
     const policy = Object.values(nested.resources()).find(
       (r: Json) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === logsId,
     ).Properties.PolicyDocument.Statement as Json[];
@@ -170,10 +171,50 @@ describe.each(hostingStages)('merchant dashboard, stage %s', (stage) => {
       ContentTypeOptions: { Override: true },
       StrictTransportSecurity: { AccessControlMaxAgeSec: 31536000 },
     });
-    expect(distribution.Logging).toEqual({
-      Bucket: { 'Fn::GetAtt': [logicalIdOf(synthed, dashboard().logBucket), 'RegionalDomainName'] },
-      Prefix: 'cloudfront/',
+    // No legacy logs: they always keep the query string.
+    expect(distribution.Logging).toBeUndefined();
+  });
+
+  test("the distribution's access logs go to the log bucket through us-east-1's vended logs, without query strings or cookies", () => {
+    // Each call is a JSON text joined with references: read back with every reference as its logical id.
+    const callOf = (create: Json): Json => {
+      const parts = create['Fn::Join'][1] as (string | Json)[];
+      const text = parts
+        .map((part) => (typeof part === 'string' ? part : (part.Ref ?? part['Fn::GetAtt'][0])))
+        .join('');
+      return JSON.parse(text);
+    };
+    const calls = new Map<string, Json>(
+      Object.values(nested.template.findResources('Custom::AWS')).map((r: Json) => {
+        const call = callOf(r.Properties.Create);
+        return [call.action as string, call];
+      }),
+    );
+    expect([...calls.keys()].sort()).toEqual(['createDelivery', 'putDeliveryDestination', 'putDeliverySource']);
+    for (const call of calls.values()) expect(call).toMatchObject({ service: 'CloudWatchLogs', region: 'us-east-1' });
+    const distributionId = logicalIdOf(synthed, dashboard().distribution);
+    expect(calls.get('putDeliverySource')!.parameters).toEqual({
+      name: `breb-merchant-api-${stage}-cloudfront`,
+      resourceArn: `arn:AWS::Partition:cloudfront::AWS::AccountId:distribution/${distributionId}`,
+      logType: 'ACCESS_LOGS',
     });
+    const logsId = logicalIdOf(synthed, dashboard().logBucket);
+    expect(calls.get('putDeliveryDestination')!.parameters.deliveryDestinationConfiguration).toEqual({
+      destinationResourceArn: `${logsId}/cloudfront/`,
+    });
+    const fields = calls.get('createDelivery')!.parameters.recordFields as string[];
+    expect(fields).toEqual([...ACCESS_LOG_FIELDS]);
+    for (const withheld of WITHHELD_ACCESS_LOG_FIELDS) expect(fields).not.toContain(withheld);
+    expect(fields).toEqual(expect.arrayContaining(['date', 'time', 'c-ip', 'cs-method', 'cs-uri-stem', 'sc-status']));
+    const policy = Object.values(nested.resources()).find(
+      (r: Json) => r.Type === 'AWS::S3::BucketPolicy' && r.Properties.Bucket.Ref === logsId,
+    ).Properties.PolicyDocument.Statement as Json[];
+    expect(policy.filter((s) => s.Principal?.Service === 'delivery.logs.amazonaws.com')).toEqual([
+      expect.objectContaining({
+        Action: 's3:PutObject',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logsId, 'Arn'] }, '/cloudfront/*']] },
+      }),
+    ]);
   });
 
   test("every route's path, and the description's, reaches the API through the distribution, uncached, with Authorization", () => {

@@ -97,7 +97,14 @@ describe('edge.suite: production behind its edge', () => {
       expect(custom).toEqual({
         'Cross-Origin-Opener-Policy': CROSS_ORIGIN_OPENER_POLICY,
         'Permissions-Policy': PERMISSIONS_POLICY,
+        // The API's: API Gateway's own 401, 403 and 429 answers are not stored either.
+        ...(behaviour === distribution.DefaultCacheBehavior ? {} : { 'Cache-Control': 'no-store' }),
       });
+      if (behaviour !== distribution.DefaultCacheBehavior) {
+        const cacheControl = policy.CustomHeadersConfig.Items.find((item: Json) => item.Header === 'Cache-Control');
+        // What a function answered (the description's own caching) is kept.
+        expect(cacheControl.Override).toBe(false);
+      }
       expect(policy.SecurityHeadersConfig).toMatchObject({
         ContentTypeOptions: { Override: true },
         FrameOptions: { FrameOption: 'DENY' },

@@ -67,6 +67,12 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
             'AwsSolutions-IAM5[Action::s3:GetObject*]': 1,
             'AwsSolutions-IAM5[Action::s3:List*]': 1,
             [`AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`]: 1,
+            // The access logs' delivery (cloudfront-access-logs.ts): v2 logs, which cdk-nag does not
+            // see, and the us-east-1 deliveries of this account, whose ids CloudWatch Logs chooses.
+            'AwsSolutions-CFR3': 1,
+            'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:us-east-1:<AWS::AccountId>:delivery-source/*]': 2,
+            'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:us-east-1:<AWS::AccountId>:delivery-destination/*]': 2,
+            'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:us-east-1:<AWS::AccountId>:delivery/*]': 1,
             'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]': 1,
           }
         : {}),
