@@ -117,9 +117,22 @@ export function tableAccessStatement(table: ITable, definition: FunctionDefiniti
   });
 }
 
-/** Reading a secret's value, and nothing else (no DescribeSecret, no other secret). */
-export function secretReadStatement(secret: ISecret): PolicyStatement {
-  return new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+/**
+ * Reading a secret's value, and nothing else (no DescribeSecret, no other secret); for a secret under
+ * a key of ours, decrypting with that key too, but only as Secrets Manager's caller (kms:ViaService):
+ * the function cannot use the key on anything else.
+ */
+export function secretReadStatements(secret: ISecret): PolicyStatement[] {
+  const read = new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] });
+  if (!secret.encryptionKey) return [read];
+  const decrypt = new PolicyStatement({
+    actions: ['kms:Decrypt'],
+    resources: [secret.encryptionKey.keyArn],
+    conditions: {
+      StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(secret).region}.${Stack.of(secret).urlSuffix}` },
+    },
+  });
+  return [read, decrypt];
 }
 
 /** The one KMS action each use of the secret key needs: data keys to seal with, or to open with. */
@@ -222,7 +235,9 @@ export class ServiceFunction extends Construct {
     });
 
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
-    for (const name of secrets) this.function.addToRolePolicy(secretReadStatement(props.secrets[name]));
+    for (const name of secrets) {
+      for (const statement of secretReadStatements(props.secrets[name])) this.function.addToRolePolicy(statement);
+    }
     for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
     if (definition.sealing?.length)
       this.function.addToRolePolicy(sealingStatement(props.secretKey, definition.sealing));

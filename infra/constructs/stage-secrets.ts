@@ -35,54 +35,6 @@ export class StageSecrets extends Construct {
     super(scope, id);
     const { settings } = props;
 
-    // JSON {"current": "<key>"}: a rotation adds "previous" so that codes signed before it still
-    // verify (README, "Rotating the QR signing key").
-    this.qrSigning = new Secret(this, 'QrSigning', {
-      secretName: qrSigningSecretName(settings),
-      description: 'HMAC key that signs the payment QR codes; JSON {"current": "...", "previous": "..."}',
-      generateSecretString: {
-        secretStringTemplate: '{}',
-        generateStringKey: 'current',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      // Losing it would invalidate every code in circulation: production keeps it.
-      removalPolicy: removalPolicyOf(settings),
-    });
-    NagSuppressions.addResourceSuppressions(this.qrSigning, [
-      {
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Rotated by hand on purpose: a scheduled rotation would silently stop codes signed with the old key ' +
-          'from verifying. The README rotation keeps the old key as "previous" until its codes have expired.',
-      },
-    ]);
-
-    // JSON {"current": "<base64 key>"}: the Standard Webhooks secret is `whsec_<current>`. A rotation
-    // moves it to "previous" with "previous_expires_at" 24 h later: both sign and verify until then
-    // (shared/data/network-secret.ts), so the bank switches without a gap.
-    this.network = new Secret(this, 'NetworkSigning', {
-      secretName: networkSecretName(settings),
-      description:
-        'Signing secret shared with the network connector (Standard Webhooks, whsec_<current>); JSON ' +
-        '{"current": "...", "previous"?: "...", "previous_expires_at"?: "<ISO 8601>"}',
-      generateSecretString: {
-        secretStringTemplate: '{}',
-        generateStringKey: 'current',
-        passwordLength: 64,
-        excludePunctuation: true,
-      },
-      removalPolicy: removalPolicyOf(settings),
-    });
-    NagSuppressions.addResourceSuppressions(this.network, [
-      {
-        id: 'AwsSolutions-SMG4',
-        reason:
-          'Rotated by hand with the sponsor bank (docs/network.md): the bank must load the new secret, and ' +
-          'the old one keeps signing and verifying for 24 h so that neither side refuses the other meanwhile.',
-      },
-    ]);
-
     this.secretKey = new Key(this, 'SecretKey', {
       alias: `${SERVICE_NAME}/${settings.name}/secrets`,
       description: 'Seals the signing secrets of webhooks, inbound approval and connectors (envelope encryption)',
@@ -92,6 +44,57 @@ export class StageSecrets extends Construct {
       removalPolicy: removalPolicyOf(settings),
       pendingWindow: Duration.days(30),
     });
+
+    // JSON {"current": "<key>"}: a rotation adds "previous" so that codes signed before it still
+    // verify (README, "Rotating the QR signing key").
+    this.qrSigning = this.handRotatedSecret('QrSigning', settings, {
+      secretName: qrSigningSecretName(settings),
+      description: 'HMAC key that signs the payment QR codes; JSON {"current": "...", "previous": "..."}',
+      rotatedByHand:
+        'Rotated by hand on purpose: a scheduled rotation would silently stop codes signed with the old key ' +
+        'from verifying. The README rotation keeps the old key as "previous" until its codes have expired.',
+    });
+
+    // JSON {"current": "<base64 key>"}: the Standard Webhooks secret is `whsec_<current>`. A rotation
+    // moves it to "previous" with "previous_expires_at" 24 h later: both sign and verify until then
+    // (shared/data/network-secret.ts), so the bank switches without a gap. Encrypted under the
+    // stage's own key, as the webhooks' and approvals' secrets are sealed: only the functions that
+    // declare it (secrets: ['network']) can read it, through Secrets Manager alone.
+    this.network = this.handRotatedSecret('NetworkSigning', settings, {
+      secretName: networkSecretName(settings),
+      description:
+        'Signing secret shared with the network connector (Standard Webhooks, whsec_<current>); JSON ' +
+        '{"current": "...", "previous"?: "...", "previous_expires_at"?: "<ISO 8601>"}',
+      encryptionKey: this.secretKey,
+      rotatedByHand:
+        'Rotated by hand with the sponsor bank (docs/network.md): the bank must load the new secret, and ' +
+        'the old one keeps signing and verifying for 24 h so that neither side refuses the other meanwhile.',
+    });
+  }
+
+  /**
+   * A secret Secrets Manager generates at deploy time, as JSON {"current": "<64 characters>"}, kept
+   * as the stage keeps its data (losing one stops what it signed from verifying) and rotated by hand
+   * for the reason given (cdk-nag's AwsSolutions-SMG4 asks for a scheduled rotation).
+   */
+  private handRotatedSecret(
+    id: string,
+    settings: StageSettings,
+    props: { secretName: string; description: string; rotatedByHand: string; encryptionKey?: Key },
+  ): Secret {
+    const { rotatedByHand, ...secretProps } = props;
+    const secret = new Secret(this, id, {
+      ...secretProps,
+      generateSecretString: {
+        secretStringTemplate: '{}',
+        generateStringKey: 'current',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: removalPolicyOf(settings),
+    });
+    NagSuppressions.addResourceSuppressions(secret, [{ id: 'AwsSolutions-SMG4', reason: rotatedByHand }]);
+    return secret;
   }
 
   /** The map routes' `secrets` names resolve against. */

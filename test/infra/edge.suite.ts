@@ -11,6 +11,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, SuppressionIgnoreAlways } from 'cdk-nag';
 import { networkRoutes } from '../../functions/network-routes';
 import { routesFor } from '../../functions/routes';
+import { workers } from '../../functions/workers';
 import { REFUSAL_METRICS } from '../../infra/constructs/api-stage';
 import { CROSS_ORIGIN_OPENER_POLICY, PERMISSIONS_POLICY } from '../../infra/constructs/dashboard-site';
 import { PERSON_TOKEN_VALIDITY } from '../../infra/constructs/identity';
@@ -254,10 +255,19 @@ describe('edge.suite: secrets sealed under a customer-managed key', () => {
     const synthed = synth('prod');
     const keyArn = secretKeyArnOf(synthed);
     const granted = new Map<string, string[]>();
+    // The network connector's secret is in Secrets Manager under the same key: its readers may
+    // decrypt with it only through Secrets Manager.
+    const networkReaders = new Set<string>();
     for (const name of synthed.stack.serviceFunctions.keys()) {
       const actions = roleStatements(synthed, name).flatMap((statement: Json) => {
         const kms = asArray<string>(statement.Action).filter((action) => action.startsWith('kms:'));
         if (kms.length > 0) expect(asArray(statement.Resource)).toEqual([keyArn]);
+        if (kms.length > 0 && statement.Condition) {
+          expect(kms).toEqual(['kms:Decrypt']);
+          expect(JSON.stringify(statement.Condition.StringEquals['kms:ViaService'])).toContain('secretsmanager.');
+          networkReaders.add(name);
+          return [];
+        }
         return kms;
       });
       if (actions.length > 0) granted.set(name, actions.sort());
@@ -269,6 +279,13 @@ describe('edge.suite: secrets sealed under a customer-managed key', () => {
       rotateWebhookSecret: ['kms:Decrypt', 'kms:GenerateDataKey'],
       sendWebhook: ['kms:Decrypt'],
     });
+    const declaringNetwork = [...synthed.stack.routes, ...networkRoutes, ...workers]
+      .filter((definition) => definition.secrets?.includes('network'))
+      .map((definition) => definition.name);
+    expect([...networkReaders].sort()).toEqual(declaringNetwork.sort());
+    expect(declaringNetwork.length).toBeGreaterThan(0);
+    const secret = resourcesOf(synthed)[logicalIdOf(synthed, synthed.stack.secrets.network)];
+    expect(secret.Properties.KmsKeyId).toEqual(keyArn);
     const decrypting = [...granted].filter(([, actions]) => actions.includes('kms:Decrypt'));
     expect(decrypting.length).toBeLessThan(synthed.stack.serviceFunctions.size / 10);
     // The key's ARN reaches exactly those functions.

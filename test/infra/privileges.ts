@@ -9,7 +9,7 @@
  * - GetSecretValue on each secret the entry names in `secrets`;
  * - SendMessage on each queue the entry names in `queues`;
  * - on the stage's secret key only, kms:GenerateDataKey where the entry's `sealing` names `seal`,
- *   kms:Decrypt where it names `open`;
+ *   kms:Decrypt where it names `open` or reads a secret the key encrypts (through Secrets Manager);
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
  *   table alone (no index), only items whose partition key has the counters' prefix, only the
  *   counters' attributes, returning no item. Exactly this statement; the same action granted any
@@ -142,6 +142,15 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       actions: ['sqs:SendMessage'],
       resources: (definition.queues ?? []).map((name) => queueArnOf(synthed, stack.queues.byName[name])),
       why: 'only the queues it names',
+    },
+    {
+      // A secret under the stage's key (the network connector's) is read through Secrets Manager,
+      // which decrypts as its caller: the statement is held to kms:ViaService (stage-secrets.ts).
+      actions: ['kms:Decrypt'],
+      resources: (definition.secrets ?? []).some((name) => stack.secrets.byName[name].encryptionKey)
+        ? [secretKeyArnOf(synthed)]
+        : [],
+      why: 'only the secret key, only for a secret it names that the key encrypts',
     },
     ...(['seal', 'open'] as const).map((use) => ({
       actions: [SEALING_ACTIONS[use]],
