@@ -27,7 +27,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { coldStartTracker } from './cold-start';
-import type { TraceCarrier, TracedInvocation, Tracer, TracerOptions } from './tracer';
+import { recordingCall, type TraceCarrier, type TracedInvocation, type Tracer, type TracerOptions } from './tracer';
 
 /** The instrumentation scope of our spans. */
 const SCOPE = 'breb-merchant-api';
@@ -177,14 +177,7 @@ export class OtelTracer implements Tracer {
             if (error !== undefined) recordError(span, error);
             span.end();
           };
-          try {
-            const result = await next(args);
-            await record((result.output as { $metadata?: ResponseMetadata } | undefined)?.$metadata);
-            return result;
-          } catch (error) {
-            await record((error as { $metadata?: ResponseMetadata }).$metadata, error);
-            throw error;
-          }
+          return recordingCall(() => next(args), record);
         },
       { step: 'build', name: 'otelTracing', override: true },
     );

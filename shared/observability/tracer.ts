@@ -48,3 +48,22 @@ export interface Tracer {
     work: () => Promise<Result>,
   ): Promise<Result>;
 }
+
+/**
+ * Runs one AWS SDK call of a client's middleware stack and records its outcome once it is known:
+ * its response metadata (`$metadata`, on the output or on the error) and the error, if any, which is
+ * thrown on unchanged. Both tracers' capture middleware record a call this way.
+ */
+export async function recordingCall<Result extends { output?: unknown }, Metadata>(
+  call: () => Promise<Result>,
+  record: (metadata: Metadata | undefined, error?: unknown) => Promise<void>,
+): Promise<Result> {
+  try {
+    const result = await call();
+    await record((result.output as { $metadata?: Metadata } | undefined)?.$metadata);
+    return result;
+  } catch (error) {
+    await record((error as { $metadata?: Metadata }).$metadata, error);
+    throw error;
+  }
+}

@@ -22,7 +22,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { coldStartTracker } from './cold-start';
-import type { TraceCarrier, TracedInvocation, Tracer, TracerOptions } from './tracer';
+import { recordingCall, type TraceCarrier, type TracedInvocation, type Tracer, type TracerOptions } from './tracer';
 
 const DAEMON_HEADER = '{"format":"json","version":1}\n';
 const DEFAULT_DAEMON = { host: '127.0.0.1', port: 2000 };
@@ -209,14 +209,7 @@ export class XRayTracer implements Tracer {
             if (error) subsegment.cause = { working_directory: process.cwd(), exceptions: [exceptionOf(error, true)] };
             this.send(subsegment);
           };
-          try {
-            const result = await next(args);
-            await record((result.output as { $metadata?: unknown } | undefined)?.$metadata);
-            return result;
-          } catch (error) {
-            await record((error as { $metadata?: unknown }).$metadata, error);
-            throw error;
-          }
+          return recordingCall(() => next(args), record);
         },
       { step: 'build', name: 'xrayTracing', override: true },
     );
