@@ -136,7 +136,7 @@ async function contractCheckOf(response: Response): Promise<ContractCheck | unde
 }
 
 async function newPerson(viewport: { width: number; height: number } = DESK) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   page.on('request', (request) => requested.push(request.url()));
   page.on('response', (response) => contractChecks.push(contractCheckOf(response)));
