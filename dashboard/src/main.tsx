@@ -13,6 +13,7 @@ import { KeysPage } from './pages/keys';
 import { MerchantPage } from './pages/merchant';
 import { MerchantsPage } from './pages/merchants';
 import { NewQrCodePage } from './pages/new-qr-code';
+import { OverviewPage } from './pages/overview';
 import { PaymentPage } from './pages/payment';
 import { PaymentsPage } from './pages/payments';
 import { QrCodePage } from './pages/qr-code';
@@ -25,7 +26,7 @@ import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in
 import { LANGUAGES, t, type Language } from './i18n';
 import { chooseLanguage, startLanguage } from './i18n/choice';
 
-const SECTIONS = ['qrcodes', 'payments', 'merchants', 'keys', 'webhooks', 'activity'] as const;
+const SECTIONS = ['overview', 'qrcodes', 'payments', 'merchants', 'keys', 'webhooks', 'activity'] as const;
 
 /** Each language named in itself, as a person looking for theirs reads it. */
 const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { es: 'Español', en: 'English' };
@@ -49,6 +50,8 @@ function LanguageSwitch({ value, onChange }: { readonly value: Language; readonl
 function Page({ route }: { readonly route: Route }) {
   const { section, rest } = route;
   switch (section) {
+    case 'overview':
+      return <OverviewPage />;
     case 'qrcodes':
       if (rest === 'new') return <NewQrCodePage />;
       return rest ? <QrCodePage id={rest} /> : <QrCodesPage />;

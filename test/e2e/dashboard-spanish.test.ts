@@ -33,7 +33,7 @@ import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
 jest.setTimeout(90_000);
 
 const SCREENSHOTS = process.env['SCREENSHOT_DIR'] ?? path.join(tmpdir(), 'breb-dashboard-screenshots');
-const SPANISH: SignInWords = { button: es['app.signIn'], landing: es['section.qrcodes'] };
+const SPANISH: SignInWords = { button: es['app.signIn'], landing: es['overview.title'] };
 
 let api: TestApi;
 let browser: Browser;
@@ -126,6 +126,7 @@ test('every page in Spanish, at a desk and on a phone: no English left, axe-core
   await signIn(page, api.url, 'merchant-admin-a', SPANISH);
   expect(await page.getByRole('banner').textContent()).toContain('Sesión de merchant-admin-a para sandbox-client-a');
   const pages: [string, string, string | RegExp][] = [
+    ['overview', '#/overview', 'Resumen'],
     ['qr-codes', '#/qrcodes', 'Códigos QR'],
     ['qr-code', `#/qrcodes/${code.id}`, 'Código QR MOSTRADOR1'],
     ['new-qr-code', '#/qrcodes/new', 'Nuevo código QR'],

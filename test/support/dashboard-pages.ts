@@ -22,7 +22,7 @@ export interface SignInWords {
   readonly landing: string;
 }
 
-export const ENGLISH: SignInWords = { button: 'Sign in', landing: 'QR codes' };
+export const ENGLISH: SignInWords = { button: 'Sign in', landing: 'Overview' };
 
 /** Opens the dashboard and signs in on the issuer's page, as a person would. */
 export async function signIn(page: Page, url: string, username: string, words: SignInWords = ENGLISH): Promise<void> {

@@ -22,7 +22,7 @@ export const en = {
   'app.retry': 'Retry',
   'app.details': 'Details',
   'app.notFound': 'Page not found',
-  'app.notFound.link': 'Go to the first page',
+  'app.notFound.link': 'Go to the overview',
   'section.overview': 'Overview',
   'section.qrcodes': 'QR codes',
   'section.payments': 'Payments',

@@ -20,7 +20,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'app.retry': 'Reintentar',
   'app.details': 'Detalles',
   'app.notFound': 'Página no encontrada',
-  'app.notFound.link': 'Ir a la primera página',
+  'app.notFound.link': 'Ir al resumen',
   'section.overview': 'Resumen',
   'section.qrcodes': 'Códigos QR',
   'section.payments': 'Pagos',
