@@ -172,7 +172,7 @@ describe.each([
     expect(await figuresTable(page, words)).toEqual(expectedRows(words, [3, '128345.67', 1, '120.50']));
     expect(await barsDrawn(page)).toEqual([1, 1]);
     expect(await axeViolations(page)).toEqual([]);
-    await shoot(page, SCREENSHOTS, locale === 'es-CO' ? 'overview-es' : 'overview');
+    await shoot(page, SCREENSHOTS, locale === 'es-CO' ? 'overview-chart-es' : 'overview-chart');
 
     // One merchant: its own figures only.
     await page
@@ -209,7 +209,7 @@ describe.each([
     await figuresTable(page, words);
     expect((await overflowOf(page)).extra).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    await shoot(page, SCREENSHOTS, locale === 'es-CO' ? 'overview-es' : 'overview');
+    await shoot(page, SCREENSHOTS, locale === 'es-CO' ? 'overview-chart-es' : 'overview-chart');
     await context.close();
   });
 });

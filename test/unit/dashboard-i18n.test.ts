@@ -32,6 +32,7 @@ test('the Spanish catalog is Spanish: a message the same in both is a name, a co
       'day.understood',
       'noun.webhooks.many',
       'noun.webhooks.one',
+      'overview.total',
       'qrcode.terminal',
       'section.webhooks',
       'webhook.title',

@@ -103,15 +103,18 @@ export function DailyChart({
       ))}
       {figures.map((f, index) => {
         const x = LEFT + index * slot + (slot - 2 * bar) / 2;
-        // Every fifth day and today are named under the axis; each day's figures are its tooltip.
-        const named = index % 5 === 0 || index === figures.length - 1;
+        // Each day's figures are its tooltip.
+        const today = index === figures.length - 1;
+        // Every fifth day and today are named under the axis, none so near today that the names touch.
+        const named = (index % 5 === 0 && index < figures.length - 5) || today;
         return (
           <g key={f.day} class="day">
             <title>{dayInWords(f)}</title>
             <rect class="received" x={x} y={y(received(f))} width={bar} height={y(0) - y(received(f))} />
             <rect class="sent" x={x + bar} y={y(sent(f))} width={bar} height={y(0) - y(sent(f))} />
             {named && (
-              <text x={x + bar} y={HEIGHT - BOTTOM + 20} text-anchor="middle">
+              // Today's name ends at its bars, so the chart's edge does not cut it.
+              <text x={today ? x + 2 * bar : x + bar} y={HEIGHT - BOTTOM + 20} text-anchor={today ? 'end' : 'middle'}>
                 {shortDay(f.day)}
               </text>
             )}
