@@ -8,6 +8,7 @@
  */
 import createClient from 'openapi-fetch';
 import type { components, operations, paths } from '../../shared/schemas/generated/openapi-types';
+import { t } from './i18n';
 
 type Schemas = components['schemas'];
 export type Money = Schemas['Money'];
@@ -91,8 +92,7 @@ export function createApi(baseUrl: string, token: () => string) {
       request.headers.set('authorization', `Bearer ${token()}`);
     },
     // fetch throws only when no answer came (offline, DNS, CORS): the pages show it as any refusal.
-    onError: () =>
-      new ApiProblem(0, 'NETWORK', 'No answer', 'The API could not be reached: check the connection and retry.'),
+    onError: () => new ApiProblem(0, 'NETWORK', t('problem.noAnswer'), t('problem.noAnswerDetail')),
   });
   const { GET, POST, PATCH, DELETE } = client;
   const byId = (id: string) => ({ params: { path: { id } } });

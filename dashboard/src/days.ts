@@ -4,6 +4,8 @@
  * both inclusive, to the millisecond). The zone's offset is read from Intl, never assumed: Bogotá
  * keeps UTC-5 all year today, but the bounds stay right wherever the zone's rules say otherwise.
  */
+import { t } from './i18n';
+
 export const MERCHANT_TIME_ZONE = 'America/Bogota';
 
 const offsets = new Map<string, Intl.DateTimeFormat>();
@@ -60,11 +62,32 @@ export type ParsedDay = { readonly ok: true; readonly day: string } | { readonly
 /** A day typed dd/mm/yyyy (or with dashes or dots), as YYYY-MM-DD; a day that does not exist is refused. */
 export function parseDay(text: string): ParsedDay {
   const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
-  if (!match) return { ok: false, error: 'Write the day as dd/mm/yyyy, e.g. 25/11/2026.' };
+  if (!match) return { ok: false, error: t('day.format') };
   const [, d, m, y] = match as unknown as [string, string, string, string];
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
   if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(m) - 1 || date.getUTCDate() !== Number(d)) {
-    return { ok: false, error: `There is no ${d}/${m}/${y}.` };
+    return { ok: false, error: t('day.none', { day: `${d}/${m}/${y}` }) };
   }
   return { ok: true, day: date.toISOString().slice(0, 10) };
+}
+
+const calendarDays = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day (YYYY-MM-DD) `timeZone`'s clocks show at `instant` (an ISO timestamp or a Date). */
+export function dayOf(instant: string | Date, timeZone = MERCHANT_TIME_ZONE): string {
+  let format = calendarDays.get(timeZone);
+  if (!format) {
+    // en-CA writes a date as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    calendarDays.set(timeZone, format);
+  }
+  return format.format(new Date(instant));
+}
+
+/** The `count` calendar days of `timeZone` that end with the day of `now`, oldest first (YYYY-MM-DD). */
+export function lastDays(count: number, now: Date = new Date(), timeZone = MERCHANT_TIME_ZONE): string[] {
+  const [year, month, date] = dayOf(now, timeZone).split('-').map(Number) as [number, number, number];
+  return Array.from({ length: count }, (_, index) =>
+    new Date(Date.UTC(year, month - 1, date - (count - 1 - index))).toISOString().slice(0, 10),
+  );
 }

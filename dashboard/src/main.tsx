@@ -3,7 +3,7 @@
  * their tenant's QR codes, payments, merchants, keys and webhooks through the API, with the
  * person's own access token. The page shows what the token's claims say; the API decides.
  */
-import { render } from 'preact';
+import { render, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
 import { ActivityPage } from './pages/activity';
@@ -13,6 +13,7 @@ import { KeysPage } from './pages/keys';
 import { MerchantPage } from './pages/merchant';
 import { MerchantsPage } from './pages/merchants';
 import { NewQrCodePage } from './pages/new-qr-code';
+import { OverviewPage } from './pages/overview';
 import { PaymentPage } from './pages/payment';
 import { PaymentsPage } from './pages/payments';
 import { QrCodePage } from './pages/qr-code';
@@ -20,21 +21,37 @@ import { QrCodesPage } from './pages/qr-codes';
 import { WebhookPage } from './pages/webhook';
 import { WebhooksPage } from './pages/webhooks';
 import { canWriteAnything } from './permissions';
-import { linkTo, useRoute, type Route } from './router';
+import { DEFAULT_SECTION, linkTo, useRoute, type Route } from './router';
 import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in';
+import { LANGUAGES, t, type Language } from './i18n';
+import { chooseLanguage, startLanguage } from './i18n/choice';
 
-const SECTIONS = [
-  { section: 'qrcodes', label: 'QR codes' },
-  { section: 'payments', label: 'Payments' },
-  { section: 'merchants', label: 'Merchants' },
-  { section: 'keys', label: 'Keys' },
-  { section: 'webhooks', label: 'Webhooks' },
-  { section: 'activity', label: 'Activity' },
-];
+const SECTIONS = ['overview', 'qrcodes', 'payments', 'merchants', 'keys', 'webhooks', 'activity'] as const;
+
+/** Each language named in itself, as a person looking for theirs reads it. */
+const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { es: 'Español', en: 'English' };
+
+/** The header's switch between Spanish and English. */
+function LanguageSwitch({ value, onChange }: { readonly value: Language; readonly onChange: (l: Language) => void }) {
+  return (
+    <div class="language">
+      <label for="language">{t('app.language')}</label>
+      <select id="language" value={value} onChange={(e) => onChange(e.currentTarget.value as Language)}>
+        {LANGUAGES.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {LANGUAGE_NAMES[language]}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 function Page({ route }: { readonly route: Route }) {
   const { section, rest } = route;
   switch (section) {
+    case 'overview':
+      return <OverviewPage />;
     case 'qrcodes':
       if (rest === 'new') return <NewQrCodePage />;
       return rest ? <QrCodePage id={rest} /> : <QrCodesPage />;
@@ -51,16 +68,24 @@ function Page({ route }: { readonly route: Route }) {
     default:
       return (
         <>
-          <h1>Page not found</h1>
+          <h1>{t('app.notFound')}</h1>
           <p>
-            <a href={linkTo('qrcodes')}>Go to the QR codes</a>
+            <a href={linkTo(DEFAULT_SECTION)}>{t('app.notFound.link')}</a>
           </p>
         </>
       );
   }
 }
 
-function SignedIn({ config, session }: { readonly config: DashboardConfig; readonly session: Session }) {
+function SignedIn({
+  config,
+  session,
+  languageSwitch,
+}: {
+  readonly config: DashboardConfig;
+  readonly session: Session;
+  readonly languageSwitch: ComponentChildren;
+}) {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
   const context = useMemo<DashboardContext>(
@@ -82,24 +107,26 @@ function SignedIn({ config, session }: { readonly config: DashboardConfig; reado
   return (
     <Dashboard.Provider value={context}>
       <a class="skip-link" href="#main" onClick={(e) => (e.preventDefault(), main.current?.focus())}>
-        Skip to content
+        {t('app.skip')}
       </a>
       <header class="top">
-        <p class="brand">Bre-B merchant dashboard</p>
+        <p class="brand">{t('app.title')}</p>
         <p class="who">
-          Signed in as <strong>{session.username}</strong> for <strong>{session.tenant}</strong>
-          {!canWriteAnything(session.scopes) && <span class="badge">read only</span>}
+          {t('app.signedInAs.before')} <strong>{session.username}</strong> {t('app.signedInAs.for')}{' '}
+          <strong>{session.tenant}</strong>
+          {!canWriteAnything(session.scopes) && <span class="badge">{t('app.readOnly')}</span>}
         </p>
+        {languageSwitch}
         <button type="button" onClick={() => location.assign(signOutUrl(config))}>
-          Sign out
+          {t('app.signOut')}
         </button>
       </header>
-      <nav class="sections" aria-label="Sections">
+      <nav class="sections" aria-label={t('app.sections')}>
         <ul>
-          {SECTIONS.map(({ section, label }) => (
+          {SECTIONS.map((section) => (
             <li key={section}>
               <a href={linkTo(section)} aria-current={route.section === section ? 'page' : undefined}>
-                {label}
+                {t(`section.${section}`)}
               </a>
             </li>
           ))}
@@ -112,19 +139,29 @@ function SignedIn({ config, session }: { readonly config: DashboardConfig; reado
   );
 }
 
-function SignedOut({ config, error }: { readonly config: DashboardConfig; readonly error?: string }) {
+function SignedOut({
+  config,
+  error,
+  languageSwitch,
+}: {
+  readonly config: DashboardConfig;
+  readonly error?: string;
+  readonly languageSwitch: ComponentChildren;
+}) {
   return (
     <main id="main" class="signed-out">
-      <h1>Bre-B merchant dashboard</h1>
-      <p>QR codes, payments, merchants, keys and webhooks of your platform.</p>
+      <h1>{t('app.title')}</h1>
+      <p>{t('app.tagline')}</p>
       {error && (
         <p class="problem" role="alert">
           {error}
         </p>
       )}
       <button type="button" class="primary" onClick={() => void beginSignIn(config)}>
-        Sign in
+        {t('app.signIn')}
       </button>
+      {/* After Sign in: the first Tab of the page reaches Sign in, as most people want. */}
+      {languageSwitch}
     </main>
   );
 }
@@ -137,6 +174,12 @@ type AppState =
 
 function App() {
   const [state, setState] = useState<AppState>({ kind: 'starting' });
+  // The whole page renders again in the language chosen: every message is read from it at render.
+  const [language, setLanguage] = useState<Language>(startLanguage);
+  useEffect(() => {
+    document.title = t('app.title');
+  }, [language]);
+  const languageSwitch = <LanguageSwitch value={language} onChange={(l) => setLanguage(chooseLanguage(l))} />;
   useEffect(() => {
     (async () => {
       const config = await loadConfig();
@@ -150,27 +193,31 @@ function App() {
 
   switch (state.kind) {
     case 'starting':
-      return <p role="status">Loading…</p>;
+      return <p role="status">{t('app.loading')}</p>;
     case 'broken':
       return (
         <main id="main" class="signed-out">
-          <h1>The dashboard cannot start</h1>
-          <p role="alert">
-            The server cannot be reached, or answered what the page did not expect. Check the connection, then retry.
-          </p>
+          <h1>{t('app.broken.title')}</h1>
+          <p role="alert">{t('app.broken.text')}</p>
           <button type="button" class="primary" onClick={() => location.reload()}>
-            Retry
+            {t('app.retry')}
           </button>
           <details>
-            <summary>Details</summary>
+            <summary>{t('app.details')}</summary>
             <p>{state.error}</p>
           </details>
         </main>
       );
     case 'signed-out':
-      return <SignedOut config={state.config} {...(state.error ? { error: state.error } : {})} />;
+      return (
+        <SignedOut
+          config={state.config}
+          languageSwitch={languageSwitch}
+          {...(state.error ? { error: state.error } : {})}
+        />
+      );
     case 'signed-in':
-      return <SignedIn config={state.config} session={state.session} />;
+      return <SignedIn config={state.config} session={state.session} languageSwitch={languageSwitch} />;
   }
 }
 

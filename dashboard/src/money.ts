@@ -5,11 +5,12 @@
  * (`119,000`), an amount could be read two ways a hundredfold apart: it is refused, with how to
  * write it. On its own (no DOM), so a unit test runs it as the forms do.
  */
+import { t } from './i18n';
 
 export type ParsedAmount =
   { readonly ok: true; readonly value: string } | { readonly ok: false; readonly error: string };
 
-const HOW = 'Write it as 119.000, 119.000,00 or 119000.00.';
+const how = () => t('money.how');
 /** Dot-grouped thousands: 1 to 3 digits, then groups of exactly 3. */
 const GROUPED = /^\d{1,3}(\.\d{3})+$/;
 
@@ -19,7 +20,7 @@ const refused = (error: string): ParsedAmount => ({ ok: false, error });
 function amountOf(integer: string, fraction: string, maxIntegerDigits: number): ParsedAmount {
   const digits = integer.replace(/^0+(?=\d)/, '');
   if (digits.length > maxIntegerDigits) {
-    return refused(`At most ${maxIntegerDigits} digits before the cents.`);
+    return refused(t('money.maxDigits', { digits: maxIntegerDigits }));
   }
   return { ok: true, value: `${digits}.${fraction.padEnd(2, '0')}` };
 }
@@ -30,29 +31,29 @@ function amountOf(integer: string, fraction: string, maxIntegerDigits: number): 
  */
 export function parseCop(text: string, maxIntegerDigits = 15): ParsedAmount {
   const typed = text.replace(/\s|\$|COP/gi, '');
-  if (typed === '') return refused('Enter an amount in pesos.');
-  if (/[^\d.,]/.test(typed)) return refused(`Only digits, dots and a comma. ${HOW}`);
+  if (typed === '') return refused(t('money.empty'));
+  if (/[^\d.,]/.test(typed)) return refused(t('money.onlyDigits', { how: how() }));
   if (/^\d+$/.test(typed)) return amountOf(typed, '', maxIntegerDigits);
 
   const comma = typed.lastIndexOf(',');
   if (comma >= 0 && typed.lastIndexOf('.') > comma) {
-    return refused(`In Colombia the comma separates the cents, so this reads two ways. ${HOW}`);
+    return refused(t('money.twoWays', { how: how() }));
   }
   if (comma >= 0) {
     // A comma is the decimal mark: at most one, after every dot, with one or two digits after it.
     const [whole = '', cents = ''] = typed.split(',');
     if (typed.indexOf(',') !== comma || !/^\d{1,2}$/.test(cents)) {
-      return refused(`The comma separates the cents (one or two digits). ${HOW}`);
+      return refused(t('money.comma', { how: how() }));
     }
     if (/^\d+$/.test(whole)) return amountOf(whole, cents, maxIntegerDigits);
     if (GROUPED.test(whole)) return amountOf(whole.replace(/\./g, ''), cents, maxIntegerDigits);
-    return refused(`Dots group the thousands in threes. ${HOW}`);
+    return refused(t('money.dots', { how: how() }));
   }
   // Only dots: one before one or two digits is a decimal point (119000.00); otherwise they group thousands.
   const single = /^(\d+)\.(\d{1,2})$/.exec(typed);
   if (single) return amountOf(single[1]!, single[2]!, maxIntegerDigits);
   if (GROUPED.test(typed)) return amountOf(typed.replace(/\./g, ''), '', maxIntegerDigits);
-  return refused(`Dots group the thousands in threes. ${HOW}`);
+  return refused(t('money.dots', { how: how() }));
 }
 
 /** Whole cents of an API amount ("119000.00"), exact at any size. */

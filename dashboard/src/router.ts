@@ -2,13 +2,14 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export interface Route {
-  /** The section: qrcodes, payments, merchants, keys, webhooks. */
+  /** The section: overview, qrcodes, payments, merchants, keys, webhooks. */
   readonly section: string;
   /** What follows the section: an id, 'new', or nothing. */
   readonly rest: string | undefined;
 }
 
-export const DEFAULT_SECTION = 'qrcodes';
+/** The first page after sign-in. */
+export const DEFAULT_SECTION = 'overview';
 
 export function parseRoute(hash: string): Route {
   const [section, rest] = hash.replace(/^#\/?/, '').split('/');

@@ -15,6 +15,7 @@
  */
 import type { DashboardConfig } from './config';
 import { decodeJwtClaims } from './token-claims';
+import { t } from './i18n';
 
 /** What the page knows of the signed-in person, read from the access token's claims. */
 export interface Session {
@@ -122,7 +123,7 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
   // A code or an error this page did not ask for (another tab's, or a forged link) is neither
   // exchanged nor shown: a link could otherwise put its own words on our page.
   if (!pending || query.get('state') !== pending.state) {
-    return { error: 'This sign-in was not started from this page: sign in again.' };
+    return { error: t('signIn.notStartedHere') };
   }
   if (query.has('error')) {
     // A silent sign-in (a reload) that needs the person: the page offers Sign in, with no error.
@@ -142,7 +143,9 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
   });
   const body = (await answer.json()) as { access_token?: string; error?: string; error_description?: string };
   if (!answer.ok || !body.access_token) {
-    return { error: `Sign-in failed: ${body.error_description ?? body.error ?? `HTTP ${answer.status}`}` };
+    return {
+      error: t('signIn.failedWith', { reason: body.error_description ?? body.error ?? `HTTP ${answer.status}` }),
+    };
   }
   return { session: sessionOf(body.access_token) };
 }
@@ -154,12 +157,12 @@ export async function completeSignIn(config: DashboardConfig): Promise<SignInOut
 export function signInErrorText(code: string | null): string {
   switch (code) {
     case 'access_denied':
-      return 'Sign-in was cancelled or refused: sign in again.';
+      return t('signIn.cancelled');
     case 'temporarily_unavailable':
     case 'server_error':
-      return 'The sign-in service is unavailable just now: try again in a moment.';
+      return t('signIn.unavailable');
     default:
-      return 'Sign-in failed: sign in again.';
+      return t('signIn.failed');
   }
 }
 

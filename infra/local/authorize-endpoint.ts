@@ -33,6 +33,7 @@ const PARAMETERS = [
 ] as const;
 
 const WRONG_PASSWORD = 'Incorrect username or password.';
+const WRONG_PASSWORD_ES = 'Usuario o contraseña incorrectos.';
 
 interface AuthorizeRequest {
   readonly client: PublicClient;
@@ -135,7 +136,16 @@ export function answerAuthorizeRequest(
   const { request } = checked;
   const username = form.get('username') ?? '';
   const person = issuer.signIn(username, form.get('password') ?? '');
-  if (!person) return page(401, signInPage({ parameters: request.parameters, username, error: WRONG_PASSWORD }));
+  if (!person)
+    return page(
+      401,
+      signInPage({
+        parameters: request.parameters,
+        username,
+        error: WRONG_PASSWORD,
+        errorInSpanish: WRONG_PASSWORD_ES,
+      }),
+    );
   const answer = codeFor(issuer, request, person);
   return { ...answer, headers: { ...answer.headers, 'set-cookie': issuer.sessions.open(person) } };
 }

@@ -1,7 +1,9 @@
 /**
  * The local issuer's sign-in page (what Cognito's hosted sign-in is on AWS): a form with the fields
  * Username and Password and a Sign in button, which posts back to /oauth2/authorize with the
- * request's parameters, and the page that says a request cannot be answered at all.
+ * request's parameters, and the page that says a request cannot be answered at all. The dashboard's
+ * staff are in Colombia: the Spanish words stand beside the English ones (`lang="es"`), outside the
+ * labels and the button, so the fields' and the button's names stay Username, Password and Sign in.
  */
 import { createHash } from 'node:crypto';
 
@@ -11,11 +13,14 @@ main { max-width: 22rem; margin: 4rem auto; background: #fff; padding: 2rem; bor
   box-shadow: 0 1px 4px rgba(0, 0, 0, .15); }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 p { margin: 0 0 1rem; color: #4a5360; }
-label { display: block; font-weight: 600; margin-top: 1rem; }
+label { font-weight: 600; }
+.name { display: flex; justify-content: space-between; gap: .5rem; margin-top: 1rem; }
+.es { color: #4a5360; }
+.submit { display: flex; align-items: center; gap: 1rem; margin-top: 1.5rem; }
 input { display: block; width: 100%; box-sizing: border-box; font: inherit; padding: .5rem; margin-top: .25rem;
   border: 1px solid #6b7685; border-radius: 4px; }
 input:focus, button:focus { outline: 3px solid #1f6feb; outline-offset: 2px; }
-button { margin-top: 1.5rem; width: 100%; font: inherit; font-weight: 600; padding: .6rem; border: 0;
+button { flex: 1; font: inherit; font-weight: 600; padding: .6rem; border: 0;
   border-radius: 4px; background: #0b5cad; color: #fff; cursor: pointer; }
 .error { color: #a40e26; font-weight: 600; }
 `;
@@ -49,30 +54,31 @@ export interface SignInForm {
   /** The authorization request's parameters, sent back with the form. */
   readonly parameters: Readonly<Record<string, string>>;
   readonly username?: string;
-  /** Why the last attempt failed. */
+  /** Why the last attempt failed, and the same in Spanish. */
   readonly error?: string;
+  readonly errorInSpanish?: string;
 }
 
-export function signInPage({ parameters, username = '', error }: SignInForm): string {
+export function signInPage({ parameters, username = '', error, errorInSpanish }: SignInForm): string {
   const hidden = Object.entries(parameters)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
   return page(
     'Sign in - Bre-B merchant dashboard',
-    `<h1>Sign in</h1>
-<p>Bre-B merchant dashboard, local sandbox</p>
-${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+    `<h1>Sign in <span class="es" lang="es">· Ingresar</span></h1>
+<p>Bre-B merchant dashboard, local sandbox · <span lang="es">Panel de comercios Bre-B, entorno local de pruebas</span></p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}${errorInSpanish ? ` <span lang="es">${escapeHtml(errorInSpanish)}</span>` : ''}</p>` : ''}
 <form method="post" action="/oauth2/authorize">
 ${hidden}
-<label for="username">Username</label>
+<div class="name"><label for="username">Username</label> <span class="es" lang="es">Usuario</span></div>
 <input id="username" name="username" autocomplete="username" required value="${escapeHtml(username)}"${
       username ? '' : ' autofocus'
     }>
-<label for="password">Password</label>
+<div class="name"><label for="password">Password</label> <span class="es" lang="es">Contraseña</span></div>
 <input id="password" name="password" type="password" autocomplete="current-password" required${
       username ? ' autofocus' : ''
     }>
-<button type="submit">Sign in</button>
+<div class="submit"><button type="submit">Sign in</button> <span class="es" lang="es">Ingresar</span></div>
 </form>`,
   );
 }

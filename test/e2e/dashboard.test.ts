@@ -136,7 +136,7 @@ async function contractCheckOf(response: Response): Promise<ContractCheck | unde
 }
 
 async function newPerson(viewport: { width: number; height: number } = DESK) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
   page.on('request', (request) => requested.push(request.url()));
   page.on('response', (response) => contractChecks.push(contractCheckOf(response)));
@@ -149,7 +149,12 @@ async function leave(context: BrowserContext): Promise<void> {
   await context.close();
 }
 
-const signIn = (page: Page, username: string) => signInAt(page, api.url, username);
+/** Signs in (the Overview is the first page) and opens the QR codes, where most of these tests begin. */
+async function signIn(page: Page, username: string): Promise<void> {
+  await signInAt(page, api.url, username);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'QR codes' }).click();
+  await page.getByRole('heading', { level: 1, name: 'QR codes' }).waitFor();
+}
 const shoot = (page: Page, name: string) => shootIn(page, SCREENSHOTS, name);
 
 async function expectAccessible(page: Page): Promise<void> {
@@ -581,8 +586,8 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
   await page.keyboard.press('Tab');
   await page.keyboard.type(passwordOf('merchant-admin-a'));
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { level: 1, name: 'QR codes' }).waitFor();
-  await rowWith(page, 'MOSTRADOR1').waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  await settled(page);
 
   // First Tab: the skip link, which takes the focus to the content.
   await page.keyboard.press('Tab');
@@ -593,11 +598,12 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
 
   // Back from the content through the sections, last to first; Enter opens Payments.
   const seen: string[] = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 7; i++) {
     await page.keyboard.press('Shift+Tab');
     seen.push((await focused()) ?? '');
   }
-  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes']);
+  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes', 'Overview']);
+  await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
@@ -609,6 +615,7 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
   const { context, page } = await newPerson();
   await signIn(page, 'merchant-admin-a');
   const pages: [string, string, string | RegExp][] = [
+    ['overview', '#/overview', 'Overview'],
     ['qr-codes', '#/qrcodes', 'QR codes'],
     ['qr-code', `#/qrcodes/${codeA.id}`, 'QR code MOSTRADOR1'],
     ['new-qr-code', '#/qrcodes/new', 'New QR code'],

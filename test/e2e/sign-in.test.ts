@@ -55,6 +55,10 @@ describe('the sign-in page', () => {
     expect(html).toContain('<label for="username">Username</label>');
     expect(html).toContain('<label for="password">Password</label>');
     expect(html).toContain('<button type="submit">Sign in</button>');
+    // The Spanish words beside them, outside the labels and the button: their names stay the same.
+    for (const spanish of ['Usuario', 'Contraseña', 'Ingresar']) {
+      expect(html).toContain(`<span class="es" lang="es">${spanish}</span>`);
+    }
 
     const wrong = await postSignIn(api.url, attempt.parameters, 'merchant-admin-a', 'sandbox-password-viewer-a');
     expect(wrong.status).toBe(401);

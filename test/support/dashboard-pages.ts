@@ -14,15 +14,25 @@ export const PHONE = { width: 390, height: 844 } as const;
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The dashboard's words a sign-in looks for, in the page's language. */
+export interface SignInWords {
+  /** The dashboard's own Sign in button (the issuer's page keeps `Sign in` in every language). */
+  readonly button: string;
+  /** The heading of the first page after sign-in. */
+  readonly landing: string;
+}
+
+export const ENGLISH: SignInWords = { button: 'Sign in', landing: 'Overview' };
+
 /** Opens the dashboard and signs in on the issuer's page, as a person would. */
-export async function signIn(page: Page, url: string, username: string): Promise<void> {
+export async function signIn(page: Page, url: string, username: string, words: SignInWords = ENGLISH): Promise<void> {
   await page.goto(`${url}/dashboard/`);
   // The page first asks the issuer's session (prompt=none); without one it offers Sign in.
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: words.button, exact: true }).click();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(passwordOf(username));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { level: 1, name: 'QR codes' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: words.landing }).waitFor();
 }
 
 /** axe-core's WCAG 2.1 A/AA rules and best practices on the page as it is: no violation. */

@@ -2,7 +2,7 @@
  * dashboard/src/days.ts and format.ts: a day of Bogotá as the API's UTC bounds, days typed as
  * Colombia writes them, and times shown in Bogotá with their seconds.
  */
-import { dayBounds, parseDay } from '../../dashboard/src/days';
+import { dayBounds, dayOf, lastDays, parseDay } from '../../dashboard/src/days';
 import { formatTime } from '../../dashboard/src/format';
 
 test("a Bogotá day runs from 05:00 UTC to 04:59:59.999 UTC the next day (UTC-5, from the zone's rules)", () => {
@@ -40,4 +40,18 @@ test.each([
 
 test.each(['31/02/2026', '11/25/2026', '2026-11-25', 'mañana', '29/02/2026'])('%s is not a day', (typed) => {
   expect(parseDay(typed).ok).toBe(false);
+});
+
+test("a payment's day is Bogotá's: 19:30 there is still that day, though UTC has moved on", () => {
+  expect(dayOf('2026-11-26T00:30:00.000Z')).toBe('2026-11-25');
+  expect(dayOf('2026-11-26T05:00:00.000Z')).toBe('2026-11-26');
+});
+
+test('the last 30 days end with the day of now in Bogotá, oldest first, across a month and a year', () => {
+  const days = lastDays(30, new Date('2027-01-02T03:00:00.000Z'));
+  expect(days).toHaveLength(30);
+  expect(days[29]).toBe('2027-01-01');
+  expect(days[0]).toBe('2026-12-03');
+  expect(new Set(days).size).toBe(30);
+  expect(lastDays(3, new Date('2026-03-01T12:00:00.000Z'))).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
 });

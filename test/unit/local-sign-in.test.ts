@@ -150,7 +150,9 @@ describe('POST /oauth2/authorize (the sign-in form)', () => {
     const answer = signIn(username, password, authorizeParameters(newVerifier()));
     expect(answer.status).toBe(401);
     expect(answer.headers['location']).toBeUndefined();
-    expect(answer.body).toContain('<p class="error" role="alert">Incorrect username or password.</p>');
+    expect(answer.body).toContain(
+      '<p class="error" role="alert">Incorrect username or password. <span lang="es">Usuario o contraseña incorrectos.</span></p>',
+    );
     expect(answer.body).toContain(`value="${username}"`);
   });
 

@@ -3,11 +3,12 @@ import type { Account } from '../api';
 import { linkTo } from '../router';
 import type { Column } from './data-table';
 import { Amount, Status } from './ui';
+import { t } from '../i18n';
 
-export const ACCOUNT_COLUMNS: readonly Column<Account>[] = [
-  { header: 'Account', cell: (a) => `${a.account_type} ${a.account_number}` },
-  { header: 'Merchant', cell: (a) => <a href={linkTo('merchants', a.customer_id)}>{a.account_name}</a> },
-  { header: 'Status', cell: (a) => <Status value={a.account_status} /> },
-  { header: 'Available', numeric: true, cell: (a) => <Amount money={a.available_balance} /> },
-  { header: 'Pending', numeric: true, cell: (a) => <Amount money={a.pending_balance} /> },
+export const accountColumns = (): readonly Column<Account>[] => [
+  { header: t('column.account'), cell: (a) => `${a.account_type} ${a.account_number}` },
+  { header: t('column.merchant'), cell: (a) => <a href={linkTo('merchants', a.customer_id)}>{a.account_name}</a> },
+  { header: t('column.status'), cell: (a) => <Status value={a.account_status} /> },
+  { header: t('column.available'), numeric: true, cell: (a) => <Amount money={a.available_balance} /> },
+  { header: t('column.pending'), numeric: true, cell: (a) => <Amount money={a.pending_balance} /> },
 ];

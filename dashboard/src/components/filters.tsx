@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { dayBounds, parseDay } from '../days';
 import { formatDay } from '../format';
+import { t } from '../i18n';
 
 export interface Choice {
   readonly value: string;
@@ -56,7 +57,7 @@ function DayField({ id, value, onChange }: { id: string; value: string; onChange
       <input
         id={id}
         inputMode="numeric"
-        placeholder="dd/mm/yyyy"
+        placeholder={t('day.placeholder')}
         autoComplete="off"
         size={11}
         value={value}
@@ -65,7 +66,11 @@ function DayField({ id, value, onChange }: { id: string; value: string; onChange
         onChange={(e) => onChange(e.currentTarget.value)}
       />
       <p id={`${id}-said`} class={parsed?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
-        {parsed === undefined ? "Bogotá's day" : parsed.ok ? `${formatDay(parsed.day)}, Bogotá` : parsed.error}
+        {parsed === undefined
+          ? t('day.hint')
+          : parsed.ok
+            ? t('day.understood', { day: formatDay(parsed.day) })
+            : parsed.error}
       </p>
     </>
   );
@@ -90,7 +95,7 @@ export function Filters(props: {
               value={props.values[spec.name]}
               onChange={(e) => props.onChange(spec.name, e.currentTarget.value)}
             >
-              <option value="">Any</option>
+              <option value="">{t('filter.any')}</option>
               {spec.choices.map((choice) => {
                 const { value, label } = typeof choice === 'string' ? { value: choice, label: choice } : choice;
                 return (

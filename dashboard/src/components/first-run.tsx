@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { linkTo } from '../router';
 import { useDashboard, useMay } from './context';
+import { t } from '../i18n';
 
 interface Counts {
   readonly merchants: number;
@@ -50,29 +51,25 @@ export function FirstRun() {
   const steps = [
     {
       done: (counts?.merchants ?? 0) > 0,
-      text: 'Link a merchant the sponsor bank approved',
+      text: t('firstRun.merchant'),
       href: linkTo('merchants'),
     },
-    { done: (counts?.accounts ?? 0) > 0, text: "Link the merchant's account", href: linkTo('merchants') },
-    { done: (counts?.keys ?? 0) > 0, text: 'Register a Bre-B key for the account', href: linkTo('merchants') },
-    { done: false, text: 'Create a QR code with the key', href: linkTo('qrcodes', 'new') },
-    { done: (counts?.webhooks ?? 0) > 0, text: 'Add a webhook to hear of payments', href: linkTo('webhooks') },
+    { done: (counts?.accounts ?? 0) > 0, text: t('firstRun.account'), href: linkTo('merchants') },
+    { done: (counts?.keys ?? 0) > 0, text: t('firstRun.key'), href: linkTo('merchants') },
+    { done: false, text: t('firstRun.code'), href: linkTo('qrcodes', 'new') },
+    { done: (counts?.webhooks ?? 0) > 0, text: t('firstRun.webhook'), href: linkTo('webhooks') },
   ];
   const next = steps.findIndex((step) => !step.done);
   return (
     <section class="first-run" aria-labelledby="first-run">
-      <h2 id="first-run">No QR codes yet</h2>
-      {may('createQrCode') ? (
-        <p>A QR code needs a merchant with an account and a Bre-B key. The steps, in order:</p>
-      ) : (
-        <p>Your platform has not created any. Someone who may change its data starts with these steps:</p>
-      )}
+      <h2 id="first-run">{t('firstRun.title')}</h2>
+      {may('createQrCode') ? <p>{t('firstRun.steps')}</p> : <p>{t('firstRun.stepsViewer')}</p>}
       <ol class="steps">
         {steps.map((step, index) => (
           <li key={step.text} class={step.done ? 'done' : index === next ? 'next' : undefined}>
             {may('linkMerchant') && index === next ? <a href={step.href}>{step.text}</a> : step.text}
-            {step.done && <span class="visually-hidden"> (done)</span>}
-            {index === next && <strong class="next-label"> Next</strong>}
+            {step.done && <span class="visually-hidden"> {t('firstRun.done')}</span>}
+            {index === next && <strong class="next-label"> {t('firstRun.next')}</strong>}
           </li>
         ))}
       </ol>

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Customer } from '../api';
 import { useDashboard } from './context';
 import type { Choice, FilterSpec } from './filters';
+import { t } from '../i18n';
 
 export function useMerchants(): { readonly merchants: readonly Customer[]; readonly choices: readonly Choice[] } {
   const { api } = useDashboard();
@@ -29,5 +30,5 @@ export function useMerchants(): { readonly merchants: readonly Customer[]; reado
 
 /** A list's filter by merchant (its `customer_id`). */
 export function useMerchantFilter(): FilterSpec {
-  return { name: 'customer_id', label: 'Merchant', choices: useMerchants().choices };
+  return { name: 'customer_id', label: t('filter.merchant'), choices: useMerchants().choices };
 }

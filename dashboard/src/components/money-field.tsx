@@ -5,6 +5,7 @@
 import { formatCop } from '../format';
 import { parseCop } from '../money';
 import { TextField } from './text-field';
+import { t } from '../i18n';
 
 export function MoneyField(props: {
   readonly id: string;
@@ -18,7 +19,7 @@ export function MoneyField(props: {
   readonly placeholder?: string;
 }) {
   const parsed = props.value.trim() === '' ? undefined : parseCop(props.value, props.maxIntegerDigits);
-  const understood = parsed?.ok ? `Understood as ${formatCop(parsed.value)}` : undefined;
+  const understood = parsed?.ok ? t('money.understood', { amount: formatCop(parsed.value) }) : undefined;
   return (
     <TextField
       id={props.id}
@@ -29,7 +30,7 @@ export function MoneyField(props: {
       inputMode="decimal"
       autoComplete="off"
       placeholder={props.placeholder ?? '119.000'}
-      hint={<span aria-live="polite">{understood ?? 'Pesos: 119.000, 119.000,50 or 119000.50'}</span>}
+      hint={<span aria-live="polite">{understood ?? t('money.hint')}</span>}
       error={parsed && !parsed.ok ? parsed.error : props.error}
     />
   );

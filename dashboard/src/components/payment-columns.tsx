@@ -5,6 +5,7 @@ import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
 import type { Column } from './data-table';
 import { Amount, Status } from './ui';
+import { capitalized, t } from '../i18n';
 
 /** Who was on the other side: a business's name, or a person's. */
 export function counterpartyName(payment: Payment): string {
@@ -14,31 +15,32 @@ export function counterpartyName(payment: Payment): string {
 }
 
 /** "Received" or "Sent". */
-export const directionOf = (payment: Payment): string => {
-  const meaning = meaningOf('direction', payment.direction) ?? payment.direction;
-  return `${meaning.charAt(0).toUpperCase()}${meaning.slice(1)}`;
-};
+export const directionOf = (payment: Payment): string =>
+  capitalized(meaningOf('direction', payment.direction) ?? payment.direction);
 
-export const PAYMENT_COLUMNS: readonly Column<Payment>[] = [
-  { header: 'Created', cell: (p) => <a href={linkTo('payments', p.id)}>{formatTime(p.created_at)}</a> },
-  { header: 'Direction', cell: directionOf },
-  { header: 'Status', cell: (p) => <Status value={p.status} /> },
-  { header: 'Amount', numeric: true, cell: (p) => <Amount money={p.amount} /> },
-  { header: 'Other side', cell: counterpartyName },
+export const paymentColumns = (): readonly Column<Payment>[] => [
+  { header: t('column.created'), cell: (p) => <a href={linkTo('payments', p.id)}>{formatTime(p.created_at)}</a> },
+  { header: t('column.direction'), cell: directionOf },
+  { header: t('column.status'), cell: (p) => <Status value={p.status} /> },
+  { header: t('column.amount'), numeric: true, cell: (p) => <Amount money={p.amount} /> },
+  { header: t('column.otherSide'), cell: counterpartyName },
 ];
 
 /** The payments page's columns: the above with the QR code's reference and the merchant's name. */
-export const paymentListColumns = (merchantName: (customerId: string) => string): readonly Column<Payment>[] => [
-  PAYMENT_COLUMNS[0]!,
-  {
-    header: 'Reference',
-    cell: (p) =>
-      p.qr_code_id && p.qr_code_reference ? (
-        <a href={linkTo('qrcodes', p.qr_code_id)}>{shortReference(p.qr_code_reference)}</a>
-      ) : (
-        (p.description ?? '')
-      ),
-  },
-  { header: 'Merchant', cell: (p) => merchantName(p.customer_id) },
-  ...PAYMENT_COLUMNS.slice(1),
-];
+export const paymentListColumns = (merchantName: (customerId: string) => string): readonly Column<Payment>[] => {
+  const [created, ...rest] = paymentColumns();
+  return [
+    created!,
+    {
+      header: t('column.reference'),
+      cell: (p) =>
+        p.qr_code_id && p.qr_code_reference ? (
+          <a href={linkTo('qrcodes', p.qr_code_id)}>{shortReference(p.qr_code_reference)}</a>
+        ) : (
+          (p.description ?? '')
+        ),
+    },
+    { header: t('column.merchant'), cell: (p) => merchantName(p.customer_id) },
+    ...rest,
+  ];
+};

@@ -8,6 +8,7 @@ import type { ListQuery, Payment } from '../api';
 import { formatCop } from '../format';
 import { amountOfCents, centsOf } from '../money';
 import { useDashboard } from './context';
+import { t } from '../i18n';
 
 const MAX_PAGES = 20;
 const PAGE = 100;
@@ -66,24 +67,24 @@ export function PaymentTotals({ query }: { readonly query: Readonly<Record<strin
   if (!totals) return null;
   const money = (cents: bigint) => formatCop(amountOfCents(cents));
   return (
-    <dl class="totals" aria-label="Totals of the payments shown">
+    <dl class="totals" aria-label={t('payments.totals')}>
       <div>
-        <dt>Payments</dt>
+        <dt>{t('payments.count')}</dt>
         <dd>
-          {totals.count < totals.of ? `${totals.count} newest of ${totals.of}` : totals.count}
-          {totals.rejected > 0 && ` (${totals.rejected} rejected, not counted below)`}
+          {totals.count < totals.of ? t('payments.newestOf', { count: totals.count, of: totals.of }) : totals.count}
+          {totals.rejected > 0 && t('payments.rejected', { count: totals.rejected })}
         </dd>
       </div>
       <div>
-        <dt>Received</dt>
+        <dt>{t('payments.received')}</dt>
         <dd class="number">{money(totals.received)}</dd>
       </div>
       <div>
-        <dt>Of which settled</dt>
+        <dt>{t('payments.settled')}</dt>
         <dd class="number">{money(totals.receivedSettled)}</dd>
       </div>
       <div>
-        <dt>Sent</dt>
+        <dt>{t('payments.sent')}</dt>
         <dd class="number">{money(totals.sent)}</dd>
       </div>
     </dl>

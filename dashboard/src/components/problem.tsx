@@ -6,26 +6,27 @@
  */
 import { ApiProblem } from '../api';
 import { useDashboard } from './context';
+import { t } from '../i18n';
 
 /** The sentence a person reads. */
 function explain(problem: ApiProblem): string {
-  if (problem.status === 0) return 'The API cannot be reached: check the connection, then retry.';
+  if (problem.status === 0) return t('problem.unreachable');
   if (problem.status === 403 && problem.code === 'INSUFFICIENT_SCOPE') {
-    return 'Your sign-in may look at this but not change it. Ask an administrator of your platform if you need to.';
+    return t('problem.readOnly');
   }
-  if (problem.status === 403) return 'This belongs to another platform: you cannot see it.';
-  if (problem.status === 404) return 'Not found: it may have been removed, or the link is wrong.';
-  if (problem.status === 409) return 'Not possible now: it changed since the page showed it. Reload and look again.';
-  if (problem.status === 429) return 'Too many requests at once: wait a moment and retry.';
-  if (problem.status === 400 || problem.status === 422) return 'Some of this needs correcting.';
-  if (problem.status >= 500) return 'The API could not do this just now: retry in a moment.';
-  return 'The API could not do this.';
+  if (problem.status === 403) return t('problem.otherPlatform');
+  if (problem.status === 404) return t('problem.notFound');
+  if (problem.status === 409) return t('problem.conflict');
+  if (problem.status === 429) return t('problem.tooMany');
+  if (problem.status === 400 || problem.status === 422) return t('problem.correct');
+  if (problem.status >= 500) return t('problem.unavailable');
+  return t('problem.other');
 }
 
 /** An API field error in words: known formats said plainly, the rest as the API words it. */
 export function plainFieldMessage(message: string): string {
-  if (/COP amount|amount with two decimals/.test(message)) return 'Enter an amount in pesos, e.g. 119.000,00.';
-  if (/must not be blank|is required/.test(message)) return 'This is needed.';
+  if (/COP amount|amount with two decimals/.test(message)) return t('field.amountInPesos');
+  if (/must not be blank|is required/.test(message)) return t('field.needed');
   return `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!]$/.test(message) ? '' : '.'}`;
 }
 
@@ -58,16 +59,16 @@ export function ProblemMessage({
   if (!(error instanceof ApiProblem)) {
     return (
       <div class="problem" role="alert">
-        <p>Something went wrong in the page: {String(error)}</p>
+        <p>{t('problem.inPage', { error: String(error) })}</p>
       </div>
     );
   }
   if (error.status === 401) {
     return (
       <div class="problem" role="alert">
-        <p>Your session has ended: sign in again to go on.</p>
+        <p>{t('problem.sessionEnded')}</p>
         <button type="button" onClick={signIn}>
-          Sign in again
+          {t('problem.signInAgain')}
         </button>
       </div>
     );
@@ -91,13 +92,14 @@ export function ProblemMessage({
       )}
       {retryable && onRetry && (
         <button type="button" onClick={onRetry}>
-          Retry
+          {t('app.retry')}
         </button>
       )}
       <details>
-        <summary>Details</summary>
+        <summary>{t('app.details')}</summary>
         <p>
-          {error.status === 0 ? 'No answer' : `HTTP ${error.status}`} <code>{error.code}</code>: {error.detail}
+          {error.status === 0 ? t('problem.noAnswer') : `HTTP ${error.status}`} <code>{error.code}</code>:{' '}
+          {error.detail}
         </p>
         {error.errors.map((item) => (
           <p key={item.field}>

@@ -5,6 +5,7 @@ import { formatCop } from '../format';
 import { ProblemMessage } from './problem';
 import type { PageState } from './use-page';
 import type { RecordState } from './use-record';
+import { t } from '../i18n';
 
 export function Status({ value }: { readonly value: string }) {
   return <span class={`status status-${value.toLowerCase()}`}>{value}</span>;
@@ -25,7 +26,7 @@ export function ListBody<T>({
   readonly children: (items: readonly T[]) => ComponentChildren;
 }) {
   if (page.error) return <ProblemMessage error={page.error} onRetry={page.reload} />;
-  if (!page.items) return <p role="status">Loading…</p>;
+  if (!page.items) return <p role="status">{t('app.loading')}</p>;
   if (page.items.length === 0) return <p class="empty">{empty}</p>;
   return <>{children(page.items)}</>;
 }
@@ -39,7 +40,7 @@ export function Loaded<T>({
   readonly children: (record: T) => ComponentChildren;
 }) {
   if (state.error) return <ProblemMessage error={state.error} onRetry={state.reload} />;
-  if (!state.record) return <p role="status">Loading…</p>;
+  if (!state.record) return <p role="status">{t('app.loading')}</p>;
   return <>{children(state.record)}</>;
 }
 

@@ -4,17 +4,19 @@ import { useDashboard } from '../components/context';
 import { ProblemMessage } from '../components/problem';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
+import { t } from '../i18n';
 
 type EventType = CreateWebhookRequest['events'][number];
 
-const EVENTS: readonly { value: EventType; label: string }[] = [
-  { value: 'payment.inbound.received', label: 'A payment was received' },
-  { value: 'payment.inbound.confirmed', label: 'A received payment was confirmed' },
-  { value: 'payment.outbound.confirmed', label: 'A payment sent was confirmed' },
-  { value: 'payment.settled', label: 'A payment settled' },
-  { value: 'payment.rejected', label: 'A payment was rejected' },
-  { value: 'qr_code.paid', label: 'A dynamic QR code was paid' },
-  { value: 'webhook.test', label: 'Test events' },
+/** The events a webhook may hear of, each said in the catalogs as `event.<type>`. */
+const EVENTS: readonly EventType[] = [
+  'payment.inbound.received',
+  'payment.inbound.confirmed',
+  'payment.outbound.confirmed',
+  'payment.settled',
+  'payment.rejected',
+  'qr_code.paid',
+  'webhook.test',
 ];
 
 const API_FIELDS = { url: 'aw-url', events: 'aw-events', description: 'aw-description' };
@@ -34,10 +36,8 @@ export function AddWebhookForm({ onAdded }: { readonly onAdded: () => void }) {
     form.submit(
       (v) => ({
         // The API tells the rest (https only outside the local stage, no private address).
-        ...(/^https?:\/\/[^\s/]+/.test(v.url.trim())
-          ? {}
-          : { 'aw-url': 'An https:// address, e.g. https://tienda.co/breb.' }),
-        ...(chosen.length ? {} : { 'aw-events': 'Choose at least one event.' }),
+        ...(/^https?:\/\/[^\s/]+/.test(v.url.trim()) ? {} : { 'aw-url': t('form.webhookUrlRule') }),
+        ...(chosen.length ? {} : { 'aw-events': t('form.webhookEventsRule') }),
       }),
       (v, key) =>
         api.createWebhook(
@@ -49,17 +49,17 @@ export function AddWebhookForm({ onAdded }: { readonly onAdded: () => void }) {
           },
           key,
         ),
-      'Webhook added.',
+      t('form.webhookAdded'),
       onAdded,
     );
   };
   const eventsProblem = form.problemOf('aw-events');
   return (
     <form class="form" onSubmit={submit} noValidate aria-labelledby="add-webhook">
-      <h2 id="add-webhook">Add a webhook</h2>
+      <h2 id="add-webhook">{t('form.add')}</h2>
       <TextField
         id="aw-url"
-        label="Receiver's address"
+        label={t('form.webhookUrl')}
         type="url"
         inputMode="url"
         placeholder="https://tienda.co/breb"
@@ -69,21 +69,21 @@ export function AddWebhookForm({ onAdded }: { readonly onAdded: () => void }) {
       />
       <TextField
         id="aw-description"
-        label="Description (optional)"
+        label={t('form.webhookDescription')}
         value={values.description}
         onText={form.set('description')}
         error={form.problemOf('aw-description')}
       />
       <fieldset aria-describedby={eventsProblem ? 'aw-events-error' : undefined} id="aw-events" tabIndex={-1}>
-        <legend>Events</legend>
-        {EVENTS.map(({ value, label }) => (
+        <legend>{t('form.webhookEvents')}</legend>
+        {EVENTS.map((value) => (
           <label key={value} class="check">
             <input
               type="checkbox"
               checked={chosen.includes(value)}
               onChange={(e) => toggle(value, e.currentTarget.checked)}
             />{' '}
-            {label} <code>{value}</code>
+            {t(`event.${value}`)} <code>{value}</code>
           </label>
         ))}
         {eventsProblem && (
@@ -98,11 +98,11 @@ export function AddWebhookForm({ onAdded }: { readonly onAdded: () => void }) {
           checked={values.retry === 'RETRY'}
           onChange={(e) => form.set('retry')(e.currentTarget.checked ? 'RETRY' : 'ONCE')}
         />{' '}
-        Retry a failed delivery with backoff
+        {t('form.webhookRetry')}
       </label>
       <div class="actions">
         <button type="submit" disabled={form.action.busy}>
-          Add webhook
+          {t('form.addWebhook')}
         </button>
       </div>
       <p role="status" class="status-line">

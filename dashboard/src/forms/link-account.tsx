@@ -3,6 +3,7 @@ import { useDashboard } from '../components/context';
 import { ProblemMessage } from '../components/problem';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
+import { t } from '../i18n';
 
 const API_FIELDS = { number: 'la-number' };
 
@@ -18,20 +19,19 @@ export function LinkAccountForm({
   const submit = (event: Event) => {
     event.preventDefault();
     form.submit(
-      (v): Record<string, string> =>
-        /^\d{4,20}$/.test(v.number.trim()) ? {} : { 'la-number': 'The account number has 4 to 20 digits.' },
+      (v): Record<string, string> => (/^\d{4,20}$/.test(v.number.trim()) ? {} : { 'la-number': t('form.accountRule') }),
       (v, key) => api.linkAccount(customerId, v.number.trim(), key),
-      `Account ${form.values.number.trim()} linked.`,
+      t('form.accountLinked', { number: form.values.number.trim() }),
       onLinked,
     );
   };
   return (
     <form class="form inline-form" onSubmit={submit} noValidate aria-labelledby="link-account">
-      <h3 id="link-account">Link an account</h3>
+      <h3 id="link-account">{t('form.linkAccount')}</h3>
       <TextField
         id="la-number"
-        label="Account number"
-        hint="An ordinary account the sponsor bank approved for this merchant's NIT."
+        label={t('form.accountNumber')}
+        hint={t('form.accountHint')}
         inputMode="numeric"
         maxLength={20}
         value={form.values.number}
@@ -40,7 +40,7 @@ export function LinkAccountForm({
       />
       <div class="actions">
         <button type="submit" disabled={form.action.busy}>
-          Link account
+          {t('form.linkAccountButton')}
         </button>
       </div>
       <p role="status" class="status-line">

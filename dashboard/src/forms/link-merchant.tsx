@@ -6,6 +6,7 @@ import { useDashboard } from '../components/context';
 import { ProblemMessage } from '../components/problem';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
+import { t } from '../i18n';
 
 const INITIAL = {
   business_name: '',
@@ -35,18 +36,18 @@ const API_FIELDS = {
 function check(values: typeof INITIAL): Record<string, string> {
   const problems: Record<string, string> = {};
   const need = (id: string, value: string, rule: RegExp, what: string) => {
-    if (!value.trim()) problems[id] = 'This is needed.';
+    if (!value.trim()) problems[id] = t('field.needed');
     else if (!rule.test(value.trim())) problems[id] = what;
   };
   need('lm-name', values.business_name, /./, '');
-  need('lm-nit', values.nit, /^\d{9}$/, 'The NIT has 9 digits, without its check digit.');
-  need('lm-email', values.email, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'An e-mail address, e.g. pagos@tienda.co.');
-  need('lm-phone', values.phone, /^3\d{9}$/, 'A Colombian mobile number: 10 digits starting with 3.');
+  need('lm-nit', values.nit, /^\d{9}$/, t('form.nitRule'));
+  need('lm-email', values.email, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, t('form.emailRule'));
+  need('lm-phone', values.phone, /^3\d{9}$/, t('form.phoneRule'));
   need('lm-line1', values.line_1, /./, '');
   need('lm-city', values.city, /./, '');
   need('lm-state', values.state, /./, '');
-  need('lm-post-code', values.post_code, /^\d{6}$/, 'The postal code has 6 digits.');
-  need('lm-mcc', values.mcc, /^\d{4}$/, 'The category code (MCC) has 4 digits, e.g. 5411 for a grocery.');
+  need('lm-post-code', values.post_code, /^\d{6}$/, t('form.postCodeRule'));
+  need('lm-mcc', values.mcc, /^\d{4}$/, t('form.mccRule'));
   return problems;
 }
 
@@ -78,7 +79,7 @@ export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }
           },
           key,
         ),
-      `Merchant ${values.business_name.trim()} linked.`,
+      t('form.merchantLinked', { name: values.business_name.trim() }),
       onLinked,
     );
   };
@@ -87,24 +88,22 @@ export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }
   );
   return (
     <form class="form" onSubmit={submit} noValidate aria-labelledby="link-merchant">
-      <h2 id="link-merchant">Link a merchant</h2>
-      <p class="hint">
-        The merchant must be approved at the sponsor bank first: its NIT and name as the bank holds them.
-      </p>
-      {field('lm-name', 'Business name', 'business_name', { autoComplete: 'organization' })}
-      {field('lm-nit', 'NIT (9 digits)', 'nit', { inputMode: 'numeric', maxLength: 9 })}
-      {field('lm-email', 'E-mail', 'email', { type: 'email', autoComplete: 'email' })}
-      {field('lm-phone', 'Mobile phone', 'phone', { type: 'tel', inputMode: 'tel', maxLength: 10 })}
-      {field('lm-line1', 'Address', 'line_1', { autoComplete: 'address-line1' })}
+      <h2 id="link-merchant">{t('form.linkMerchant')}</h2>
+      <p class="hint">{t('form.merchantHint')}</p>
+      {field('lm-name', t('form.businessName'), 'business_name', { autoComplete: 'organization' })}
+      {field('lm-nit', t('form.nit'), 'nit', { inputMode: 'numeric', maxLength: 9 })}
+      {field('lm-email', t('form.email'), 'email', { type: 'email', autoComplete: 'email' })}
+      {field('lm-phone', t('form.phone'), 'phone', { type: 'tel', inputMode: 'tel', maxLength: 10 })}
+      {field('lm-line1', t('form.address'), 'line_1', { autoComplete: 'address-line1' })}
       <div class="field-row">
-        {field('lm-city', 'City', 'city')}
-        {field('lm-state', 'Department', 'state')}
-        {field('lm-post-code', 'Postal code', 'post_code', { inputMode: 'numeric', maxLength: 6 })}
+        {field('lm-city', t('form.city'), 'city')}
+        {field('lm-state', t('form.department'), 'state')}
+        {field('lm-post-code', t('form.postCode'), 'post_code', { inputMode: 'numeric', maxLength: 6 })}
       </div>
-      {field('lm-mcc', 'Category code (MCC)', 'mcc', { inputMode: 'numeric', maxLength: 4, hint: '5411: grocery' })}
+      {field('lm-mcc', t('form.mcc'), 'mcc', { inputMode: 'numeric', maxLength: 4, hint: t('form.mccHint') })}
       <div class="actions">
         <button type="submit" disabled={action.busy}>
-          Link merchant
+          {t('form.linkMerchantButton')}
         </button>
       </div>
       <p role="status" class="status-line">

@@ -5,6 +5,7 @@ import { useDashboard } from '../components/context';
 import { ProblemMessage } from '../components/problem';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
+import { t } from '../i18n';
 
 const KEY_TYPES = ['ALPHA', 'PHONE', 'EMAIL', 'ID', 'BCODE'] as const;
 type KeyType = (typeof KEY_TYPES)[number];
@@ -40,8 +41,10 @@ export function RegisterKeyForm({
     event.preventDefault();
     form.submit(
       (v) => ({
-        ...(v.account ? {} : { 'rk-account': 'Choose the account the key pays into.' }),
-        ...(format.rule.test(v.value.trim()) ? {} : { 'rk-value': `A ${v.type} key looks like ${format.example}.` }),
+        ...(v.account ? {} : { 'rk-account': t('form.keyAccountRule') }),
+        ...(format.rule.test(v.value.trim())
+          ? {}
+          : { 'rk-value': t('form.keyRule', { type: v.type, example: format.example }) }),
       }),
       (v, key) =>
         api.registerKey(
@@ -52,15 +55,15 @@ export function RegisterKeyForm({
           },
           key,
         ),
-      `Key ${values.value.trim()} registered.`,
+      t('form.keyRegistered', { key: values.value.trim() }),
       onRegistered,
     );
   };
   return (
     <form class="form inline-form" onSubmit={submit} noValidate aria-labelledby="register-key">
-      <h3 id="register-key">Register a key</h3>
+      <h3 id="register-key">{t('form.registerKey')}</h3>
       <div class="field">
-        <label for="rk-account">Account</label>
+        <label for="rk-account">{t('form.keyAccount')}</label>
         <select id="rk-account" value={values.account} onChange={(e) => form.set('account')(e.currentTarget.value)}>
           {accounts.map((a) => (
             <option key={a.id} value={a.id}>
@@ -70,7 +73,7 @@ export function RegisterKeyForm({
         </select>
       </div>
       <div class="field">
-        <label for="rk-type">Type of key</label>
+        <label for="rk-type">{t('form.keyType')}</label>
         <select id="rk-type" value={values.type} onChange={(e) => form.set('type')(e.currentTarget.value)}>
           {KEY_TYPES.map((type) => (
             <option key={type} value={type}>
@@ -81,8 +84,8 @@ export function RegisterKeyForm({
       </div>
       <TextField
         id="rk-value"
-        label="Key"
-        hint={`For example ${format.example}`}
+        label={t('form.key')}
+        hint={t('form.keyHint', { example: format.example })}
         autoComplete="off"
         value={values.value}
         onText={form.set('value')}
@@ -90,7 +93,7 @@ export function RegisterKeyForm({
       />
       <div class="actions">
         <button type="submit" disabled={form.action.busy}>
-          Register key
+          {t('form.registerKeyButton')}
         </button>
       </div>
       <p role="status" class="status-line">

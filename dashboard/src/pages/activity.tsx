@@ -5,6 +5,7 @@ import type { Column } from '../components/data-table';
 import { PagedTable } from '../components/paged-table';
 import { usePage } from '../components/use-page';
 import { formatTime } from '../format';
+import { t } from '../i18n';
 
 /** The fields a change set, as `name: before → after`; a creation or a deletion shows one side. */
 function changedFields(event: AuditEvent): string {
@@ -18,12 +19,12 @@ function changedFields(event: AuditEvent): string {
     .join('; ');
 }
 
-const ACTIVITY_COLUMNS: readonly Column<AuditEvent>[] = [
-  { header: 'When', cell: (event) => formatTime(event.created_at) },
-  { header: 'Who', cell: (event) => event.actor },
-  { header: 'What', cell: (event) => event.action },
+const activityColumns = (): readonly Column<AuditEvent>[] => [
+  { header: t('column.when'), cell: (event) => formatTime(event.created_at) },
+  { header: t('column.who'), cell: (event) => event.actor },
+  { header: t('column.what'), cell: (event) => event.action },
   {
-    header: 'Changes',
+    header: t('column.changes'),
     cell: (event) => (
       <>
         {changedFields(event)}
@@ -40,8 +41,8 @@ export function ActivityPage() {
   const page = usePage(api.listAuditEvents, 'audit_events');
   return (
     <>
-      <h1>Activity</h1>
-      <PagedTable page={page} noun="changes" columns={ACTIVITY_COLUMNS} />
+      <h1>{t('activity.title')}</h1>
+      <PagedTable page={page} noun="changes" columns={activityColumns()} />
     </>
   );
 }

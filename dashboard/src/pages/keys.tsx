@@ -7,16 +7,17 @@ import { useMerchantFilter } from '../components/merchants';
 import { PagedTable } from '../components/paged-table';
 import { usePage } from '../components/use-page';
 import { linkTo } from '../router';
+import { t } from '../i18n';
 
 export function KeysPage() {
   const { api } = useDashboard();
   const may = useMay();
   const specs = [
     useMerchantFilter(),
-    { name: 'status', label: 'Status', choices: ['ACTIVE', 'SUSPENDED', 'DELETED'] },
+    { name: 'status', label: t('filter.status'), choices: ['ACTIVE', 'SUSPENDED', 'DELETED'] },
     {
       name: 'key_type',
-      label: 'Key type',
+      label: t('filter.keyType'),
       choices: ['PHONE', 'ID', 'EMAIL', 'ALPHA', 'BCODE'].map((t) => ({ value: t, label: withMeaning('keyType', t) })),
     },
   ];
@@ -24,14 +25,13 @@ export function KeysPage() {
   const page = usePage(api.listKeys, 'keys', filters);
   const empty = (
     <>
-      No keys to show. A key is registered for a merchant's account, on{' '}
-      <a href={linkTo('merchants')}>the merchant's page</a>.
+      {t('keys.empty')} <a href={linkTo('merchants')}>{t('keys.emptyLink')}</a>.
     </>
   );
   return (
     <>
-      <h1>Bre-B keys</h1>
-      <Filters label="Filter keys" specs={specs} values={filters} onChange={setFilter} />
+      <h1>{t('keys.title')}</h1>
+      <Filters label={t('filter.keys')} specs={specs} values={filters} onChange={setFilter} />
       <PagedTable page={page} columns={keyColumns(page.reload, may('changeKey'))} noun="keys" empty={empty} />
     </>
   );

@@ -1,6 +1,6 @@
 /** One merchant: who it is, its accounts with their balances, its Bre-B keys. */
 import type { Customer } from '../api';
-import { ACCOUNT_COLUMNS } from '../components/account-columns';
+import { accountColumns } from '../components/account-columns';
 import { useDashboard, useMay } from '../components/context';
 import { keyColumns } from '../components/key-columns';
 import { PagedTable } from '../components/paged-table';
@@ -10,6 +10,7 @@ import { useRecord } from '../components/use-record';
 import { formatTime } from '../format';
 import { LinkAccountForm } from '../forms/link-account';
 import { RegisterKeyForm } from '../forms/register-key';
+import { t } from '../i18n';
 
 export function MerchantPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
@@ -28,33 +29,33 @@ function MerchantDetails({ customer }: { readonly customer: Customer }) {
       <h1>{customer.business_name}</h1>
       <Details
         rows={[
-          ['Status', <Status value={customer.status} />],
-          ['Identification', `${customer.identification_type} ${customer.identification_number}`],
-          ['E-mail', customer.email],
-          ['Mobile', customer.mobile_phone_number],
-          ['Address', `${address.line_1}, ${address.city}, ${address.state}`],
-          ['Category (MCC)', customer.merchant_category_code],
-          ['Linked', formatTime(customer.created_at)],
+          [t('column.status'), <Status value={customer.status} />],
+          [t('merchant.identification'), `${customer.identification_type} ${customer.identification_number}`],
+          [t('merchant.email'), customer.email],
+          [t('merchant.mobile'), customer.mobile_phone_number],
+          [t('merchant.address'), `${address.line_1}, ${address.city}, ${address.state}`],
+          [t('merchant.mcc'), customer.merchant_category_code],
+          [t('column.linked'), formatTime(customer.created_at)],
         ]}
       />
-      <h2>Accounts and balances</h2>
+      <h2>{t('merchants.accounts')}</h2>
       <PagedTable
         page={accounts}
-        columns={ACCOUNT_COLUMNS}
-        caption={`Accounts of ${customer.business_name}`}
+        columns={accountColumns()}
+        caption={t('merchant.accountsOf', { merchant: customer.business_name })}
         noun="accounts"
-        empty="No accounts linked yet."
+        empty={t('merchant.noAccounts')}
       />
       {may('linkAccount') && customer.status === 'ACTIVE' && (
         <LinkAccountForm customerId={customer.id} onLinked={accounts.reload} />
       )}
-      <h2>Bre-B keys</h2>
+      <h2>{t('merchant.keys')}</h2>
       <PagedTable
         page={keys}
         columns={keyColumns(keys.reload, may('changeKey'))}
-        caption={`Keys of ${customer.business_name}`}
+        caption={t('merchant.keysOf', { merchant: customer.business_name })}
         noun="keys"
-        empty={accounts.items?.length ? 'No keys registered yet.' : 'No keys yet: a key needs an account first.'}
+        empty={accounts.items?.length ? t('merchant.noKeys') : t('merchant.keysNeedAccount')}
       />
       {may('registerKey') && customer.status === 'ACTIVE' && !!accounts.items?.length && (
         <RegisterKeyForm accounts={accounts.items} onRegistered={keys.reload} />

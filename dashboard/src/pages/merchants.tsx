@@ -1,5 +1,5 @@
 /** The tenant's merchants, and every account with its balances; linking a merchant. */
-import { ACCOUNT_COLUMNS } from '../components/account-columns';
+import { accountColumns } from '../components/account-columns';
 import { useDashboard, useMay } from '../components/context';
 import { Filters, useFilters } from '../components/filters';
 import { useMerchantFilter } from '../components/merchants';
@@ -9,26 +9,24 @@ import { usePage } from '../components/use-page';
 import { formatTime } from '../format';
 import { LinkMerchantForm } from '../forms/link-merchant';
 import { linkTo } from '../router';
-
-const MERCHANT_FILTERS = [{ name: 'customer_status', label: 'Status', choices: ['ACTIVE', 'INACTIVE'] }];
+import { t } from '../i18n';
 
 export function MerchantsPage() {
   const { api } = useDashboard();
   const may = useMay();
-  const [merchantFilters, setMerchantFilter] = useFilters(MERCHANT_FILTERS);
+  const merchantSpecs = [{ name: 'customer_status', label: t('filter.status'), choices: ['ACTIVE', 'INACTIVE'] }];
+  const [merchantFilters, setMerchantFilter] = useFilters(merchantSpecs);
   const merchants = usePage(api.listCustomers, 'customers', merchantFilters);
   const accountSpecs = [useMerchantFilter()];
   const [accountFilters, setAccountFilter] = useFilters(accountSpecs);
   const accounts = usePage(api.listAccounts, 'accounts', accountFilters);
-  const none = may('linkMerchant')
-    ? 'No merchants yet: link the first one with the form below.'
-    : 'No merchants yet: someone who may change your platform links them.';
+  const none = may('linkMerchant') ? t('merchants.none') : t('merchants.noneViewer');
   return (
     <>
-      <h1>Merchants</h1>
+      <h1>{t('merchants.title')}</h1>
       <Filters
-        label="Filter merchants"
-        specs={MERCHANT_FILTERS}
+        label={t('filter.merchants')}
+        specs={merchantSpecs}
         values={merchantFilters}
         onChange={setMerchantFilter}
       />
@@ -38,24 +36,29 @@ export function MerchantsPage() {
         empty={none}
         columns={[
           {
-            header: 'Business',
+            header: t('column.business'),
             cell: (customer) => <a href={linkTo('merchants', customer.id)}>{customer.business_name}</a>,
           },
-          { header: 'NIT', cell: (customer) => customer.identification_number },
-          { header: 'Status', cell: (customer) => <Status value={customer.status} /> },
-          { header: 'Linked', cell: (customer) => formatTime(customer.created_at) },
+          { header: t('column.nit'), cell: (customer) => customer.identification_number },
+          { header: t('column.status'), cell: (customer) => <Status value={customer.status} /> },
+          { header: t('column.linked'), cell: (customer) => formatTime(customer.created_at) },
         ]}
       />
       {merchants.items?.length !== 0 && (
         <>
-          <h2>Accounts and balances</h2>
-          <Filters label="Filter accounts" specs={accountSpecs} values={accountFilters} onChange={setAccountFilter} />
+          <h2>{t('merchants.accounts')}</h2>
+          <Filters
+            label={t('filter.accounts')}
+            specs={accountSpecs}
+            values={accountFilters}
+            onChange={setAccountFilter}
+          />
           <PagedTable
             page={accounts}
-            columns={ACCOUNT_COLUMNS}
-            caption="Accounts and their balances"
+            columns={accountColumns()}
+            caption={t('merchants.accountsCaption')}
             noun="accounts"
-            empty="No accounts yet: link one on its merchant's page."
+            empty={t('merchants.noAccounts')}
           />
         </>
       )}

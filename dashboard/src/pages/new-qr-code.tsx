@@ -15,13 +15,14 @@ import { amountOfCents, centsOf, parseCop } from '../money';
 import { useAction } from '../components/use-action';
 import { linkTo } from '../router';
 import { CHANNELS } from './qr-codes';
+import { t, type MessageKey } from '../i18n';
 
 type Kind = 'static' | 'hybrid' | 'dynamic';
 
-const KINDS: readonly { value: Kind; label: string }[] = [
-  { value: 'static', label: 'Static: the payer enters the amount' },
-  { value: 'hybrid', label: 'Static with an amount' },
-  { value: 'dynamic', label: 'Dynamic: one sale, paid once' },
+const KINDS: readonly { value: Kind; label: MessageKey }[] = [
+  { value: 'static', label: 'newQr.static' },
+  { value: 'hybrid', label: 'newQr.hybrid' },
+  { value: 'dynamic', label: 'newQr.dynamic' },
 ];
 
 type Purpose = Required<NonNullable<CreateQrCodeRequest['additional_info']>>['transaction_purpose'];
@@ -33,9 +34,9 @@ const QR_AMOUNT_DIGITS = 10;
 
 /** What a code with an amount asks for. */
 const AMOUNT_FIELDS = [
-  { name: 'amount', label: 'Amount (COP)' },
-  { name: 'vat', label: 'VAT included (COP)' },
-  { name: 'inc', label: 'INC included (COP)' },
+  { name: 'amount', label: 'newQr.amount' },
+  { name: 'vat', label: 'newQr.vat' },
+  { name: 'inc', label: 'newQr.inc' },
 ] as const;
 
 /** The API's fields, by the id of the form's field that holds them (the VAT's base is the form's sum). */
@@ -72,7 +73,7 @@ interface Fields {
 function checked(fields: Fields): { request: CreateQrCodeRequest } | { problems: Record<string, string> } {
   const problems: Record<string, string> = {};
   if (!REFERENCE.test(fields.reference)) {
-    problems['new-reference'] = '1 to 17 letters or digits, without the letter P.';
+    problems['new-reference'] = t('newQr.referenceRule');
   }
   const base = {
     customer_id: fields.customer_id,
@@ -87,12 +88,12 @@ function checked(fields: Fields): { request: CreateQrCodeRequest } | { problems:
   for (const [index, parsed] of [amount, vat, inc].entries()) {
     if (!parsed?.ok) problems[`new-${AMOUNT_FIELDS[index]!.name}`] = parsed?.error ?? '';
   }
-  if (amount?.ok && centsOf(amount.value) === 0n) problems['new-amount'] = 'The amount must be more than 0.';
+  if (amount?.ok && centsOf(amount.value) === 0n) problems['new-amount'] = t('newQr.amountZero');
   if (amount?.ok && vat?.ok && inc?.ok && centsOf(amount.value) < centsOf(vat.value) + centsOf(inc.value)) {
-    problems['new-amount'] = 'The amount includes the VAT and the INC: it cannot be smaller than both together.';
+    problems['new-amount'] = t('newQr.amountTaxes');
   }
   if (fields.kind === 'dynamic' && !PRINTABLE.test(fields.terminal)) {
-    problems['new-terminal'] = '1 to 25 letters without accents, digits or punctuation.';
+    problems['new-terminal'] = t('newQr.terminalRule');
   }
   if (Object.keys(problems).length || !amount?.ok || !vat?.ok || !inc?.ok) return { problems };
   const priced = {
@@ -138,9 +139,9 @@ export function NewQrCodePage() {
   if (!may('createQrCode')) {
     return (
       <>
-        <h1>New QR code</h1>
-        <p>Your sign-in may look at QR codes but not create them.</p>
-        <a href={linkTo('qrcodes')}>Back to the QR codes</a>
+        <h1>{t('qrcodes.new')}</h1>
+        <p>{t('newQr.mayNot')}</p>
+        <a href={linkTo('qrcodes')}>{t('newQr.back')}</a>
       </>
     );
   }
@@ -189,22 +190,20 @@ function NewQrCodeForm() {
     action.run(async () => {
       const created = await api.createQrCode(outcome.request, idempotencyKey);
       location.hash = linkTo('qrcodes', created.id);
-    }, 'QR code created.');
+    }, t('newQr.created'));
   };
   const apiProblems = fieldProblems(action.error, API_FIELDS);
   const taken = action.error instanceof ApiProblem && action.error.code === 'QR_CODE_REFERENCE_TAKEN';
   const problemOf = (id: string): string | undefined =>
-    problems[id] ??
-    apiProblems[id] ??
-    (id === 'new-reference' && taken ? 'This merchant already has a code with this reference.' : undefined);
+    problems[id] ?? apiProblems[id] ?? (id === 'new-reference' && taken ? t('newQr.taken') : undefined);
 
   const priced = fields.kind !== 'static';
   return (
     <>
-      <h1>New QR code</h1>
+      <h1>{t('qrcodes.new')}</h1>
       <form class="form" onSubmit={submit} noValidate>
         <div class="field">
-          <label for="new-merchant">Merchant</label>
+          <label for="new-merchant">{t('newQr.merchant')}</label>
           <select
             id="new-merchant"
             required
@@ -212,7 +211,7 @@ function NewQrCodeForm() {
             onChange={set('customer_id')}
             aria-describedby={active.length === 0 ? 'new-merchant-hint' : undefined}
           >
-            <option value="">Choose a merchant</option>
+            <option value="">{t('newQr.chooseMerchant')}</option>
             {active.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.business_name} (NIT {m.identification_number})
@@ -221,14 +220,14 @@ function NewQrCodeForm() {
           </select>
           {active.length === 0 && (
             <p id="new-merchant-hint" class="hint">
-              No active merchant yet: <a href={linkTo('merchants')}>link one under Merchants</a> first.
+              {t('newQr.noMerchant')} <a href={linkTo('merchants')}>{t('newQr.noMerchantLink')}</a> {t('newQr.first')}
             </p>
           )}
         </div>
         <div class="field">
-          <label for="new-key">Bre-B key</label>
+          <label for="new-key">{t('newQr.key')}</label>
           <select id="new-key" required value={fields.key_id} onChange={set('key_id')} aria-describedby="new-key-hint">
-            <option value="">Choose an active key</option>
+            <option value="">{t('newQr.chooseKey')}</option>
             {keys.map((k) => (
               <option key={k.id} value={k.id}>
                 {k.key.key_type} {k.key.key_value}
@@ -238,26 +237,25 @@ function NewQrCodeForm() {
           <p id="new-key-hint" class="hint">
             {fields.customer_id && keys.length === 0 ? (
               <>
-                This merchant has no active key:{' '}
-                <a href={linkTo('merchants', fields.customer_id)}>register one on its page</a>.
+                {t('newQr.noKey')} <a href={linkTo('merchants', fields.customer_id)}>{t('newQr.noKeyLink')}</a>.
               </>
             ) : (
-              "The merchant's active keys; payments of the code go to the key's account."
+              t('newQr.keyHint')
             )}
           </p>
         </div>
         <div class="field">
-          <label for="new-kind">Kind of code</label>
+          <label for="new-kind">{t('newQr.kind')}</label>
           <select id="new-kind" value={fields.kind} onChange={set('kind')}>
             {KINDS.map((k) => (
               <option key={k.value} value={k.value}>
-                {k.label}
+                {t(k.label)}
               </option>
             ))}
           </select>
         </div>
         <div class="field">
-          <label for="new-channel">Channel</label>
+          <label for="new-channel">{t('newQr.channel')}</label>
           <select id="new-channel" value={fields.channel} onChange={set('channel')}>
             {CHANNELS.map((c) => (
               <option key={c} value={c}>
@@ -268,8 +266,8 @@ function NewQrCodeForm() {
         </div>
         <TextField
           id="new-reference"
-          label="Reference"
-          hint="1 to 17 letters or digits, without P; unique for the merchant."
+          label={t('newQr.reference')}
+          hint={t('newQr.referenceHint')}
           required
           maxLength={17}
           autoComplete="off"
@@ -279,12 +277,12 @@ function NewQrCodeForm() {
         />
         {priced && (
           <fieldset>
-            <legend>Amount</legend>
+            <legend>{t('newQr.amountLegend')}</legend>
             {AMOUNT_FIELDS.map(({ name, label }) => (
               <MoneyField
                 key={name}
                 id={`new-${name}`}
-                label={label}
+                label={t(label)}
                 maxIntegerDigits={QR_AMOUNT_DIGITS}
                 placeholder={name === 'amount' ? '119.000' : '0'}
                 value={fields[name]}
@@ -296,9 +294,9 @@ function NewQrCodeForm() {
         )}
         {fields.kind === 'dynamic' && (
           <fieldset>
-            <legend>Sale</legend>
+            <legend>{t('newQr.sale')}</legend>
             <div class="field">
-              <label for="new-purpose">Transaction purpose</label>
+              <label for="new-purpose">{t('newQr.purpose')}</label>
               <select id="new-purpose" value={fields.purpose} onChange={set('purpose')}>
                 {PURPOSES.map((p) => (
                   <option key={p} value={p}>
@@ -309,11 +307,11 @@ function NewQrCodeForm() {
             </div>
             <TextField
               id="new-terminal"
-              label="Terminal label"
+              label={t('newQr.terminal')}
               required
               maxLength={25}
               placeholder="CAJA01"
-              hint="The till or device, as the payer's receipt names it."
+              hint={t('newQr.terminalHint')}
               value={fields.terminal}
               onText={setValue('terminal')}
               error={problemOf('new-terminal')}
@@ -322,9 +320,9 @@ function NewQrCodeForm() {
         )}
         <div class="actions">
           <button type="submit" disabled={action.busy}>
-            Create QR code
+            {t('newQr.create')}
           </button>
-          <a href={linkTo('qrcodes')}>Cancel</a>
+          <a href={linkTo('qrcodes')}>{t('newQr.cancel')}</a>
         </div>
         {action.error !== undefined && !taken && (
           <ProblemMessage error={action.error} fields={API_FIELDS} onRetry={() => submit(new Event('submit'))} />

@@ -10,18 +10,24 @@ import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
 import type { Payment } from '../api';
+import { capitalized, t } from '../i18n';
 
 /** What happened to the payment, in order, from its fields. */
 function history(payment: Payment): [string | undefined, string][] {
-  const steps: [string | undefined, string][] = [[payment.created_at, `${directionOf(payment)}: payment created`]];
-  if (payment.settled_at) steps.push([payment.settled_at, 'Settled']);
+  const steps: [string | undefined, string][] = [
+    [payment.created_at, t('payment.created', { direction: directionOf(payment) })],
+  ];
+  if (payment.settled_at) steps.push([payment.settled_at, t('payment.settledStep')]);
   if (payment.status === 'REJECTED') {
     const reason = payment.rejection_reason;
-    steps.push([payment.updated_at, `Rejected: ${reason ? withMeaning('rejection', reason) : 'no reason given'}`]);
+    steps.push([
+      payment.updated_at,
+      t('payment.rejectedStep', { reason: reason ? withMeaning('rejection', reason) : t('payment.noReason') }),
+    ]);
   }
-  if (payment.status === 'PENDING') steps.push([undefined, 'Waiting for the network to settle it (this page updates)']);
+  if (payment.status === 'PENDING') steps.push([undefined, t('payment.waitingNetwork')]);
   if (payment.status === 'PROCESSING') {
-    steps.push([undefined, "Waiting for the approval callback's decision (this page updates)"]);
+    steps.push([undefined, t('payment.waitingApproval')]);
   }
   return steps;
 }
@@ -30,7 +36,7 @@ function history(payment: Payment): [string | undefined, string][] {
 function approvalOf(payment: Payment): string {
   if (!payment.approval) return '';
   const meaning = meaningOf('approval', payment.approval) ?? payment.approval;
-  const said = `${meaning.charAt(0).toUpperCase()}${meaning.slice(1)}`;
+  const said = capitalized(meaning);
   return payment.approval_error ? `${said}: ${payment.approval_error}` : said;
 }
 
@@ -48,32 +54,35 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
   return (
     <>
       <h1>
-        Payment of <Amount money={payment.amount} />
+        {t('payment.title')} <Amount money={payment.amount} />
       </h1>
       <Details
         rows={[
-          ['Status', <Status value={payment.status} />],
-          ['Direction', directionOf(payment)],
-          ['Amount', <Amount money={payment.amount} />],
-          ['Of which tip', payment.tip && <Amount money={payment.tip} />],
-          ['Description', payment.description],
-          ['Approval', approvalOf(payment)],
-          ['Other side', counterpartyName(payment)],
-          ['Their bank', `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`],
-          ['Their account', `${counterparty.account.account_type} ${counterparty.account.account_number}`],
-          ['Bre-B key', counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
+          [t('column.status'), <Status value={payment.status} />],
+          [t('column.direction'), directionOf(payment)],
+          [t('column.amount'), <Amount money={payment.amount} />],
+          [t('payment.tip'), payment.tip && <Amount money={payment.tip} />],
+          [t('payment.description'), payment.description],
+          [t('payment.approval'), approvalOf(payment)],
+          [t('column.otherSide'), counterpartyName(payment)],
           [
-            'QR code',
+            t('payment.theirBank'),
+            `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`,
+          ],
+          [t('payment.theirAccount'), `${counterparty.account.account_type} ${counterparty.account.account_number}`],
+          [t('payment.key'), counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
+          [
+            t('payment.qrCode'),
             payment.qr_code_id && payment.qr_code_reference ? (
               <a href={linkTo('qrcodes', payment.qr_code_id)}>{shortReference(payment.qr_code_reference)}</a>
             ) : undefined,
           ],
-          ['Settled', formatTime(payment.settled_at)],
-          ['Payment id', <code>{payment.id}</code>],
+          [t('payment.settled'), formatTime(payment.settled_at)],
+          [t('payment.id'), <code>{payment.id}</code>],
         ]}
       />
       <section aria-labelledby="payment-history">
-        <h2 id="payment-history">History</h2>
+        <h2 id="payment-history">{t('payment.history')}</h2>
         <ol class="history">
           {history(payment).map(([at, what]) => (
             <li key={what}>
@@ -82,8 +91,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
           ))}
         </ol>
         <p class="hint">
-          Its events (payment.inbound.received, payment.outbound.confirmed…) go to the webhooks subscribed to them: see
-          their deliveries on <a href={linkTo('webhooks')}>Webhooks</a>.
+          {t('payment.events')} <a href={linkTo('webhooks')}>{t('section.webhooks')}</a>.
         </p>
       </section>
     </>

@@ -8,6 +8,7 @@ import { PagedTable } from '../components/paged-table';
 import { paymentListColumns } from '../components/payment-columns';
 import { PaymentTotals } from '../components/payment-totals';
 import { usePage } from '../components/use-page';
+import { t } from '../i18n';
 
 const MARK = 'TRXIDP';
 
@@ -35,17 +36,17 @@ export function PaymentsPage() {
   const { choices, merchants } = useMerchants();
   const prefix = useReferencePrefix();
   const specs: FilterSpec[] = [
-    { name: 'customer_id', label: 'Merchant', choices },
+    { name: 'customer_id', label: t('filter.merchant'), choices },
     {
       name: 'direction',
-      label: 'Direction',
+      label: t('filter.direction'),
       choices: (['INBOUND', 'OUTBOUND'] as const).map((d) => ({ value: d, label: withMeaning('direction', d) })),
     },
-    { name: 'status', label: 'Status', choices: ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] },
-    { name: 'created', label: 'Created on', kind: 'day' },
+    { name: 'status', label: t('filter.status'), choices: ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] },
+    { name: 'created', label: t('filter.createdOn'), kind: 'day' },
     {
       name: 'reference',
-      label: "QR code's reference",
+      label: t('filter.reference'),
       kind: 'text',
       toQuery: (typed) => ({ qr_code_reference: typed.includes(MARK) || !prefix ? typed : `${prefix}${typed}` }),
     },
@@ -58,8 +59,8 @@ export function PaymentsPage() {
   const merchantName = (id: string) => merchants.find((m) => m.id === id)?.business_name ?? '';
   return (
     <>
-      <h1>Payments</h1>
-      <Filters label="Filter payments" specs={specs} values={filters} onChange={setFilter} />
+      <h1>{t('payments.title')}</h1>
+      <Filters label={t('filter.payments')} specs={specs} values={filters} onChange={setFilter} />
       <PaymentTotals query={query} />
       <PagedTable page={page} columns={paymentListColumns(merchantName)} noun="payments" />
     </>

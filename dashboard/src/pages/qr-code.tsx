@@ -8,7 +8,7 @@ import { withMeaning } from '../codes';
 import { MoneyField } from '../components/money-field';
 import { parseCop } from '../money';
 import { PagedTable } from '../components/paged-table';
-import { PAYMENT_COLUMNS } from '../components/payment-columns';
+import { paymentColumns } from '../components/payment-columns';
 import { ProblemMessage } from '../components/problem';
 import { Amount, Details, Loaded, Status } from '../components/ui';
 import { useAction } from '../components/use-action';
@@ -16,6 +16,7 @@ import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatCop, formatTime, shortReference } from '../format';
 import type { QrCodeWithImage } from '../api';
+import { t } from '../i18n';
 
 type Tax = { readonly type: string; readonly value?: string | undefined; readonly base?: string | undefined };
 
@@ -23,7 +24,9 @@ type Tax = { readonly type: string; readonly value?: string | undefined; readonl
 function taxOf(tax: Tax | undefined): string | undefined {
   if (!tax) return undefined;
   if (tax.type === 'FIXED' && tax.value) {
-    return `${formatCop(tax.value)}${tax.base ? ` (on a base of ${formatCop(tax.base)})` : ''}`;
+    return tax.base
+      ? t('qrcode.onBase', { tax: formatCop(tax.value), base: formatCop(tax.base) })
+      : formatCop(tax.value);
   }
   if (tax.type === 'PERCENTAGE' && tax.value) return `${Number(tax.value).toLocaleString('es-CO')} %`;
   return withMeaning('taxType', tax.type);
@@ -54,23 +57,23 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; reado
 
   return (
     <>
-      <h1>QR code {reference}</h1>
+      <h1>{t('qrcode.title', { reference })}</h1>
       <div class="qr-detail">
         <img
           class="qr-image"
           src={`data:image/png;base64,${code.qr_code_image}`}
-          alt={`QR code ${reference}, to scan with a Bre-B wallet`}
+          alt={t('qrcode.altFull', { reference })}
         />
         <Details
           rows={[
-            ['Status', <Status value={code.status} />],
-            ['Type', withMeaning('qrType', code.type)],
-            ['Channel', withMeaning('channel', code.channel)],
-            ['Amount', <Amount money={code.amount} none="The payer enters it" />],
-            ['VAT included', taxOf(vat && { type: vat.vat_type, value: vat.vat_value, base: vat.vat_base_value })],
-            ['INC included', taxOf(inc && { type: inc.inc_type, value: inc.inc_value })],
+            [t('column.status'), <Status value={code.status} />],
+            [t('column.type'), withMeaning('qrType', code.type)],
+            [t('qrcode.channel'), withMeaning('channel', code.channel)],
+            [t('column.amount'), <Amount money={code.amount} none={t('qrcode.payerEnters')} />],
+            [t('qrcode.vat'), taxOf(vat && { type: vat.vat_type, value: vat.vat_value, base: vat.vat_base_value })],
+            [t('qrcode.inc'), taxOf(inc && { type: inc.inc_type, value: inc.inc_value })],
             [
-              'Tip',
+              t('qrcode.tip'),
               taxOf(
                 tip && {
                   type: tip.tip_type,
@@ -78,32 +81,32 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; reado
                 },
               ),
             ],
-            ['Purpose', info?.transaction_purpose && withMeaning('purpose', info.transaction_purpose)],
-            ['Terminal', info?.terminal_label],
-            ['Merchant', `${code.merchant.merchant_name}, ${code.merchant.merchant_city}`],
-            ['Bre-B key', `${code.key.key_type} ${code.key.key_value}`],
-            ['Network reference', code.qr_code_reference],
-            ['Created', formatTime(code.created_at)],
-            ['Updated', formatTime(code.updated_at)],
+            [t('qrcode.purpose'), info?.transaction_purpose && withMeaning('purpose', info.transaction_purpose)],
+            [t('qrcode.terminal'), info?.terminal_label],
+            [t('column.merchant'), `${code.merchant.merchant_name}, ${code.merchant.merchant_city}`],
+            [t('qrcode.key'), `${code.key.key_type} ${code.key.key_value}`],
+            [t('qrcode.networkReference'), code.qr_code_reference],
+            [t('column.created'), formatTime(code.created_at)],
+            [t('column.updated'), formatTime(code.updated_at)],
           ]}
         />
       </div>
       <div class="actions">
         <a class="button" href={`data:image/png;base64,${code.qr_code_image}`} download={`qr-${reference}.png`}>
-          Download PNG
+          {t('qrcode.download')}
         </a>
         <button type="button" onClick={() => print()}>
-          Print
+          {t('qrcode.print')}
         </button>
       </div>
       <CounterSign code={code} reference={reference} />
       <Payload payload={code.qr_code_data} />
       {code.status !== 'ACTIVE' ? (
-        <p>A {code.status.toLowerCase()} code can no longer be changed or paid.</p>
+        <p>{t(`qrcode.noLonger.${code.status}`)}</p>
       ) : (
         (may('deleteQrCode') || (config.sandbox && may('payInSandbox'))) && (
           <section aria-labelledby="qr-actions">
-            <h2 id="qr-actions">Actions</h2>
+            <h2 id="qr-actions">{t('qrcode.actions')}</h2>
             <div class="actions">
               {may('deleteQrCode') && <DeleteQrCode id={code.id} onDeleted={reloadAll} />}
               {config.sandbox && may('payInSandbox') && <SandboxPayment code={code} onPaid={reloadAll} />}
@@ -112,11 +115,11 @@ function QrCodeDetails({ code, reload }: { readonly code: QrCodeWithImage; reado
         )
       )}
       <section aria-labelledby="qr-payments">
-        <h2 id="qr-payments">Payments of this code</h2>
+        <h2 id="qr-payments">{t('qrcode.payments')}</h2>
         <PagedTable
           page={payments}
-          columns={PAYMENT_COLUMNS}
-          caption={`Payments of QR code ${reference}`}
+          columns={paymentColumns()}
+          caption={t('qrcode.paymentsCaption', { reference })}
           noun="payments"
         />
       </section>
@@ -133,8 +136,8 @@ function CounterSign({ code, reference }: { readonly code: QrCodeWithImage; read
     <div class="counter-sign" aria-hidden="true">
       <p class="sign-merchant">{code.merchant.merchant_name}</p>
       <img src={`data:image/png;base64,${code.qr_code_image}`} alt="" />
-      <p class="sign-amount">{code.amount ? formatCop(code.amount.value) : 'Pay with Bre-B'}</p>
-      <p class="sign-how">Scan with your bank's app · Bre-B</p>
+      <p class="sign-amount">{code.amount ? formatCop(code.amount.value) : t('qrcode.signPay')}</p>
+      <p class="sign-how">{t('qrcode.signHow')}</p>
       <p class="sign-reference">{reference}</p>
     </div>
   );
@@ -144,16 +147,16 @@ function Payload({ payload }: { readonly payload: string }) {
   const [copied, setCopied] = useState<string>();
   const copy = () => {
     navigator.clipboard.writeText(payload).then(
-      () => setCopied('Payload copied to the clipboard.'),
-      () => setCopied('The browser refused the clipboard: select the payload and copy it by hand.'),
+      () => setCopied(t('qrcode.copied')),
+      () => setCopied(t('qrcode.copyRefused')),
     );
   };
   return (
     <div class="payload">
-      <label for="qr-payload">Payload (EMVCo)</label>
+      <label for="qr-payload">{t('qrcode.payload')}</label>
       <textarea id="qr-payload" readOnly rows={3} value={payload} />
       <button type="button" onClick={copy}>
-        Copy payload
+        {t('qrcode.copy')}
       </button>
       <p role="status" class="status-line">
         {copied}
@@ -169,23 +172,23 @@ function DeleteQrCode({ id, onDeleted }: { readonly id: string; readonly onDelet
   const [confirming, setConfirming] = useState(false);
   const remove = () => {
     setConfirming(false);
-    action.run(() => api.deleteQrCode(id), 'QR code deleted.', onDeleted);
+    action.run(() => api.deleteQrCode(id), t('qrcode.deleted'), onDeleted);
   };
   return (
     <div class="action">
       {confirming ? (
         <p>
-          Delete this code? It can no longer be paid, and its reference stays taken.{' '}
+          {t('qrcode.deleteAsk')}{' '}
           <button type="button" class="danger" onClick={remove}>
-            Yes, delete it
+            {t('qrcode.deleteYes')}
           </button>{' '}
           <button type="button" onClick={() => setConfirming(false)}>
-            Keep it
+            {t('qrcode.deleteNo')}
           </button>
         </p>
       ) : (
         <button type="button" class="danger" disabled={action.busy} onClick={() => setConfirming(true)}>
-          Delete QR code
+          {t('qrcode.delete')}
         </button>
       )}
       {action.error !== undefined && <ProblemMessage error={action.error} />}
@@ -205,7 +208,7 @@ function SandboxPayment({ code, onPaid }: { readonly code: QrCodeWithImage; read
     if (!code.amount && !parsed.ok) return document.getElementById('sandbox-amount')?.focus();
     action.run(
       () => api.payQrCodeInSandbox(code.id, code.amount || !parsed.ok ? undefined : parsed.value, idempotencyKey),
-      'The sandbox shopper paid the code.',
+      t('qrcode.paid'),
       () => {
         setIdempotencyKey(newIdempotencyKey());
         onPaid();
@@ -213,12 +216,12 @@ function SandboxPayment({ code, onPaid }: { readonly code: QrCodeWithImage; read
     );
   };
   return (
-    <form class="action" onSubmit={pay} aria-label="Sandbox payment" noValidate>
+    <form class="action" onSubmit={pay} aria-label={t('qrcode.sandboxPayment')} noValidate>
       {!code.amount && (
-        <MoneyField id="sandbox-amount" label="Amount the shopper pays (COP)" value={amount} onText={setAmount} />
+        <MoneyField id="sandbox-amount" label={t('qrcode.shopperAmount')} value={amount} onText={setAmount} />
       )}
       <button type="submit" disabled={action.busy}>
-        Pay as a sandbox shopper
+        {t('qrcode.pay')}
       </button>
       <p role="status" class="status-line">
         {action.done}

@@ -12,35 +12,36 @@ import { usePage } from '../components/use-page';
 import { formatTime, shortReference } from '../format';
 import { qrThumbnailUrl } from '../qr-thumbnail';
 import { linkTo } from '../router';
+import { t } from '../i18n';
 
 export const CHANNELS: readonly QrCode['channel'][] = ['POS', 'IM', 'APP', 'ECOMM', 'MPOS', 'CB', 'OFC', 'ATM'];
 
-const QR_CODE_COLUMNS: readonly Column<QrCode>[] = [
+const qrCodeColumns = (): readonly Column<QrCode>[] => [
   {
-    header: 'Code',
+    header: t('column.code'),
     cell: (code) => (
       <img
         class="thumbnail"
         src={qrThumbnailUrl(code.qr_code_data)}
-        alt={`QR code ${shortReference(code.qr_code_reference)}`}
+        alt={t('qrcode.alt', { reference: shortReference(code.qr_code_reference) })}
         width={56}
         height={56}
       />
     ),
   },
   {
-    header: 'Reference',
+    header: t('column.reference'),
     cell: (code) => <a href={linkTo('qrcodes', code.id)}>{shortReference(code.qr_code_reference)}</a>,
   },
-  { header: 'Merchant', cell: (code) => code.merchant.merchant_name },
-  { header: 'Type', cell: (code) => withMeaning('qrType', code.type) },
-  { header: 'Status', cell: (code) => <Status value={code.status} /> },
+  { header: t('column.merchant'), cell: (code) => code.merchant.merchant_name },
+  { header: t('column.type'), cell: (code) => withMeaning('qrType', code.type) },
+  { header: t('column.status'), cell: (code) => <Status value={code.status} /> },
   {
-    header: 'Amount',
+    header: t('column.amount'),
     numeric: true,
-    cell: (code) => <Amount money={code.amount} none="Payer enters it" />,
+    cell: (code) => <Amount money={code.amount} none={t('qrcodes.payerEnters')} />,
   },
-  { header: 'Created', cell: (code) => formatTime(code.created_at) },
+  { header: t('column.created'), cell: (code) => formatTime(code.created_at) },
 ];
 
 export function QrCodesPage() {
@@ -48,18 +49,18 @@ export function QrCodesPage() {
   const may = useMay();
   const specs = [
     useMerchantFilter(),
-    { name: 'status', label: 'Status', choices: ['ACTIVE', 'PAID', 'DELETED'] },
+    { name: 'status', label: t('filter.status'), choices: ['ACTIVE', 'PAID', 'DELETED'] },
     {
       name: 'type',
-      label: 'Type',
+      label: t('filter.type'),
       choices: (['STATIC', 'DYNAMIC'] as const).map((t) => ({ value: t, label: withMeaning('qrType', t) })),
     },
     {
       name: 'channel',
-      label: 'Channel',
+      label: t('filter.channel'),
       choices: CHANNELS.map((c) => ({ value: c, label: withMeaning('channel', c) })),
     },
-    { name: 'created', label: 'Created on', kind: 'day' as const },
+    { name: 'created', label: t('filter.createdOn'), kind: 'day' as const },
   ];
   const [filters, setFilter] = useFilters(specs);
   const query = queryOf(specs, filters);
@@ -69,18 +70,18 @@ export function QrCodesPage() {
   return (
     <>
       <div class="page-heading">
-        <h1>QR codes</h1>
+        <h1>{t('qrcodes.title')}</h1>
         {may('createQrCode') && (
           <a class="button" href={linkTo('qrcodes', 'new')}>
-            New QR code
+            {t('qrcodes.new')}
           </a>
         )}
       </div>
-      <Filters label="Filter QR codes" specs={specs} values={filters} onChange={setFilter} />
+      <Filters label={t('filter.qrcodes')} specs={specs} values={filters} onChange={setFilter} />
       {!filtered && page.items?.length === 0 && !page.error ? (
         <FirstRun />
       ) : (
-        <PagedTable page={page} noun="QR codes" columns={QR_CODE_COLUMNS} />
+        <PagedTable page={page} noun="qrcodes" columns={qrCodeColumns()} />
       )}
     </>
   );

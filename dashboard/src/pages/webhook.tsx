@@ -10,6 +10,7 @@ import { useAction } from '../components/use-action';
 import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime } from '../format';
+import { t } from '../i18n';
 
 export function WebhookPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
@@ -20,7 +21,7 @@ export function WebhookPage({ id }: { readonly id: string }) {
 /** How the last attempt of a delivery ended, when it had one. */
 function lastAttempt(delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
-  if (!last) return 'Not yet';
+  if (!last) return t('webhook.notYet');
   return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
 }
 
@@ -40,12 +41,16 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
   const [testKey, setTestKey] = useState(newIdempotencyKey);
   const toggle = () => {
     const enabled = !webhook.enabled;
-    action.run(() => api.setWebhookEnabled(webhook.id, enabled), enabled ? 'Enabled.' : 'Disabled.', reload);
+    action.run(
+      () => api.setWebhookEnabled(webhook.id, enabled),
+      enabled ? t('webhook.enabled') : t('webhook.disabled'),
+      reload,
+    );
   };
   const test = () =>
     action.run(
       () => api.sendWebhookTest(webhook.id, testKey),
-      'Test event sent.',
+      t('webhook.testSent'),
       () => {
         setTestKey(newIdempotencyKey());
         deliveries.reload();
@@ -53,23 +58,23 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
     );
   return (
     <>
-      <h1>Webhook {webhook.description ?? webhook.url}</h1>
+      <h1>{t('webhook.title', { name: webhook.description ?? webhook.url })}</h1>
       <Details
         rows={[
-          ['Receiver', <code>{webhook.url}</code>],
-          ['State', <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} />],
-          ['Events', webhook.events.join(', ')],
-          ['Delivery', withMeaning('deliveryMode', webhook.delivery_mode)],
-          ['Created', formatTime(webhook.created_at)],
+          [t('column.receiver'), <code>{webhook.url}</code>],
+          [t('column.state'), <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} />],
+          [t('column.events'), webhook.events.join(', ')],
+          [t('column.delivery'), withMeaning('deliveryMode', webhook.delivery_mode)],
+          [t('column.created'), formatTime(webhook.created_at)],
         ]}
       />
       {may('changeWebhook') && (
         <div class="actions">
           <button type="button" disabled={action.busy} onClick={toggle}>
-            {webhook.enabled ? 'Disable webhook' : 'Enable webhook'}
+            {webhook.enabled ? t('webhook.disable') : t('webhook.enable')}
           </button>
           <button type="button" disabled={action.busy || !webhook.enabled} onClick={test}>
-            Send a test event
+            {t('webhook.test')}
           </button>
         </div>
       )}
@@ -77,17 +82,16 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
         {action.done}
       </p>
       {action.error !== undefined && <ProblemMessage error={action.error} />}
-      <h2>Deliveries</h2>
+      <h2>{t('webhook.deliveries')}</h2>
       <PagedTable
         page={deliveries}
         noun="deliveries"
-        one="delivery"
         columns={[
-          { header: 'Created', cell: (delivery) => formatTime(delivery.created_at) },
-          { header: 'Event', cell: (delivery) => delivery.event_type },
-          { header: 'Status', cell: (delivery) => <Status value={delivery.status} /> },
-          { header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempts.length },
-          { header: 'Last attempt', cell: lastAttempt },
+          { header: t('column.created'), cell: (delivery) => formatTime(delivery.created_at) },
+          { header: t('column.event'), cell: (delivery) => delivery.event_type },
+          { header: t('column.status'), cell: (delivery) => <Status value={delivery.status} /> },
+          { header: t('column.attempts'), numeric: true, cell: (delivery) => delivery.attempts.length },
+          { header: t('column.lastAttempt'), cell: lastAttempt },
         ]}
       />
     </>

@@ -8,10 +8,11 @@ import { PagedTable } from '../components/paged-table';
 import { Status } from '../components/ui';
 import { usePage } from '../components/use-page';
 import { linkTo } from '../router';
+import { t } from '../i18n';
 
-const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
+const webhookColumns = (): readonly Column<Webhook>[] => [
   {
-    header: 'Receiver',
+    header: t('column.receiver'),
     cell: (webhook) => (
       <>
         <a href={linkTo('webhooks', webhook.id)}>{webhook.description ?? webhook.url}</a>
@@ -19,9 +20,9 @@ const WEBHOOK_COLUMNS: readonly Column<Webhook>[] = [
       </>
     ),
   },
-  { header: 'Events', cell: (webhook) => webhook.events.join(', ') },
-  { header: 'Delivery', cell: (webhook) => withMeaning('deliveryMode', webhook.delivery_mode) },
-  { header: 'State', cell: (webhook) => <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} /> },
+  { header: t('column.events'), cell: (webhook) => webhook.events.join(', ') },
+  { header: t('column.delivery'), cell: (webhook) => withMeaning('deliveryMode', webhook.delivery_mode) },
+  { header: t('column.state'), cell: (webhook) => <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} /> },
 ];
 
 export function WebhooksPage() {
@@ -30,13 +31,8 @@ export function WebhooksPage() {
   const page = usePage(api.listWebhooks, 'webhooks');
   return (
     <>
-      <h1>Webhooks</h1>
-      <PagedTable
-        page={page}
-        noun="webhooks"
-        columns={WEBHOOK_COLUMNS}
-        empty="No webhooks yet: a webhook tells your system of each payment as it happens."
-      />
+      <h1>{t('webhooks.title')}</h1>
+      <PagedTable page={page} noun="webhooks" columns={webhookColumns()} empty={t('webhooks.empty')} />
       {may('addWebhook') && <AddWebhookForm onAdded={page.reload} />}
     </>
   );
