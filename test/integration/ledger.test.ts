@@ -116,6 +116,27 @@ it('every day of any run of moves: the statement of the accepted moves, each clo
   );
 }, 240_000);
 
+it("concurrent first moves of a day: one rolls the account's day, the others follow it; every move counted once", async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  const at = (minutes: number) => new Date(Date.parse('2026-03-05T15:00:00.000Z') + minutes * 60_000).toISOString();
+  const written = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => moveAt(account, at(i), i % 2 ? -30_00 : 10_00)),
+  );
+  expect(written).toEqual(Array(12).fill(true));
+  const now = new Date().toISOString();
+  const [opened, day] = await Promise.all(
+    ['2026-03-01', '2026-03-05'].map((d) => getStatement(deps, account.tenant, account.id, d, now)),
+  );
+  expect([opened!.closing_balance.value, day!.opening_balance.value, day!.closing_balance.value]).toEqual([
+    '500.00',
+    '500.00',
+    '380.00',
+  ]);
+  expect([day!.credits.count, day!.debits.count]).toEqual([6, 6]);
+  const list = await listMovements(deps, account.tenant, account.id, {}, now);
+  expect(list.pagination_info.total_elements).toBe(13);
+});
+
 it('a statement reads the account, one sealed day and that day: not the days before it', async () => {
   const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
   for (let d = 0; d < 30; d += 1) {
