@@ -71,10 +71,10 @@ function accountItem(
     customer_mobile: '+573001234567',
     created_at: createdAt,
     updated_at: createdAt,
-    ledger_day: onDay,
-    ledger_day_opening_cents: openingCents,
-    ledger_since: colombiaDay(createdAt),
-    movement_count: count,
+    lday: onDay,
+    lday_open: openingCents,
+    lsince: colombiaDay(createdAt),
+    moves: count,
   };
 }
 

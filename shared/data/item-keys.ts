@@ -170,11 +170,13 @@ const STORAGE_ATTRIBUTES = new Set([
   'entity',
   'expires_at',
   TRACE_CONTEXT_ATTRIBUTE,
-  // An account's ledger day and movement count (shared/data/movements.ts): the ledger's, not the account's.
-  'ledger_day',
-  'ledger_day_opening_cents',
-  'ledger_since',
-  'movement_count',
+  // An account's ledger day and movement count (shared/data/movements.ts): the ledger's, not the
+  // account's. Short names: every balance move rewrites the account item, billed per KB, and a linked
+  // account's item is already near 1 KB (the four add about 50 bytes; their long names, 90).
+  'lday',
+  'lday_open',
+  'lsince',
+  'moves',
 ]);
 
 /** The stored record without the attributes that only exist for the table's sake. */

@@ -17,7 +17,7 @@ const movementsOf = (accountId: string) => ({
   pk: itemKeys.account(accountId).pk,
   prefix: itemKeys.movementPrefix,
   // Counted on the account, in each move's transaction; from the first only on accounts linked with it.
-  counter: { key: itemKeys.account(accountId), attribute: 'movement_count', trustedIf: 'ledger_since' },
+  counter: { key: itemKeys.account(accountId), attribute: 'moves', trustedIf: 'lsince' },
 });
 
 /** A movement as the domain reads it; `ledger_ref` (its sort key's time and reference) names it. */
@@ -70,7 +70,7 @@ async function sumMovements(cost: ReadCost, pk: string, from: string, to: string
  */
 async function openingOf(cost: ReadCost, accountId: string, day: string, account: Item): Promise<number> {
   const { pk } = itemKeys.account(accountId);
-  if (account['ledger_since'] === undefined) {
+  if (account['lsince'] === undefined) {
     // Linked before ledger days: the sum of every movement before the day (grows with its age).
     const before = await sumMovements(
       cost,
@@ -91,9 +91,9 @@ async function openingOf(cost: ReadCost, accountId: string, day: string, account
   });
   const sealed = Items[0];
   const sealedDay = sealed && String(sealed['sk']).slice(itemKeys.ledgerDayPrefix.length);
-  const onDay = String(account['ledger_day']);
+  const onDay = String(account['lday']);
   if (sealedDay !== undefined && (onDay < day || sealedDay < onDay)) return Number(sealed!['opening_balance_cents']);
-  if (onDay >= day) return Number(account['ledger_day_opening_cents']);
+  if (onDay >= day) return Number(account['lday_open']);
   return Number(account['available_balance_cents']);
 }
 
@@ -105,7 +105,7 @@ export async function readLedgerDay(accountId: string, day: string): Promise<{ d
       TableName: tableName(),
       Key: itemKeys.account(accountId),
       ConsistentRead: true,
-      ProjectionExpression: 'available_balance_cents, ledger_day, ledger_day_opening_cents, ledger_since',
+      ProjectionExpression: 'available_balance_cents, lday, lday_open, lsince',
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );

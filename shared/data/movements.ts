@@ -6,8 +6,8 @@
  * movements.
  *
  * Ledger days: so that a day's statement never reads the days before it, the account item keeps the
- * Colombian day of its latest movement (`ledger_day`) and its balance before that day's first
- * movement (`ledger_day_opening_cents`). Every move holds only while the account is on its day; the
+ * Colombian day of its latest movement (`lday`) and its balance before that day's first
+ * movement (`lday_open`). Every move holds only while the account is on its day; the
  * first move of a new day rolls it (the opening is the balance DynamoDB holds at that commit) and
  * seals the day it leaves as a LEDGER_DAY item with that day's opening.
  */
@@ -28,8 +28,8 @@ export interface LedgerDaySeen {
 
 /** The ledger an account's old image shows. */
 export const ledgerDaySeen = (old: Record<string, unknown>): LedgerDaySeen => ({
-  ...(typeof old['ledger_day'] === 'string' ? { day: old['ledger_day'] } : {}),
-  ...(typeof old['ledger_day_opening_cents'] === 'number' ? { openingCents: old['ledger_day_opening_cents'] } : {}),
+  ...(typeof old['lday'] === 'string' ? { day: old['lday'] } : {}),
+  ...(typeof old['lday_open'] === 'number' ? { openingCents: old['lday_open'] } : {}),
 });
 
 const movementPut = (
@@ -62,7 +62,7 @@ export const openingMovement = (account: StoredAccount) =>
 /** The ledger attributes a new account is put with: its first day opens at zero, before its opening balance. */
 export function ledgerStart(account: StoredAccount) {
   const day = colombiaDay(account.created_at);
-  return { ledger_day: day, ledger_day_opening_cents: 0, ledger_since: day, movement_count: 1 };
+  return { lday: day, lday_open: 0, lsince: day, moves: 1 };
 }
 
 /** The sealed opening of a day the account's ledger left (a statement of that day reads it). */
@@ -98,21 +98,17 @@ export function balanceMoveItems(
   const rolls = seen !== undefined && seen.day !== day;
   const moved = updatedAtKeys(move.accountId, at, true);
   const funds = debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)';
-  const onDay = !rolls
-    ? 'ledger_day = :day'
-    : seen.day === undefined
-      ? 'attribute_not_exists(ledger_day)'
-      : 'ledger_day = :seenDay';
+  const onDay = !rolls ? 'lday = :day' : seen.day === undefined ? 'attribute_not_exists(lday)' : 'lday = :seenDay';
   return {
     update: {
       Update: {
         TableName: tableName(),
         Key: itemKeys.account(move.accountId),
         UpdateExpression:
-          'ADD available_balance_cents :amount, movement_count :one ' +
+          'ADD available_balance_cents :amount, moves :one ' +
           'SET updated_at = :at, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk' +
           // The opening is the balance before this move, as DynamoDB holds it at this commit.
-          (rolls ? ', ledger_day = :day, ledger_day_opening_cents = available_balance_cents' : ''),
+          (rolls ? ', lday = :day, lday_open = available_balance_cents' : ''),
         ConditionExpression: `${funds} AND ${onDay}`,
         ExpressionAttributeValues: {
           ':amount': move.amountCents,

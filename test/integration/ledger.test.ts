@@ -163,7 +163,7 @@ it('an account linked before ledger days: its statements add up its movements, a
     new UpdateCommand({
       TableName: table.tableName,
       Key: itemKeys.account(account.id),
-      UpdateExpression: 'REMOVE ledger_day, ledger_day_opening_cents, ledger_since, movement_count',
+      UpdateExpression: 'REMOVE lday, lday_open, lsince, moves',
     }),
   );
   await expect(moveAt(account, '2026-03-03T15:00:00.000Z', 20_00)).resolves.toBe(true);
