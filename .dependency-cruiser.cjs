@@ -81,9 +81,15 @@ module.exports = {
     ),
     forbid(
       'the-server-runs-no-dashboard-code',
-      'The server serves the dashboard\'s built files; it may name the type of their config.json, never run its code.',
+      "The server serves the dashboard's built files; it may name the type of their config.json, never run its code.",
       { path: upper('functions', 'shared', 'infra', 'tools') },
       { path: '^dashboard/', dependencyTypesNot: ['type-only'] },
+    ),
+    forbid(
+      'calendar-is-a-leaf',
+      "Colombia's calendar days are arithmetic on instants that rules and repositories share: it calls nothing of ours.",
+      { path: '^shared/calendar/' },
+      { path: '^shared/(domain|data|http|qr|schemas|observability|runtime)/' },
     ),
     forbid(
       'observability-and-runtime-are-leaves',

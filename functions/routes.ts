@@ -210,6 +210,31 @@ export const routes: readonly RouteDefinition[] = [
     tableActions: LIST_ACTIONS,
   },
   {
+    name: 'listAccountMovements',
+    method: 'GET',
+    paths: ['/v1/accounts/{id}/movements'],
+    handler: 'list-account-movements',
+    summary: "List an account's movements (its ledger), a page at a time",
+    schemas: { body: null, query: 'movementListQuerySchema', response: 'movementListSchema' },
+    problems: [],
+    // The history of the balance GET /v1/accounts/{id} shows: read as the account is.
+    scopes: [SCOPES.accountsRead],
+    // Reads the account (and, for the total, its movement count), then a page of its movements.
+    tableActions: [...LIST_ACTIONS, 'GetItem'],
+  },
+  {
+    name: 'getAccountStatement',
+    method: 'GET',
+    paths: ['/v1/accounts/{id}/statements/{date}'],
+    handler: 'get-account-statement',
+    summary: "An account's statement of a day in Colombia: opening and closing balances, credits and debits",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'statementSchema' },
+    problems: [],
+    scopes: [SCOPES.accountsRead],
+    // Reads the account, the first sealed ledger day from the date on, and the day's movements.
+    tableActions: ['GetItem', 'Query'],
+  },
+  {
     name: 'getAccount',
     method: 'GET',
     paths: ['/v1/accounts/{id}'],

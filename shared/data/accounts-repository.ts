@@ -13,7 +13,7 @@ import { queryItemCollection } from './item-collection';
 import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
 import { insertListed, listedReads, underCustomer } from './listed-records';
-import { openingMovement } from './movements';
+import { ledgerStart, openingMovement } from './movements';
 import { activeOr } from './transactions';
 
 const ACCOUNTS = underCustomer<StoredAccount, AccountListFilters>('ACCOUNT', itemKeys.account, (filters) => ({
@@ -30,7 +30,8 @@ export const dynamoAccountStore: AccountStore = {
   insert: (account: StoredAccount): Promise<InsertAccountResult> =>
     insertListed(
       ACCOUNTS,
-      account,
+      // The ledger's first day starts with the account (shared/data/movements.ts).
+      { ...account, ...ledgerStart(account) },
       [
         uniqueGuard(
           itemKeys.accountNumberGuard(account.customer_id, account.number),

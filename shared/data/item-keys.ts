@@ -99,6 +99,12 @@ export const itemKeys = {
     sk: `MOVEMENT#${at}#${ref}`,
   }),
   movementPrefix: 'MOVEMENT#',
+  /**
+   * A Colombian day the account's ledger has left, with its opening balance (shared/data/movements.ts):
+   * a statement finds the opening of its day in one Query of these, whatever the account's age.
+   */
+  ledgerDay: (accountId: string, day: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: `LEDGER_DAY#${day}` }),
+  ledgerDayPrefix: 'LEDGER_DAY#',
   /** One shard of the item counter of a list partition (a collection or a scope of it). */
   counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
   counterPartition: (partition: string): string => `COUNT#${partition}`,
@@ -164,6 +170,13 @@ const STORAGE_ATTRIBUTES = new Set([
   'entity',
   'expires_at',
   TRACE_CONTEXT_ATTRIBUTE,
+  // An account's ledger day and movement count (shared/data/movements.ts): the ledger's, not the
+  // account's. Short names: every balance move rewrites the account item, billed per KB, and a linked
+  // account's item is already near 1 KB (the four add about 50 bytes; their long names, 90).
+  'lday',
+  'lday_open',
+  'lsince',
+  'moves',
 ]);
 
 /** The stored record without the attributes that only exist for the table's sake. */

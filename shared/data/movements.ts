@@ -1,16 +1,36 @@
 /**
- * The ledger of an account's available balance (docs/payments.md): one MOVEMENT item per change, in
- * the account's item collection, written by the same transaction as the change. The opening balance
- * (the sponsor bank's, when the account is linked) is the first movement, each payment's debit or
- * credit the next ones, so the balance is always the sum of the account's movements.
+ * The ledger of an account's available balance (docs/payments.md, docs/reconciliation.md): one
+ * MOVEMENT item per change, in the account's item collection, written by the same transaction as the
+ * change. The opening balance (the sponsor bank's, when the account is linked) is the first movement,
+ * each payment's debit or credit the next ones, so the balance is always the sum of the account's
+ * movements.
+ *
+ * Ledger days: so that a day's statement never reads the days before it, the account item keeps the
+ * Colombian day of its latest movement (`lday`) and its balance before that day's first
+ * movement (`lday_open`). Every move holds only while the account is on its day; the
+ * first move of a new day rolls it (the opening is the balance DynamoDB holds at that commit) and
+ * seals the day it leaves as a LEDGER_DAY item with that day's opening.
  */
 import type { StoredAccount } from '../domain/accounts';
+import { colombiaDay, dayBounds } from '../calendar/colombia-days';
+import type { MovementKind } from '../domain/ledger';
 import type { BalanceMove } from '../domain/payments';
 import { tableName } from './client';
 import { itemKeys, updatedAtKeys } from './item-keys';
+import type { TransactItem } from './transactions';
 
-/** HOLD_RELEASE: a rejected payment's amount given back to the payer (docs/payments.md). */
-export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'HOLD_RELEASE';
+/** What a refused move showed of its account's ledger: the day it is on and that day's opening. */
+export interface LedgerDaySeen {
+  /** Undefined on an account linked before ledger days: its first move since starts one. */
+  readonly day?: string;
+  readonly openingCents?: number;
+}
+
+/** The ledger an account's old image shows. */
+export const ledgerDaySeen = (old: Record<string, unknown>): LedgerDaySeen => ({
+  ...(typeof old['lday'] === 'string' ? { day: old['lday'] } : {}),
+  ...(typeof old['lday_open'] === 'number' ? { openingCents: old['lday_open'] } : {}),
+});
 
 const movementPut = (
   accountId: string,
@@ -39,39 +59,95 @@ const movementPut = (
 export const openingMovement = (account: StoredAccount) =>
   movementPut(account.id, account.created_at, 'OPENING', 'OPENING_BALANCE', account.available_balance_cents);
 
+/** The ledger attributes a new account is put with: its first day opens at zero, before its opening balance. */
+export function ledgerStart(account: StoredAccount) {
+  const day = colombiaDay(account.created_at);
+  return { lday: day, lday_open: 0, lsince: day, moves: 1 };
+}
+
+/** The sealed opening of a day the account's ledger left (a statement of that day reads it). */
+const sealedDayPut = (accountId: string, day: string, openingCents: number): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...itemKeys.ledgerDay(accountId, day), entity: 'LEDGER_DAY', opening_balance_cents: openingCents },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
 /**
- * The transaction items of one balance move: the account's update and its movement. A debit holds
- * only while the available balance covers it (never below zero); a credit only on an existing
- * account. The balance is part of the account's representation, so its updated_at moves too. A
- * payment's release of its hold is a movement of its own (another kind and sort key than the debit).
+ * The transaction items of one balance move: the account's update, its movement and, on the first move
+ * of a day, the seal of the day the ledger leaves. A debit holds only while the available balance
+ * covers it (never below zero); a credit only on an existing account; either only while the account
+ * is on the ledger day `seen` says (by default, the move's own day). The balance is part of the
+ * account's representation, so its updated_at moves too. A payment's release of its hold is a
+ * movement of its own (another kind and sort key than the debit).
+ *
+ * A move dated before the day its account is already on (it committed just after another one rolled
+ * the day, a few milliseconds around midnight) is booked at the start of that day, so every day's
+ * movements still lead from its opening to the next day's.
  */
-export function balanceMoveItems(move: BalanceMove, at: string, kind: 'PAYMENT' | 'HOLD_RELEASE' = 'PAYMENT') {
+export function balanceMoveItems(
+  move: BalanceMove,
+  at: string,
+  kind: 'PAYMENT' | 'HOLD_RELEASE' = 'PAYMENT',
+  seen?: LedgerDaySeen,
+) {
   const debit = move.amountCents < 0;
+  const bookedAt = seen?.day !== undefined && seen.day > colombiaDay(at) ? dayBounds(seen.day).start : at;
+  const day = colombiaDay(bookedAt);
+  const rolls = seen !== undefined && seen.day !== day;
   const moved = updatedAtKeys(move.accountId, at, true);
+  const funds = debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)';
+  const onDay = !rolls ? 'lday = :day' : seen.day === undefined ? 'attribute_not_exists(lday)' : 'lday = :seenDay';
   return {
     update: {
       Update: {
         TableName: tableName(),
         Key: itemKeys.account(move.accountId),
         UpdateExpression:
-          'ADD available_balance_cents :amount SET updated_at = :at, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk',
-        ConditionExpression: debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)',
+          'ADD available_balance_cents :amount, moves :one ' +
+          'SET updated_at = :at, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk' +
+          // The opening is the balance before this move, as DynamoDB holds it at this commit.
+          (rolls ? ', lday = :day, lday_open = available_balance_cents' : ''),
+        ConditionExpression: `${funds} AND ${onDay}`,
         ExpressionAttributeValues: {
           ':amount': move.amountCents,
+          ':one': 1,
           ':at': at,
           ':gsi2sk': moved.gsi2sk,
           ':gsi4sk': moved.gsi4sk,
+          ':day': day,
+          ...(rolls && seen.day !== undefined ? { ':seenDay': seen.day } : {}),
           ...(debit ? { ':needed': -move.amountCents } : {}),
         },
+        // The old image says which: the funds, or a ledger day another move rolled.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     },
     movement: movementPut(
       move.accountId,
-      at,
+      bookedAt,
       kind === 'PAYMENT' ? move.paymentId : `${move.paymentId}#${kind}`,
       kind,
       move.amountCents,
       move.paymentId,
     ),
+    sealed: rolls && seen.day !== undefined ? [sealedDayPut(move.accountId, seen.day, seen.openingCents ?? 0)] : [],
+    /** The ledger day the update holds for (undefined: none yet). */
+    heldForDay: rolls ? seen.day : day,
   };
+}
+
+/**
+ * What a refused move's account shows of its ledger when it was refused for its ledger day (the
+ * account exists and is on another day than the move held for); undefined when the refusal is the
+ * move's own (the funds, an account that does not exist).
+ */
+export function staleLedgerDay(
+  heldForDay: string | undefined,
+  old: Record<string, unknown> | undefined,
+): LedgerDaySeen | undefined {
+  if (!old) return undefined;
+  const shown = ledgerDaySeen(old);
+  return shown.day === heldForDay ? undefined : shown;
 }

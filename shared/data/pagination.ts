@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
+  GetCommand,
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
@@ -27,7 +28,7 @@ import type { OrderKey, PageRequest, PageResult } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterShardsQuery, counterTotal } from './counters';
 import { boundsWorthCaching, firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes } from './item-keys';
+import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes, type ItemKey } from './item-keys';
 
 /** How long the boundaries of a walk's pages are kept after they were last written. */
 export const WALK_TTL_SECONDS = 60 * 60;
@@ -46,10 +47,10 @@ export type Item = Record<string, unknown>;
 type Key = Record<string, unknown>;
 
 interface ListIndex {
-  /** The index with whole items: pages are read here. */
-  readonly items: string;
+  /** The index with whole items: pages are read here (undefined: the table itself). */
+  readonly items: string | undefined;
   /** Its KEYS_ONLY twin: counts and skips are read here when no filter needs other attributes. */
-  readonly keys: string;
+  readonly keys: string | undefined;
   readonly pk: string;
   readonly sk: string;
 }
@@ -66,6 +67,9 @@ const INDEXES: Record<'collection' | 'scope', Record<OrderKey, ListIndex>> = {
   scope: { created_at: listIndex(3), updated_at: listIndex(4) },
 };
 
+/** An item collection of the table read in its sort key's order: its items are small, no twin needed. */
+const TABLE: ListIndex = { items: undefined, keys: undefined, pk: 'pk', sk: 'sk' };
+
 /** A condition on an item attribute that the index's key cannot express. */
 export type FilterClause =
   | { readonly kind: 'equals'; readonly attribute: string; readonly value: string }
@@ -76,6 +80,22 @@ export interface ListSource {
   readonly collection: string;
   /** A scope with its own partition in gsi3/gsi4 (and counter), e.g. `CUSTOMER#<id>` for accounts. */
   readonly scope?: string;
+  /** Instead of an index, these items of one item collection of the table (an account's movements). */
+  readonly itemCollection?: ItemCollection;
+}
+
+/**
+ * Items of one partition of the table whose sort key is `<prefix><created_at>#<ref>`: immutable
+ * records, listed by creation only.
+ */
+export interface ItemCollection {
+  readonly pk: string;
+  readonly prefix: string;
+  /**
+   * The collection's count, kept on one item of the table in the same transactions as its items: read
+   * only when that item also has `trustedIf` (it counted every item from the first).
+   */
+  readonly counter?: { readonly key: ItemKey; readonly attribute: string; readonly trustedIf: string };
 }
 
 export interface ListPageInput {
@@ -124,6 +144,15 @@ class Meter {
     return output;
   }
 
+  async get(Key: ItemKey): Promise<Item | undefined> {
+    const output = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    this.cost.readCalls += 1;
+    this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
+    return output.Item;
+  }
+
   async put(item: Item): Promise<void> {
     const output = await dynamo().send(
       new PutCommand({ TableName: tableName(), Item: item, ReturnConsumedCapacity: 'TOTAL' }),
@@ -162,8 +191,11 @@ interface Plan {
   /** Inclusive bounds of the index sort key. */
   readonly lower?: string;
   readonly upper: string;
-  /** The upper bound is the snapshot (no date filter narrows it): counters can give the total. */
-  readonly upperIsSnapshot: boolean;
+  /** No date filter narrows it, below or above the snapshot: counters can give the total. */
+  readonly whole: boolean;
+  /** Above every sort key of the walk's items, whatever the snapshot (an item collection's end). */
+  readonly ceiling?: string;
+  readonly counter?: ItemCollection['counter'];
   readonly filter?: Condition;
   /** ScanIndexForward of the walk's order. */
   readonly forward: boolean;
@@ -197,11 +229,14 @@ function filterCondition(clauses: readonly FilterClause[]): Condition | undefine
 const upperKey = (timestamp: string): string => `${timestamp}~`;
 
 function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
-  const index = INDEXES[source.scope === undefined ? 'collection' : 'scope'][request.orderKey];
-  const partition =
-    source.scope === undefined
+  const collection = source.itemCollection;
+  const index = collection ? TABLE : INDEXES[source.scope === undefined ? 'collection' : 'scope'][request.orderKey];
+  const partition = collection
+    ? collection.pk
+    : source.scope === undefined
       ? collectionPartition(source.tenant, source.collection)
       : scopePartition(source.tenant, source.collection, source.scope);
+  const prefix = collection?.prefix ?? '';
   const [orderRange, otherRange, otherAttribute] =
     request.orderKey === 'created_at'
       ? [request.created, request.updated, 'updated_at']
@@ -214,12 +249,16 @@ function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
     clauses.push({ kind: 'range', attribute: otherAttribute, ...otherRange });
   }
   const filter = filterCondition(clauses);
+  // An item collection's walk starts at its prefix: the partition's other items sort before or after.
+  const lowerKey = lower === undefined ? (collection ? prefix : undefined) : `${prefix}${lower}`;
   return {
     index,
     partition,
-    ...(lower === undefined ? {} : { lower }),
-    upper: upperKey(upperTime),
-    upperIsSnapshot: upperTime === request.snapshot,
+    ...(lowerKey === undefined ? {} : { lower: lowerKey }),
+    upper: `${prefix}${upperKey(upperTime)}`,
+    whole: lower === undefined && upperTime === request.snapshot,
+    ...(collection ? { ceiling: `${prefix}~` } : {}),
+    ...(collection?.counter ? { counter: collection.counter } : {}),
     ...(filter ? { filter } : {}),
     forward: request.direction === 'asc',
   };
@@ -233,7 +272,8 @@ function walkId(input: ListPageInput, plan: Plan): string {
     source.tenant,
     source.collection,
     source.scope ?? null,
-    plan.index.items,
+    source.itemCollection?.pk ?? null,
+    plan.index.items ?? null,
     plan.lower ?? null,
     plan.upper,
     plan.filter?.expression ?? null,
@@ -250,11 +290,13 @@ type SortRange = { readonly kind: 'range'; readonly lower?: string; readonly upp
 function keyCondition(plan: Plan, range: SortRange | { readonly kind: 'after'; readonly value: string }): Condition {
   const names = { '#pk': plan.index.pk, '#sk': plan.index.sk };
   if (range.kind === 'after') {
-    return {
-      expression: '#pk = :pk AND #sk > :after',
-      names,
-      values: { ':pk': plan.partition, ':after': range.value },
-    };
+    return plan.ceiling === undefined
+      ? { expression: '#pk = :pk AND #sk > :after', names, values: { ':pk': plan.partition, ':after': range.value } }
+      : {
+          expression: '#pk = :pk AND #sk BETWEEN :after AND :ceiling',
+          names,
+          values: { ':pk': plan.partition, ':after': range.value, ':ceiling': plan.ceiling },
+        };
   }
   return range.lower === undefined
     ? { expression: '#pk = :pk AND #sk <= :upper', names, values: { ':pk': plan.partition, ':upper': range.upper } }
@@ -267,12 +309,12 @@ function keyCondition(plan: Plan, range: SortRange | { readonly kind: 'after'; r
 
 function queryInput(
   plan: Plan,
-  indexName: string,
+  indexName: string | undefined,
   condition: Condition,
   filter: Condition | undefined,
 ): Omit<QueryCommandInput, 'TableName'> {
   return {
-    IndexName: indexName,
+    ...(indexName === undefined ? {} : { IndexName: indexName }),
     KeyConditionExpression: condition.expression,
     ...(filter ? { FilterExpression: filter.expression } : {}),
     ExpressionAttributeNames: { ...condition.names, ...filter?.names },
@@ -291,8 +333,14 @@ async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableNam
   return count;
 }
 
-async function counterValue(meter: Meter, partition: string): Promise<number> {
-  const { Items = [] } = await meter.query(counterShardsQuery(partition));
+async function counterValue(meter: Meter, plan: Plan): Promise<number | undefined> {
+  if (plan.ceiling !== undefined) {
+    if (!plan.counter) return undefined;
+    const item = await meter.get(plan.counter.key);
+    const value = item?.[plan.counter.attribute];
+    return item?.[plan.counter.trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
+  }
+  const { Items = [] } = await meter.query(counterShardsQuery(plan.partition));
   return counterTotal(Items);
 }
 
@@ -302,16 +350,16 @@ async function computeTotal(meter: Meter, plan: Plan): Promise<{ total: number; 
     ...(plan.lower === undefined ? {} : { lower: plan.lower }),
     upper: plan.upper,
   };
-  if (!plan.filter && plan.lower === undefined && plan.upperIsSnapshot) {
+  if (!plan.filter && plan.whole) {
     // Everything ever counted, minus what was created (or, by update order, updated) after the snapshot.
     const [counted, after] = await Promise.all([
-      counterValue(meter, plan.partition),
+      counterValue(meter, plan),
       countItems(
         meter,
         queryInput(plan, plan.index.keys, keyCondition(plan, { kind: 'after', value: plan.upper }), undefined),
       ),
     ]);
-    return { total: Math.max(0, counted - after), from: 'counter' };
+    if (counted !== undefined) return { total: Math.max(0, counted - after), from: 'counter' };
   }
   if (!plan.filter) {
     return {
@@ -381,7 +429,7 @@ const keyOf = (plan: Plan, item: Item): Key => ({
 async function visitMatching(
   meter: Meter,
   plan: Plan,
-  indexName: string,
+  indexName: string | undefined,
   condition: Condition,
   filter: Condition | undefined,
   scanForward: boolean,

@@ -17,7 +17,7 @@ import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
-import { balanceMoveItems } from './movements';
+import { balanceMoveItems, staleLedgerDay, type LedgerDaySeen } from './movements';
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { payableQrCode } from './qrcodes-repository';
@@ -96,22 +96,51 @@ export async function writePayment(
   write: PaymentWrite,
   items: readonly LabelledItem[] = [],
 ): Promise<PaymentWriteOutcome> {
+  // What refusals showed of the accounts' ledger days (shared/data/movements.ts): a move assumes its
+  // account is on the move's own day until a refusal shows another, once a day per account.
+  const seen = new Map<string, LedgerDaySeen>();
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await tryWritePayment(write, items, seen);
+    if (!('staleDays' in outcome)) return outcome;
+    if (attempt >= LEDGER_DAY_ATTEMPTS) throw new Error(`Ledger days still moving after ${attempt} attempts`);
+    for (const [accountId, shown] of outcome.staleDays) seen.set(accountId, shown);
+  }
+}
+
+/**
+ * A move is refused for its ledger day at most twice: on its account's first move of a day, and on a
+ * roll of another writer between its refusal and its retry (around midnight).
+ */
+const LEDGER_DAY_ATTEMPTS = 3;
+
+async function tryWritePayment(
+  write: PaymentWrite,
+  items: readonly LabelledItem[],
+  seen: ReadonlyMap<string, LedgerDaySeen>,
+): Promise<PaymentWriteOutcome | { readonly staleDays: ReadonlyMap<string, LedgerDaySeen> }> {
   const answered = write.answered ?? [];
   const labelled: LabelledItem[] = [
     ...items,
     ...answered.map((payment) => ({ label: NOT_AWAITING, item: answeredPut(payment) })),
   ];
   const movements: TransactItem[] = [];
+  const heldFor = new Map<number, { accountId: string; day: string | undefined }>();
   for (const move of write.moves) {
     const created = write.payments.find((p) => p.id === move.paymentId);
     const answer = answered.find((p) => p.id === move.paymentId);
     if (!created && !answer) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
     // An answered OUTBOUND payment's move gives its hold back; an answered INBOUND one's is its credit.
-    const { update, movement } = created
-      ? balanceMoveItems(move, created.created_at)
-      : balanceMoveItems(move, answer!.updated_at, answer!.direction === 'OUTBOUND' ? 'HOLD_RELEASE' : 'PAYMENT');
+    const { update, movement, sealed, heldForDay } = created
+      ? balanceMoveItems(move, created.created_at, 'PAYMENT', seen.get(move.accountId))
+      : balanceMoveItems(
+          move,
+          answer!.updated_at,
+          answer!.direction === 'OUTBOUND' ? 'HOLD_RELEASE' : 'PAYMENT',
+          seen.get(move.accountId),
+        );
+    heldFor.set(labelled.length, { accountId: move.accountId, day: heldForDay });
     labelled.push({ label: move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, item: update });
-    movements.push(movement);
+    movements.push(movement, ...sealed);
   }
   const TransactItems: TransactItem[] = [
     ...labelled.map(({ item }) => item),
@@ -138,6 +167,14 @@ export async function writePayment(
     // answer. Alone, it is unexpected.
     const failed = [...(failedConditions(error) ?? [])].filter(([index]) => index < labelled.length);
     if (failed.length === 0) throw error;
+    const staleDays = new Map<string, LedgerDaySeen>();
+    for (const [index, old] of failed) {
+      const held = heldFor.get(index);
+      const shown = held && staleLedgerDay(held.day, old);
+      if (held && shown) staleDays.set(held.accountId, shown);
+    }
+    // Only a payment whose other conditions held is worth writing again on the days its accounts are on.
+    if (staleDays.size > 0 && failed.every(([index]) => heldFor.has(index))) return { staleDays };
     return { written: false, failed: new Map(failed.map(([index, old]) => [labelled[index]!.label, old])) };
   }
 }

@@ -99,17 +99,22 @@ export function authContext(): ApiMiddleware {
   };
 }
 
+/** The one path parameter that is not a resource id: a calendar day (GET /v1/accounts/{id}/statements/{date}). */
+export const DATE_PARAMETER = 'date';
+
 /** Ids of the API's resources: the UUIDs it generates (stored in lower case, found in any case). */
 const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Every path parameter of the API is a resource id. Any other value names nothing: 404 at once,
+ * Every path parameter of the API but a statement's date is a resource id. Any other value names nothing: 404 at once,
  * without a lookup (DynamoDB refuses keys over 2,048 bytes, which would otherwise be a 500).
  */
 export function resourceIds(): ApiMiddleware {
   return {
     before: ({ event }) => {
-      for (const value of Object.values(event.pathParameters ?? {})) {
+      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
+        // A statement's calendar day is no id: its route checks it (400 when it is not a day).
+        if (name === DATE_PARAMETER) continue;
         if (value === undefined || !RESOURCE_ID.test(value)) {
           throw new AppError('NOT_FOUND', 'No resource has this id');
         }

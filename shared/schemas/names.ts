@@ -10,6 +10,7 @@ import type * as common from './common';
 import type * as customers from './customers';
 import type * as inboundApproval from './inbound-approval';
 import type * as keys from './keys';
+import type * as ledger from './ledger';
 import type * as lists from './lists';
 import type * as payments from './payments';
 import type * as problem from './problem';
@@ -24,6 +25,7 @@ type Modules = typeof accounts &
   typeof customers &
   typeof inboundApproval &
   typeof keys &
+  typeof ledger &
   typeof lists &
   typeof payments &
   typeof problem &

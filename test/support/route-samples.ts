@@ -42,6 +42,8 @@ export interface SampleRequest {
 export type ForeignAnswer =
   /** The resource exists but is the owner's: 403 FORBIDDEN, nothing of it shown. */
   | { readonly kind: 'forbidden' }
+  /** A part of the owner's resource (an account's ledger): 404 NOT_FOUND, as if it did not exist. */
+  | { readonly kind: 'not-found' }
   /** A list filtered by the owner's ids: 200 with none of the owner's items. */
   | { readonly kind: 'empty-list'; readonly collection: string }
   /** The route names no data of a client (it creates the caller's own, or is an operator tool). */
@@ -277,6 +279,21 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     list: { collection: 'accounts' },
   },
   getAccount: { valid: async ({ party }) => byId(party.accountId), foreign: forbidden },
+  listAccountMovements: {
+    valid: async ({ party }) => ({ pathParameters: { id: party.accountId }, query: { order_direction: 'desc' } }),
+    foreign: { kind: 'not-found' },
+    list: { collection: 'movements' },
+  },
+  getAccountStatement: {
+    // Today in Colombia (UTC-5 all year): a day the account has movements on.
+    valid: async ({ party }) => ({
+      pathParameters: {
+        id: party.accountId,
+        date: new Date(Date.now() - 5 * 60 * 60 * 1000).toISOString().slice(0, 10),
+      },
+    }),
+    foreign: { kind: 'not-found' },
+  },
   registerKey: {
     valid: async ({ party }) => ({
       body: {

@@ -45,13 +45,13 @@ export async function insertOwner(
   return { customer, account: await insertAccount(stores.accounts, customer, balanceCents) };
 }
 
-/** Another ACTIVE account of the customer, opened with `balanceCents`, inserted. */
+/** Another ACTIVE account of the customer, opened with `balanceCents` at `at`, inserted. */
 export async function insertAccount(
   accounts: Pick<AccountStore, 'insert'>,
   customer: StoredCustomer,
   balanceCents = 0,
+  at = now(),
 ): Promise<StoredAccount> {
-  const at = now();
   const account: StoredAccount = {
     id: randomUUID(),
     tenant: customer.tenant,

@@ -56,6 +56,10 @@ describe('the rules catch what they forbid', () => {
       "import { AppError } from '../domain/errors';\nexport const refuse = () => new AppError();\n",
     );
     write('shared/data/store.ts', "import { fees } from '../domain/fees';\nexport const store = fees;\n");
+    write(
+      'shared/calendar/days.ts',
+      "import { AppError } from '../domain/errors';\nexport const refuse = () => new AppError();\n",
+    );
     write('shared/data/typed.ts', "import type { AppError } from '../domain/errors';\nexport type Typed = AppError;\n");
     write(
       'dashboard/src/api.ts',
@@ -75,13 +79,14 @@ describe('the rules catch what they forbid', () => {
   });
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
-  test('a cycle, a domain rule calling HTTP, HTTP calling a rule, the QR library using our errors, data running a rule', async () => {
+  test('a cycle, a domain rule calling HTTP, HTTP calling a rule, the QR library or the calendar using our errors, data running a rule', async () => {
     const found = await violationsIn(tree, ['shared']);
     expect(found).toEqual(
       expect.arrayContaining([
         'domain-knows-no-infrastructure: shared/domain/rules.ts -> shared/http/handler.ts',
         'http-does-not-call-functions-or-rules: shared/http/handler.ts -> shared/domain/fees.ts',
         'qr-is-a-library: shared/qr/tlv.ts -> shared/domain/errors.ts',
+        'calendar-is-a-leaf: shared/calendar/days.ts -> shared/domain/errors.ts',
         'data-implements-domain-ports-by-type-only: shared/data/store.ts -> shared/domain/fees.ts',
       ]),
     );

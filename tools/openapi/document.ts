@@ -7,6 +7,7 @@
  */
 import { SCOPE_PREFIX, type RouteDefinition } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
+import { DATE_PARAMETER } from '../../shared/http/middlewares';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
 import { SchemaComponents, type JsonObject } from './components';
 import { problemsOf, SHARED_STATUSES } from './problems';
@@ -90,13 +91,24 @@ class DocumentBuilder {
   operation(route: RouteDefinition, path: string): JsonObject {
     const { schemas } = route;
     const parameters: JsonObject[] = [
-      ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-        name,
-        in: 'path',
-        required: true,
-        description: 'An id the API gave; any other value names nothing (404).',
-        schema: { type: 'string', format: 'uuid' },
-      })),
+      ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
+        name === DATE_PARAMETER
+          ? {
+              name,
+              in: 'path',
+              required: true,
+              description:
+                'A calendar day in Colombia (America/Bogota), YYYY-MM-DD, up to today; any other value is 400.',
+              schema: { type: 'string', format: 'date' },
+            }
+          : {
+              name,
+              in: 'path',
+              required: true,
+              description: 'An id the API gave; any other value names nothing (404).',
+              schema: { type: 'string', format: 'uuid' },
+            },
+      ),
       ...this.queryParameters(schemas.query),
       ...(route.method === 'POST' ? [ref('parameters', 'IdempotencyKey')] : []),
     ];

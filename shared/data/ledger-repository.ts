@@ -1,0 +1,135 @@
+/**
+ * Reads of an account's ledger (docs/reconciliation.md): its movements through the list conventions,
+ * and a day's statement from the account's ledger day, the sealed day after it and the day's own
+ * movements (shared/data/movements.ts writes them), so that a statement's cost grows with that day's
+ * movements only, never with the account's age.
+ */
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { StoredAccount } from '../domain/accounts';
+import { dayBounds } from '../calendar/colombia-days';
+import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
+import type { PageRequest, PageResult } from '../domain/lists';
+import { dynamo, tableName } from './client';
+import { itemKeys, withoutStorageAttributes } from './item-keys';
+import { listPage, type Item } from './pagination';
+
+const movementsOf = (accountId: string) => ({
+  pk: itemKeys.account(accountId).pk,
+  prefix: itemKeys.movementPrefix,
+  // Counted on the account, in each move's transaction; from the first only on accounts linked with it.
+  counter: { key: itemKeys.account(accountId), attribute: 'moves', trustedIf: 'lsince' },
+});
+
+/** A movement as the domain reads it; `ledger_ref` (its sort key's time and reference) names it. */
+const storedMovement = (item: Item): StoredMovement => ({
+  ...withoutStorageAttributes<Omit<StoredMovement, 'ledger_ref'>>(item),
+  ledger_ref: String(item['sk']).slice(itemKeys.movementPrefix.length),
+});
+
+/** What reading a day cost: DynamoDB's consumed read capacity and the calls made (the benchmark's). */
+export interface ReadCost {
+  calls: number;
+  readCapacity: number;
+}
+
+async function query(cost: ReadCost, input: Omit<QueryCommandInput, 'TableName'>) {
+  const output = await dynamo().send(
+    new QueryCommand({ TableName: tableName(), ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL', ...input }),
+  );
+  cost.calls += 1;
+  cost.readCapacity += output.ConsumedCapacity?.CapacityUnits ?? 0;
+  return output;
+}
+
+/** Adds up the amounts of the movements between two sort keys (inclusive), page after page, keeping none. */
+async function sumMovements(cost: ReadCost, pk: string, from: string, to: string) {
+  const totals = { credits: { count: 0, cents: 0 }, debits: { count: 0, cents: 0 } };
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await query(cost, {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
+      ProjectionExpression: 'amount_cents',
+      ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
+    });
+    for (const item of page.Items ?? []) {
+      const cents = Number(item['amount_cents']);
+      if (cents > 0) totals.credits = { count: totals.credits.count + 1, cents: totals.credits.cents + cents };
+      if (cents < 0) totals.debits = { count: totals.debits.count + 1, cents: totals.debits.cents - cents };
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return totals;
+}
+
+/**
+ * The opening balance of `day`: the opening of the first day at or after it that has movements (the
+ * days between have none, so their balance does not change), which is the first sealed day at or
+ * after it, or the day the account is on, whichever comes first; past both, the balance. The account
+ * is read first: a day sealed after that read is the day it was on, with the same opening.
+ */
+async function openingOf(cost: ReadCost, accountId: string, day: string, account: Item): Promise<number> {
+  const { pk } = itemKeys.account(accountId);
+  if (account['lsince'] === undefined) {
+    // Linked before ledger days: the sum of every movement before the day (grows with its age).
+    const before = await sumMovements(
+      cost,
+      pk,
+      itemKeys.movementPrefix,
+      `${itemKeys.movementPrefix}${dayBounds(day).start}`,
+    );
+    return before.credits.cents - before.debits.cents;
+  }
+  const { Items = [] } = await query(cost, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': pk,
+      ':from': itemKeys.ledgerDay(accountId, day).sk,
+      ':to': `${itemKeys.ledgerDayPrefix}~`,
+    },
+    Limit: 1,
+  });
+  const sealed = Items[0];
+  const sealedDay = sealed && String(sealed['sk']).slice(itemKeys.ledgerDayPrefix.length);
+  const onDay = String(account['lday']);
+  if (sealedDay !== undefined && (onDay < day || sealedDay < onDay)) return Number(sealed!['opening_balance_cents']);
+  if (onDay >= day) return Number(account['lday_open']);
+  return Number(account['available_balance_cents']);
+}
+
+/** A Colombian day of an account's ledger, and what reading it cost. */
+export async function readLedgerDay(accountId: string, day: string): Promise<{ day: LedgerDay; cost: ReadCost }> {
+  const cost: ReadCost = { calls: 0, readCapacity: 0 };
+  const got = await dynamo().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: itemKeys.account(accountId),
+      ConsistentRead: true,
+      ProjectionExpression: 'available_balance_cents, lday, lday_open, lsince',
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  cost.calls += 1;
+  cost.readCapacity += got.ConsumedCapacity?.CapacityUnits ?? 0;
+  if (!got.Item) throw new Error(`Account ${accountId} does not exist`);
+  const { start, end } = dayBounds(day);
+  const { pk } = itemKeys.account(accountId);
+  const [openingCents, totals] = await Promise.all([
+    openingOf(cost, accountId, day, got.Item),
+    sumMovements(cost, pk, `${itemKeys.movementPrefix}${start}`, `${itemKeys.movementPrefix}${end}~`),
+  ]);
+  return { day: { openingCents, ...totals }, cost };
+}
+
+export const dynamoLedgerStore: LedgerStore = {
+  async movements(account: StoredAccount, request: PageRequest): Promise<PageResult<StoredMovement>> {
+    const page = await listPage({
+      source: { tenant: account.tenant, collection: 'MOVEMENT', itemCollection: movementsOf(account.id) },
+      filters: [],
+      request,
+    });
+    return { items: page.items.map(storedMovement), total: page.total };
+  },
+
+  day: async (account: StoredAccount, day: string): Promise<LedgerDay> => (await readLedgerDay(account.id, day)).day,
+};

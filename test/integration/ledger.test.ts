@@ -1,0 +1,204 @@
+/**
+ * The ledger's statements against DynamoDB Local (docs/reconciliation.md). As a property (fast-check,
+ * fixed seed): on an account opened on a past day, any run of credits and debits over the days after
+ * it (some debits not covered, some moves dated just before the day the ledger is already on, as a
+ * commit just after midnight meets them) gives, for every day from the one before the opening to the
+ * one after the last move, the statement a model of the accepted moves gives: the opening balance is
+ * the sum of every earlier move, the credits and debits are the day's, closing = opening + credits -
+ * debits, and each day closes where the next opens. The movements list adds up to the balance.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { colombiaDay, dayBounds } from '../../shared/calendar/colombia-days';
+import { getStatement, listMovements, type LedgerDeps, type Statement } from '../../shared/domain/ledger';
+import { parseCents } from '../../shared/domain/money';
+import { dynamoAccountStore } from '../../shared/data/accounts-repository';
+import { dynamo } from '../../shared/data/client';
+import { dynamoCustomerStore } from '../../shared/data/customers-repository';
+import { itemKeys } from '../../shared/data/item-keys';
+import { dynamoLedgerStore, readLedgerDay } from '../../shared/data/ledger-repository';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { moveAt } from '../support/ledger';
+import { ledgerOf } from '../support/payments';
+import { insertAccount, insertOwner } from '../support/stored-entities';
+
+let table: TestTable;
+beforeAll(async () => {
+  table = await createTestTable('ledger');
+});
+afterAll(() => table.drop());
+
+const deps: LedgerDeps = { accounts: dynamoAccountStore, ledger: dynamoLedgerStore };
+const HOUR = 60 * 60 * 1000;
+const OPENED_AT = '2026-03-01T14:00:00.000Z';
+const OPENING_CENTS = 500_00;
+
+const nextDay = (day: string): string => colombiaDay(new Date(Date.parse(dayBounds(day).end) + 1).toISOString());
+
+async function accountOpenedAt(at: string, cents: number) {
+  const { customer } = await insertOwner({ customers: dynamoCustomerStore, accounts: dynamoAccountStore });
+  return insertAccount(dynamoAccountStore, customer, cents, at);
+}
+
+type Move = { readonly gapHours: number; readonly cents: number; readonly late: boolean };
+
+const move: fc.Arbitrary<Move> = fc.record({
+  // Several moves a day, and days without any.
+  gapHours: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 20, max: 80 })),
+  cents: fc.oneof(fc.integer({ min: 1, max: 300_00 }), fc.integer({ min: -400_00, max: -1 })),
+  late: fc.boolean(),
+});
+
+const cents = (money: { value: string }): number =>
+  money.value.startsWith('-') ? -parseCents(money.value.slice(1)) : parseCents(money.value);
+
+interface ModelMove {
+  readonly bookedAt: string;
+  readonly cents: number;
+}
+
+function expectedStatement(accountId: string, day: string, moves: readonly ModelMove[]): Statement {
+  const { start, end } = dayBounds(day);
+  const before = moves.filter((m) => m.bookedAt < start).reduce((sum, m) => sum + m.cents, 0);
+  const during = moves.filter((m) => m.bookedAt >= start && m.bookedAt <= end);
+  const credits = during.filter((m) => m.cents > 0);
+  const debits = during.filter((m) => m.cents < 0);
+  const sum = (ms: readonly ModelMove[]) => ms.reduce((total, m) => total + Math.abs(m.cents), 0);
+  const money = (value: number) => ({ currency: 'COP' as const, value: (value / 100).toFixed(2) });
+  return {
+    account_id: accountId,
+    date: day,
+    opening_balance: money(before),
+    closing_balance: money(before + sum(credits) - sum(debits)),
+    credits: { count: credits.length, amount: money(sum(credits)) },
+    debits: { count: debits.length, amount: money(sum(debits)) },
+  };
+}
+
+it('every day of any run of moves: the statement of the accepted moves, each closing where the next day opens', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(move, { minLength: 1, maxLength: 18 }), async (moves) => {
+      const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+      const model: ModelMove[] = [{ bookedAt: OPENED_AT, cents: OPENING_CENTS }];
+      let balance = OPENING_CENTS;
+      let time = Date.parse(OPENED_AT);
+      for (const { gapHours, cents: amount, late } of moves) {
+        time += gapHours * HOUR + 1;
+        const onDay = colombiaDay(model.at(-1)!.bookedAt);
+        // Dated a millisecond before the day the ledger is on: booked at that day's start.
+        const at = late ? new Date(Date.parse(dayBounds(onDay).start) - 1).toISOString() : new Date(time).toISOString();
+        const bookedAt = late ? dayBounds(onDay).start : at;
+        if (!late && bookedAt < model.at(-1)!.bookedAt) continue;
+        const written = await moveAt(account, at, amount);
+        expect(written).toBe(balance + amount >= 0);
+        if (!written) continue;
+        balance += amount;
+        model.push({ bookedAt, cents: amount });
+      }
+      const now = new Date().toISOString();
+      let day = colombiaDay(new Date(Date.parse(OPENED_AT) - 24 * HOUR).toISOString());
+      const last = nextDay(colombiaDay(model.at(-1)!.bookedAt));
+      let previous: Statement | undefined;
+      for (; day <= last; day = nextDay(day)) {
+        const statement = await getStatement(deps, account.tenant, account.id, day, now);
+        expect(statement).toEqual(expectedStatement(account.id, day, model));
+        expect(
+          cents(statement.opening_balance) + cents(statement.credits.amount) - cents(statement.debits.amount),
+        ).toBe(cents(statement.closing_balance));
+        if (previous) expect(statement.opening_balance).toEqual(previous.closing_balance);
+        previous = statement;
+      }
+      const ledger = await ledgerOf(account.id);
+      expect([ledger.balanceCents, ledger.movementsCents]).toEqual([balance, balance]);
+    }),
+    { numRuns: 12, seed: 3204 },
+  );
+}, 240_000);
+
+it("concurrent first moves of a day: one rolls the account's day, the others follow it; every move counted once", async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  const at = (minutes: number) => new Date(Date.parse('2026-03-05T15:00:00.000Z') + minutes * 60_000).toISOString();
+  const written = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => moveAt(account, at(i), i % 2 ? -30_00 : 10_00)),
+  );
+  expect(written).toEqual(Array(12).fill(true));
+  const now = new Date().toISOString();
+  const [opened, day] = await Promise.all(
+    ['2026-03-01', '2026-03-05'].map((d) => getStatement(deps, account.tenant, account.id, d, now)),
+  );
+  expect([opened!.closing_balance.value, day!.opening_balance.value, day!.closing_balance.value]).toEqual([
+    '500.00',
+    '500.00',
+    '380.00',
+  ]);
+  expect([day!.credits.count, day!.debits.count]).toEqual([6, 6]);
+  const list = await listMovements(deps, account.tenant, account.id, {}, now);
+  expect(list.pagination_info.total_elements).toBe(13);
+});
+
+it('a statement reads the account, one sealed day and that day: not the days before it', async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  for (let d = 0; d < 30; d += 1) {
+    const at = new Date(Date.parse(OPENED_AT) + d * 24 * HOUR).toISOString();
+    await moveAt(account, at, 1_00);
+    await moveAt(account, new Date(Date.parse(at) + HOUR).toISOString(), -50);
+  }
+  const early = await readLedgerDay(account.id, '2026-03-02');
+  const late = await readLedgerDay(account.id, '2026-03-29');
+  expect(early.day).toEqual({
+    openingCents: 500_50,
+    credits: { count: 1, cents: 1_00 },
+    debits: { count: 1, cents: 50 },
+  });
+  expect(late.day.openingCents).toBe(500_00 + 28 * 50);
+  // The account, the sealed day's Query (Limit 1) and the day's movements: three calls either way.
+  expect([early.cost.calls, late.cost.calls]).toEqual([3, 3]);
+  expect(late.cost.readCapacity).toBe(early.cost.readCapacity);
+});
+
+it('an account linked before ledger days: its statements add up its movements, and its first move starts its days', async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: table.tableName,
+      Key: itemKeys.account(account.id),
+      UpdateExpression: 'REMOVE lday, lday_open, lsince, moves',
+    }),
+  );
+  await expect(moveAt(account, '2026-03-03T15:00:00.000Z', 20_00)).resolves.toBe(true);
+  await expect(moveAt(account, '2026-03-04T15:00:00.000Z', -700_00)).resolves.toBe(false);
+  await expect(moveAt(account, '2026-03-04T16:00:00.000Z', -70_00)).resolves.toBe(true);
+  const now = new Date().toISOString();
+  const statements = await Promise.all(
+    ['2026-03-01', '2026-03-03', '2026-03-04'].map((day) => getStatement(deps, account.tenant, account.id, day, now)),
+  );
+  expect(statements.map((s) => [s.opening_balance.value, s.closing_balance.value])).toEqual([
+    ['0.00', '500.00'],
+    ['500.00', '520.00'],
+    ['520.00', '450.00'],
+  ]);
+  // Its list counts without a count it cannot trust.
+  const list = await listMovements(deps, account.tenant, account.id, {}, now);
+  expect(list.pagination_info.total_elements).toBe(3);
+});
+
+it("another client's account, like an unknown one, is 404; a day to come or no day is 400", async () => {
+  const account = await accountOpenedAt(OPENED_AT, 0);
+  const now = new Date().toISOString();
+  const codeOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'answered',
+      (error: { code: string }) => error.code,
+    );
+  await expect(codeOf(getStatement(deps, 'another-client', account.id, '2026-03-01', now))).resolves.toBe('NOT_FOUND');
+  await expect(codeOf(listMovements(deps, 'another-client', account.id, {}, now))).resolves.toBe('NOT_FOUND');
+  await expect(codeOf(getStatement(deps, account.tenant, randomUUID(), '2026-03-01', now))).resolves.toBe('NOT_FOUND');
+  const tomorrow = nextDay(colombiaDay(now));
+  await expect(codeOf(getStatement(deps, account.tenant, account.id, tomorrow, now))).resolves.toBe(
+    'VALIDATION_FAILED',
+  );
+  await expect(codeOf(getStatement(deps, account.tenant, account.id, '2026-02-30', now))).resolves.toBe(
+    'VALIDATION_FAILED',
+  );
+});
