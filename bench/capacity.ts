@@ -77,7 +77,7 @@ function rowOf(route: RouteCapacity): RouteRow {
 const started = Date.now();
 const load = os.loadavg().map((l) => l.toFixed(2));
 // The work a payment and a QR code leave for later is measured apart, with the workers running.
-const measured = await measureRoutes(REQUESTS, { laterWork: MONTH.map((m) => m.route) });
+const { routes: measured } = await measureRoutes(REQUESTS, { laterWork: MONTH.map((m) => m.route) });
 const rows = measured.map(rowOf);
 const month = MONTH.map(({ what, route, count }) => {
   const row = rows.find((r) => r.name === route)!;

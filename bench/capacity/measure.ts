@@ -6,12 +6,16 @@
  * Local reports per table and index (ReturnConsumedCapacity INDEXES).
  */
 import { mkdtempSync } from 'node:fs';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import os from 'node:os';
 import path from 'node:path';
 import { routesFor, type RouteDefinition } from '../../functions/routes';
 import { DynamoDbMeter, type LoggedCall } from '../functions/dynamodb-meter';
 import { send } from '../functions/load';
 import { makeFixtures, samples, type Fixtures } from '../functions/samples';
+import { storedKey } from '../scale/touches';
 
 /**
  * A webhook of the fixtures' client for every event a payment reports, to a loopback port nothing
@@ -30,6 +34,7 @@ const PAYMENT_WEBHOOK = {
   delivery_mode: 'ONCE',
 };
 
+const TABLE = 'capacity';
 /** How long the later work (stream, dispatcher, sender, settlement) is given to finish. */
 const LATER_WORK_MS = Number(process.env['BENCH_LATER_WORK_MS'] ?? 8_000);
 
@@ -41,6 +46,16 @@ export interface RouteCapacity {
   readonly calls: LoggedCall[];
   /** With `laterWork`: the calls of the work the requests left for later (events, webhooks, settlement). */
   readonly laterCalls?: LoggedCall[];
+  /** The items the calls updated, deleted or checked, as stored after them (read around the meter). */
+  readonly stored: Map<string, Record<string, unknown>>;
+  /** With `laterWork`: each request of the later round alone, its calls and its later work's. */
+  readonly perRequest?: { readonly calls: LoggedCall[]; readonly laterCalls: LoggedCall[] }[];
+}
+
+/** What measureRoutes answers: the routes, and the ids of the one merchant every sample acts for. */
+export interface Measured {
+  readonly routes: RouteCapacity[];
+  readonly merchantIds: readonly string[];
 }
 
 /**
@@ -49,28 +64,47 @@ export interface RouteCapacity {
  * for LATER_WORK_MS after each, keeping those calls apart. Answers the calls by route, in the route
  * table's order.
  */
-export async function measureRoutes(
-  requests: number,
-  { laterWork = [] as readonly string[] } = {},
-): Promise<RouteCapacity[]> {
+export async function measureRoutes(requests: number, { laterWork = [] as readonly string[] } = {}): Promise<Measured> {
   process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
   const { startDynamoDbLocal } = await import('../../infra/local/dynamodb-local');
   const { startLocalRuntime } = await import('../../infra/local/runtime');
+  const { createDynamoDbClient } = await import('../../shared/data/client');
   const dynamoDbLocal = await startDynamoDbLocal();
   const meter = await DynamoDbMeter.start(dynamoDbLocal.endpoint, { detail: true });
   const runtime = await startLocalRuntime({
     port: 0,
     dataDir: mkdtempSync(path.join(os.tmpdir(), 'breb-capacity-')),
-    tableName: 'capacity',
+    tableName: TABLE,
     dynamodbEndpoint: meter.endpoint,
     dynamodbRequestTimeoutMs: 15_000,
   });
-  const sendAll = async (route: RouteDefinition, fixtures: Fixtures, from: number) => {
-    const sample = samples[route.name]!;
-    for (let n = from; n < from + requests; n += 1) {
-      const answer = await send(runtime.url, sample.call(fixtures, n, 0));
-      if (answer.status !== sample.status) throw new Error(`${route.name} answered ${answer.status}: ${answer.body}`);
+  const direct = DynamoDBDocumentClient.from(createDynamoDbClient(dynamoDbLocal.endpoint));
+  /** The stored items of every key the calls name without the item itself (updates, deletes, checks). */
+  const storedOf = async (calls: readonly LoggedCall[]) => {
+    const stored = new Map<string, Record<string, unknown>>();
+    for (const call of calls) {
+      const entries =
+        call.operation === 'TransactWriteItems'
+          ? (call.input['TransactItems'] as Record<string, Record<string, unknown>>[]).map((e) => Object.values(e)[0]!)
+          : call.operation === 'UpdateItem'
+            ? [call.input]
+            : [];
+      for (const body of entries) {
+        if (body['Item'] || !body['Key']) continue;
+        const key = unmarshall(body['Key'] as Record<string, AttributeValue>);
+        const { Item } = await direct.send(new GetCommand({ TableName: TABLE, Key: key }));
+        if (Item) stored.set(storedKey(key), Item);
+      }
     }
+    return stored;
+  };
+  const sendOne = async (route: RouteDefinition, fixtures: Fixtures, n: number) => {
+    const sample = samples[route.name]!;
+    const answer = await send(runtime.url, sample.call(fixtures, n, 0));
+    if (answer.status !== sample.status) throw new Error(`${route.name} answered ${answer.status}: ${answer.body}`);
+  };
+  const sendAll = async (route: RouteDefinition, fixtures: Fixtures, from: number) => {
+    for (let n = from; n < from + requests; n += 1) await sendOne(route, fixtures, n);
   };
   try {
     const fixtures = await makeFixtures(runtime.url);
@@ -96,7 +130,8 @@ export async function measureRoutes(
     const measured: RouteCapacity[] = [];
     for (const route of chosen) {
       await sendAll(route, fixtures, 0);
-      measured.push({ name: route.name, method: route.method, requests, calls: meter.log.splice(0) });
+      const calls = meter.log.splice(0);
+      measured.push({ name: route.name, method: route.method, requests, calls, stored: await storedOf(calls) });
     }
     const runWorkers = async () => {
       runtime.resumeWorkers();
@@ -107,15 +142,24 @@ export async function measureRoutes(
       const route = chosen.find((r) => r.name === name)!;
       // What the earlier requests left for later is done first, so that only this route's is counted.
       await runWorkers();
-      await sendAll(route, fixtures, requests);
       meter.log.splice(0);
-      await runWorkers();
-      // The stream's polls carry no capacity; every other call of the workers counts, idle polls included.
-      const laterCalls = meter.log.splice(0).filter((call) => call.operation !== 'GetRecords');
+      const perRequest = [];
+      const stored = new Map(measured.find((r) => r.name === name)!.stored);
+      // One request at a time, its later work after it: what each request touches, apart.
+      for (let n = requests; n < 2 * requests; n += 1) {
+        await sendOne(route, fixtures, n);
+        const calls = meter.log.splice(0);
+        await runWorkers();
+        // The stream's polls carry no capacity; every other call of the workers counts, idle polls included.
+        const laterCalls = meter.log.splice(0).filter((call) => call.operation !== 'GetRecords');
+        perRequest.push({ calls, laterCalls });
+        for (const [key, item] of await storedOf([...calls, ...laterCalls])) stored.set(key, item);
+      }
       const index = measured.findIndex((r) => r.name === name);
-      measured[index] = { ...measured[index]!, laterCalls };
+      const laterCalls = perRequest.flatMap((r) => r.laterCalls);
+      measured[index] = { ...measured[index]!, laterCalls, stored, perRequest };
     }
-    return measured;
+    return { routes: measured, merchantIds: [fixtures.customerId, fixtures.accountId, fixtures.keyId] };
   } finally {
     await runtime.stop();
     await meter.stop();
