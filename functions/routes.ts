@@ -124,11 +124,8 @@ const IDEMPOTENCY_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem', 'Upda
  */
 const ANSWER_RECORD_ACTIONS: readonly TableAction[] = ['GetItem', 'PutItem'];
 
-/**
- * A list answers a page from the index and caches the walk's page boundaries (PutItem, or
- * BatchWriteItem when a long jump caches several; shared/data/pagination.ts).
- */
-const LIST_ACTIONS: readonly TableAction[] = ['Query', 'PutItem', 'BatchWriteItem'];
+/** A list answers a page from its counter and the indexes, and writes nothing (shared/data/pagination.ts). */
+const LIST_ACTIONS: readonly TableAction[] = ['Query'];
 
 /**
  * Receiving an inbound payment (a QR code's, a key's): reads the client's approval settings (and the

@@ -39,6 +39,14 @@ interface ConsumedCapacity {
   WriteCapacityUnits?: number;
 }
 
+/** One call as it crossed the wire, kept when the meter is started with `detail`. */
+export interface LoggedCall {
+  readonly operation: string;
+  readonly input: Record<string, unknown>;
+  /** What DynamoDB answered (`ConsumedCapacity` per table and index among it); undefined on an error. */
+  readonly output: Record<string, unknown> | undefined;
+}
+
 async function bodyOf(message: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of message) chunks.push(chunk as Buffer);
@@ -50,14 +58,19 @@ export class DynamoDbMeter {
   private readCapacity = 0;
   private writeCapacity = 0;
   private connections = 0;
+  /** Every call since the last `log.splice`, with `detail`. */
+  readonly log: LoggedCall[] = [];
 
   private constructor(
     private readonly server: Server,
     readonly endpoint: string,
   ) {}
 
-  /** Starts the proxy in front of `upstream` (DynamoDB Local's endpoint). */
-  static async start(upstream: string): Promise<DynamoDbMeter> {
+  /**
+   * Starts the proxy in front of `upstream` (DynamoDB Local's endpoint); with `detail`, it asks for the
+   * capacity per table and index and keeps every call in `log`.
+   */
+  static async start(upstream: string, { detail = false } = {}): Promise<DynamoDbMeter> {
     const target = new URL(upstream);
     const agent = new Agent({ keepAlive: true });
     const server = createServer();
@@ -70,9 +83,10 @@ export class DynamoDbMeter {
       void (async () => {
         const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? 'unknown';
         let body = await bodyOf(incoming);
+        let input: Record<string, unknown> = {};
         if (CAPACITY_OPERATIONS.has(operation)) {
-          const input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-          input['ReturnConsumedCapacity'] ??= 'TOTAL';
+          input = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          input['ReturnConsumedCapacity'] ??= detail ? 'INDEXES' : 'TOTAL';
           body = Buffer.from(JSON.stringify(input));
         }
         const answer = await new Promise<IncomingMessage>((answered, failed) => {
@@ -92,6 +106,13 @@ export class DynamoDbMeter {
         });
         const answerBody = await bodyOf(answer);
         meter.record(operation, answer.statusCode ?? 0, answerBody);
+        if (detail) {
+          const output =
+            answer.statusCode === 200
+              ? (JSON.parse(answerBody.toString('utf8')) as Record<string, unknown>)
+              : undefined;
+          meter.log.push({ operation, input, output });
+        }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         outgoing.end(answerBody);
       })().catch((error: unknown) => {

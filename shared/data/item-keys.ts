@@ -8,8 +8,6 @@ export interface ItemKey {
   readonly sk: string;
 }
 
-const pad = (n: number, width: number): string => String(n).padStart(width, '0');
-
 /**
  * The per-tenant rate limit's counters (shared/data/rate-limit-store.ts) are the only items under
  * this partition-key prefix and the only attributes they hold: every route's function may update
@@ -108,9 +106,6 @@ export const itemKeys = {
   /** One shard of the item counter of a list partition (a collection or a scope of it). */
   counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
   counterPartition: (partition: string): string => `COUNT#${partition}`,
-  /** The cached boundaries of page `page` of one walk of a list (shared/data/pagination.ts). */
-  walkPage: (walk: string, page: number): ItemKey => ({ pk: `WALK#${walk}`, sk: `PAGE#${pad(page, 10)}` }),
-  walkPageNumber: (sk: string): number => Number(sk.slice('PAGE#'.length)),
 } as const;
 
 /** The list partition of a tenant's collection (gsi1/gsi2), and of a scope inside it (gsi3/gsi4). */

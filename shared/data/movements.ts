@@ -16,7 +16,7 @@ import { colombiaDay, dayBounds } from '../calendar/colombia-days';
 import type { MovementKind } from '../domain/ledger';
 import type { BalanceMove } from '../domain/payments';
 import { tableName } from './client';
-import { itemKeys, updatedAtKeys } from './item-keys';
+import { itemKeys } from './item-keys';
 import type { TransactItem } from './transactions';
 
 /** What a refused move showed of its account's ledger: the day it is on and that day's opening. */
@@ -78,13 +78,19 @@ const sealedDayPut = (accountId: string, day: string, openingCents: number): Tra
  * The transaction items of one balance move: the account's update, its movement and, on the first move
  * of a day, the seal of the day the ledger leaves. A debit holds only while the available balance
  * covers it (never below zero); a credit only on an existing account; either only while the account
- * is on the ledger day `seen` says (by default, the move's own day). The balance is part of the
- * account's representation, so its updated_at moves too. A payment's release of its hold is a
- * movement of its own (another kind and sort key than the debit).
+ * is on the ledger day `seen` says (by default, the move's own day). A payment's release of its hold
+ * is a movement of its own (another kind and sort key than the debit).
  *
  * A move dated before the day its account is already on (it committed just after another one rolled
  * the day, a few milliseconds around midnight) is booked at the start of that day, so every day's
  * movements still lead from its opening to the next day's.
+ *
+ * The balance moves with every payment and is not a change of the account: its updated_at (and its
+ * place in the account lists by update, gsi2 and gsi4 with their keys-only twins) stays. Moving it
+ * cost 16 of a payment's 60 write units (a delete and a put in four indexes, doubled in the
+ * transaction), and at 1,000 payments a second of one client it would write 4,000 units a second to
+ * the client's one account-list partition of each index, four times what a partition takes
+ * (docs/scale.md).
  */
 export function balanceMoveItems(
   move: BalanceMove,
@@ -96,7 +102,6 @@ export function balanceMoveItems(
   const bookedAt = seen?.day !== undefined && seen.day > colombiaDay(at) ? dayBounds(seen.day).start : at;
   const day = colombiaDay(bookedAt);
   const rolls = seen !== undefined && seen.day !== day;
-  const moved = updatedAtKeys(move.accountId, at, true);
   const funds = debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)';
   const onDay = !rolls ? 'lday = :day' : seen.day === undefined ? 'attribute_not_exists(lday)' : 'lday = :seenDay';
   return {
@@ -105,17 +110,13 @@ export function balanceMoveItems(
         TableName: tableName(),
         Key: itemKeys.account(move.accountId),
         UpdateExpression:
-          'ADD available_balance_cents :amount, moves :one ' +
-          'SET updated_at = :at, gsi2sk = :gsi2sk, gsi4sk = :gsi4sk' +
+          'ADD available_balance_cents :amount, moves :one' +
           // The opening is the balance before this move, as DynamoDB holds it at this commit.
-          (rolls ? ', lday = :day, lday_open = available_balance_cents' : ''),
+          (rolls ? ' SET lday = :day, lday_open = available_balance_cents' : ''),
         ConditionExpression: `${funds} AND ${onDay}`,
         ExpressionAttributeValues: {
           ':amount': move.amountCents,
           ':one': 1,
-          ':at': at,
-          ':gsi2sk': moved.gsi2sk,
-          ':gsi4sk': moved.gsi4sk,
           ':day': day,
           ...(rolls && seen.day !== undefined ? { ':seenDay': seen.day } : {}),
           ...(debit ? { ':needed': -move.amountCents } : {}),

@@ -1,19 +1,13 @@
 /**
  * The choice of where to start reading a page: DynamoDB reads from a cursor, so page N is reached
- * from the nearest known position (an end of the walk, or a cached page on either side), passing over
- * the fewest items. Pure arithmetic, unit-tested on its own; shared/data/pagination.ts follows it.
+ * from the nearer end of its walk, passing over the fewest items. Pure arithmetic, unit-tested on
+ * its own; shared/data/pagination.ts follows it.
  */
 
-/** Where the read of a page starts. Page numbers name pages of the same walk whose bounds are cached. */
+/** Where the read of a page starts. */
 export type PageAnchor =
-  /** The page itself is cached: read between its first and last keys. */
-  | { readonly kind: 'page'; readonly page: number }
   /** From the first item of the walk. */
   | { readonly kind: 'start' }
-  /** Forward, after the last item of an earlier cached page. */
-  | { readonly kind: 'after'; readonly page: number }
-  /** Backward, before the first item of a later cached page. */
-  | { readonly kind: 'before'; readonly page: number }
   /** Backward from the last item of the walk (its position is known from the total). */
   | { readonly kind: 'end' };
 
@@ -23,7 +17,7 @@ export interface PageRoute {
   readonly skip: number;
   /** Items on the page: the page size, or what is left on the last page. */
   readonly take: number;
-  /** True when the read goes against the walk's order (from a later page or from the end). */
+  /** True when the read goes against the walk's order (from the end). */
   readonly backward: boolean;
   /** Position in the walk (0-based) of the first item the read meets. */
   readonly firstOffset: number;
@@ -33,51 +27,20 @@ export interface RouteInput {
   readonly page: number;
   readonly pageSize: number;
   readonly total: number;
-  /** The nearest cached page at or before `page` (0: only the total is cached). */
-  readonly below?: number;
-  /** The nearest cached page after `page`. */
-  readonly above?: number;
 }
 
 /**
- * The cheapest way to a page: from whichever known position (the walk's two ends, the nearest cached
- * page on either side) the fewest items lie between. Undefined for a page past the end.
+ * The cheaper way to a page: from whichever end of the walk the fewer items lie before it (forward
+ * reads win ties). Undefined for a page past the end.
  */
-export function routeToPage({ page, pageSize, total, below, above }: RouteInput): PageRoute | undefined {
+export function routeToPage({ page, pageSize, total }: RouteInput): PageRoute | undefined {
   if (page < 1 || page > Math.ceil(total / pageSize)) return undefined;
   const firstOfPage = (page - 1) * pageSize;
   const take = Math.min(pageSize, total - firstOfPage);
-  if (below === page)
-    return { anchor: { kind: 'page', page }, skip: 0, take, backward: false, firstOffset: firstOfPage };
-
-  const from = below !== undefined && below > 0 && below < page ? below : 0;
-  const routes: PageRoute[] = [
-    {
-      anchor: from === 0 ? { kind: 'start' } : { kind: 'after', page: from },
-      skip: firstOfPage - from * pageSize,
-      take,
-      backward: false,
-      firstOffset: from * pageSize,
-    },
-  ];
-  if (above !== undefined && above > page) {
-    routes.push({
-      anchor: { kind: 'before', page: above },
-      skip: (above - 1) * pageSize - (firstOfPage + take),
-      take,
-      backward: true,
-      firstOffset: (above - 1) * pageSize - 1,
-    });
-  }
-  routes.push({
-    anchor: { kind: 'end' },
-    skip: total - (firstOfPage + take),
-    take,
-    backward: true,
-    firstOffset: total - 1,
-  });
-  // The first of the cheapest: forward reads win ties.
-  return routes.reduce((best, route) => (route.skip < best.skip ? route : best));
+  const fromEnd = total - (firstOfPage + take);
+  return fromEnd < firstOfPage
+    ? { anchor: { kind: 'end' }, skip: fromEnd, take, backward: true, firstOffset: total - 1 }
+    : { anchor: { kind: 'start' }, skip: firstOfPage, take, backward: false, firstOffset: 0 };
 }
 
 /**
@@ -91,14 +54,3 @@ export const firstPageRoute = (pageSize: number): PageRoute => ({
   backward: false,
   firstOffset: 0,
 });
-
-/**
- * Whether the bounds of a page just read are worth caching for the rest of its walk. Not those of the
- * walk's last page reached from the page before it, nor of a walk's only page: the pages after it are
- * past the end, and it is read again as cheaply from where it was read this time (the cached page
- * before it holds the walk's total too; a walk of one page counts again, at the same snapshot).
- */
-export function boundsWorthCaching(route: PageRoute, page: number, pageSize: number, total: number): boolean {
-  if (page < Math.ceil(total / pageSize)) return true;
-  return !(page === 1 || (route.anchor.kind === 'after' && route.anchor.page === page - 1));
-}

@@ -3,45 +3,32 @@
  *
  * DynamoDB only knows cursors (LastEvaluatedKey); the contract asks for page numbers and totals.
  * - A walk is one list query (tenant, collection, scope, filters, order, page size, bounds) pinned to
- *   a snapshot. The first and last keys of the pages it serves are kept in the table under the walk's
- *   hash for an hour (TTL), with the walk's total, so page N starts from the nearest known page
- *   instead of re-reading the N-1 pages before it.
- * - Without a cached neighbour, a page is reached from whichever end of the walk is nearer (the total
- *   says where the end is), stepping over the items in between on a KEYS_ONLY index; boundaries of
- *   every tenth page met on the way are cached for later jumps.
+ *   a snapshot. A page is found by its position in the walk as the table holds it when the page is
+ *   asked: from whichever end of the walk is nearer (the total says where the end is), stepping over
+ *   the items in between on a KEYS_ONLY index. Nothing is written: a read never costs write units,
+ *   and never fails because writes are throttled.
  * - Totals come from counters written in the same transaction as the items (minus the items created
  *   after the snapshot), from a keys-only count of a date range, or, when a filter rules both out,
- *   from one filtered count per walk (then cached with the walk).
+ *   from a filtered count. Page 1 of a new walk (its snapshot is now) takes the counter as it is,
+ *   read while the page is: two calls.
  */
-import { createHash } from 'node:crypto';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import {
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { invalidField } from '../domain/errors';
 import type { OrderKey, PageRequest, PageResult } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterShardsQuery, counterTotal } from './counters';
-import { boundsWorthCaching, firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { collectionPartition, itemKeys, scopePartition, withoutStorageAttributes, type ItemKey } from './item-keys';
+import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
+import { collectionPartition, scopePartition, withoutStorageAttributes, type ItemKey } from './item-keys';
 
-/** How long the boundaries of a walk's pages are kept after they were last written. */
-export const WALK_TTL_SECONDS = 60 * 60;
-/** While stepping over pages to reach a far one, the bounds of every tenth page are cached. */
-export const CHECKPOINT_EVERY = 10;
 /**
  * The most items one request steps over to reach its page (≈ 2,000 RCU on the keys-only index): a
- * deeper cold jump is refused rather than billed; the checkpoints of nearer jumps get there.
+ * page farther than that from both ends of its walk is refused rather than billed; filters (a date
+ * range) narrow the walk until it is near an end.
  */
 export const MAX_STEP = 100_000;
 /** A filtered read never asks DynamoDB for more than this many items at once. */
 const MAX_BATCH = 1000;
-const MAX_BATCH_WRITE = 25;
 
 export type Item = Record<string, unknown>;
 type Key = Record<string, unknown>;
@@ -102,8 +89,6 @@ export interface ListPageInput {
   readonly source: ListSource;
   readonly filters: readonly FilterClause[];
   readonly request: PageRequest;
-  /** The clock, for the cache's TTL. */
-  readonly nowMs?: number;
   /** Overrides MAX_STEP (tests). */
   readonly maxStep?: number;
 }
@@ -111,9 +96,7 @@ export interface ListPageInput {
 /** What answering a page cost, from DynamoDB's own ConsumedCapacity. */
 export interface ListCost {
   readCalls: number;
-  writeCalls: number;
   readCapacity: number;
-  writeCapacity: number;
 }
 
 export interface ListPage {
@@ -123,13 +106,16 @@ export interface ListPage {
   readonly cost: ListCost;
   /** How the page was reached (undefined past the end): for tests and the benchmark. */
   readonly route?: PageRoute;
-  /** Where the total came from. */
-  readonly totalFrom: 'cache' | 'counter' | 'keys-count' | 'filtered-count' | 'empty-range';
+  /**
+   * Where the total came from: `counter` alone (page 1 of a new walk), the counter less the items
+   * after the snapshot, a keys-only count of a date range, a filtered count.
+   */
+  readonly totalFrom: 'counter' | 'counter-at-snapshot' | 'keys-count' | 'filtered-count' | 'empty-range';
 }
 
 /** Calls DynamoDB for one page, adding up calls and consumed capacity. */
 class Meter {
-  readonly cost: ListCost = { readCalls: 0, writeCalls: 0, readCapacity: 0, writeCapacity: 0 };
+  readonly cost: ListCost = { readCalls: 0, readCapacity: 0 };
 
   private static units(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number {
     return [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
@@ -151,30 +137,6 @@ class Meter {
     this.cost.readCalls += 1;
     this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
     return output.Item;
-  }
-
-  async put(item: Item): Promise<void> {
-    const output = await dynamo().send(
-      new PutCommand({ TableName: tableName(), Item: item, ReturnConsumedCapacity: 'TOTAL' }),
-    );
-    this.cost.writeCalls += 1;
-    this.cost.writeCapacity += Meter.units(output.ConsumedCapacity);
-  }
-
-  async batchPut(items: readonly Item[]): Promise<void> {
-    for (let i = 0; i < items.length; i += MAX_BATCH_WRITE) {
-      const output = await dynamo().send(
-        new BatchWriteCommand({
-          RequestItems: {
-            [tableName()]: items.slice(i, i + MAX_BATCH_WRITE).map((Item) => ({ PutRequest: { Item } })),
-          },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      // Cached boundaries are an optimisation: items DynamoDB leaves unprocessed are simply not cached.
-      this.cost.writeCalls += 1;
-      this.cost.writeCapacity += Meter.units(output.ConsumedCapacity);
-    }
   }
 }
 
@@ -264,27 +226,6 @@ function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
   };
 }
 
-/** The walk: everything that decides which items a page holds. Equal queries share cached pages. */
-function walkId(input: ListPageInput, plan: Plan): string {
-  const { request, source } = input;
-  const identity = JSON.stringify([
-    1,
-    source.tenant,
-    source.collection,
-    source.scope ?? null,
-    source.itemCollection?.pk ?? null,
-    plan.index.items ?? null,
-    plan.lower ?? null,
-    plan.upper,
-    plan.filter?.expression ?? null,
-    plan.filter ? Object.entries(plan.filter.names) : null,
-    plan.filter ? Object.entries(plan.filter.values) : null,
-    request.direction,
-    request.pageSize,
-  ]);
-  return createHash('sha256').update(identity).digest('base64url');
-}
-
 type SortRange = { readonly kind: 'range'; readonly lower?: string; readonly upper: string };
 
 function keyCondition(plan: Plan, range: SortRange | { readonly kind: 'after'; readonly value: string }): Condition {
@@ -333,6 +274,7 @@ async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableNam
   return count;
 }
 
+/** The walk's counter (undefined: an item collection counted only from some item on, or not at all). */
 async function counterValue(meter: Meter, plan: Plan): Promise<number | undefined> {
   if (plan.ceiling !== undefined) {
     if (!plan.counter) return undefined;
@@ -344,74 +286,72 @@ async function counterValue(meter: Meter, plan: Plan): Promise<number | undefine
   return counterTotal(Items);
 }
 
-async function computeTotal(meter: Meter, plan: Plan): Promise<{ total: number; from: ListPage['totalFrom'] }> {
+interface Total {
+  readonly total: number;
+  readonly from: ListPage['totalFrom'];
+  /**
+   * False when the total may be off by an item created while it was counted: the counter and the
+   * items after the snapshot are read at once, and an insert committed between the two reads is in
+   * one and not the other. Positions from the end of the walk need an exact total; positions from
+   * its start do not.
+   */
+  readonly settled: boolean;
+}
+
+/** The items created (or, by update order, updated) after the snapshot: the counter holds them too. */
+const countAfterSnapshot = (meter: Meter, plan: Plan): Promise<number> =>
+  countItems(
+    meter,
+    queryInput(plan, plan.index.keys, keyCondition(plan, { kind: 'after', value: plan.upper }), undefined),
+  );
+
+/** Everything ever counted, minus what came after the snapshot; undefined without a counter to trust. */
+async function totalAtSnapshot(meter: Meter, plan: Plan): Promise<Total | undefined> {
+  // A list partition's counter is always there, read with the items after the snapshot. An item
+  // collection's may not be trusted (an account linked before its ledger counted): it is read first.
+  const [counted, after] =
+    plan.ceiling === undefined
+      ? await Promise.all([counterValue(meter, plan), countAfterSnapshot(meter, plan)])
+      : await counterValue(meter, plan).then(
+          async (value) => [value, value === undefined ? 0 : await countAfterSnapshot(meter, plan)] as const,
+        );
+  if (counted === undefined) return undefined;
+  // Nothing after the snapshot: no insert since it, so none between the two reads either.
+  return { total: Math.max(0, counted - after), from: 'counter-at-snapshot', settled: after === 0 };
+}
+
+/** The walk's items counted one by one: on the keys-only twin, or through the filter. */
+async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
   const range: SortRange = {
     kind: 'range',
     ...(plan.lower === undefined ? {} : { lower: plan.lower }),
     upper: plan.upper,
   };
-  if (!plan.filter && plan.whole) {
-    // Everything ever counted, minus what was created (or, by update order, updated) after the snapshot.
-    const [counted, after] = await Promise.all([
-      counterValue(meter, plan),
-      countItems(
-        meter,
-        queryInput(plan, plan.index.keys, keyCondition(plan, { kind: 'after', value: plan.upper }), undefined),
-      ),
-    ]);
-    if (counted !== undefined) return { total: Math.max(0, counted - after), from: 'counter' };
-  }
   if (!plan.filter) {
     return {
       total: await countItems(meter, queryInput(plan, plan.index.keys, keyCondition(plan, range), undefined)),
       from: 'keys-count',
+      settled: true,
     };
   }
   return {
     total: await countItems(meter, queryInput(plan, plan.index.items, keyCondition(plan, range), plan.filter)),
     from: 'filtered-count',
+    settled: true,
   };
 }
 
-interface WalkPage {
-  readonly page: number;
-  readonly total: number;
-  readonly first?: Key;
-  readonly last?: Key;
+/** No filter narrows the walk below or above its snapshot: a counter can give its total. */
+const counted = (plan: Plan): boolean => !plan.filter && plan.whole;
+
+async function computeTotal(meter: Meter, plan: Plan): Promise<Total> {
+  return (counted(plan) ? await totalAtSnapshot(meter, plan) : undefined) ?? countedTotal(meter, plan);
 }
 
-function walkPageOf(item: Item | undefined, nowSeconds: number): WalkPage | undefined {
-  // TTL deletes lazily: an expired record may still be read, and must be ignored.
-  if (!item || Number(item['expires_at']) < nowSeconds) return undefined;
-  return {
-    page: itemKeys.walkPageNumber(String(item['sk'])),
-    total: Number(item['total']),
-    ...(item['first'] ? { first: item['first'] as Key } : {}),
-    ...(item['last'] ? { last: item['last'] as Key } : {}),
-  };
-}
-
-/** The nearest cached pages of the walk at or before `page`, and (if that is not adjacent) after it. */
-async function nearestPages(
-  meter: Meter,
-  walk: string,
-  page: number,
-  nowSeconds: number,
-): Promise<{ below?: WalkPage; above?: WalkPage }> {
-  const { pk, sk } = itemKeys.walkPage(walk, page);
-  const nearest = (forward: boolean) =>
-    meter.query({
-      KeyConditionExpression: forward ? 'pk = :pk AND sk > :sk' : 'pk = :pk AND sk <= :sk',
-      ExpressionAttributeValues: { ':pk': pk, ':sk': sk },
-      ScanIndexForward: forward,
-      Limit: 1,
-      // Written by the previous request of the walk, a moment ago.
-      ConsistentRead: true,
-    });
-  const below = walkPageOf((await nearest(false)).Items?.[0], nowSeconds);
-  if (below && below.page >= page - 1) return { below };
-  const above = walkPageOf((await nearest(true)).Items?.[0], nowSeconds);
-  return { ...(below ? { below } : {}), ...(above ? { above } : {}) };
+/** A new walk's snapshot is this request's now: its counter, as it is, is its total. */
+async function newWalkTotal(meter: Meter, plan: Plan): Promise<Total> {
+  const total = await counterValue(meter, plan);
+  return total === undefined ? countedTotal(meter, plan) : { total, from: 'counter', settled: true };
 }
 
 const keyOf = (plan: Plan, item: Item): Key => ({
@@ -462,68 +402,21 @@ async function visitMatching(
   return matched;
 }
 
-interface RouteRead {
-  /** Page items, in the walk's order. */
-  readonly items: Item[];
-  /** Keys met on the way that bound a page worth caching, by their position in the walk. */
-  readonly positions: Map<number, Key>;
-}
-
-/** Positions in the walk that are the first or last item of a page cached as a checkpoint. */
-function isCheckpointBound(offset: number, pageSize: number, total: number): boolean {
-  const page = Math.floor(offset / pageSize) + 1;
-  if (page % CHECKPOINT_EVERY !== 0) return false;
-  return offset === (page - 1) * pageSize || offset === Math.min(page * pageSize, total) - 1;
-}
-
-async function readRoute(
-  meter: Meter,
-  plan: Plan,
-  route: PageRoute,
-  near: { below?: WalkPage; above?: WalkPage },
-  pageSize: number,
-  total: number,
-): Promise<RouteRead> {
+/** The page's items, in the walk's order, read along `route` from the end of the walk it starts at. */
+async function readRoute(meter: Meter, plan: Plan, route: PageRoute): Promise<Item[]> {
   const scanForward = plan.forward !== route.backward;
-  let range: SortRange = {
+  const condition = keyCondition(plan, {
     kind: 'range',
     ...(plan.lower === undefined ? {} : { lower: plan.lower }),
     upper: plan.upper,
-  };
-  let start: Key | undefined;
-  switch (route.anchor.kind) {
-    case 'page': {
-      const bounds = [near.below?.first?.[plan.index.sk], near.below?.last?.[plan.index.sk]].map(String).sort();
-      range = { kind: 'range', lower: bounds[0]!, upper: bounds[1]! };
-      break;
-    }
-    case 'after':
-      start = near.below?.last;
-      break;
-    case 'before':
-      start = near.above?.first;
-      break;
-    default:
-      break;
-  }
-  const condition = keyCondition(plan, range);
-  const step = route.backward ? -1 : 1;
-  const positions = new Map<number, Key>();
+  });
   const page: Item[] = [];
-  let lastSkipped: Key | undefined;
-  // Stepped-over items are not kept: only the keys that bound checkpoint pages, and the last one.
-  const passOver = (item: Item, i: number) => {
-    const offset = route.firstOffset + step * i;
-    lastSkipped = keyOf(plan, item);
-    if (isCheckpointBound(offset, pageSize, total)) positions.set(offset, lastSkipped);
-  };
-  const collect = (item: Item, i: number) => {
-    positions.set(route.firstOffset + step * (route.skip + i), keyOf(plan, item));
+  const collect = (item: Item) => {
     page.push(item);
   };
-
   if (route.skip > 0 && !plan.filter) {
     // Step over the skipped items on the KEYS_ONLY twin, then read the page's whole items after them.
+    let lastSkipped: Key | undefined;
     const passed = await visitMatching(
       meter,
       plan,
@@ -531,9 +424,11 @@ async function readRoute(
       condition,
       undefined,
       scanForward,
-      start,
+      undefined,
       route.skip,
-      passOver,
+      (item) => {
+        lastSkipped = keyOf(plan, item);
+      },
     );
     if (passed === route.skip) {
       await visitMatching(
@@ -556,114 +451,48 @@ async function readRoute(
       condition,
       plan.filter,
       scanForward,
-      start,
+      undefined,
       route.skip + route.take,
-      (item, i) => (i < route.skip ? passOver(item, i) : collect(item, i - route.skip)),
+      (item, i) => {
+        if (i >= route.skip) collect(item);
+      },
     );
   }
-  return { items: route.backward ? page.reverse() : page, positions };
+  return route.backward ? page.reverse() : page;
 }
 
-/**
- * The pages whose bounds a read met: the page asked for (unless no later request of its walk needs
- * them: shared/data/page-routes.ts), and every tenth page stepped over.
- */
-function pagesToCache(
-  request: PageRequest,
-  total: number,
-  route: PageRoute,
-  read: RouteRead,
-): { page: number; first: Key; last: Key }[] {
-  const { pageSize, pageNumber } = request;
-  const records: { page: number; first: Key; last: Key }[] = [];
-  if (route.anchor.kind !== 'page' && read.items.length > 0 && boundsWorthCaching(route, pageNumber, pageSize, total)) {
-    // A read that ran out early (the list shrank since the total was taken) caches nothing unsure.
-    const first = read.positions.get((pageNumber - 1) * pageSize);
-    const last = read.positions.get((pageNumber - 1) * pageSize + read.items.length - 1);
-    if (first && last) records.push({ page: pageNumber, first, last });
-  }
-  const offsets = [...read.positions.keys()];
-  if (offsets.length === 0) return records;
-  const firstPage = Math.floor(Math.min(...offsets) / pageSize) + 1;
-  const lastPage = Math.floor(Math.max(...offsets) / pageSize) + 1;
-  for (
-    let page = Math.ceil(firstPage / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
-    page <= lastPage;
-    page += CHECKPOINT_EVERY
-  ) {
-    if (page === pageNumber || page < 1) continue;
-    const first = read.positions.get((page - 1) * pageSize);
-    const last = read.positions.get(Math.min(page * pageSize, total) - 1);
-    if (first && last) records.push({ page, first, last });
-  }
-  return records;
-}
-
-async function cachePages(
-  meter: Meter,
-  walk: string,
-  total: number,
-  records: readonly { page: number; first?: Key; last?: Key }[],
-  nowMs: number,
-): Promise<void> {
-  const expires_at = Math.floor(nowMs / 1000) + WALK_TTL_SECONDS;
-  const items = records.map((record) => ({
-    ...itemKeys.walkPage(walk, record.page),
-    entity: 'WALK_PAGE',
-    total,
-    ...(record.first ? { first: record.first } : {}),
-    ...(record.last ? { last: record.last } : {}),
-    expires_at,
-  }));
-  if (items.length === 1) await meter.put(items[0]!);
-  else if (items.length > 1) await meter.batchPut(items);
-}
+const fromTheStart = (page: number, pageSize: number): PageRoute => ({
+  ...firstPageRoute(pageSize),
+  skip: (page - 1) * pageSize,
+});
 
 /** One page of a list, with its walk's total. */
 export async function listPage(input: ListPageInput): Promise<ListPage> {
-  const nowMs = input.nowMs ?? Date.now();
   const meter = new Meter();
   const plan = planOf(input);
   if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range' };
-  const { pageNumber, pageSize } = input.request;
-  const walk = walkId(input, plan);
+  const { pageNumber, pageSize, pinned } = input.request;
 
-  // A walk that starts now has nothing cached yet.
-  const near = input.request.pinned ? await nearestPages(meter, walk, pageNumber, Math.floor(nowMs / 1000)) : {};
-  const cachedTotal = near.below?.total ?? near.above?.total;
-  // Page 1 is read from the start whatever the total: while the total is counted, not after.
-  const [{ total, from }, firstPage] = await Promise.all([
-    cachedTotal === undefined ? computeTotal(meter, plan) : { total: cachedTotal, from: 'cache' as const },
-    cachedTotal === undefined && pageNumber === 1
-      ? readRoute(meter, plan, firstPageRoute(pageSize), near, pageSize, Number.POSITIVE_INFINITY)
-      : undefined,
+  // Page 1 is read from the start whatever the total: while the total is counted, not after. A new
+  // walk's snapshot is this request's now: the counter is its total, and the page its only other call.
+  const [{ total, from, settled }, firstPage] = await Promise.all([
+    counted(plan) && !pinned && pageNumber === 1 ? newWalkTotal(meter, plan) : computeTotal(meter, plan),
+    pageNumber === 1 ? readRoute(meter, plan, firstPageRoute(pageSize)) : undefined,
   ]);
 
-  const route = routeToPage({
-    page: pageNumber,
-    pageSize,
-    total,
-    ...(near.below ? { below: near.below.page } : {}),
-    ...(near.above ? { above: near.above.page } : {}),
-  });
-  if (!route) {
-    // Past the end: keep the total, so the next request of the walk does not count again (page 1 of
-    // an empty list is the whole walk: nothing to keep).
-    if (from !== 'cache' && pageNumber > 1) await cachePages(meter, walk, total, [{ page: 0 }], nowMs);
-    return { items: [], total, cost: meter.cost, totalFrom: from };
-  }
+  // A total that may be off is not trusted with positions: the page is read from the start, as far
+  // as the walk goes (its snapshot bounds it), and it is past the end only if nothing is there.
+  const route = settled ? routeToPage({ page: pageNumber, pageSize, total }) : fromTheStart(pageNumber, pageSize);
+  if (!route) return { items: [], total, cost: meter.cost, totalFrom: from };
   if (route.skip > (input.maxStep ?? MAX_STEP)) {
     throw invalidField(
       'page_number',
-      `is too far from the pages served so far in this walk (one request steps over at most ${input.maxStep ?? MAX_STEP} items): ask for nearer pages first, or narrow the list with filters`,
+      `is too far from both ends of the list (one request steps over at most ${input.maxStep ?? MAX_STEP} items): narrow the list with filters, such as a date range`,
     );
   }
   // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
-  const read = firstPage
-    ? { ...firstPage, items: firstPage.items.slice(0, route.take) }
-    : await readRoute(meter, plan, route, near, pageSize, total);
-  await cachePages(meter, walk, total, pagesToCache(input.request, total, route, read), nowMs);
-  return { items: read.items, total, cost: meter.cost, route, totalFrom: from };
+  const items = firstPage ? firstPage.slice(0, route.take) : await readRoute(meter, plan, route);
+  return { items, total, cost: meter.cost, route, totalFrom: from };
 }
 
 export interface ListRecordsInput {

@@ -315,6 +315,24 @@ describe('refusals', () => {
     );
   });
 
+  it('a payment moves the balance, not the account: its updated_at and its place in the lists by update stay', async () => {
+    const payer = await merchantWithKey(api, tokenA, { availableBalance: '80.00' });
+    const before = await api.request('GET', `/v1/accounts/${payer.accountId}`, { token: tokenA });
+    const byUpdate = `/v1/accounts?customer_id=${payer.customerId}&order_key=updated_at&order_direction=desc`;
+    const listed = await api.request('GET', byUpdate, { token: tokenA });
+    const payment = await pay(tokenA, paymentBody(payer, await resolve(tokenA, payer.customerId, ANA_PHONE), '30.00'));
+    expect(payment.status).toBe(200);
+    const after = await api.request('GET', `/v1/accounts/${payer.accountId}`, { token: tokenA });
+    expect(after.body.available_balance.value).toBe('50.00');
+    // The balance is not a change of the account (docs/data-model.md): 16 write units a payment less.
+    expect(after.body.updated_at).toBe(before.body.updated_at);
+    const again = await api.request('GET', byUpdate, { token: tokenA });
+    expect(again.body.accounts.map((a: { id: string }) => a.id)).toEqual(
+      listed.body.accounts.map((a: { id: string }) => a.id),
+    );
+    expect(again.body.accounts[0].updated_at).toBe(listed.body.accounts[0].updated_at);
+  });
+
   it('400 CUSTOMER_INACTIVE for an inactive payer; 400 for paying the account the key pays into', async () => {
     const payer = await merchantWithKey(api, tokenA);
     const toSelf = await resolve(tokenA, payer.customerId, payer.key);

@@ -50,8 +50,8 @@ export function describeChanges(changes: TableChanges): string {
   ].join('\n');
 }
 
-/** Items that only serve the API's bookkeeping, not the resources: idempotency records, page caches. */
-const BOOKKEEPING = new Set(['IDEMPOTENCY', 'WALK_PAGE']);
+/** Items that only serve the API's bookkeeping, not the resources: idempotency records. */
+const BOOKKEEPING = new Set(['IDEMPOTENCY']);
 
 export interface Writes {
   /** Items added, by `entity` (bookkeeping and counters aside). */

@@ -1,6 +1,6 @@
 /** The list conventions of docs/pagination.md: parameters, dates, snapshots, pagination_info, routes. */
 import { AppError } from '../../shared/domain/errors';
-import { boundsWorthCaching, firstPageRoute, routeToPage } from '../../shared/data/page-routes';
+import { firstPageRoute, routeToPage } from '../../shared/data/page-routes';
 import { paginationInfo, parsePageRequest, timeSpan, type PageQuery } from '../../shared/domain/lists';
 import { queryValidator } from '../../shared/http/validation';
 import { accountListQuery } from '../../shared/schemas/generated/accounts';
@@ -162,31 +162,7 @@ describe('routeToPage', () => {
     });
   });
 
-  test('the next page of a walk starts after the cached page before it', () => {
-    expect(routeToPage({ page: 8, pageSize: 10, total: 1000, below: 7 })).toEqual({
-      anchor: { kind: 'after', page: 7 },
-      skip: 0,
-      take: 10,
-      backward: false,
-      firstOffset: 70,
-    });
-  });
-
-  test('a cached page is read between its bounds', () => {
-    expect(routeToPage({ page: 8, pageSize: 10, total: 1000, below: 8 })?.anchor).toEqual({ kind: 'page', page: 8 });
-  });
-
-  test('the previous page of a backward walk ends before the cached page after it', () => {
-    expect(routeToPage({ page: 6, pageSize: 10, total: 1000, below: 1, above: 7 })).toEqual({
-      anchor: { kind: 'before', page: 7 },
-      skip: 0,
-      take: 10,
-      backward: true,
-      firstOffset: 59,
-    });
-  });
-
-  test('a cold jump comes from the nearer end of the walk', () => {
+  test('a page comes from the nearer end of the walk', () => {
     expect(routeToPage({ page: 50, pageSize: 10, total: 1000 })).toMatchObject({
       anchor: { kind: 'start' },
       skip: 490,
@@ -209,21 +185,6 @@ describe('routeToPage', () => {
     });
     expect(routeToPage({ page: 100, pageSize: 10, total: 1003 })).toMatchObject({ anchor: { kind: 'end' }, skip: 3 });
   });
-
-  test('the nearest known position wins: a far cached page loses to a near end', () => {
-    expect(routeToPage({ page: 95, pageSize: 10, total: 1000, below: 10 })).toMatchObject({
-      anchor: { kind: 'end' },
-      skip: 50,
-    });
-    expect(routeToPage({ page: 15, pageSize: 10, total: 1000, below: 10, above: 30 })).toMatchObject({
-      anchor: { kind: 'after', page: 10 },
-      skip: 40,
-    });
-    expect(routeToPage({ page: 25, pageSize: 10, total: 1000, below: 10, above: 30 })).toMatchObject({
-      anchor: { kind: 'before', page: 30 },
-      skip: 40,
-    });
-  });
 });
 
 describe('page 1 before its total', () => {
@@ -234,31 +195,6 @@ describe('page 1 before its total', () => {
       expect(counted).toEqual({ ...firstPageRoute(10), take: Math.min(10, total) });
     },
   );
-});
-
-describe('boundsWorthCaching', () => {
-  const after = (page: number) => routeToPage({ page, pageSize: 10, total: 53, below: page - 1 })!;
-
-  test('a page with pages after it: its bounds start the next one', () => {
-    expect(boundsWorthCaching(after(5), 5, 10, 53)).toBe(true);
-    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 53 })!, 1, 10, 53)).toBe(true);
-  });
-
-  test('the last page reached from the page before it: nothing starts from it', () => {
-    expect(after(6)).toMatchObject({ anchor: { kind: 'after', page: 5 }, skip: 0 });
-    expect(boundsWorthCaching(after(6), 6, 10, 53)).toBe(false);
-  });
-
-  test('the only page of a walk: nothing else to reach', () => {
-    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 7 })!, 1, 10, 7)).toBe(false);
-    expect(boundsWorthCaching(routeToPage({ page: 1, pageSize: 10, total: 10 })!, 1, 10, 10)).toBe(false);
-  });
-
-  test('the last page reached from the end: a walk backwards starts from it', () => {
-    const cold = routeToPage({ page: 6, pageSize: 10, total: 53 })!;
-    expect(cold.anchor).toEqual({ kind: 'end' });
-    expect(boundsWorthCaching(cold, 6, 10, 53)).toBe(true);
-  });
 });
 
 describe('list query schemas', () => {
