@@ -11,13 +11,18 @@ import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
 import type { PageRequest, PageResult } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
-import { listPage, type Item } from './pagination';
+import { listPage, type Item, type ListSource } from './pagination';
 
-const movementsOf = (accountId: string) => ({
-  pk: itemKeys.account(accountId).pk,
-  prefix: itemKeys.movementPrefix,
-  // Counted on the account, in each move's transaction; from the first only on accounts linked with it.
-  counter: { key: itemKeys.account(accountId), attribute: 'moves', trustedIf: 'lsince' },
+/** An account's movements as a list's source: its own item collection, counted on the account. */
+export const movementSource = (account: StoredAccount): ListSource => ({
+  tenant: account.tenant,
+  collection: 'MOVEMENT',
+  itemCollection: {
+    pk: itemKeys.account(account.id).pk,
+    prefix: itemKeys.movementPrefix,
+    // Counted on the account, in each move's transaction; from the first only on accounts linked with it.
+    counter: { key: itemKeys.account(account.id), attribute: 'moves', trustedIf: 'lsince' },
+  },
 });
 
 /** A movement as the domain reads it; `ledger_ref` (its sort key's time and reference) names it. */
@@ -124,7 +129,7 @@ export async function readLedgerDay(accountId: string, day: string): Promise<{ d
 export const dynamoLedgerStore: LedgerStore = {
   async movements(account: StoredAccount, request: PageRequest): Promise<PageResult<StoredMovement>> {
     const page = await listPage({
-      source: { tenant: account.tenant, collection: 'MOVEMENT', itemCollection: movementsOf(account.id) },
+      source: movementSource(account),
       filters: [],
       request,
     });

@@ -12,12 +12,14 @@ import fc from 'fast-check';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { colombiaDay, dayBounds } from '../../shared/calendar/colombia-days';
 import { getStatement, listMovements, type LedgerDeps, type Statement } from '../../shared/domain/ledger';
+import { parsePageRequest } from '../../shared/domain/lists';
 import { parseCents } from '../../shared/domain/money';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
 import { dynamo } from '../../shared/data/client';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { itemKeys } from '../../shared/data/item-keys';
-import { dynamoLedgerStore, readLedgerDay } from '../../shared/data/ledger-repository';
+import { dynamoLedgerStore, movementSource, readLedgerDay } from '../../shared/data/ledger-repository';
+import { listPage } from '../../shared/data/pagination';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { moveAt } from '../support/ledger';
 import { ledgerOf } from '../support/payments';
@@ -181,6 +183,40 @@ it('an account linked before ledger days: its statements add up its movements, a
   // Its list counts without a count it cannot trust.
   const list = await listMovements(deps, account.tenant, account.id, {}, now);
   expect(list.pagination_info.total_elements).toBe(3);
+  // The count is read and found untrusted, then the range counted (a call more on page 1), and the
+  // movements after the snapshot are not: every page of the walk in at most 4 calls.
+  const pages = await Promise.all(
+    [1, 2, 3].map((pageNumber) =>
+      listPage({
+        source: movementSource(account),
+        filters: [],
+        request: parsePageRequest({ page_size: 1, page_number: pageNumber, first_request_timestamp: now }, now),
+      }),
+    ),
+  );
+  expect(pages.map((page) => [page.total, page.totalFrom])).toEqual(Array(3).fill([3, 'keys-count']));
+  expect(pages.map((page) => page.cost.readCalls)).toEqual([3, 4, 3]);
+});
+
+it('the movements list: page 1 of a new walk in 2 calls, every later page in at most 4, reading from the nearer end', async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  for (let i = 0; i < 8; i += 1)
+    await moveAt(account, new Date(Date.parse(OPENED_AT) + (i + 1) * HOUR).toISOString(), 1_00);
+  const now = new Date().toISOString();
+  const page = (query: Parameters<typeof parsePageRequest>[0]) =>
+    listPage({ source: movementSource(account), filters: [], request: parsePageRequest(query, now) });
+  const first = await page({ page_size: 2 });
+  expect([first.total, first.totalFrom, first.cost.readCalls]).toEqual([9, 'counter', 2]);
+  const all = await page({ page_size: 9 });
+  const ids = all.items.map((item) => item['sk']);
+  expect(new Set(ids).size).toBe(9);
+  for (const pageNumber of [2, 3, 4, 5]) {
+    const later = await page({ page_size: 2, page_number: pageNumber, first_request_timestamp: now });
+    expect(later.totalFrom).toBe('counter-at-snapshot');
+    expect(later.cost.readCalls).toBeLessThanOrEqual(4);
+    expect(later.items.map((item) => item['sk'])).toEqual(ids.slice((pageNumber - 1) * 2, pageNumber * 2));
+  }
+  expect((await page({ page_size: 2, page_number: 5, first_request_timestamp: now })).route?.anchor.kind).toBe('end');
 });
 
 it("another client's account, like an unknown one, is 404; a day to come or no day is 400", async () => {
