@@ -11,6 +11,7 @@
  * forth keep each worker on items of its own, so concurrent requests never race for one item.
  */
 import type { RouteDefinition } from '../../functions/routes';
+import { colombiaDay } from '../../shared/calendar/colombia-days';
 import { SANDBOX_MERCHANT } from '../../infra/local/sandbox-fixtures';
 import { Agent } from 'node:http';
 import { send, type HttpCall } from './load';
@@ -281,6 +282,16 @@ export const samples: Record<string, Sample> = {
   },
   listAccounts: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/accounts?page_size=10') },
   getAccount: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/accounts/${fixtures.accountId}`) },
+  listAccountMovements: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/accounts/${fixtures.accountId}/movements?page_size=10`),
+  },
+  // Today in Colombia: the latest day a statement is asked for (a day to come is 400).
+  getAccountStatement: {
+    status: 200,
+    call: (fixtures) =>
+      call(fixtures, 'GET', `/v1/accounts/${fixtures.accountId}/statements/${colombiaDay(new Date().toISOString())}`),
+  },
   registerKey: {
     status: 200,
     call: (fixtures, index) =>
