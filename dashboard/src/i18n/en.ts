@@ -318,7 +318,8 @@ export const en = {
     'Every change of the available balance, newest first: + money in, - money out. Together they add up to the available balance.',
   'account.noMovements': 'No movements yet.',
   'column.movement': 'Movement',
-  'column.signedAmount': 'Amount (+ in, - out)',
+  // No line break between a sign and its word (\u00a0: a no-break space).
+  'column.signedAmount': 'Amount (+\u00a0in, -\u00a0out)',
   'column.cause': 'Caused by',
   'movement.payment': 'Payment {id}',
   'movement.refund': 'Refund {id}',

@@ -306,7 +306,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
     'Cada cambio del saldo disponible, el más reciente primero: + dinero que entra, - dinero que sale. Sumados dan el saldo disponible.',
   'account.noMovements': 'Aún no hay movimientos.',
   'column.movement': 'Movimiento',
-  'column.signedAmount': 'Monto (+ entra, - sale)',
+  'column.signedAmount': 'Monto (+\u00a0entra, -\u00a0sale)',
   'column.cause': 'Causado por',
   'movement.payment': 'Pago {id}',
   'movement.refund': 'Devolución {id}',
