@@ -82,11 +82,14 @@ beforeAll(async () => {
   sentPaymentId = (await pay('120.50')).id;
   // .99: the sandbox network rejects it, and its hold comes back as a movement of its own.
   expect((await pay('10.99')).status).toBe('REJECTED');
-  const received = await api.request('POST', '/sandbox/payments/inbound', {
-    token: a,
-    body: { key: merchant.key, amount: { value: '75.25', currency: 'COP' } },
-  });
-  expect(received.status).toBe(200);
+  // Received: 75.25, then 1.00 to 7.00, so the ledger runs past one page of 10.
+  for (const amount of ['75.25', '1.00', '2.00', '3.00', '4.00', '5.00', '6.00', '7.00']) {
+    const received = await api.request('POST', '/sandbox/payments/inbound', {
+      token: a,
+      body: { key: merchant.key, amount: { value: amount, currency: 'COP' } },
+    });
+    expect(received.status).toBe(200);
+  }
   movements = (await walkAll(api, a, `/v1/accounts/${merchant.accountId}/movements`, 'movements')).items;
   expect(movements.map((m) => [m.kind, m.amount.value])).toEqual([
     ['OPENING_BALANCE', '500.00'],
@@ -94,6 +97,7 @@ beforeAll(async () => {
     ['PAYMENT', '-10.99'],
     ['HOLD_RELEASE', '10.99'],
     ['PAYMENT', '75.25'],
+    ...[1, 2, 3, 4, 5, 6, 7].map((pesos) => ['PAYMENT', `${pesos}.00`]),
   ]);
 });
 afterAll(async () => {
@@ -150,25 +154,34 @@ describe.each([
       .waitFor();
 
     const balance = await detail(page, words['account.available']);
-    expect(balance).toBe(formatCop('454.75'));
+    expect(balance).toBe(formatCop('482.75'));
     const caption = say(words, 'list.caption', {
       items: words['noun.movements.many'].replace(/^./, (c) => c.toUpperCase()),
     });
     await page.getByRole('table', { name: caption }).waitFor();
-    const [header, ...rows] = await tableRows(page, caption);
+    const where = (at: number) =>
+      page.getByText(say(words, 'list.where', { page: at, pages: 2, count: 12, items: words['noun.movements.many'] }));
+    await where(1).waitFor();
+    const [header, ...firstPage] = await tableRows(page, caption);
     expect(header).toEqual([
       words['column.created'],
       words['column.movement'],
       words['column.signedAmount'],
       words['column.cause'],
     ]);
+    await page.getByRole('button', { name: words['list.next'] }).click();
+    await where(2).waitFor();
+    // The pager says page 2 at once; the rows follow when the page is read: its oldest is the opening balance.
+    await page.getByRole('cell', { name: words['movement.link'] }).waitFor();
+    const [, ...secondPage] = await tableRows(page, caption);
+    const rows = [...firstPage, ...secondPage];
+    expect([firstPage.length, secondPage.length]).toEqual([10, 2]);
     expect(rows).toEqual(expectedMovementRows(words));
     // Credits and debits are told apart by their sign, in the text itself.
-    expect(rows.map((row) => row[2]![0])).toEqual(['+', '+', '-', '-', '+']);
+    expect(rows.map((row) => row[2]![0])).toEqual(
+      [...movements].reverse().map((m) => (m.amount.value.startsWith('-') ? '-' : '+')),
+    );
     expect(rows.reduce((sum, row) => sum + centsOf(row[2]!), 0)).toBe(centsOf(balance));
-    await page
-      .getByText(say(words, 'list.where', { page: 1, pages: 1, count: 5, items: words['noun.movements.many'] }))
-      .waitFor();
 
     // Today's statement, the day field's default: opening + credits - debits = closing = the balance.
     await statementAsked;
@@ -178,18 +191,18 @@ describe.each([
     expect(await tableRows(page, statement)).toEqual([
       [words['statement.item'], words['statement.count'], words['statement.amount']],
       [words['statement.opening'], '', formatCop('0.00')],
-      [words['statement.credits'], '3', formatSignedCop('586.24')],
+      [words['statement.credits'], '10', formatSignedCop('614.24')],
       [words['statement.debits'], '2', formatSignedCop('-131.49')],
       [words['statement.closing'], '', balance],
     ]);
     const identity = say(words, 'statement.identity', {
       opening: formatCop('0.00'),
-      credits: formatCop('586.24'),
+      credits: formatCop('614.24'),
       debits: formatCop('131.49'),
       closing: balance,
     });
     await page.getByText(identity, { exact: true }).waitFor();
-    expect(0 + 58_624 - 13_149).toBe(centsOf(balance));
+    expect(0 + 61_424 - 13_149).toBe(centsOf(balance));
     await page.getByText(words['statement.today']).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, SCREENSHOTS, name);
@@ -237,7 +250,7 @@ describe.each([
     await signIn(page, api.url, 'merchant-admin-a', signInWords);
     await page.goto(`${api.url}/dashboard/#/accounts/${merchant.accountId}`);
     await page.getByRole('table', { name: say(words, 'statement.caption', { day: typed(bogotaDay()) }) }).waitFor();
-    await page.getByText(formatSignedCop('-120.50'), { exact: true }).waitFor();
+    await page.getByText(formatSignedCop('7.00'), { exact: true }).waitFor();
     expect(await overflowOf(page)).toMatchObject({ extra: 0 });
     expect(await axeViolations(page)).toEqual([]);
     await shoot(page, SCREENSHOTS, name);
