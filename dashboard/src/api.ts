@@ -21,6 +21,12 @@ export type Payment = Schemas['Payment'];
 export type Customer = Schemas['Customer'];
 /** An account as the list of accounts answers it: with its merchant's name. */
 export type Account = Schemas['AccountListItem'];
+/** One account as GET /v1/accounts/{id} answers it. */
+export type AccountDetail = Schemas['Account'];
+/** One change of an account's available balance, with its signed amount and what caused it. */
+export type Movement = Schemas['Movement'];
+/** A Bogotá day of an account: opening + credits - debits = closing. */
+export type Statement = Schemas['Statement'];
 export type BrebKey = Schemas['Key'];
 export type Webhook = Schemas['Webhook'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -132,6 +138,12 @@ export function createApi(baseUrl: string, token: () => string) {
     listCustomers: (query: ListQuery<'listCustomers'>) => answerOf(GET('/v1/customers', { params: { query } })),
     getCustomer: (id: string) => answerOf(GET('/v1/customers/{id}', byId(id))),
     listAccounts: (query: ListQuery<'listAccounts'>) => answerOf(GET('/v1/accounts', { params: { query } })),
+    getAccount: (id: string) => answerOf(GET('/v1/accounts/{id}', byId(id))),
+    listAccountMovements: (id: string, query: ListQuery<'listAccountMovements'>) =>
+      answerOf(GET('/v1/accounts/{id}/movements', { params: { path: { id }, query } })),
+    /** `date`: a calendar day of Bogotá, YYYY-MM-DD. */
+    getAccountStatement: (id: string, date: string) =>
+      answerOf(GET('/v1/accounts/{id}/statements/{date}', { params: { path: { id, date } } })),
 
     listKeys: (query: ListQuery<'listKeys'>) => answerOf(GET('/v1/keys', { params: { query } })),
     suspendKey: (id: string) => answerOf(PATCH('/v1/keys/{id}/suspend', byId(id))),

@@ -5,7 +5,16 @@
 import { hasMessage, t } from './i18n';
 
 export type CodeKind =
-  'channel' | 'purpose' | 'direction' | 'qrType' | 'approval' | 'rejection' | 'deliveryMode' | 'keyType' | 'taxType';
+  | 'channel'
+  | 'purpose'
+  | 'direction'
+  | 'qrType'
+  | 'approval'
+  | 'rejection'
+  | 'deliveryMode'
+  | 'keyType'
+  | 'taxType'
+  | 'movementKind';
 
 /** What a code means, or nothing when it is not one the page knows. */
 export function meaningOf(kind: CodeKind, code: string): string | undefined {

@@ -5,7 +5,10 @@
  */
 import { MERCHANT_TIME_ZONE } from './days';
 
-const pesos = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: 2 });
+const PESOS = { style: 'currency', currency: 'COP', minimumFractionDigits: 2 } as const;
+const pesos = new Intl.NumberFormat('es-CO', PESOS);
+/** A movement's amount with its sign written out, "+" for a credit and "-" for a debit; zero has none. */
+const signedPesos = new Intl.NumberFormat('es-CO', { ...PESOS, signDisplay: 'exceptZero' });
 const DAY = { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: MERCHANT_TIME_ZONE } as const;
 const days = new Intl.DateTimeFormat('es-CO', DAY);
 const times = new Intl.DateTimeFormat('es-CO', {
@@ -24,6 +27,11 @@ const times = new Intl.DateTimeFormat('es-CO', {
  */
 export function formatCop(value: string): string {
   return pesos.format(value as Intl.StringNumericLiteral);
+}
+
+/** A signed API amount ("-120.50", "75.25") as "-$ 120,50" or "+$ 75,25": the sign says credit or debit, not a colour. */
+export function formatSignedCop(value: string): string {
+  return signedPesos.format(value as Intl.StringNumericLiteral);
 }
 
 /** 25/11/2026 19:05:33, Bogotá's time. */

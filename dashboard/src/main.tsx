@@ -6,6 +6,7 @@
 import { render, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { createApi } from './api';
+import { AccountPage } from './pages/account';
 import { ActivityPage } from './pages/activity';
 import { Dashboard, type DashboardContext } from './components/context';
 import { loadConfig, type DashboardConfig } from './config';
@@ -47,6 +48,9 @@ function LanguageSwitch({ value, onChange }: { readonly value: Language; readonl
   );
 }
 
+/** The section a route's page belongs to in the header: an account's is its merchant's, Merchants. */
+const sectionOf = (route: Route): string => (route.section === 'accounts' ? 'merchants' : route.section);
+
 function Page({ route }: { readonly route: Route }) {
   const { section, rest } = route;
   switch (section) {
@@ -59,6 +63,9 @@ function Page({ route }: { readonly route: Route }) {
       return rest ? <PaymentPage id={rest} /> : <PaymentsPage />;
     case 'merchants':
       return rest ? <MerchantPage id={rest} /> : <MerchantsPage />;
+    case 'accounts':
+      // An account is reached from its merchant's page (the accounts list); it has no list of its own here.
+      return rest ? <AccountPage id={rest} /> : <MerchantsPage />;
     case 'keys':
       return <KeysPage />;
     case 'webhooks':
@@ -125,7 +132,7 @@ function SignedIn({
         <ul>
           {SECTIONS.map((section) => (
             <li key={section}>
-              <a href={linkTo(section)} aria-current={route.section === section ? 'page' : undefined}>
+              <a href={linkTo(section)} aria-current={sectionOf(route) === section ? 'page' : undefined}>
                 {t(`section.${section}`)}
               </a>
             </li>

@@ -134,6 +134,7 @@ test('every page in Spanish, at a desk and on a phone: no English left, axe-core
     ['payment', `#/payments/${payment.id}`, /^Pago de/],
     ['merchants', '#/merchants', 'Comercios'],
     ['merchant', `#/merchants/${merchant.customerId}`, 'Tienda La Esperanza SAS'],
+    ['account', `#/accounts/${merchant.accountId}`, `Cuenta ${merchant.accountNumber}`],
     ['keys', '#/keys', 'Llaves Bre-B'],
     ['webhooks', '#/webhooks', 'Webhooks'],
     ['activity', '#/activity', 'Actividad'],

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { formatCop, shortReference } from '../../dashboard/src/format';
+import { formatCop, formatSignedCop, shortReference } from '../../dashboard/src/format';
 import {
   answerDashboardRequest,
   loadDashboardAssets,
@@ -99,6 +99,15 @@ describe('amounts and references on the pages', () => {
     ['999999999999999.99', '$\u00a0999.999.999.999.999,99'],
   ])('%s COP is written %j (es-CO), to the cent', (value, written) => {
     expect(formatCop(value)).toBe(written);
+  });
+
+  test.each([
+    ['75.25', '+$\u00a075,25'],
+    ['-120.50', '-$\u00a0120,50'],
+    ['0.00', '$\u00a00,00'],
+    ['-999999999999999.99', '-$\u00a0999.999.999.999.999,99'],
+  ])("a movement's %s COP is written %j: its sign in the text, to the cent", (value, written) => {
+    expect(formatSignedCop(value)).toBe(written);
   });
 
   test("the merchant's reference, out of the network's form", () => {

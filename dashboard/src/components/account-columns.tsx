@@ -6,7 +6,11 @@ import { Amount, Status } from './ui';
 import { t } from '../i18n';
 
 export const accountColumns = (): readonly Column<Account>[] => [
-  { header: t('column.account'), cell: (a) => `${a.account_type} ${a.account_number}` },
+  {
+    header: t('column.account'),
+    // The account's page: its movements and statements.
+    cell: (a) => <a href={linkTo('accounts', a.id)}>{`${a.account_type} ${a.account_number}`}</a>,
+  },
   { header: t('column.merchant'), cell: (a) => <a href={linkTo('merchants', a.customer_id)}>{a.account_name}</a> },
   { header: t('column.status'), cell: (a) => <Status value={a.account_status} /> },
   { header: t('column.available'), numeric: true, cell: (a) => <Amount money={a.available_balance} /> },

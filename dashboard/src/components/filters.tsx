@@ -50,7 +50,8 @@ export function queryOf(specs: readonly FilterSpec[], values: FilterValues): Rec
   return query;
 }
 
-function DayField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+/** A day of Bogotá typed dd/mm/yyyy, with what it understood (or why not) said under it; `id` names the input for its label. */
+export function DayField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
   const parsed = value.trim() ? parseDay(value) : undefined;
   return (
     <>

@@ -59,6 +59,8 @@ export const en = {
   'noun.deliveries.one': 'delivery',
   'noun.changes.many': 'changes',
   'noun.changes.one': 'change',
+  'noun.movements.many': 'movements',
+  'noun.movements.one': 'movement',
   'filter.any': 'Any',
   'filter.merchant': 'Merchant',
   'filter.status': 'Status',
@@ -304,6 +306,39 @@ export const en = {
   'merchant.keysOf': 'Keys of {merchant}',
   'merchant.noKeys': 'No keys registered yet.',
   'merchant.keysNeedAccount': 'No keys yet: a key needs an account first.',
+
+  // An account: its balance, its ledger (movements) and any day's statement.
+  'account.title': 'Account {number}',
+  'account.merchant': 'Merchant',
+  'account.type': 'Type',
+  'account.available': 'Available balance',
+  'account.pending': 'Pending balance',
+  'account.movements': 'Movements',
+  'account.movementsLead':
+    'Every change of the available balance, newest first: + money in, - money out. Together they add up to the available balance.',
+  'account.noMovements': 'No movements yet.',
+  'column.movement': 'Movement',
+  // No line break between a sign and its word (\u00a0: a no-break space).
+  'column.signedAmount': 'Amount (+\u00a0in, -\u00a0out)',
+  'column.cause': 'Caused by',
+  'movement.payment': 'Payment {id}',
+  'movement.refund': 'Refund {id}',
+  'movement.link': "The account's link",
+  'statement.title': 'Statement of a day',
+  'statement.lead':
+    'A day of Bogotá: the balance it opened with, what came in and went out, the balance it closed with.',
+  'statement.day': 'Day',
+  'statement.caption': 'Statement of {day}',
+  'statement.item': 'Item',
+  'statement.count': 'Movements',
+  'statement.amount': 'Amount',
+  'statement.opening': 'Opening balance',
+  'statement.credits': 'Credits (money in)',
+  'statement.debits': 'Debits (money out)',
+  'statement.closing': 'Closing balance',
+  'statement.identity': 'Opening {opening} + credits {credits} - debits {debits} = closing {closing}',
+  'statement.today': "Today so far: the closing balance is the account's available balance now.",
+  'statement.future': 'A day to come has no statement yet: choose today or a day before.',
   'keys.title': 'Bre-B keys',
   'keys.empty': "No keys to show. A key is registered for a merchant's account, on",
   'keys.emptyLink': "the merchant's page",
@@ -421,6 +456,9 @@ export const en = {
   'code.taxType.FIXED': 'fixed amount',
   'code.taxType.PERCENTAGE': 'percentage',
   'code.taxType.WALLET': "entered in the payer's wallet",
+  'code.movementKind.OPENING_BALANCE': 'the balance when the account was linked',
+  'code.movementKind.PAYMENT': 'a payment received or sent',
+  'code.movementKind.HOLD_RELEASE': "a rejected payment's amount given back",
 } as const;
 
 export type MessageKey = keyof typeof en;
