@@ -14,6 +14,7 @@ const EVENTS: readonly { value: EventType; label: string }[] = [
   { value: 'payment.settled', label: 'A payment settled' },
   { value: 'payment.rejected', label: 'A payment was rejected' },
   { value: 'qr_code.paid', label: 'A dynamic QR code was paid' },
+  { value: 'report.ready', label: 'A report is ready to download' },
   { value: 'webhook.test', label: 'Test events' },
 ];
 
