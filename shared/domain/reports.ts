@@ -54,21 +54,11 @@ export interface Download {
   readonly expires_at: string;
 }
 
-export interface PublicReport {
-  readonly id: string;
-  readonly type: ReportType;
-  readonly customer_id?: string;
-  readonly account_id?: string;
-  readonly created_from: string;
-  readonly created_to: string;
-  readonly status: ReportStatus;
-  readonly row_count?: number;
+/** The report the routes answer: no client, none of the run's own fields, and a download when given. */
+export type PublicReport = Omit<StoredReport, 'tenant' | 'file' | 'completed_at' | 'runs'> & {
   readonly download_url?: string;
   readonly expires_at?: string;
-  readonly failure_reason?: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
+};
 
 const optional = <K extends string, V>(name: K, value: V | undefined) =>
   (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
@@ -200,8 +190,11 @@ async function ownReport(reports: Pick<ReportStore, 'get'>, tenant: string, id: 
   return report;
 }
 
+/** Where the report files are, in the report files (the only objects of the stage's report bucket the functions reach). */
+export const REPORT_FILES_PREFIX = 'reports/';
+
 /** The file's name in the report files, and the name a download saves it under. */
-export const reportFile = (report: Pick<StoredReport, 'id'>): string => `reports/${report.id}.csv`;
+export const reportFile = (report: Pick<StoredReport, 'id'>): string => `${REPORT_FILES_PREFIX}${report.id}.csv`;
 const downloadName = (report: StoredReport): string =>
   `${report.type}-${report.created_from.slice(0, 10)}-${report.created_to.slice(0, 10)}-${report.id}.csv`;
 
