@@ -2,7 +2,8 @@
  * The local stand-in of S3's presigned URLs (docs/reconciliation.md, "Reports"): GET
  * /local-files/reports/<id>.csv with the query getReport signed (shared/data/local-report-files.ts)
  * answers the file as an attachment, streamed from the data folder, without a token. A tampered URL
- * or an expired one is 403 (problem+json; S3 answers its own XML there), a file no longer kept 404.
+ * or an expired one is 403 DOWNLOAD_URL_REFUSED (problem+json; S3 answers its own XML there), a file
+ * no longer kept 404.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -48,7 +49,7 @@ export async function answerDownloadRequest(
       check.reason === 'expired'
         ? 'The download URL has expired: GET the report again for a new one'
         : 'The download URL is not one the API signed';
-    refuse(response, requestId, 'FORBIDDEN', detail);
+    refuse(response, requestId, 'DOWNLOAD_URL_REFUSED', detail);
     return true;
   }
   const path = localReportPath(check.name);

@@ -168,7 +168,7 @@ it('the download URL needs no token; a tampered one and an expired one are 403',
     expect(answer.status).toBe(403);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
     expect(await answer.json()).toMatchObject({
-      code: 'FORBIDDEN',
+      code: 'DOWNLOAD_URL_REFUSED',
       detail: expect.stringMatching(/not one the API signed/),
     });
   }
@@ -184,7 +184,7 @@ it('the download URL needs no token; a tampered one and an expired one are 403',
   await sleep(1100);
   const late = await download(expired);
   expect(late.status).toBe(403);
-  expect(await late.json()).toMatchObject({ code: 'FORBIDDEN', detail: expect.stringMatching(/expired/) });
+  expect(await late.json()).toMatchObject({ code: 'DOWNLOAD_URL_REFUSED', detail: expect.stringMatching(/expired/) });
 });
 
 it('report.ready reaches a subscribed webhook, signed, with the report as GET answers it (its URL apart)', async () => {
