@@ -70,9 +70,19 @@ export interface FunctionDefinition {
    * arrives in SECRET_KEY_ARN; a function without this entry can do neither.
    */
   readonly sealing?: readonly SealingUse[];
+  /** What the function does with the report files: see ReportFilesUse. */
+  readonly reportFiles?: readonly ReportFilesUse[];
 }
 
 export type SealingUse = 'seal' | 'open';
+
+/**
+ * What a function does with the report files (the stage's report bucket, shared/data/report-files.ts):
+ * `write` them (s3:PutObject, its multipart upload included, and s3:AbortMultipartUpload), `read`
+ * them (s3:GetObject: presigning a download URL needs the signer to hold it). The bucket's name
+ * arrives in REPORT_BUCKET_NAME; a function without this entry can do neither.
+ */
+export type ReportFilesUse = 'write' | 'read';
 
 /**
  * What the contract says of a route besides its method, paths and scopes: the OpenAPI document
@@ -465,6 +475,45 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'list-payments',
     summary: "List the client's payments, a page at a time",
     schemas: { body: null, query: 'paymentListQuerySchema', response: 'paymentListSchema' },
+    problems: [],
+    scopes: [SCOPES.paymentsRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'createReport',
+    method: 'POST',
+    paths: ['/v1/reports'],
+    handler: 'create-report',
+    summary: "Ask for a CSV report of payments or of an account's movements over a period",
+    schemas: { body: 'createReportRequestSchema', query: 'emptyQuerySchema', response: 'reportSchema' },
+    problems: ['NOT_FOUND'],
+    // A report reads what GET /v1/payments and the movements list read: a read, under the read scope.
+    scopes: [SCOPES.paymentsRead],
+    // Reads a movements report's account; the transaction puts the report and updates its list's
+    // counters; its run is then queued.
+    tableActions: IDEMPOTENCY_ACTIONS,
+    queues: ['reports'],
+  },
+  {
+    name: 'getReport',
+    method: 'GET',
+    paths: ['/v1/reports/{id}'],
+    handler: 'get-report',
+    summary: "Read one of the client's reports, with a download URL that expires once it SUCCEEDED",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'reportSchema' },
+    problems: [],
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+    // Presigns the download URL of the report's file.
+    reportFiles: ['read'],
+  },
+  {
+    name: 'listReports',
+    method: 'GET',
+    paths: ['/v1/reports'],
+    handler: 'list-reports',
+    summary: "List the client's reports, a page at a time",
+    schemas: { body: null, query: 'reportListQuerySchema', response: 'reportListSchema' },
     problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: LIST_ACTIONS,

@@ -126,15 +126,29 @@ export const workers: readonly WorkerDefinition[] = [
     recordSeconds: 80,
   },
   {
+    name: 'runReport',
+    handler: 'run-report',
+    // One report a message: a report may take the whole invocation.
+    source: { queue: 'reports', batchSize: 1 },
+    // Reads the report (consistent) and takes it for the run (UpdateItem); reads its list's pages as
+    // the list routes do (the account, Query, the walk's cached page bounds: PutItem, BatchWriteItem);
+    // the finish's transaction updates the report and puts its event.
+    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
+    reportFiles: ['write'],
+    // Lambda's longest: some 10,000 rows a second are read and written (docs/reconciliation.md).
+    timeoutSeconds: 900,
+    recordSeconds: 890,
+  },
+  {
     name: 'sweepStrandedWork',
     handler: 'sweep-stranded-work',
     source: { schedule: 'rate(1 minute)' },
-    // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job
-    // or a delivery's attempt, and dispatches an event as the dispatcher does (the webhook set's
+    // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job,
+    // a delivery's attempt or a report's run, and dispatches an event as the dispatcher does (the webhook set's
     // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
     // transaction, UpdateItem marking it dispatched).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
-    queues: ['settlement', 'webhookDeliveries'],
+    queues: ['settlement', 'webhookDeliveries', 'reports'],
     // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
     timeoutSeconds: 60,
     // One item's restart, an event's dispatch the longest (as the dispatcher's record). A run does not

@@ -20,6 +20,7 @@ import {
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -38,6 +39,7 @@ import { Monitoring } from './constructs/monitoring';
 import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
+import { ReportBucket } from './constructs/report-bucket';
 import { WorkerFunction } from './constructs/worker-function';
 import { edgeSettingsOf } from './edge';
 import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type EdgeSettings, type StageSettings } from './stages';
@@ -90,6 +92,8 @@ export class BrebApiStack extends Stack {
   /** Their functions, by route name. */
   readonly networkFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly queues: WorkQueues;
+  /** Where the report worker writes report files and the report get presigns their downloads. */
+  readonly reportBucket: Bucket;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
   /** Every function of ours by its name: the routes', the workers', the contract's and the sign-in trigger's. */
@@ -117,12 +121,14 @@ export class BrebApiStack extends Stack {
     this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
     this.queues = new WorkQueues(this, 'Queues', { settings });
+    this.reportBucket = new ReportBucket(this, 'ReportFiles', { settings }).bucket;
     const shared = {
       settings,
       table: this.table,
       secrets: this.secrets.byName,
       queues: this.queues.byName,
       secretKey: this.secrets.secretKey,
+      reportBucket: this.reportBucket,
     };
     this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
@@ -320,6 +326,7 @@ export class BrebApiStack extends Stack {
       output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
     }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
+    output('ReportBucketName', this.reportBucket.bucketName, 'The report files (docs/reconciliation.md, "Reports")');
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
     output(
       'NetworkSecretArn',

@@ -21,6 +21,7 @@ import {
 } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -36,6 +37,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
+import { reportFilesStatement } from './report-bucket';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
 export { SERVICE_NAME };
@@ -88,6 +90,8 @@ export interface ServiceFunctionProps {
   readonly queues: StageQueueMap;
   /** The stage's secret key: used only by the functions whose entry declares `sealing`. */
   readonly secretKey: IKey;
+  /** The stage's report bucket: given only to the functions whose entry declares `reportFiles`. */
+  readonly reportBucket?: IBucket;
   /** Variables of the function's own, beside the stage's and those its entry's rights give. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Files the bundle needs beside its code, copied in after esbuild runs. */
@@ -176,10 +180,15 @@ export class ServiceFunction extends Construct {
 
     const secrets = definition.secrets ?? [];
     const queues = definition.queues ?? [];
+    const reportFiles = definition.reportFiles ?? [];
+    const { reportBucket } = props;
+    if (reportFiles.length && !reportBucket)
+      throw new Error(`${definition.name} declares reportFiles: give it the report bucket`);
     const declaredEnvironment = Object.fromEntries([
       ...secrets.map((name) => [SECRET_ENV[name], props.secrets[name].secretArn]),
       ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
       ...(definition.sealing?.length ? [[ENV.secretKeyArn, props.secretKey.keyArn]] : []),
+      ...(reportFiles.length ? [[ENV.reportBucketName, reportBucket!.bucketName]] : []),
     ]);
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -241,9 +250,10 @@ export class ServiceFunction extends Construct {
     for (const name of queues) this.function.addToRolePolicy(queueSendStatement(props.queues[name]));
     if (definition.sealing?.length)
       this.function.addToRolePolicy(sealingStatement(props.secretKey, definition.sealing));
+    if (reportFiles.length) this.function.addToRolePolicy(reportFilesStatement(reportBucket!, reportFiles));
     addOpenTelemetryLayer(this.function, settings.tracing);
 
-    suppressExpectedFindings(this, table);
+    suppressExpectedFindings(this, table, reportFiles.length ? reportBucket : undefined);
   }
 }
 
@@ -264,9 +274,11 @@ function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): vo
 }
 
 /** cdk-nag findings that are the design, each with the reason it is accepted. */
-function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
+function suppressExpectedFindings(fn: ServiceFunction, table: ITable, reportBucket: IBucket | undefined): void {
   const tableArn = Stack.of(fn).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string] };
   const tableLogicalId = tableArn['Fn::GetAtt']?.[0] ?? 'Table';
+  const bucketArn =
+    reportBucket && (Stack.of(fn).resolve(reportBucket.bucketArn) as { 'Fn::GetAtt'?: [string, string] });
   NagSuppressions.addResourceSuppressions(
     fn.role,
     [
@@ -286,6 +298,17 @@ function suppressExpectedFindings(fn: ServiceFunction, table: ITable): void {
           "ListStreams, which Lambda's poller of the table's stream needs (the stream consumer only).",
         appliesTo: ['Resource::*'],
       },
+      ...(bucketArn
+        ? [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Report files are named by their report (reports/<id>.csv), made at run time: the grant ' +
+                'reaches the objects under the reports prefix of the report bucket, and only the actions the entry declares.',
+              appliesTo: [`Resource::<${bucketArn['Fn::GetAtt']?.[0] ?? 'Bucket'}.Arn>/reports/*`],
+            },
+          ]
+        : []),
     ],
     true,
   );

@@ -6,7 +6,8 @@
  * end-to-end tests both use it.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { scheduledWorkers, streamConsumer } from '../../functions/workers';
@@ -39,6 +40,7 @@ import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } 
 import { eventStreamOn, underFaults } from './faults';
 import { startLocalQueue, type LocalQueue } from './local-queue';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule';
+import { LOCAL_FILES_PATH } from './report-downloads';
 import { createLocalApi, listen, type LocalServerOptions } from './server';
 
 export const IN_MEMORY = ':memory:';
@@ -159,6 +161,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // The port first: a port in use fails the start before DynamoDB Local is started for nothing, and
   // from here on every request is answered (503 with Retry-After until the API is served below).
   const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
+  const reportFilesDir = dataDir ? join(dataDir, 'report-files') : mkdtempSync(join(tmpdir(), 'breb-report-files-'));
+  const removeReportFiles = () => {
+    if (!dataDir) rmSync(reportFilesDir, { recursive: true, force: true });
+  };
   let dynamoDbLocal: DynamoDbLocal | undefined;
   let eventStream: LocalEventStream | undefined;
   const queues: LocalQueue[] = [];
@@ -210,6 +216,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (!process.env[ENV.secretKeyArn] && !process.env[ENV.localSecretKey]) {
       process.env[ENV.localSecretKey] = localSecretKey(dataDir && join(dataDir, 'secret-key'));
     }
+    // The report files: in the data folder, else in a folder of this run's, removed when it stops.
+    process.env[ENV.reportFilesDir] = reportFilesDir;
+    process.env[ENV.localFilesUrl] = `${url}${LOCAL_FILES_PATH}`;
+    delete process.env[ENV.reportBucketName];
 
     const client = createDynamoDbClient(endpoint);
     try {
@@ -299,6 +309,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         // The work still running finishes before its table goes away.
         await stopWorkers();
         await dynamoDbLocal?.stop();
+        removeReportFiles();
       },
     };
   } catch (error) {
@@ -306,6 +317,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     server.close();
     await stopWorkers();
     await dynamoDbLocal?.stop();
+    removeReportFiles();
     throw error;
   }
 }

@@ -23,6 +23,7 @@ import { PROBLEM_CONTENT_TYPE, problemOf } from '../../shared/http/problem';
 import { API_ANSWER_HEADERS, type HttpResponse } from '../../shared/http/responses';
 import { answerDashboardRequest, type DashboardAssets } from './dashboard-assets';
 import { answerIssuerRequest } from './issuer-endpoints';
+import { answerDownloadRequest } from './report-downloads';
 import { TokenRejected, type LocalIssuer, type VerifiedToken } from './oauth';
 import { EDGE_REFUSALS, protectedPaths } from '../edge-rules';
 import { EdgeGuard, type EdgeLimits } from './edge-guard';
@@ -271,6 +272,8 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     const plain =
       (await answerIssuerRequest(issuer, request, url, body)) ?? answerDashboardRequest(dashboard, method, url);
     if (plain) return send(response, plain.status, plain.headers, plain.body);
+    // Report files stand in for S3's presigned URLs: outside the API stage too, without a token.
+    if (await answerDownloadRequest(method, url, requestId, response)) return;
 
     const refuseToken = (fault: TokenFault): void =>
       sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));

@@ -4,8 +4,9 @@
  * SendMessage after it leaves work the sweeper finds. A PAYMENT while PENDING or PROCESSING (due: when
  * its settlement or decision should have run), a DELIVERY while PENDING (due: next_attempt_at), an
  * EVENT until the dispatcher has made its deliveries (due: its creation). The answer's Put, the
- * delivery's last attempt and the dispatch remove the attributes, so the index holds only what is
- * still owed: the sweeper's every Query is of due items, never a Scan.
+ * delivery's last attempt and the dispatch remove the attributes (a PENDING REPORT: due from its
+ * creation, then at the end of each run's time, until a run finishes it), so the index holds only
+ * what is still owed: the sweeper's every Query is of due items, never a Scan.
  *
  * Sharding: `duepk` is `DUE#<n>`, n = a hash of the item's id modulo DUE_SHARDS, and `duesk` the due
  * time (ISO 8601, which sorts as time does). One index partition takes about 1,000 writes a second;
@@ -21,7 +22,7 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import type { DomainEvent } from '../domain/events';
 import type { DueWorkStore } from '../domain/sweep';
-import { EVENT_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
+import { EVENT_ENTITY, REPORT_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
 import { DUE_INDEX } from './table';
 
 export const DUE_SHARDS = 8;
@@ -128,6 +129,9 @@ export const dynamoDueWork: DueWorkStore<DueEntry> = {
         return { kind: 'payment', id, waitingSince: String(item['created_at']) };
       case 'DELIVERY':
         return { kind: 'delivery', id, waitingSince: String(item['next_attempt_at'] ?? item['updated_at']) };
+      case REPORT_ENTITY:
+        // Due again at the end of the run that took it last: waiting since then.
+        return { kind: 'report', id, waitingSince: entry.dueAt };
       case EVENT_ENTITY:
         return {
           kind: 'event',

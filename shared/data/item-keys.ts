@@ -23,6 +23,9 @@ export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expire
  */
 export const EVENT_ENTITY = 'EVENT';
 
+/** The `entity` of a report run's item (shared/data/reports-repository.ts): the sweeper runs it again. */
+export const REPORT_ENTITY = 'REPORT';
+
 export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
@@ -86,6 +89,8 @@ export const itemKeys = {
   recipient: (id: string): ItemKey => ({ pk: `RECIPIENT#${id}`, sk: 'RECIPIENT' }),
   /** An event of the outbox, written with the change it reports (shared/data/events.ts). */
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
+  /** A report run of a client's (shared/data/reports-repository.ts). */
+  report: (id: string): ItemKey => ({ pk: `REPORT#${id}`, sk: 'REPORT' }),
   /** The delivery of one event to one webhook (shared/data/deliveries-repository.ts). */
   delivery: (id: string): ItemKey => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
   /**

@@ -1,11 +1,12 @@
 /**
- * The queues of the later work: settlement jobs and webhook deliveries (docs/architecture.md). On AWS
+ * The queues of the later work: settlement jobs, webhook deliveries and report runs (docs/architecture.md). On AWS
  * each is an SQS queue whose URL the stack sets in the function's environment; the local runtime
  * installs its own (infra/local/local-queue.ts) in its process instead. The messages are JSON either
  * way, and the consuming functions' handlers take SQS events.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
+import type { ReportQueue } from '../domain/reports';
 import type { SettlementQueue } from '../domain/settlement';
 import { refuseWhileHeld } from './held-transaction';
 import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
@@ -116,4 +117,10 @@ export const settlementQueue = (): SettlementQueue => {
 export const deliveryQueue = (): DeliveryQueue => {
   const queue = required('webhookDeliveries');
   return { send: (deliveryId, delayMs) => queue.send({ delivery_id: deliveryId }, delayMs) };
+};
+
+/** Report runs: `{"report_id"}` (functions/run-report.ts). */
+export const reportQueue = (): ReportQueue => {
+  const queue = required('reports');
+  return { run: (reportId) => queue.send({ report_id: reportId }, 0) };
 };

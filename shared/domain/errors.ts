@@ -34,6 +34,7 @@ export const ERROR_CATALOG = {
   NETWORK_SIGNATURE_INVALID: { kind: 'unauthorized', title: 'The request is not signed by the network connector' },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
+  DOWNLOAD_URL_REFUSED: { kind: 'forbidden', title: 'The download URL was altered or has expired' },
   NOT_FOUND: { kind: 'not_found', title: 'The resource does not exist' },
   KEY_NOT_FOUND: { kind: 'not_found', title: 'No key of the Bre-B directory matches' },
   ROUTE_NOT_FOUND: { kind: 'not_found', title: 'No such route' },

@@ -68,6 +68,17 @@ export const ENV = {
   tracing: 'TRACING',
   /** How long work may be late before the sweeper restarts it (milliseconds; default 120000). */
   sweepGraceMs: 'SWEEP_GRACE_MS',
+  /** URL of the SQS queue of report runs (docs/reconciliation.md, "Reports"). */
+  reportQueueUrl: 'REPORT_QUEUE_URL',
+  /**
+   * The S3 bucket of the report files: set by the stack only on the functions whose entry declares
+   * `reportFiles` (shared/data/report-files.ts).
+   */
+  reportBucketName: 'REPORT_BUCKET_NAME',
+  /** The folder of the report files on a developer's machine: set by the local runtime only, never by the stack. */
+  reportFilesDir: 'REPORT_FILES_DIR',
+  /** The local server's base URL of report downloads (`<server>/local-files`): set by the local runtime only. */
+  localFilesUrl: 'LOCAL_FILES_URL',
 } as const;
 
 /**
@@ -90,6 +101,7 @@ export const QUEUE_ENV = {
   settlement: ENV.settlementQueueUrl,
   webhookDeliveries: ENV.webhookDeliveryQueueUrl,
   streamFailures: ENV.streamFailureQueueUrl,
+  reports: ENV.reportQueueUrl,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_ENV;

@@ -14,6 +14,7 @@ export const CHANGE_EVENT_TYPES = [
   'payment.settled',
   'payment.rejected',
   'qr_code.paid',
+  'report.ready',
 ] as const;
 
 /** The events a webhook may subscribe to: every change's, and the test event it can ask for. */

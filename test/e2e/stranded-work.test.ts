@@ -10,6 +10,7 @@ import { FAULTS } from '../../infra/local/faults';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
+import { finishedReport } from '../support/reports';
 import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -111,6 +112,24 @@ it('SendMessage failing after the commit of a payment and of its events: the swe
     new Set(['payment.outbound.confirmed', 'payment.settled']),
   );
 }, 90_000);
+
+it('SendMessage failing after the commit of a report: answered PENDING all the same, and the sweeper runs it', async () => {
+  const today = new Date().toISOString().slice(0, 10);
+  process.env[FAULTS.queueSend] = 'fail';
+  const asked = await api.request('POST', '/v1/reports', {
+    token,
+    body: { type: 'movements', account_id: payer.accountId, created_from: today, created_to: today },
+  });
+  // Committed and due: the failed send is the sweeper's to make up, not the client's to retry.
+  expect([asked.status, asked.body.status]).toEqual([200, 'PENDING']);
+  await sleep(1_500);
+  expect((await api.request('GET', `/v1/reports/${asked.body.id}`, { token })).body.status).toBe('PENDING');
+
+  delete process.env[FAULTS.queueSend];
+  const report = await finishedReport(api, token, asked.body.id);
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: expect.any(Number) });
+  expect((await fetch(report.body.download_url)).status).toBe(200);
+}, 60_000);
 
 it('SendMessage failing after the commit of a redelivery: a retry soon after is 409, and the sweeper sends it', async () => {
   const hook = await webhook({ events: ['webhook.test'], delivery_mode: 'ONCE' });

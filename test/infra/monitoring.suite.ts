@@ -42,8 +42,8 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
     // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
     // up, stranded work, the tenant rate limit unavailable, the directory scanned.
-    expect(synthed.stack.deadLetterQueues.size).toBe(3);
-    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 3 + 1 + 1 + 1 + 1 + 1 + 1);
+    expect(synthed.stack.deadLetterQueues.size).toBe(4);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -99,6 +99,7 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('a message in any dead-letter queue', () => {
     expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
+      'reports',
       'settlement',
       'streamFailures',
       'webhookDeliveries',

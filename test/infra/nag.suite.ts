@@ -6,6 +6,8 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { SuppressionIgnoreAlways } from 'cdk-nag';
+import { routes } from '../../functions/routes';
+import { workers } from '../../functions/workers';
 import { stages, type StageName } from '../../infra/stages';
 import { logicalIdOf, synth, type Synth } from './synth';
 
@@ -47,6 +49,12 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
       // counters' grant names the table itself, narrowed by conditions: no finding of its own.
       'AwsSolutions-IAM5[Resource::*]': functions + (hosted ? 1 : 0),
       [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.table)}.Arn>/index/*]`]: withTable,
+      // The report files, named by their report under one prefix, for the functions that declare
+      // reportFiles (report-bucket.ts); and no access-log bucket for their short-lived exports.
+      [`AwsSolutions-IAM5[Resource::<${logicalIdOf(synthed, synthed.stack.reportBucket)}.Arn>/reports/*]`]: [
+        ...synthed.stack.serviceFunctions.keys(),
+      ].filter((name) => [...routes, ...workers].some((d) => d.name === name && d.reportFiles?.length)).length,
+      'AwsSolutions-S1': 1,
       // The OpenAPI document and its reference page, public by design, and the network connector's
       // routes, authenticated by their signature (infra/stack.ts).
       'AwsSolutions-APIG4': synthed.stack.contractRoutes.length + synthed.stack.networkRoutes.length,

@@ -10,6 +10,9 @@
  * - SendMessage on each queue the entry names in `queues`;
  * - on the stage's secret key only, kms:GenerateDataKey where the entry's `sealing` names `seal`,
  *   kms:Decrypt where it names `open` or reads a secret the key encrypts (through Secrets Manager);
+ * - on the report files only (the report bucket's objects under `reports/`), s3:PutObject and
+ *   s3:AbortMultipartUpload where the entry's `reportFiles` names `write`, s3:GetObject where it
+ *   names `read`;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
  *   table alone (no index), only items whose partition key has the counters' prefix, only the
  *   counters' attributes, returning no item. Exactly this statement; the same action granted any
@@ -28,6 +31,7 @@ import type { FunctionDefinition } from '../../functions/routes';
 import type { WorkerDefinition } from '../../functions/workers';
 import { RATE_WINDOW_ATTRIBUTES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import { SEALING_ACTIONS, XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
+import { REPORT_FILES_ACTIONS } from '../../infra/constructs/report-bucket';
 import {
   asArray,
   functionLogicalId,
@@ -64,6 +68,11 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 /** The stage's secret key, as a function's sealing grant names it. */
 export const secretKeyArnOf = (synthed: Synth): Json => ({
   'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.secrets.secretKey), 'Arn'],
+});
+
+/** The report files, as a function's reportFiles grant names them: the report bucket's objects under `reports/`. */
+export const reportFilesArnOf = (synthed: Synth): Json => ({
+  'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.reportBucket), 'Arn'] }, '/reports/*']],
 });
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
@@ -156,6 +165,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       actions: [SEALING_ACTIONS[use]],
       resources: definition.sealing?.includes(use) ? [secretKeyArnOf(synthed)] : [],
       why: `only the secret key, only where the entry's sealing names ${use}`,
+    })),
+    ...(['write', 'read'] as const).map((use) => ({
+      actions: REPORT_FILES_ACTIONS[use],
+      resources: definition.reportFiles?.includes(use) ? [reportFilesArnOf(synthed)] : [],
+      why: `only the report files, only where the entry's reportFiles names ${use}`,
     })),
   ];
   if (!isWorker(definition)) return allowances;

@@ -12,6 +12,7 @@ import './identity.suite';
 import './monitoring.suite';
 import './nag.suite';
 import './network.suite';
+import './reports.suite';
 import './secrets.suite';
 import './stack.suite';
 import './tracing.suite';

@@ -158,6 +158,10 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         ),
         // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
         ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
+        // Only a worker that writes the report files learns where they are (reports.suite.ts).
+        ...(worker.reportFiles?.length
+          ? { REPORT_BUCKET_NAME: { Ref: logicalIdOf(synthed, synthed.stack.reportBucket) } }
+          : {}),
       });
     });
 
@@ -227,6 +231,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         ['send-webhook', { queue: 'webhookDeliveries', batchSize: 10 }],
         ['settle-payment', { queue: 'settlement', batchSize: 10 }],
         ['redrive-stream-failures', { queue: 'streamFailures', batchSize: 1 }],
+        ['run-report', { queue: 'reports', batchSize: 1 }],
       ]);
     });
 
@@ -269,7 +274,12 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
           streamFailures: sorted(QUEUE_CONSUME_ACTIONS),
           webhookDeliveries: ['sqs:SendMessage'],
         },
-        sweepStrandedWork: { settlement: ['sqs:SendMessage'], webhookDeliveries: ['sqs:SendMessage'] },
+        runReport: { reports: sorted(QUEUE_CONSUME_ACTIONS) },
+        sweepStrandedWork: {
+          settlement: ['sqs:SendMessage'],
+          webhookDeliveries: ['sqs:SendMessage'],
+          reports: ['sqs:SendMessage'],
+        },
       });
     });
 
@@ -297,6 +307,9 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         settlePayment: ['GetItem', 'PutItem', 'UpdateItem'],
         // The dispatcher's, for the events it dispatches again.
         redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // GetItem of the report, Update taking it for the run; its list's pages (Query, the walk's
+        // cached bounds: PutItem, BatchWriteItem); the finish's transaction: Update, Put of its event.
+        runReport: ['BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
         sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });

@@ -17,6 +17,8 @@ import { dynamoDeliveryStore } from '../../shared/data/deliveries-repository';
 import { dynamoDueWork, DUE_SHARDS, dueShardOf, type DueEntry } from '../../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../../shared/data/events';
 import { dynamoInboundPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoReportStore } from '../../shared/data/reports-repository';
+import type { StoredReport } from '../../shared/domain/reports';
 import { dynamoWebhookStore } from '../../shared/data/webhooks-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { testSealer } from '../support/sealer';
@@ -164,6 +166,7 @@ describe('a sweep', () => {
   function sweeper(mine: Set<string>, clock: Clock) {
     const settled: string[] = [];
     const sent: string[] = [];
+    const reportRuns: string[] = [];
     const deliveries = { send: async (id: string) => void sent.push(id) };
     const run = (): Promise<SweepReport> =>
       sweep({
@@ -175,6 +178,7 @@ describe('a sweep', () => {
         },
         settlement: { schedule: async (id: string) => void settled.push(id) },
         deliveries,
+        reports: { run: async (id: string) => void reportRuns.push(id) },
         dispatch: {
           webhooks: dynamoWebhookStore,
           deliveries: dynamoDeliveryStore,
@@ -185,7 +189,7 @@ describe('a sweep', () => {
         clock,
         graceMs: GRACE_MS,
       });
-    return { run, settled, sent };
+    return { run, settled, sent, reportRuns };
   }
 
   /** One stranded item of each kind, for one client with a webhook subscribed to the payment's event. */
@@ -199,14 +203,28 @@ describe('a sweep', () => {
     const delivery = newDelivery(otherEvent, webhook, at);
     await dynamoDeliveryStore.createIfAbsent(delivery);
     const dispatchedDelivery = `DELIVERY#${deliveryIdOf(eventId, webhook.id)}`;
+    // A PENDING report whose run was never queued (its create's SendMessage failed).
+    const report: StoredReport = {
+      id: randomUUID(),
+      tenant: who,
+      type: 'payments',
+      created_from: '2026-01-01',
+      created_to: '2026-01-31',
+      status: 'PENDING',
+      runs: 0,
+      created_at: at,
+      updated_at: at,
+    };
+    await dynamoReportStore.insert(report);
     const mine = new Set([
+      `REPORT#${report.id}`,
       `PAYMENT#${payment.id}`,
       `PAYMENT#${processing.id}`,
       `DELIVERY#${delivery.id}`,
       `EVENT#${eventId}`,
       dispatchedDelivery,
     ]);
-    return { who, payment, processing, delivery, eventId, dispatchedDelivery, mine };
+    return { who, payment, processing, delivery, eventId, dispatchedDelivery, report, mine };
   }
 
   it('restarts each stranded item once, leaves it a grace, and restarts what is still not done', async () => {
@@ -215,7 +233,8 @@ describe('a sweep', () => {
     const first = sweeper(work.mine, clockAt(hourLater));
 
     const report = await first.run();
-    expect(report.restarted).toEqual({ payment: 2, delivery: 1, event: 1 });
+    expect(report.restarted).toEqual({ payment: 2, delivery: 1, event: 1, report: 1 });
+    expect(first.reportRuns).toEqual([work.report.id]);
     expect(report.failures).toEqual([]);
     expect(report.oldestAgeMs).toBeGreaterThanOrEqual(59 * MINUTE);
     expect(first.settled.sort()).toEqual([work.payment.id, work.processing.id].sort());
@@ -227,18 +246,19 @@ describe('a sweep', () => {
 
     // Run again at once: every item was taken for a grace, nothing is restarted twice.
     const again = await first.run();
-    expect(again.restarted).toEqual({ payment: 0, delivery: 0, event: 0 });
+    expect(again.restarted).toEqual({ payment: 0, delivery: 0, event: 0, report: 0 });
     expect(again.oldestAgeMs).toBe(0);
 
     // A grace later their work has still not happened (the messages were lost again): restarted again.
     const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
-    expect((await graceLater.run()).restarted).toEqual({ payment: 2, delivery: 2, event: 0 });
+    expect((await graceLater.run()).restarted).toEqual({ payment: 2, delivery: 2, event: 0, report: 1 });
 
-    // Work done leaves the index: the payments answered, nothing of theirs is restarted.
+    // Work done leaves the index: the payments answered, the report finished, nothing of theirs is restarted.
     await settlePayment(settlementDeps(), work.payment.id);
     await settlePayment(settlementDeps(), work.processing.id);
+    expect(await dynamoReportStore.fail({ ...work.report, status: 'FAILED', failure_reason: 'test' })).toBe(true);
     const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
-    expect((await afterDone.run()).restarted).toEqual({ payment: 0, delivery: 2, event: 0 });
+    expect((await afterDone.run()).restarted).toEqual({ payment: 0, delivery: 2, event: 0, report: 0 });
   });
 
   it('two sweeps at once restart each item once between them', async () => {
@@ -247,8 +267,9 @@ describe('a sweep', () => {
     const a = sweeper(work.mine, clock);
     const b = sweeper(work.mine, clock);
     const reports = await Promise.all([a.run(), b.run()]);
-    const total = (kind: 'payment' | 'delivery' | 'event') => reports.reduce((n, r) => n + r.restarted[kind], 0);
-    expect([total('payment'), total('delivery'), total('event')]).toEqual([2, 1, 1]);
+    const total = (kind: 'payment' | 'delivery' | 'event' | 'report') =>
+      reports.reduce((n, r) => n + r.restarted[kind], 0);
+    expect([total('payment'), total('delivery'), total('event'), total('report')]).toEqual([2, 1, 1, 1]);
     expect([...a.settled, ...b.settled].sort()).toEqual([work.payment.id, work.processing.id].sort());
     expect([...a.sent, ...b.sent]).toHaveLength(2);
     expect(new Set([...a.sent, ...b.sent]).size).toBe(2);

@@ -201,6 +201,12 @@ async function failedDelivery({ api, party }: SampleContext, webhookId: string):
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
 const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
 
+/** A report of the party account's movements of today (UTC). */
+const movementsReportBody = (party: Party) => {
+  const today = new Date().toISOString().slice(0, 10);
+  return { type: 'movements', account_id: party.accountId, created_from: today, created_to: today };
+};
+
 /** Inbound approval off, so that the party's inbound payments stay decided at once (one write). */
 const approvalSettingsBody = () => ({
   callback_url: 'http://127.0.0.1:9/approvals',
@@ -374,6 +380,32 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     valid: async ({ party }) => ({ query: { customer_id: party.customerId, direction: 'OUTBOUND' } }),
     foreign: { kind: 'empty-list', collection: 'payments' },
     list: { collection: 'payments' },
+  },
+  createReport: {
+    valid: async ({ party }) => ({ body: movementsReportBody(party) }),
+    // A movements report names the owner's account: 404 for another client, as its movements list.
+    foreign: { kind: 'not-found' },
+  },
+  getReport: {
+    valid: async ({ api, party }) =>
+      byId(
+        (
+          await expectOk(
+            api.request('POST', '/v1/reports', { token: party.token, body: movementsReportBody(party) }),
+            'asking for a report',
+          )
+        )['id'],
+      ),
+    // Another client's report is 404, as an unknown one (docs/reconciliation.md).
+    foreign: { kind: 'not-found' },
+  },
+  listReports: {
+    valid: async () => ({ query: { page_size: '5', order_direction: 'desc' } }),
+    foreign: {
+      kind: 'not-applicable',
+      why: "lists the caller's own reports; its query names nothing of another client",
+    },
+    list: { collection: 'reports' },
   },
   createRecipient: {
     valid: async ({ party }) => ({ body: recipientBody(party, party.resolutionId) }),

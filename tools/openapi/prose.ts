@@ -27,7 +27,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Accounts: "The customers' ORDINARY accounts at the sponsor bank, with their balances.",
   Keys: "The merchants' Bre-B keys; resolving and validating any key of the directory.",
   'QR codes': 'EMVCo payment QR codes, static or dynamic, for a merchant key; decoding any payload.',
-  Payments: 'Payments to a resolved key or a saved recipient, payments received, and recipients.',
+  Payments: 'Payments to a resolved key or a saved recipient, payments received, recipients, and CSV reports.',
   Webhooks: 'Where payment events are sent, signed (Standard Webhooks), and every delivery made.',
   Audit: "Who changed the client's webhooks, inbound approval settings and keys, and how.",
   Sandbox: 'Operator tools of the sandbox stages (absent on production): approvals, directory keys, a shopper.',

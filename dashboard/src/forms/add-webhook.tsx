@@ -16,6 +16,7 @@ const EVENTS: readonly EventType[] = [
   'payment.settled',
   'payment.rejected',
   'qr_code.paid',
+  'report.ready',
   'webhook.test',
 ];
 

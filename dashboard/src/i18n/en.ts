@@ -379,6 +379,7 @@ export const en = {
   'event.payment.settled': 'A payment settled',
   'event.payment.rejected': 'A payment was rejected',
   'event.qr_code.paid': 'A dynamic QR code was paid',
+  'event.report.ready': 'A report is ready to download',
   'event.webhook.test': 'Test events',
   'form.linkAccount': 'Link an account',
   'form.accountRule': 'The account number has 4 to 20 digits.',

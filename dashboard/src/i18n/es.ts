@@ -363,6 +363,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.payment.settled': 'Se liquidó un pago',
   'event.payment.rejected': 'Se rechazó un pago',
   'event.qr_code.paid': 'Se pagó un código QR dinámico',
+  'event.report.ready': 'Un reporte está listo para descargar',
   'event.webhook.test': 'Eventos de prueba',
   'form.linkAccount': 'Vincular una cuenta',
   'form.accountRule': 'El número de cuenta tiene de 4 a 20 dígitos.',

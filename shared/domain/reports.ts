@@ -1,0 +1,316 @@
+/**
+ * Report runs (docs/reconciliation.md, "Reports"): a client asks for a CSV of one of its lists over a
+ * period (POST /v1/reports answers it PENDING); a worker writes the file a page at a time through
+ * the ReportFiles port and marks the report SUCCEEDED, with its row count and a `report.ready`
+ * event, or FAILED with a reason. GET /v1/reports/{id} answers a download URL that expires, made at
+ * each read. Another client's report is 404, as an unknown one.
+ */
+import type { CreateReportRequest, ReportListQuery, ReportStatus, ReportType } from '../schemas/reports';
+import { newRecord, type Clock, type NewRecords } from './clock';
+import { csvHeader, csvRows } from './csv';
+import { AppError } from './errors';
+import { newEvent, type DomainEvent } from './events';
+import { FieldErrors, listOf, timeSpan, type RecordReader } from './lists';
+import { later } from './payments';
+import { REPORT_KINDS, reportPages, type ReportFilters, type ReportSources } from './report-types';
+
+/** The longest period a report covers: a year, a leap day included. */
+export const MAX_REPORT_DAYS = 366;
+/** How long a report's file is kept (the bucket's lifecycle deletes it after): its URL is given until then. */
+export const REPORT_FILE_DAYS = 7;
+/** How long a download URL works once answered. */
+export const DOWNLOAD_URL_SECONDS = 15 * 60;
+/**
+ * Runs of a report before it is FAILED: a run that throws (a DynamoDB or S3 outage) is tried again
+ * by its queue and by the sweeper, and the third run that does not finish gives up.
+ */
+export const MAX_REPORT_RUNS = 3;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface StoredReport {
+  readonly id: string;
+  readonly tenant: string;
+  readonly type: ReportType;
+  readonly customer_id?: string;
+  readonly account_id?: string;
+  readonly created_from: string;
+  readonly created_to: string;
+  readonly status: ReportStatus;
+  readonly row_count?: number;
+  /** SUCCEEDED: the file's name in the report files (ReportFiles). */
+  readonly file?: string;
+  readonly completed_at?: string;
+  readonly failure_reason?: string;
+  /** Runs started so far (each takes the report for the worker's timeout). */
+  readonly runs?: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** A download of a report's file: its URL, and when that stops working. */
+export interface Download {
+  readonly url: string;
+  readonly expires_at: string;
+}
+
+/** The report the routes answer: no client, none of the run's own fields, and a download when given. */
+export type PublicReport = Omit<StoredReport, 'tenant' | 'file' | 'completed_at' | 'runs'> & {
+  readonly download_url?: string;
+  readonly expires_at?: string;
+};
+
+const optional = <K extends string, V>(name: K, value: V | undefined) =>
+  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+
+/** The report as the routes answer it, with a download when one is given. */
+export const publicReport = (report: StoredReport, download?: Download): PublicReport => ({
+  id: report.id,
+  type: report.type,
+  ...optional('customer_id', report.customer_id),
+  ...optional('account_id', report.account_id),
+  created_from: report.created_from,
+  created_to: report.created_to,
+  status: report.status,
+  ...optional('row_count', report.row_count),
+  ...optional('download_url', download?.url),
+  ...optional('expires_at', download?.expires_at),
+  ...optional('failure_reason', report.failure_reason),
+  created_at: report.created_at,
+  updated_at: report.updated_at,
+});
+
+/** Where the report files are kept: S3 on AWS, a folder locally (shared/data/report-files.ts). */
+export interface ReportFiles {
+  /** A new file `name`, written in parts: nothing is readable under its name before close(). */
+  create(name: string): Promise<ReportFileWriter>;
+  /** A URL that downloads `name` without a token, as `filename`, until `expiresAt`. */
+  downloadUrl(name: string, filename: string, expiresAt: string): Promise<string>;
+}
+
+export interface ReportFileWriter {
+  /** Appends text (UTF-8); the writer keeps at most one part of it before sending it on. */
+  write(text: string): Promise<void>;
+  /** Makes the file readable, whole. */
+  close(): Promise<void>;
+  /** Gives up the file: nothing is left under its name. */
+  abort(): Promise<void>;
+}
+
+/** The report runs queue: `{"report_id"}` (functions/run-report.ts). */
+export interface ReportQueue {
+  run(reportId: string): Promise<void>;
+}
+
+export interface ReportStore extends RecordReader<StoredReport, Record<string, never>> {
+  /** Puts a new PENDING report, due (the sweeper's index) from its creation until a run finishes it. */
+  insert(report: StoredReport): Promise<void>;
+  /**
+   * Takes the PENDING report for one run until `until` (the sweeper leaves it alone until then) and
+   * counts the run; undefined when it is no longer PENDING.
+   */
+  startRun(id: string, until: string): Promise<StoredReport | undefined>;
+  /** SUCCEEDED, with its event, while still PENDING; false when another run finished it first. */
+  succeed(report: StoredReport, event: DomainEvent): Promise<boolean>;
+  /** FAILED, while still PENDING; false when another run finished it first. */
+  fail(report: StoredReport): Promise<boolean>;
+}
+
+export interface CreateReportDeps extends NewRecords {
+  readonly reports: Pick<ReportStore, 'insert'>;
+  readonly accounts: ReportSources['accounts'];
+  readonly queue: ReportQueue;
+}
+
+/** The period's checks: real dates, created_from not after created_to, at most MAX_REPORT_DAYS. */
+function checkPeriod(request: CreateReportRequest, errors: FieldErrors): void {
+  const from = timeSpan(request.created_from);
+  const to = timeSpan(request.created_to);
+  const formats = 'must be a date YYYY-MM-DD or a UTC timestamp YYYY-MM-DDTHH:MM:SSZ';
+  if (!from) errors.add('created_from', formats);
+  if (!to) errors.add('created_to', formats);
+  if (!from || !to) return;
+  if (from.start > to.end) errors.add('created_from', 'must not be after created_to');
+  else if (Date.parse(to.end) + 1 - Date.parse(from.start) > MAX_REPORT_DAYS * DAY_MS) {
+    errors.add('created_to', `must be at most ${MAX_REPORT_DAYS} days after created_from`);
+  }
+}
+
+/** The filters the report's type takes: the others are refused, the required ones asked for. */
+function checkFilters(request: CreateReportRequest, errors: FieldErrors): void {
+  const kind = REPORT_KINDS[request.type];
+  for (const name of ['customer_id', 'account_id'] as const) {
+    if (request[name] !== undefined && !kind.filters.includes(name)) {
+      errors.add(name, `is not a filter of a ${request.type} report`);
+    } else if (request[name] === undefined && kind.required.includes(name)) {
+      errors.add(name, `is required for a ${request.type} report`);
+    }
+  }
+}
+
+/**
+ * POST /v1/reports: a PENDING report, queued for its run. Its account (a movements report's) must be
+ * one of the client's: another client's is 404, as an unknown one. A lost message is not a lost
+ * report: it is due from its creation, and the sweeper queues it again.
+ */
+export async function createReport(
+  deps: CreateReportDeps,
+  tenant: string,
+  request: CreateReportRequest,
+): Promise<PublicReport> {
+  const errors = new FieldErrors('The body');
+  checkPeriod(request, errors);
+  checkFilters(request, errors);
+  errors.throwIfAny();
+  const customerId = request.customer_id?.toLowerCase();
+  const accountId = request.account_id?.toLowerCase();
+  if (request.type === 'movements' && accountId !== undefined) {
+    const account = await deps.accounts.get(accountId);
+    if (!account || account.tenant !== tenant) throw new AppError('NOT_FOUND', `Account ${accountId} does not exist`);
+  }
+  const report: StoredReport = {
+    ...newRecord(deps, tenant),
+    type: request.type,
+    ...optional('customer_id', customerId),
+    ...optional('account_id', accountId),
+    created_from: request.created_from,
+    created_to: request.created_to,
+    status: 'PENDING',
+    runs: 0,
+  };
+  await deps.reports.insert(report);
+  await deps.queue.run(report.id);
+  return publicReport(report);
+}
+
+/** One of the tenant's reports: 404 when unknown or another client's. */
+async function ownReport(reports: Pick<ReportStore, 'get'>, tenant: string, id: string): Promise<StoredReport> {
+  const report = await reports.get(id.toLowerCase());
+  if (!report || report.tenant !== tenant) throw new AppError('NOT_FOUND', `Report ${id} does not exist`);
+  return report;
+}
+
+/** Where the report files are, in the report files (the only objects of the stage's report bucket the functions reach). */
+export const REPORT_FILES_PREFIX = 'reports/';
+
+/** The file's name in the report files, and the name a download saves it under. */
+export const reportFile = (report: Pick<StoredReport, 'id'>): string => `${REPORT_FILES_PREFIX}${report.id}.csv`;
+const downloadName = (report: StoredReport): string =>
+  `${report.type}-${report.created_from.slice(0, 10)}-${report.created_to.slice(0, 10)}-${report.id}.csv`;
+
+export interface GetReportDeps {
+  readonly reports: Pick<ReportStore, 'get'>;
+  readonly files: Pick<ReportFiles, 'downloadUrl'>;
+  readonly clock: Clock;
+}
+
+/**
+ * GET /v1/reports/{id}: a SUCCEEDED report whose file is still kept answers a new download URL,
+ * good for DOWNLOAD_URL_SECONDS (never past the file's deletion).
+ */
+export async function getReport(deps: GetReportDeps, tenant: string, id: string): Promise<PublicReport> {
+  const report = await ownReport(deps.reports, tenant, id);
+  if (report.status !== 'SUCCEEDED' || !report.file || !report.completed_at) return publicReport(report);
+  const now = deps.clock.now();
+  const deleted = later(report.completed_at, REPORT_FILE_DAYS * DAY_MS);
+  if (now >= deleted) return publicReport(report);
+  const expiresAt = [later(now, DOWNLOAD_URL_SECONDS * 1000), deleted].sort()[0]!;
+  const url = await deps.files.downloadUrl(report.file, downloadName(report), expiresAt);
+  return publicReport(report, { url, expires_at: expiresAt });
+}
+
+/** GET /v1/reports: the tenant's reports, a page at a time, without download URLs (GET one for its URL). */
+export const listReports = listOf({
+  name: 'reports',
+  filters: (_query: ReportListQuery): Record<string, never> => ({}),
+  toPublic: (report: StoredReport) => publicReport(report),
+});
+
+export interface RunReportDeps {
+  readonly reports: Pick<ReportStore, 'get' | 'startRun' | 'succeed' | 'fail'>;
+  readonly sources: ReportSources;
+  readonly files: Pick<ReportFiles, 'create'>;
+  readonly clock: Clock;
+  readonly ids: NewRecords['ids'];
+  /** How long one run may take (the worker's timeout): the report is the run's until then. */
+  readonly runMs: number;
+}
+
+/**
+ * Writes the report's file (its header row, then its list's records, one page at a time) and
+ * answers how many rows it holds. A failed write leaves no file.
+ */
+export async function writeReportFile(
+  deps: Pick<RunReportDeps, 'sources' | 'files' | 'clock'>,
+  report: StoredReport,
+  file: string,
+): Promise<number> {
+  const kind = REPORT_KINDS[report.type];
+  const filters: ReportFilters = {
+    tenant: report.tenant,
+    ...optional('customer_id', report.customer_id),
+    ...optional('account_id', report.account_id),
+    created_from: report.created_from,
+    created_to: report.created_to,
+    snapshot: report.created_at,
+  };
+  const writer = await deps.files.create(file);
+  try {
+    await writer.write(csvHeader(kind.columns));
+    let rows = 0;
+    for await (const records of reportPages(deps.sources, kind, filters, () => deps.clock.now())) {
+      await writer.write(csvRows(kind.columns, records));
+      rows += records.length;
+    }
+    await writer.close();
+    return rows;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
+/**
+ * One run of a report (the worker's, for each message): nothing when it is no longer PENDING; FAILED
+ * past MAX_REPORT_RUNS runs, or when its list refuses it (its account gone); else its file written and
+ * the report SUCCEEDED with its `report.ready` event. A run that throws leaves the report PENDING for
+ * the next (the queue's retry, or the sweeper once the run's time is over). Two runs at once write
+ * the same file (the same walk, pinned at created_at), and one of them marks it.
+ */
+export async function runReport(deps: RunReportDeps, id: string): Promise<StoredReport | undefined> {
+  const found = await deps.reports.get(id);
+  if (!found || found.status !== 'PENDING') return found;
+  const now = deps.clock.now();
+  const report = await deps.reports.startRun(id, later(now, deps.runMs));
+  if (!report) return deps.reports.get(id);
+  if ((report.runs ?? 0) > MAX_REPORT_RUNS) {
+    return finish(deps, report, `The report could not be written in ${MAX_REPORT_RUNS} runs; ask for it again`);
+  }
+  let rows: number;
+  try {
+    rows = await writeReportFile(deps, report, reportFile(report));
+  } catch (error) {
+    if (error instanceof AppError) return finish(deps, report, error.message);
+    throw error;
+  }
+  const at = deps.clock.now();
+  const done: StoredReport = {
+    ...report,
+    status: 'SUCCEEDED',
+    row_count: rows,
+    file: reportFile(report),
+    completed_at: at,
+    updated_at: at,
+  };
+  // The event's report has no download URL: it would expire while the event waits for its delivery.
+  const event = newEvent(deps.ids, report.tenant, 'report.ready', at, publicReport(done));
+  await deps.reports.succeed(done, event);
+  return done;
+}
+
+async function finish(deps: RunReportDeps, report: StoredReport, reason: string): Promise<StoredReport> {
+  const at = deps.clock.now();
+  const failed: StoredReport = { ...report, status: 'FAILED', failure_reason: reason.slice(0, 300), updated_at: at };
+  await deps.reports.fail(failed);
+  return failed;
+}

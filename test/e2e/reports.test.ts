@@ -1,0 +1,264 @@
+/**
+ * Report runs through the real local server with real tokens (docs/reconciliation.md, "Reports"): a
+ * payments report and a movements report complete, and their CSV, read back by csv-parse, holds the
+ * rows GET /v1/payments and GET /v1/accounts/{id}/movements list for the same filters, value for
+ * value; the download URL needs no token, and a tampered or expired one is 403; another client's
+ * report is 404; a period over 366 days is 400; `report.ready` reaches a webhook, signed.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { localReportFiles } from '../../shared/data/local-report-files';
+import { walkAll } from '../support/accounts';
+import { startTestApi, type TestApi } from '../support/local-api';
+import { merchantWithKey, resolvedKey } from '../support/merchants';
+import { expectProblem } from '../support/problems';
+import { expectedRow, finishedReport, parseCsv } from '../support/reports';
+import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** Ana María Gómez Pérez's PHONE key at Banco Ejemplo (the sandbox directory). */
+const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
+const DAY_MS = 24 * 60 * 60 * 1000;
+const day = (offsetDays: number): string => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+
+let api: TestApi;
+let receiver: WebhookReceiver;
+let tokenA: string;
+let tokenB: string;
+
+beforeAll(async () => {
+  [api, receiver] = await Promise.all([
+    startTestApi({ sandboxSettlementDelayMs: TEST_SETTLEMENT_DELAY_MS }),
+    WebhookReceiver.start(),
+  ]);
+  tokenA = await api.token('sandbox-client-a');
+  tokenB = await api.token('sandbox-client-b');
+});
+afterAll(async () => {
+  await api?.stop();
+  await receiver?.stop();
+});
+
+/** A merchant with settled, rejected and received payments (one whose description needs CSV quoting). */
+async function merchantWithPayments() {
+  const merchant = await merchantWithKey(api, tokenA, { availableBalance: '900.00' });
+  const pay = async (value: string, description?: string) => {
+    const paid = await api.request('POST', '/v1/payments', {
+      token: tokenA,
+      body: {
+        customer_id: merchant.customerId,
+        account_id: merchant.accountId,
+        resolution_id: await resolvedKey(api, tokenA, merchant.customerId, ANA_PHONE),
+        amount: { value, currency: 'COP' },
+        ...(description ? { description } : {}),
+      },
+    });
+    expect(paid.status).toBe(200);
+    await answeredPayment(api, tokenA, paid.body.id);
+  };
+  await pay('120.50', 'Factura "A-1", línea 1\nlínea 2');
+  // .99: the sandbox network rejects it.
+  await pay('10.99');
+  const received = await api.request('POST', '/sandbox/payments/inbound', {
+    token: tokenA,
+    body: { key: merchant.key, amount: { value: '75.25', currency: 'COP' } },
+  });
+  expect(received.status).toBe(200);
+  return merchant;
+}
+
+async function requestReport(body: Record<string, unknown>, token = tokenA) {
+  const answer = await api.request('POST', '/v1/reports', { token, body });
+  expect(answer.status).toBe(200);
+  return answer.body;
+}
+
+async function download(url: string): Promise<Response> {
+  return fetch(url);
+}
+
+it("a payments report holds, row for row, what GET /v1/payments lists; another client's is 404", async () => {
+  const merchant = await merchantWithPayments();
+  const filters = { customer_id: merchant.customerId, created_from: day(-1), created_to: day(1) };
+  const asked = await requestReport({ type: 'payments', ...filters });
+  expect(asked).toEqual({
+    id: expect.any(String),
+    type: 'payments',
+    ...filters,
+    status: 'PENDING',
+    created_at: expect.any(String),
+    updated_at: asked.created_at,
+  });
+
+  const report = await finishedReport(api, tokenA, asked.id);
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 3 });
+  expect(Date.parse(report.body.expires_at) - Date.now()).toBeGreaterThan(14 * 60 * 1000);
+  expect(Date.parse(report.body.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60 * 1000);
+
+  const file = await download(report.body.download_url);
+  expect(file.status).toBe(200);
+  expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="payments-.*\.csv"$/);
+  const { header, rows } = parseCsv(await file.text());
+  expect(header).toEqual(expect.arrayContaining(['id', 'status', 'amount_value', 'amount_currency', 'description']));
+
+  const { items: listed } = await walkAll(api, tokenA, '/v1/payments', 'payments', filters);
+  expect(rows).toHaveLength(listed.length);
+  expect(rows).toEqual(listed.map((payment) => expectedRow(header, payment)));
+  // Every field the list answers has its column.
+  for (const payment of listed)
+    for (const name of Object.keys(expectedRow(header, payment))) expect(header).toContain(name);
+  expect(rows.find((row) => row['amount_value'] === '120.50')!['description']).toBe('Factura "A-1", línea 1\nlínea 2');
+
+  // Another client: 404 for the report, none of it in its list.
+  expectProblem(await api.request('GET', `/v1/reports/${asked.id}`, { token: tokenB }), 404, 'NOT_FOUND');
+  const { items: theirs } = await walkAll(api, tokenB, '/v1/reports', 'reports');
+  expect(theirs.map((r) => r.id)).not.toContain(asked.id);
+  const { items: mine } = await walkAll(api, tokenA, '/v1/reports', 'reports', { created_from: asked.created_at });
+  expect(mine.find((r) => r.id === asked.id)).toEqual({
+    ...report.body,
+    download_url: undefined,
+    expires_at: undefined,
+  });
+});
+
+it("a movements report holds what GET /v1/accounts/{id}/movements lists; another client's account is 404", async () => {
+  const merchant = await merchantWithPayments();
+  const filters = { account_id: merchant.accountId, created_from: day(-1), created_to: day(1) };
+  const asked = await requestReport({ type: 'movements', ...filters });
+  const report = await finishedReport(api, tokenA, asked.id);
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 5 });
+
+  const { header, rows } = parseCsv(await (await download(report.body.download_url)).text());
+  expect(header).toEqual(['id', 'kind', 'amount_value', 'amount_currency', 'payment_id', 'refund_id', 'created_at']);
+  const { items: listed } = await walkAll(api, tokenA, `/v1/accounts/${merchant.accountId}/movements`, 'movements', {
+    created_from: filters.created_from,
+    created_to: filters.created_to,
+  });
+  expect(rows).toEqual(listed.map((movement) => expectedRow(header, movement)));
+  expect(rows.map((row) => row['amount_value'])).toEqual(['900.00', '-120.50', '-10.99', '10.99', '75.25']);
+
+  // Another client's account is 404, as for its movements list.
+  const foreign = await api.request('POST', '/v1/reports', { token: tokenB, body: { type: 'movements', ...filters } });
+  expectProblem(foreign, 404, 'NOT_FOUND');
+});
+
+it('the download URL needs no token; a tampered one and an expired one are 403', async () => {
+  const merchant = await merchantWithPayments();
+  const asked = await requestReport({
+    type: 'payments',
+    account_id: merchant.accountId,
+    created_from: day(0),
+    created_to: day(0),
+  });
+  const { body } = await finishedReport(api, tokenA, asked.id);
+  const url = new URL(body.download_url);
+  expect((await download(url.href)).status).toBe(200);
+
+  const tampered = [
+    (u: URL) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)),
+    (u: URL) => u.searchParams.set('filename', 'other.csv'),
+    (u: URL) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`),
+    (u: URL) => u.searchParams.delete('signature'),
+    (u: URL) => (u.pathname = u.pathname.replace(asked.id, merchant.accountId)),
+  ];
+  for (const tamper of tampered) {
+    const changed = new URL(url.href);
+    tamper(changed);
+    const answer = await download(changed.href);
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('content-type')).toBe('application/problem+json');
+    expect(await answer.json()).toMatchObject({
+      code: 'DOWNLOAD_URL_REFUSED',
+      detail: expect.stringMatching(/not one the API signed/),
+    });
+  }
+
+  // A URL the runtime signed for an instant just past: expired, whatever else is right.
+  const name = url.pathname.slice('/local-files/'.length);
+  const expired = await localReportFiles.downloadUrl(
+    name,
+    url.searchParams.get('filename')!,
+    new Date(Date.now() + 1000).toISOString(),
+  );
+  expect((await download(expired)).status).toBe(200);
+  await sleep(1100);
+  const late = await download(expired);
+  expect(late.status).toBe(403);
+  expect(await late.json()).toMatchObject({ code: 'DOWNLOAD_URL_REFUSED', detail: expect.stringMatching(/expired/) });
+});
+
+it('report.ready reaches a subscribed webhook, signed, with the report as GET answers it (its URL apart)', async () => {
+  const path = '/reports-ready';
+  const hook = await api.request('POST', '/v1/webhooks', {
+    token: tokenA,
+    body: { url: `${receiver.url}${path}`, events: ['report.ready'] },
+  });
+  expect(hook.status).toBe(200);
+  receiver.secrets.set(path, [hook.body.secret]);
+  const merchant = await merchantWithKey(api, tokenA, { availableBalance: '5.00' });
+  const asked = await requestReport({
+    type: 'movements',
+    account_id: merchant.accountId,
+    created_from: day(-1),
+    created_to: day(0),
+  });
+  const { body } = await finishedReport(api, tokenA, asked.id);
+  await receiver.until(() => receiver.received.some((r) => r.path === path && r.event.data['id'] === asked.id));
+  const delivered = receiver.received.find((r) => r.path === path && r.event.data['id'] === asked.id)!;
+  expect(delivered.verifiedBy).toEqual([hook.body.secret]);
+  expect(delivered.event.type).toBe('report.ready');
+  const { download_url: _url, expires_at: _expires, ...withoutUrl } = body;
+  expect(delivered.event.data).toEqual(withoutUrl);
+});
+
+it('refuses a period over 366 days, a period backwards, and a movements report without its account', async () => {
+  const merchant = await merchantWithKey(api, tokenA);
+  const ask = (body: Record<string, unknown>) => api.request('POST', '/v1/reports', { token: tokenA, body });
+  // 2024 is a leap year: 366 days from its first to its last, and not one more.
+  expect((await ask({ type: 'payments', created_from: '2024-01-01', created_to: '2024-12-31' })).status).toBe(200);
+  const tooLong = await ask({ type: 'payments', created_from: '2024-01-01', created_to: '2025-01-01' });
+  expectProblem(tooLong, 400, 'VALIDATION_FAILED');
+  expect(tooLong.body.errors).toEqual([
+    { field: 'created_to', message: 'must be at most 366 days after created_from' },
+  ]);
+  const backwards = await ask({ type: 'payments', created_from: '2025-02-01', created_to: '2025-01-31' });
+  expect(backwards.body.errors).toEqual([{ field: 'created_from', message: 'must not be after created_to' }]);
+  const noAccount = await ask({ type: 'movements', created_from: '2025-01-01', created_to: '2025-01-31' });
+  expect(noAccount.body.errors).toEqual([{ field: 'account_id', message: 'is required for a movements report' }]);
+  const customerOfMovements = await ask({
+    type: 'movements',
+    account_id: merchant.accountId,
+    customer_id: merchant.customerId,
+    created_from: '2025-01-01',
+    created_to: '2025-01-31',
+  });
+  expect(customerOfMovements.body.errors).toEqual([
+    { field: 'customer_id', message: 'is not a filter of a movements report' },
+  ]);
+  expectProblem(
+    await ask({ type: 'refunds', created_from: '2025-01-01', created_to: '2025-01-31' }),
+    400,
+    'VALIDATION_FAILED',
+  );
+  expectProblem(
+    await ask({ type: 'payments', created_from: '2025-02-30', created_to: '2025-03-01' }),
+    400,
+    'VALIDATION_FAILED',
+  );
+});
+
+it('an Idempotency-Key answers the same report again, without a second one', async () => {
+  const body = { type: 'payments', created_from: day(-2), created_to: day(-1) };
+  const headers = { 'Idempotency-Key': `report-${Date.now()}` };
+  const first = await api.request('POST', '/v1/reports', { token: tokenA, body, headers });
+  const again = await api.request('POST', '/v1/reports', { token: tokenA, body, headers });
+  expect(first.status).toBe(200);
+  expect(again.body).toEqual(first.body);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  const other = await api.request('POST', '/v1/reports', {
+    token: tokenA,
+    body: { ...body, created_to: day(0) },
+    headers,
+  });
+  expectProblem(other, 409, 'IDEMPOTENCY_KEY_REUSED');
+});

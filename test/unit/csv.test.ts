@@ -1,0 +1,74 @@
+/**
+ * The reports' CSV (shared/domain/csv.ts): RFC 4180 quoting, CRLF records, and columns that follow a
+ * record's JSON schema (nested fields joined with `_`, money value first), read back by csv-parse.
+ */
+import { parse } from 'csv-parse/sync';
+import { columnsOf, csvField, csvHeader, csvRows } from '../../shared/domain/csv';
+import { movementSchema } from '../../shared/schemas/ledger';
+import { paymentSchema } from '../../shared/schemas/payments';
+
+test('a field is quoted, its quotes doubled, only when it holds a quote, a comma or a line break', () => {
+  expect(csvField('Factura 12')).toBe('Factura 12');
+  expect(csvField('')).toBe('');
+  expect(csvField('-120.50')).toBe('-120.50');
+  expect(csvField('a,b')).toBe('"a,b"');
+  expect(csvField('dice "hola"')).toBe('"dice ""hola"""');
+  expect(csvField('línea 1\nlínea 2')).toBe('"línea 1\nlínea 2"');
+  expect(csvField('a\rb')).toBe('"a\rb"');
+});
+
+test("columns follow the record's schema: nested fields joined with _, money value first", () => {
+  expect(columnsOf(movementSchema).map((column) => column.name)).toEqual([
+    'id',
+    'kind',
+    'amount_value',
+    'amount_currency',
+    'payment_id',
+    'refund_id',
+    'created_at',
+  ]);
+  const payment = columnsOf(paymentSchema).map((column) => column.name);
+  expect(payment.slice(0, 7)).toEqual([
+    'id',
+    'status',
+    'direction',
+    'customer_id',
+    'account_id',
+    'amount_value',
+    'amount_currency',
+  ]);
+  expect(payment).toContain('counterparty_owner_identification_number');
+  expect(payment).toContain('counterparty_key_key_value');
+  expect(new Set(payment).size).toBe(payment.length);
+});
+
+test('rows end in CRLF, missing fields are empty, and an independent parser reads back every value', () => {
+  const columns = columnsOf(movementSchema);
+  const records = [
+    { id: 'a', kind: 'PAYMENT', amount: { currency: 'COP', value: '-1.00' }, payment_id: 'p, "1"', created_at: 't1' },
+    { id: 'b', kind: 'OPENING_BALANCE', amount: { currency: 'COP', value: '5.00' }, created_at: 't2\r\nx' },
+  ];
+  const text = csvHeader(columns) + csvRows(columns, records);
+  expect(text.startsWith('id,kind,amount_value,amount_currency,payment_id,refund_id,created_at\r\n')).toBe(true);
+  expect(text.endsWith('\r\n')).toBe(true);
+  expect(parse(text, { columns: true })).toEqual([
+    {
+      id: 'a',
+      kind: 'PAYMENT',
+      amount_value: '-1.00',
+      amount_currency: 'COP',
+      payment_id: 'p, "1"',
+      refund_id: '',
+      created_at: 't1',
+    },
+    {
+      id: 'b',
+      kind: 'OPENING_BALANCE',
+      amount_value: '5.00',
+      amount_currency: 'COP',
+      payment_id: '',
+      refund_id: '',
+      created_at: 't2\r\nx',
+    },
+  ]);
+});
