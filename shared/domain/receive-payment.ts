@@ -22,7 +22,9 @@ import { publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 /** Why a payment could not be received: nothing was written. */
 export type InboundRefusal = 'code_not_payable' | 'customer_inactive' | 'key_inactive';
 
-export type InboundReceipt = { readonly written: true } | { readonly written: false; readonly reason: InboundRefusal };
+/** already_received: a payment of this id is there (a network credit's retry or duplicate). */
+export type InboundReceipt =
+  { readonly written: true } | { readonly written: false; readonly reason: InboundRefusal | 'already_received' };
 
 /** The first write of an inbound payment. */
 export interface InboundArrival {
@@ -155,8 +157,21 @@ export async function receivePayment(
     ...(code ? { code } : {}),
     events: asking ? received : [...received, ...settledEvents(deps, payment, code)],
   });
-  if (!receipt.written) throw await refusal(deps, receipt.reason, arriving, keyId, code);
+  if (!receipt.written) {
+    if (receipt.reason === 'already_received') return firstReceived(deps, payment.id);
+    throw await refusal(deps, receipt.reason, arriving, keyId, code);
+  }
   return asking ? decidePayment(deps, payment, await askApproval(deps, asking, payment), code) : payment;
+}
+
+/**
+ * The payment the first of several deliveries of one credit wrote (its id follows from the credit):
+ * answered as it stands, PROCESSING while the first one's approval is still deciding it.
+ */
+async function firstReceived(deps: Pick<ReceivePaymentDeps, 'payments'>, id: string): Promise<StoredPayment> {
+  const first = await deps.payments.get(id);
+  if (!first) throw new Error(`Payment ${id} was there when received again, and is gone`);
+  return first;
 }
 
 const accepts = (decision: ApprovalDecision) =>

@@ -8,11 +8,11 @@ import { newRecord } from './clock';
 import type { DirectoryStore } from './directory';
 import { AppError } from './errors';
 import { parseKey } from './key-formats';
-import { paymentAmountCents, publicPayment, type Counterparty, type PublicPayment } from './payments';
+import { paymentAmountCents, publicPayment, type ResolvedCounterparty, type PublicPayment } from './payments';
 import { receivePayment, type ReceivePaymentDeps } from './receive-payment';
 
 /** Who pays in the sandbox: the person of the sandbox directory, at Banco Ejemplo. */
-export const SANDBOX_SHOPPER: Counterparty = {
+export const SANDBOX_SHOPPER: ResolvedCounterparty = {
   owner: {
     identification_type: 'CC',
     identification_number: '1020304050',

@@ -60,7 +60,11 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
           ['Approval', approvalOf(payment)],
           ['Other side', counterpartyName(payment)],
           ['Their bank', `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`],
-          ['Their account', `${counterparty.account.account_type} ${counterparty.account.account_number}`],
+          // A payer credited through the network has no account known to us.
+          [
+            'Their account',
+            counterparty.account && `${counterparty.account.account_type} ${counterparty.account.account_number}`,
+          ],
           ['Bre-B key', counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
           [
             'QR code',
