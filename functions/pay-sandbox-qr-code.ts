@@ -2,6 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { payQrCode } from '../shared/domain/pay-qr-code';
 import { inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
+import { signedCredits } from './receive-network-credit';
 import { httpHandler } from '../shared/http/handler';
 import type { PayQrCodeRequest } from '../shared/schemas/payments';
 import { payQrCodeRequest } from '../shared/schemas/generated/payments';
@@ -10,5 +11,5 @@ export const handler = httpHandler<PayQrCodeRequest, Record<string, never>, { id
   name: 'paySandboxQrCode',
   body: payQrCodeRequest,
   handle: ({ auth, path, body }) =>
-    payQrCode({ ...systemNewRecords, ...inboundPaymentPorts() }, auth.tenant, path.id, body),
+    payQrCode({ ...systemNewRecords, ...inboundPaymentPorts(), network: signedCredits }, auth.tenant, path.id, body),
 });

@@ -2,18 +2,19 @@
  * POST /network/v1/credits (docs/network.md, "Credits"): a shopper's bank pays one of our merchants'
  * keys or QR codes, signed by the connector. The merchant's inbound approval decides it; one credit
  * per end_to_end_id, however often it is sent. The sandbox's inbound routes run this very handler
- * with a credit they sign (functions/sandbox-credits.ts).
+ * with a credit they sign (`signedCredits`, below).
  */
 import { systemNewRecords } from '../shared/domain/clock';
 import { receiveCredit } from '../shared/domain/network-credits';
-import { verifySignedMessage } from '../shared/domain/webhook-signature';
+import type { CreditNetwork } from '../shared/domain/sandbox-inbound';
+import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
 import { networkSecrets } from '../shared/data/network-secret';
 import { dynamoQrCodeReferences } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
-import { networkHandler } from '../shared/http/network-handler';
-import type { CreditRequest } from '../shared/schemas/network';
+import { callNetworkRoute, networkHandler } from '../shared/http/network-handler';
+import type { CreditAnswer, CreditRequest } from '../shared/schemas/network';
 import { creditRequest } from '../shared/schemas/generated/network';
 
 /** A copy of a credit waits this long for the first copy's decision (its approval callback has 3 s). */
@@ -42,3 +43,22 @@ export const handler = networkHandler<CreditRequest>({
     return answer;
   },
 });
+
+/**
+ * The sandbox simulator's way to the network's door: its credit, signed with the connector secret,
+ * handed to this route's handler in process (its signature check, validation and work). In process,
+ * not over HTTP: on Lambda a function cannot be given its own API's URL (the API depends on the
+ * function, so the URL in its environment would be a cycle), and the credit would leave and re-enter
+ * AWS for nothing (docs/network.md, "The sandbox").
+ */
+export const signedCredits: CreditNetwork = {
+  credit: async (credit) =>
+    (await callNetworkRoute(
+      handler,
+      { name: 'receiveNetworkCredit', path: '/network/v1/credits' },
+      credit,
+      async (raw, id) => ({
+        ...signedHeaders(id, Math.floor(Date.now() / 1000), raw, await networkSecrets()),
+      }),
+    )) as CreditAnswer,
+};

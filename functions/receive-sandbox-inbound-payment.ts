@@ -3,6 +3,7 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { receiveSandboxInboundPayment } from '../shared/domain/sandbox-inbound';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
+import { signedCredits } from './receive-network-credit';
 import { httpHandler } from '../shared/http/handler';
 import type { SandboxInboundPaymentRequest } from '../shared/schemas/payments';
 import { sandboxInboundPaymentRequest } from '../shared/schemas/generated/payments';
@@ -12,7 +13,7 @@ export const handler = httpHandler<SandboxInboundPaymentRequest>({
   body: sandboxInboundPaymentRequest,
   handle: ({ auth, body }) =>
     receiveSandboxInboundPayment(
-      { ...systemNewRecords, ...inboundPaymentPorts(), directory: dynamoDirectory },
+      { ...systemNewRecords, ...inboundPaymentPorts(), directory: dynamoDirectory, network: signedCredits },
       auth.tenant,
       body,
     ),

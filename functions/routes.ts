@@ -675,6 +675,8 @@ export const routes: readonly RouteDefinition[] = [
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
     queues: ['settlement'],
+    // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
+    secrets: ['network'],
     sandbox: true,
   },
   {
@@ -686,11 +688,14 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'sandboxInboundPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
     problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
     scopes: [SCOPES.paymentsWrite],
-    // Reads the key's directory entry and the key; then as paying a QR code, without a code.
+    // Reads the key's directory entry and the key; then sends the credit (POST /network/v1/credits's
+    // handler, in process: its reads and writes are this function's).
     tableActions: INBOUND_PAYMENT_ACTIONS,
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
     queues: ['settlement'],
+    // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
+    secrets: ['network'],
     sandbox: true,
   },
   {

@@ -101,10 +101,11 @@ function settledEvents(deps: NewRecords, payment: StoredPayment, code: StoredQrC
   return code?.type === 'DYNAMIC' ? [...events, codePaidEvent(deps, code, payment.updated_at)] : events;
 }
 
-async function refusal(
+/** Why a payment to the merchant `customerId`, its key `keyId` (and `code`) could not be received. */
+export async function inboundRefusal(
   deps: Pick<ReceivePaymentDeps, 'qrCodes' | 'keys'>,
   reason: InboundRefusal,
-  payment: ArrivingPayment,
+  customerId: string,
   keyId: string,
   code: StoredQrCode | undefined,
 ): Promise<AppError> {
@@ -116,10 +117,7 @@ async function refusal(
       });
     }
     case 'customer_inactive':
-      return new AppError(
-        'CUSTOMER_INACTIVE',
-        `Customer ${payment.customer_id} is inactive: it cannot receive payments`,
-      );
+      return new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: it cannot receive payments`);
     case 'key_inactive': {
       const key = await deps.keys.get(keyId);
       return new AppError('KEY_STATUS_CONFLICT', `Key ${keyId} is not ACTIVE: it cannot receive payments`, {
@@ -159,7 +157,7 @@ export async function receivePayment(
   });
   if (!receipt.written) {
     if (receipt.reason === 'already_received') return firstReceived(deps, payment.id);
-    throw await refusal(deps, receipt.reason, arriving, keyId, code);
+    throw await inboundRefusal(deps, receipt.reason, arriving.customer_id, keyId, code);
   }
   return asking ? decidePayment(deps, payment, await askApproval(deps, asking, payment), code) : payment;
 }

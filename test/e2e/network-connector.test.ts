@@ -9,6 +9,7 @@
  * however concurrently they are sent; decided by the merchant's inbound approval; a key of no merchant
  * of ours REJECTED KEY_NOT_FOUND; a QR code paid by its reference.
  */
+import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
 import { FakeBank } from '../support/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
@@ -391,5 +392,40 @@ describe('credits in', () => {
     const again = await bank.credit(api.url, credit(payee.key, '50.00', { qr_code_reference: reference }));
     expect(again.body).toEqual({ status: 'REJECTED', reason: 'QR_CODE_NOT_PAYABLE' });
     expect(await balanceOf(payee.accountId)).toBe('50.00');
+  });
+
+  it("the sandbox's inbound and QR payments are credits through this route: the payment's id follows from its end_to_end_id", async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const byKey = await api.request('POST', '/sandbox/payments/inbound', {
+      token,
+      body: { key: payee.key, amount: { value: '9.00', currency: 'COP' } },
+    });
+    const code = await api.request('POST', '/v1/qrcodes', {
+      token,
+      body: {
+        type: 'STATIC',
+        key_id: payee.keyId,
+        customer_id: payee.customerId,
+        channel: 'POS',
+        qr_code_reference: `SBQ${process.pid % 10000}X${++sequence}`,
+      },
+    });
+    const byCode = await api.request('POST', `/sandbox/qrcodes/${code.body.id}/pay`, {
+      token,
+      body: { amount: { value: '1.00', currency: 'COP' } },
+    });
+    for (const paid of [byKey, byCode]) {
+      expect([paid.status, paid.body.status]).toEqual([200, 'SETTLED']);
+      expect(paid.body.end_to_end_id).toMatch(/^SBX[0-9a-f]{32}$/);
+      expect(paid.body.id).toBe(creditPaymentId(paid.body.end_to_end_id));
+      // The network sending that credit again meets the simulator's: the same payment, nothing more credited.
+      const again = await bank.credit(
+        api.url,
+        credit(payee.key, paid.body.amount.value, { end_to_end_id: paid.body.end_to_end_id }),
+      );
+      expect(again.body).toEqual({ status: 'ACCEPTED', payment_id: paid.body.id });
+    }
+    expect(byCode.body.qr_code_reference).toBe(code.body.qr_code_reference);
+    expect(await balanceOf(payee.accountId)).toBe('10.00');
   });
 });

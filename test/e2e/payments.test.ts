@@ -452,7 +452,8 @@ describe('the sandbox shopper paying a QR code', () => {
       qr_code_id: id,
       qr_code_reference: code.body.qr_code_reference,
       counterparty: {
-        owner: { identification_type: 'CC', identification_number: '1020304050', first_name: 'Ana' },
+        // The shopper as its bank names it in the simulator's credit (docs/network.md, "Credits").
+        owner: { identification_type: 'CC', identification_number: '1020304050', name: 'Ana María Gómez Pérez' },
         participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
       },
     });
