@@ -428,4 +428,17 @@ describe('credits in', () => {
     expect(byCode.body.qr_code_reference).toBe(code.body.qr_code_reference);
     expect(await balanceOf(payee.accountId)).toBe('10.00');
   });
+
+  it("GET /network/openapi.json needs no token and describes the network's routes; the clients' document has none", async () => {
+    // Fetched as the bank's integrator would: no token (and outside the clients' contract checks).
+    const answer = await fetch(`${api.url}/network/openapi.json`);
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'application/json']);
+    const network = { body: (await answer.json()) as Record<string, any> };
+    expect(Object.keys(network.body.paths)).toEqual(['/network/v1/transfers/{id}/status', '/network/v1/credits']);
+    expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreditRequest',
+    });
+    const clients = await api.request('GET', '/openapi.json');
+    expect(Object.keys(clients.body.paths).filter((path) => path.startsWith('/network/'))).toEqual([]);
+  });
 });

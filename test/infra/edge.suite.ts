@@ -258,6 +258,8 @@ describe('edge.suite: secrets sealed under a customer-managed key', () => {
     expect(Object.fromEntries(granted)).toEqual({
       createWebhook: ['kms:GenerateDataKey'],
       putInboundApproval: ['kms:GenerateDataKey'],
+      // Signs the merchant's approval request for a credit from the network.
+      receiveNetworkCredit: ['kms:Decrypt'],
       rotateInboundApprovalSecret: ['kms:Decrypt', 'kms:GenerateDataKey'],
       rotateWebhookSecret: ['kms:Decrypt', 'kms:GenerateDataKey'],
       sendWebhook: ['kms:Decrypt'],

@@ -3,8 +3,7 @@
  * clients' one: the routes the connector calls (functions/network-routes.ts), signed rather than
  * behind a token, and, as an OpenAPI `webhooks` entry, the signed transfer order we POST to the
  * connector. Built from the same schemas the handlers validate with; `npm run generate` writes it
- * (network-openapi.json). Not served yet: GET /network/openapi.json costs the stage's template a route
- * and a permission its 500-resource margin does not have (docs/network.md).
+ * (network-openapi.json), and the contract function serves it at GET /network/openapi.json.
  */
 import type { NetworkRouteDefinition } from '../../functions/network-routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
