@@ -10,6 +10,12 @@ import { payQrCodeRequest } from '../shared/schemas/generated/payments';
 export const handler = httpHandler<PayQrCodeRequest, Record<string, never>, { id: string }>({
   name: 'paySandboxQrCode',
   body: payQrCodeRequest,
-  handle: ({ auth, path, body }) =>
-    payQrCode({ ...systemNewRecords, ...inboundPaymentPorts(), network: signedCredits }, auth.tenant, path.id, body),
+  handle: ({ auth, path, body, idempotencyKey }) =>
+    payQrCode(
+      { ...systemNewRecords, ...inboundPaymentPorts(), network: signedCredits },
+      auth.tenant,
+      path.id,
+      body,
+      idempotencyKey,
+    ),
 });

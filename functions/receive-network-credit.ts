@@ -9,16 +9,13 @@ import { receiveCredit } from '../shared/domain/network-credits';
 import type { CreditNetwork } from '../shared/domain/sandbox-inbound';
 import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
 import { dynamoDirectory } from '../shared/data/directory-repository';
-import { inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
+import { CREDIT_DECISION_WAIT, inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
 import { networkSecrets } from '../shared/data/network-secret';
 import { dynamoQrCodeReferences } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
 import { callNetworkRoute, networkHandler } from '../shared/http/network-handler';
 import type { CreditAnswer, CreditRequest } from '../shared/schemas/network';
 import { creditRequest } from '../shared/schemas/generated/network';
-
-/** A copy of a credit waits this long for the first copy's decision (its approval callback has 3 s). */
-const DECISION_WAIT = { maxMs: 5_000, pollMs: 200 };
 
 export const handler = networkHandler<CreditRequest>({
   name: 'receiveNetworkCredit',
@@ -31,7 +28,7 @@ export const handler = networkHandler<CreditRequest>({
       ...inboundPaymentPorts(),
       directory: dynamoDirectory,
       qrReferences: dynamoQrCodeReferences,
-      decisionWait: DECISION_WAIT,
+      decisionWait: CREDIT_DECISION_WAIT,
     };
     const answer = await receiveCredit(deps, body);
     logger.info('Network credit', {

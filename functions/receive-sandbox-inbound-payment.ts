@@ -11,10 +11,11 @@ import { sandboxInboundPaymentRequest } from '../shared/schemas/generated/paymen
 export const handler = httpHandler<SandboxInboundPaymentRequest>({
   name: 'receiveSandboxInboundPayment',
   body: sandboxInboundPaymentRequest,
-  handle: ({ auth, body }) =>
+  handle: ({ auth, body, idempotencyKey }) =>
     receiveSandboxInboundPayment(
       { ...systemNewRecords, ...inboundPaymentPorts(), directory: dynamoDirectory, network: signedCredits },
       auth.tenant,
       body,
+      idempotencyKey,
     ),
 });

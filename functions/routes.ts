@@ -419,11 +419,14 @@ export const routes: readonly RouteDefinition[] = [
     ],
     scopes: [SCOPES.paymentsWrite],
     // Reads the resolution, the customer, the account and the payee's key and account; the
-    // transaction marks the resolution used, checks the customers, updates the balances, puts the
-    // payments, their movements and their events, and updates the counters; a PENDING payment's
-    // settlement is then scheduled on the settlement queue.
+    // transaction marks the resolution used, checks the payer, updates its balance, puts the payment,
+    // its movement and its event, and updates the counters; a PENDING payment's settlement is then
+    // scheduled on the settlement queue. A payment to one of our merchants then receives the payee's
+    // credit as POST /network/v1/credits does (the payee's approval asked), and answers the payment.
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
     queues: ['settlement'],
+    // Opens the payee's approval secrets to sign its approval request.
+    sealing: ['open'],
   },
   {
     name: 'getPayment',

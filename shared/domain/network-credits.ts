@@ -112,7 +112,10 @@ function chargeOfCredit(code: StoredQrCode, amountCents: number, tipCents: numbe
 }
 
 /** The first copy's decision, waiting for it while that copy is still deciding (PROCESSING). */
-async function decisionOf(deps: ReceiveCreditDeps, payment: StoredPayment): Promise<CreditAnswer> {
+async function decisionOf(
+  deps: Pick<ReceiveCreditDeps, 'payments' | 'decisionWait'>,
+  payment: StoredPayment,
+): Promise<CreditAnswer> {
   let current = payment;
   const deadline = Date.now() + deps.decisionWait.maxMs;
   while (current.status === 'PROCESSING') {
@@ -172,8 +175,22 @@ export async function receiveCredit(deps: ReceiveCreditDeps, credit: CreditReque
     end_to_end_id: credit.end_to_end_id,
     counterparty: payerOf(credit.debtor),
   };
+  return creditOnce(deps, arriving, key.id, code);
+}
+
+/**
+ * Receives `arriving`, a credit's INBOUND payment (its id follows from the credit's end_to_end_id), for
+ * the merchant's key `keyId` (and QR code), and answers the merchant's decision: the first copy's,
+ * for a copy. A refusal that wrote nothing is REJECTED with its reason.
+ */
+export async function creditOnce(
+  deps: Omit<ReceiveCreditDeps, 'directory' | 'qrReferences'>,
+  arriving: ArrivingPayment,
+  keyId: string,
+  code?: StoredQrCode,
+): Promise<CreditAnswer> {
   try {
-    return await decisionOf(deps, await receivePayment(deps, arriving, key.id, code));
+    return await decisionOf(deps, await receivePayment(deps, arriving, keyId, code));
   } catch (error) {
     const reason = error instanceof AppError ? REFUSALS[error.code] : undefined;
     if (reason) return rejected(reason);

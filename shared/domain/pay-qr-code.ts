@@ -72,6 +72,7 @@ export async function payQrCode(
   tenant: string,
   id: string,
   request: PayQrCodeRequest,
+  idempotencyKey?: string,
 ): Promise<PublicPayment> {
   const code = await getOwnQrCode(deps.qrCodes, tenant, id);
   if (code.status !== 'ACTIVE') throw notPayable(code);
@@ -80,7 +81,7 @@ export async function payQrCode(
   // The shopper's bank sends what the wallet showed: the total, its tip part, and the code's reference.
   return sendSandboxCredit(
     deps,
-    { customerId: code.customer_id, keyId: code.key_id, key: code.key },
+    { tenant, customerId: code.customer_id, keyId: code.key_id, key: code.key, idempotencyKey },
     charge.amountCents,
     {
       qr_code_reference: code.qr_code_reference,

@@ -5,6 +5,7 @@
  * The simulator speaks the network's contract: it sends a credit, as the shopper's bank would
  * (docs/network.md, "Credits"), and answers the payment the credit made.
  */
+import { createHash } from 'node:crypto';
 import type { CreditAnswer, CreditRequest } from '../schemas/network';
 import type { SandboxInboundPaymentRequest } from '../schemas/payments';
 import type { IdGenerator, NewRecords } from './clock';
@@ -67,8 +68,19 @@ export interface SandboxInboundDeps extends SandboxCreditDeps {
   readonly directory: Pick<DirectoryStore, 'get'>;
 }
 
-/** A new credit's end_to_end_id: `SBX` and 32 hex digits (35 letters and digits), never sent before. */
-const sandboxEndToEndId = (ids: IdGenerator): string => `SBX${ids.newId().replace(/-/g, '')}`;
+/**
+ * The end_to_end_id of the simulator's credit: `SBX` and 32 hex digits (35 letters and digits). Under
+ * an Idempotency-Key it follows from the client and the key, so that a retry of a request that failed
+ * after its credit was written (the key freed) sends the same credit, and is answered its payment
+ * rather than credited again; without one, a new credit each time.
+ */
+function sandboxEndToEndId(ids: IdGenerator, tenant: string, idempotencyKey: string | undefined): string {
+  const unique =
+    idempotencyKey === undefined
+      ? ids.newId().replace(/-/g, '')
+      : createHash('sha256').update(`${tenant}\n${idempotencyKey}`).digest('hex').slice(0, 32);
+  return `SBX${unique}`;
+}
 
 /** The reasons of a credit refused with nothing written, as the sandbox's routes answer them. */
 const REFUSED: Partial<Record<NonNullable<CreditAnswer['reason']>, InboundRefusal>> = {
@@ -86,14 +98,20 @@ const REFUSED: Partial<Record<NonNullable<CreditAnswer['reason']>, InboundRefusa
  */
 export async function sendSandboxCredit(
   deps: SandboxCreditDeps,
-  to: { readonly customerId: string; readonly keyId: string; readonly key: DirectoryKey },
+  to: {
+    readonly tenant: string;
+    readonly customerId: string;
+    readonly keyId: string;
+    readonly key: DirectoryKey;
+    readonly idempotencyKey: string | undefined;
+  },
   amountCents: number,
   extra: Pick<CreditRequest, 'description' | 'qr_code_reference' | 'tip'> & { readonly code?: StoredQrCode },
 ): Promise<PublicPayment> {
   checkPaymentLimit('amount.value', amountCents, deps.maxPaymentCents);
   const { code, ...fields } = extra;
   const answer = await deps.network.credit({
-    end_to_end_id: sandboxEndToEndId(deps.ids),
+    end_to_end_id: sandboxEndToEndId(deps.ids, to.tenant, to.idempotencyKey),
     amount: cop(amountCents),
     creditor: { key: { key_type: to.key.key_type, key_value: to.key.key_value } },
     debtor: SANDBOX_DEBTOR,
@@ -127,6 +145,7 @@ export async function receiveSandboxInboundPayment(
   deps: SandboxInboundDeps,
   tenant: string,
   request: SandboxInboundPaymentRequest,
+  idempotencyKey?: string,
 ): Promise<PublicPayment> {
   const key = parseKey(request.key);
   const amountCents = paymentAmountCents('amount.value', request.amount.value);
@@ -139,9 +158,11 @@ export async function receiveSandboxInboundPayment(
   return sendSandboxCredit(
     deps,
     {
+      tenant,
       customerId: stored.customer_id,
       keyId: stored.id,
       key: { key_type: stored.key_type, key_value: stored.key_value },
+      idempotencyKey,
     },
     amountCents,
     request.description === undefined ? {} : { description: request.description },

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import { AppError } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
 import { tracer } from '../observability/telemetry';
 import { bodySizeLimit, httpResponses, type ApiContext, type ApiEvent } from './middlewares';
 import { observability } from './observability';
@@ -137,6 +137,11 @@ export async function callNetworkRoute(
     },
   } as unknown as ApiEvent;
   const answer = await handler(event, inProcessContext(route.name, requestId));
-  if (answer.statusCode !== 200) throw new Error(`${route.path} answered ${answer.statusCode}: ${answer.body}`);
-  return JSON.parse(String(answer.body));
+  if (answer.statusCode === 200) return JSON.parse(String(answer.body));
+  // A store that did not answer is the caller's answer too (503, retry later); anything else is a fault.
+  const retryAfter = Number(answer.headers?.['retry-after']);
+  if (answer.statusCode === 503 && retryAfter > 0) {
+    throw new RetryLater('SERVICE_UNAVAILABLE', 'The data store did not answer in time; retry the request', retryAfter);
+  }
+  throw new Error(`${route.path} answered ${answer.statusCode}: ${answer.body}`);
 }

@@ -26,10 +26,11 @@ export const APPROVALS = ['ACCEPTED', 'REFUSED', 'AUTO_APPROVED', 'AUTO_REJECTED
 export type Approval = (typeof APPROVALS)[number];
 
 /**
- * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, by the
- * network for a payee at another participant, or, for an INBOUND payment, by the client's approval
- * callback (APPROVAL_REFUSED), for want of a usable answer from it (APPROVAL_FAILED), or because
- * another payment of its DYNAMIC QR code was accepted first (QR_CODE_NOT_PAYABLE).
+ * Why a payment was refused: by our sponsor bank as the participant of a merchant that cannot
+ * receive, by the network for a payee at another participant, or by the payee's approval callback
+ * (APPROVAL_REFUSED) or for want of a usable answer from it (APPROVAL_FAILED): an INBOUND payment's,
+ * and an OUTBOUND payment's to one of our merchants; or because another payment of its DYNAMIC QR
+ * code was accepted first (QR_CODE_NOT_PAYABLE).
  */
 export const REJECTION_REASONS = [
   'PAYEE_INACTIVE',

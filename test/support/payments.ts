@@ -11,6 +11,11 @@ import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
 import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
 import { receiveCredit, type ReceiveCreditDeps } from '../../shared/domain/network-credits';
+import {
+  routedNetwork,
+  settleOwnMerchantPayment,
+  type OwnMerchantCreditDeps,
+} from '../../shared/domain/own-merchant-payments';
 import type { PayQrCodeDeps } from '../../shared/domain/pay-qr-code';
 import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
@@ -54,7 +59,10 @@ export class HeldSettlements implements SettlementQueue {
 
 export const SETTLEMENT_DELAY_MS = 1000;
 
-/** The real payment flow's dependencies: every store is the DynamoDB one. */
+/**
+ * The real payment flow's dependencies: every store is the DynamoDB one; a payment to one of our
+ * merchants is answered by the payee's credit and approval, as the function does.
+ */
 export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): PayResolutionDeps => ({
   resolutions: dynamoResolutionStore,
   customers: dynamoCustomerStore,
@@ -66,12 +74,22 @@ export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): Pay
   maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
   clock: { now },
   ids: { newId: () => randomUUID() },
+  ownMerchants: {
+    settle: (payment) => settleOwnMerchantPayment(ownMerchantCreditDeps(queue), settlementDeps(), payment),
+  },
 });
 
-/** The settlement job's dependencies: the DynamoDB stores and the sandbox network. */
+/** The payee's side of a payment between our merchants: its credit's stores, approval and decision jobs. */
+export const ownMerchantCreditDeps = (decisionJobs: SettlementQueue = new HeldSettlements()): OwnMerchantCreditDeps => {
+  const { network: _sandboxCredits, qrReferences: _references, ...credit } = qrPaymentDeps(decisionJobs);
+  return { ...credit, customers: dynamoCustomerStore, accounts: dynamoAccountStore, participant: PARTICIPANT };
+};
+
+/** The settlement job's dependencies: the DynamoDB stores and the sandbox network, our own merchants apart. */
 export const settlementDeps = (): SettlePaymentDeps => ({
   payments: dynamoSettlementStore,
-  network: sandboxNetwork,
+  // As the settlement function: our own merchants answer through their approval.
+  network: routedNetwork(ownMerchantCreditDeps(), sandboxNetwork),
   approvalSettings: dynamoApprovalSettingsStore,
   qrCodes: dynamoQrCodeStore,
   clock: { now },
