@@ -1,12 +1,14 @@
 /** POST /v1/payments: pay a resolved Bre-B key or a saved recipient from one of the client's accounts (docs/payments.md). */
 import { systemNewRecords } from '../shared/domain/clock';
+import { settleOwnMerchantPayment } from '../shared/domain/own-merchant-payments';
 import { createPayment } from '../shared/domain/pay-recipient';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
-import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
+import { dynamoPaymentStore, dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRecipientStore } from '../shared/data/recipients-repository';
 import { settlementQueue } from '../shared/data/queues';
 import { httpHandler } from '../shared/http/handler';
@@ -32,6 +34,14 @@ export const handler = httpHandler<CreatePaymentRequest>({
         settlement: {
           queue: settlementQueue(),
           delayMs: runtimeConfig().sandboxSettlementDelayMs,
+        },
+        ownMerchants: {
+          settle: (payment) =>
+            settleOwnMerchantPayment(
+              { ...systemNewRecords, ...ownMerchantCreditPorts() },
+              { ...systemNewRecords, payments: dynamoSettlementStore },
+              payment,
+            ),
         },
       },
       auth.tenant,

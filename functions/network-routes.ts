@@ -32,4 +32,21 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
     secrets: ['network'],
   },
+  {
+    name: 'receiveNetworkCredit',
+    handler: 'receive-network-credit',
+    method: 'POST',
+    paths: ['/network/v1/credits'],
+    auth: 'signature',
+    summary: "A shopper's bank pays one of our merchants' keys or QR codes: the merchant's decision, once",
+    // Reads the payment the credit's id names, the key's directory entry, the key, a QR code and its
+    // reference guard, the approval settings; then receives the payment as the sandbox's inbound
+    // routes do (a transaction of Puts, Updates and ConditionChecks; the decision's second one).
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+    secrets: ['network'],
+    // Opens the approval secrets to sign the approval request.
+    sealing: ['open'],
+    // The decision job, queued before the payment is written.
+    queues: ['settlement'],
+  },
 ];

@@ -3,6 +3,7 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { receiveSandboxInboundPayment } from '../shared/domain/sandbox-inbound';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
+import { signedCredits } from './receive-network-credit';
 import { httpHandler } from '../shared/http/handler';
 import type { SandboxInboundPaymentRequest } from '../shared/schemas/payments';
 import { sandboxInboundPaymentRequest } from '../shared/schemas/generated/payments';
@@ -10,10 +11,11 @@ import { sandboxInboundPaymentRequest } from '../shared/schemas/generated/paymen
 export const handler = httpHandler<SandboxInboundPaymentRequest>({
   name: 'receiveSandboxInboundPayment',
   body: sandboxInboundPaymentRequest,
-  handle: ({ auth, body }) =>
+  handle: ({ auth, body, idempotencyKey }) =>
     receiveSandboxInboundPayment(
-      { ...systemNewRecords, ...inboundPaymentPorts(), directory: dynamoDirectory },
+      { ...systemNewRecords, ...inboundPaymentPorts(), directory: dynamoDirectory, network: signedCredits },
       auth.tenant,
       body,
+      idempotencyKey,
     ),
 });

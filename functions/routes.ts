@@ -451,11 +451,14 @@ export const routes: readonly RouteDefinition[] = [
     ],
     scopes: [SCOPES.paymentsWrite],
     // Reads the resolution, the customer, the account and the payee's key and account; the
-    // transaction marks the resolution used, checks the customers, updates the balances, puts the
-    // payments, their movements and their events, and updates the counters; a PENDING payment's
-    // settlement is then scheduled on the settlement queue.
+    // transaction marks the resolution used, checks the payer, updates its balance, puts the payment,
+    // its movement and its event, and updates the counters; a PENDING payment's settlement is then
+    // scheduled on the settlement queue. A payment to one of our merchants then receives the payee's
+    // credit as POST /network/v1/credits does (the payee's approval asked), and answers the payment.
     tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
     queues: ['settlement'],
+    // Opens the payee's approval secrets to sign its approval request.
+    sealing: ['open'],
   },
   {
     name: 'getPayment',
@@ -746,6 +749,8 @@ export const routes: readonly RouteDefinition[] = [
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
     queues: ['settlement'],
+    // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
+    secrets: ['network'],
     sandbox: true,
   },
   {
@@ -757,11 +762,14 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: 'sandboxInboundPaymentRequestSchema', query: 'emptyQuerySchema', response: 'paymentSchema' },
     problems: ['KEY_NOT_FOUND', 'KEY_STATUS_CONFLICT', 'CUSTOMER_INACTIVE', 'AMOUNT_ABOVE_LIMIT'],
     scopes: [SCOPES.paymentsWrite],
-    // Reads the key's directory entry and the key; then as paying a QR code, without a code.
+    // Reads the key's directory entry and the key; then sends the credit (POST /network/v1/credits's
+    // handler, in process: its reads and writes are this function's).
     tableActions: INBOUND_PAYMENT_ACTIONS,
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
     queues: ['settlement'],
+    // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
+    secrets: ['network'],
     sandbox: true,
   },
   {

@@ -9,12 +9,14 @@
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
+import { routedNetwork } from '../shared/domain/own-merchant-payments';
 import { sandboxNetwork, settlePayment, type SettlementNetwork } from '../shared/domain/settlement';
 import { connectorNetwork } from '../shared/domain/transfer-orders';
 import { fetchConnector } from '../shared/data/network-connector';
 import { networkSecrets } from '../shared/data/network-secret';
 import { readNetwork, readParticipant } from '../shared/runtime/config';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
+import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
@@ -41,10 +43,18 @@ const stageNetwork: SettlementNetwork = {
   },
 };
 
+// A payment to one of our own merchants is answered by the payee's approval (its credit, once). Its
+// ports are made at first use: the queues they name are set once the local runtime has started.
+let routed: SettlementNetwork | undefined;
+const network: SettlementNetwork = {
+  answer: (payment) =>
+    (routed ??= routedNetwork({ ...systemNewRecords, ...ownMerchantCreditPorts() }, stageNetwork)).answer(payment),
+};
+
 const deps = {
   ...systemNewRecords,
   payments: dynamoSettlementStore,
-  network: stageNetwork,
+  network,
   approvalSettings: dynamoApprovalSettingsStore,
   qrCodes: dynamoQrCodeStore,
 };

@@ -103,10 +103,15 @@ export const workers: readonly WorkerDefinition[] = [
     handler: 'settle-payment',
     source: { queue: 'settlement', batchSize: 10 },
     // Reads the payment (consistent); the answer's transaction puts the payment (while still PENDING)
-    // and its event, and for a rejection updates the payer's balance and puts the movement.
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    // and its event, and for a rejection updates the payer's balance and puts the movement. A payment
+    // to one of our merchants left PENDING: the payee's credit received (its checks) and decided.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
     // On a connector stage it signs the transfer order it POSTs to the sponsor bank's connector.
     secrets: ['network'],
+    // Opens a payee's approval secrets to ask it about a payment from another of our merchants, and
+    // queues that credit's decision job first, as every inbound payment's.
+    sealing: ['open'],
+    queues: ['settlement'],
     timeoutSeconds: 30,
     // An inbound payment's approval callback (APPROVAL_TIMEOUT_MS, 3 s) and its transaction.
     recordSeconds: 10,

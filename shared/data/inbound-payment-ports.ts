@@ -3,8 +3,12 @@
  * approval callback's HTTP client and the settlement queue: the routes that receive payments (a key's,
  * a QR code's) take the same ports.
  */
+import type { OwnMerchantCreditDeps } from '../domain/own-merchant-payments';
 import type { ReceivePaymentDeps } from '../domain/receive-payment';
 import { runtimeConfig } from '../runtime/config';
+import { dynamoAccountStore } from './accounts-repository';
+import { dynamoCustomerStore } from './customers-repository';
+import { dynamoDirectory } from './directory-repository';
 import { dynamoApprovalSettingsStore } from './approval-settings-repository';
 import { webhookUrlDeps } from './host-resolver';
 import { dynamoKeyStore } from './keys-repository';
@@ -27,4 +31,20 @@ export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'>
   },
   decisionJobs: settlementQueue(),
   maxPaymentCents: runtimeConfig().maxPaymentCents,
+});
+
+/**
+ * A copy of a credit waits this long for the first copy's decision (its approval callback has 3 s of
+ * its 10), looking this often.
+ */
+export const CREDIT_DECISION_WAIT = { maxMs: 5_000, pollMs: 200 };
+
+/** What a payment to one of our own merchants runs on for the payee's credit (shared/domain/own-merchant-payments.ts). */
+export const ownMerchantCreditPorts = (): Omit<OwnMerchantCreditDeps, 'clock' | 'ids'> => ({
+  ...inboundPaymentPorts(),
+  directory: dynamoDirectory,
+  customers: dynamoCustomerStore,
+  accounts: dynamoAccountStore,
+  participant: runtimeConfig().participant,
+  decisionWait: CREDIT_DECISION_WAIT,
 });

@@ -48,6 +48,8 @@ export const FUNDS = 'funds';
 export const CREDITED_ACCOUNT = 'credited-account';
 /** The label of an answer to a payment that no longer awaits one (PENDING, or PROCESSING). */
 export const NOT_AWAITING = 'not-awaiting';
+/** The label of a new payment whose id is taken: one whose id follows from a network credit's end-to-end id. */
+export const PAYMENT_EXISTS = 'payment-exists';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 const MAX_TRANSACTION_ITEMS = 100;
@@ -122,6 +124,7 @@ async function tryWritePayment(
   const labelled: LabelledItem[] = [
     ...items,
     ...answered.map((payment) => ({ label: NOT_AWAITING, item: answeredPut(payment) })),
+    ...write.payments.map((payment) => ({ label: PAYMENT_EXISTS, item: newPaymentPut(payment, write.workDueAt) })),
   ];
   const movements: TransactItem[] = [];
   const heldFor = new Map<number, { accountId: string; day: string | undefined }>();
@@ -146,7 +149,6 @@ async function tryWritePayment(
     ...labelled.map(({ item }) => item),
     ...movements,
     ...write.events.map(eventPut),
-    ...write.payments.map((payment) => newPaymentPut(payment, write.workDueAt)),
     // A payment and the payee's record of it may share a counter shard: their increments are added up.
     ...counterIncrementsOf(
       write.payments.map((payment) => ({
@@ -293,6 +295,8 @@ export const dynamoInboundPaymentStore: InboundPaymentStore = {
       { label: KEY, item: whileActive(itemKeys.brebKey(keyId)) },
     ]);
     if (outcome.written) return { written: true };
+    // A retry or a racing duplicate of a network credit: the first one's payment stands.
+    if (outcome.failed.has(PAYMENT_EXISTS)) return { written: false, reason: 'already_received' };
     if (outcome.failed.has(QR_CODE)) return { written: false, reason: 'code_not_payable' };
     if (outcome.failed.has(PAYEE)) return { written: false, reason: 'customer_inactive' };
     if (outcome.failed.has(KEY)) return { written: false, reason: 'key_inactive' };

@@ -4,8 +4,10 @@
  * that the customer, the key and the key's account are ACTIVE, and updates the counters of both
  * lists: a key suspended or a customer deactivated a moment before can never get a new code.
  */
+import type { QrCodeReferences } from '../domain/network-credits';
 import type { InsertQrCodeResult, QrCodeListFilters, QrCodeStore, StoredQrCode } from '../domain/qrcodes';
 import { uniqueGuard } from './inserts';
+import { getRecord } from './records';
 import { itemKeys } from './item-keys';
 import { insertListed, listedReads, underCustomer } from './listed-records';
 import { changeStatus, statusUpdate } from './status-changes';
@@ -47,4 +49,12 @@ export const dynamoQrCodeStore: QrCodeStore = {
 
   markDeleted: async (code: StoredQrCode, now: string): Promise<boolean> =>
     (await changeStatus(itemKeys.qrCode(code.id), code.id, { from: code.status, to: 'DELETED', now })) !== undefined,
+};
+
+/** A merchant's code by its reference: the reference guard names the code that holds it (for life). */
+export const dynamoQrCodeReferences: QrCodeReferences = {
+  async codeIdOf(customerId, reference) {
+    const guard = await getRecord<{ qr_code_id?: string }>(itemKeys.qrReferenceGuard(customerId, reference));
+    return guard?.qr_code_id;
+  },
 };

@@ -93,13 +93,13 @@ const OWNER_FIELDS = [
 ] as const;
 
 /** The owner in the contract's field order, with its absent names left out. */
-export const ownerOf = (owner: KeyOwner): KeyOwner =>
+export const ownerOf = <Owner extends Partial<KeyOwner>>(owner: Owner): Owner =>
   Object.fromEntries(
     OWNER_FIELDS.filter((field) => owner[field] !== undefined && owner[field] !== null).map((field) => [
       field,
       owner[field],
     ]),
-  ) as KeyOwner;
+  ) as Owner;
 
 export function publicResolution(resolution: StoredResolution): Resolution {
   return {

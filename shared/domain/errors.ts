@@ -61,6 +61,7 @@ export const ERROR_CATALOG = {
   },
   WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
   DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },
+  CREDIT_IN_PROGRESS: { kind: 'conflict', title: 'The same credit is still being decided: send it again' },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
   HEADERS_TOO_LARGE: { kind: 'headers_too_large', title: 'The request line and headers are too large' },

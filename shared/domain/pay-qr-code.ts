@@ -6,20 +6,19 @@
  * when the code asks for one (REQUEST), the tip the payer chooses. The merchant receives an INBOUND
  * payment carrying the code's prefixed reference, decided by its approval callback when the client
  * has one on (shared/domain/receive-payment.ts); when it is credited, a DYNAMIC code becomes PAID in
- * the same transaction: a code is paid once.
+ * the same transaction: a code is paid once. The simulator pays it as a shopper's bank would: a credit
+ * naming the code's reference (docs/network.md, "Credits").
  */
 import type { PayQrCodeRequest } from '../schemas/payments';
-import { newRecord } from './clock';
 import { AppError } from './errors';
 import { FieldErrors } from './lists';
-import { parseCents } from './money';
-import { paymentAmountCents, publicPayment, type PublicPayment } from './payments';
+import { cop, parseCents } from './money';
+import { paymentAmountCents, type PublicPayment } from './payments';
 import { getOwnQrCode, type StoredQrCode } from './qrcodes';
-import { receivePayment, type ReceivePaymentDeps } from './receive-payment';
-import { SANDBOX_SHOPPER } from './sandbox-inbound';
+import { sendSandboxCredit, type SandboxCreditDeps } from './sandbox-inbound';
 
-/** What paying a QR code needs: receiving an inbound payment (with its approval) and reading codes. */
-export type PayQrCodeDeps = ReceivePaymentDeps;
+/** What paying a QR code needs: reading the code, and the simulator's credit (sandbox-inbound.ts). */
+export type PayQrCodeDeps = SandboxCreditDeps;
 
 /** What a payment of a code moves: the amount (tip included) and the tip part of it. */
 export interface QrCharge {
@@ -73,27 +72,21 @@ export async function payQrCode(
   tenant: string,
   id: string,
   request: PayQrCodeRequest,
+  idempotencyKey?: string,
 ): Promise<PublicPayment> {
   const code = await getOwnQrCode(deps.qrCodes, tenant, id);
   if (code.status !== 'ACTIVE') throw notPayable(code);
   const charge = qrCharge(code, request);
 
-  const record = newRecord(deps, code.tenant);
-  const payment = await receivePayment(
+  // The shopper's bank sends what the wallet showed: the total, its tip part, and the code's reference.
+  return sendSandboxCredit(
     deps,
+    { tenant, customerId: code.customer_id, keyId: code.key_id, key: code.key, idempotencyKey },
+    charge.amountCents,
     {
-      ...record,
-      customer_id: code.customer_id,
-      account_id: code.account_id,
-      direction: 'INBOUND',
-      amount_cents: charge.amountCents,
-      ...(charge.tipCents > 0 ? { tip_cents: charge.tipCents } : {}),
-      qr_code_id: code.id,
       qr_code_reference: code.qr_code_reference,
-      counterparty: SANDBOX_SHOPPER,
+      ...(charge.tipCents > 0 ? { tip: cop(charge.tipCents) } : {}),
+      code,
     },
-    code.key_id,
-    code,
   );
-  return publicPayment(payment);
 }

@@ -1,15 +1,15 @@
 /**
  * POST /v1/payments: paying a resolved Bre-B key (docs/payments.md). The resolution names the payee
  * and is used once: the first payment made with it is the only one, and the same request again
- * answers that payment. When the payee is one of our merchants the money reaches its account in the
- * same transaction as the debit (SETTLED, or REJECTED when the merchant cannot receive); a payee at
- * another participant gets the payment through the network: answered PENDING, its amount held, and
- * settled later by a settlement job (shared/domain/settlement.ts).
+ * answers that payment. The payment is written PENDING, its amount held. A payee at another
+ * participant gets it through the network, answered later by a settlement job (shared/domain/
+ * settlement.ts); one of our merchants through its inbound approval, within the request (SETTLED, or
+ * REJECTED with the hold released: shared/domain/own-merchant-payments.ts).
  */
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
 import { newRecord, type NewRecords } from './clock';
-import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
+import { getOwnCustomer, type CustomerStore } from './customers';
 import { getCustomerResolution, type ResolutionStore, type StoredResolution } from './directory';
 import { AppError, invalidField } from './errors';
 import type { KeyStore } from './keys';
@@ -25,6 +25,8 @@ import {
   type PublicPayment,
   type StoredPayment,
 } from './payments';
+import { paysOwnMerchant } from './own-merchant-payments';
+import { UNDECIDED_AFTER_MS } from './receive-payment';
 import type { SettlementScheduling } from './settlement';
 
 export interface ResolutionPaymentWrite extends PaymentWrite {
@@ -66,6 +68,11 @@ export interface PaymentDeps extends NewRecords {
   readonly settlement: SettlementScheduling;
   /** The stage's per-payment maximum (MAX_PAYMENT_CENTS). */
   readonly maxPaymentCents: number;
+  /**
+   * Answers a PENDING payment to one of our merchants by its payee's inbound approval, now (shared/
+   * domain/own-merchant-payments.ts): the payment as it is afterwards.
+   */
+  readonly ownMerchants: { settle(payment: StoredPayment): Promise<StoredPayment> };
 }
 
 export interface PayResolutionDeps extends PaymentDeps {
@@ -156,13 +163,14 @@ export async function payResolved(
   }
 
   const record = newRecord(deps, tenant);
+  // Our own merchant answers through its inbound approval, another participant through the network:
+  // either way the payment waits PENDING, its amount held.
   const outbound: StoredPayment = {
     ...record,
     customer_id: customer.id,
     account_id: account.id,
     direction: 'OUTBOUND',
-    // Our own merchant answers inside the transaction; another participant through the network.
-    status: payeeAccount ? 'SETTLED' : 'PENDING',
+    status: 'PENDING',
     amount_cents: intent.amountCents,
     ...(intent.description === undefined ? {} : { description: intent.description }),
     resolution_id: resolution.id,
@@ -173,45 +181,21 @@ export async function payResolved(
       participant: resolution.participant,
       account: resolution.account,
     },
-    ...(payeeAccount ? { settled_at: record.created_at } : {}),
   };
   const debit = { accountId: account.id, paymentId: outbound.id, amountCents: -intent.amountCents };
-  const guard = {
+  const events = paymentEvents(deps.ids, outbound, 'payment.outbound.confirmed');
+  // Due when its answer should have come (the network's, or the payee's approval within this request):
+  // a settlement job lost after the commit is found then.
+  const dueIn = payeeAccount ? UNDECIDED_AFTER_MS : deps.settlement.delayMs;
+  const result = await deps.payments.insert({
     resolutionId: resolution.id,
     ...(made ? { newResolution: resolution } : {}),
     payerCustomerId: customer.id,
-  };
-
-  const confirmed = 'payment.outbound.confirmed';
-  let written = outbound;
-  let result: ResolutionPaymentResult;
-  if (!payeeAccount) {
-    const events = paymentEvents(deps.ids, outbound, confirmed);
-    // Due when the network should have answered: a settlement job lost after the commit is found then.
-    const workDueAt = { [outbound.id]: later(outbound.created_at, deps.settlement.delayMs) };
-    result = await deps.payments.insert({ ...guard, payments: [outbound], moves: [debit], events, workDueAt });
-  } else {
-    const inbound = payeeRecord(deps, outbound, customer, account, payeeAccount);
-    result = await deps.payments.insert({
-      ...guard,
-      // Paying another account of the same customer: its one status check covers both sides.
-      ...(payeeAccount.customer_id === customer.id ? {} : { payeeCustomerId: payeeAccount.customer_id }),
-      payments: [outbound, inbound],
-      moves: [debit, { accountId: payeeAccount.id, paymentId: inbound.id, amountCents: intent.amountCents }],
-      // Accepted and settled in this one transaction: each side learns both.
-      events: [
-        ...paymentEvents(deps.ids, outbound, confirmed, 'payment.settled'),
-        ...paymentEvents(deps.ids, inbound, 'payment.inbound.received', 'payment.inbound.confirmed'),
-      ],
-    });
-    if (!result.written && result.reason === 'payee_inactive') {
-      // Our sponsor bank, as the payee's participant, refuses it: recorded, and no money moves.
-      const { settled_at: _never, ...unsettled } = outbound;
-      written = { ...unsettled, status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' };
-      const events = paymentEvents(deps.ids, written, 'payment.rejected');
-      result = await deps.payments.insert({ ...guard, payments: [written], moves: [], events });
-    }
-  }
+    payments: [outbound],
+    moves: [debit],
+    events,
+    workDueAt: { [outbound.id]: later(outbound.created_at, dueIn) },
+  });
 
   if (!result.written) {
     switch (result.reason) {
@@ -225,43 +209,7 @@ export async function payResolved(
         throw new Error(`Payment ${outbound.id} refused: ${result.reason}`);
     }
   }
-  return publicPayment(await sentToNetwork(deps, written));
-}
-
-/** The payee's INBOUND record of a payment to one of our merchants: the payer is its counterparty. */
-function payeeRecord(
-  deps: PaymentDeps,
-  outbound: StoredPayment,
-  payer: StoredCustomer,
-  payerAccount: StoredAccount,
-  payeeAccount: StoredAccount,
-): StoredPayment {
-  const {
-    id: _outboundId,
-    resolution_id: _resolution,
-    recipient_id: _recipient,
-    tenant: _tenant,
-    counterparty: _payee,
-    ...shared
-  } = outbound;
-  return {
-    ...shared,
-    id: deps.ids.newId(),
-    tenant: payeeAccount.tenant,
-    customer_id: payeeAccount.customer_id,
-    account_id: payeeAccount.id,
-    direction: 'INBOUND',
-    counterparty: {
-      owner: {
-        identification_type: payer.identification_type,
-        identification_number: payer.identification_number,
-        type: 'BUSINESS',
-        business_name: payer.business_name,
-      },
-      participant: { name: deps.participant.name, identification_number: deps.participant.nit },
-      account: { account_number: payerAccount.number, account_type: payerAccount.type },
-    },
-  };
+  return publicPayment(await sentToNetwork(deps, outbound));
 }
 
 /**
@@ -280,11 +228,15 @@ async function ourPayeeAccount(deps: PaymentDeps, resolution: StoredResolution):
 /**
  * A PENDING payment's settlement job is scheduled: the fast path. The commit put the payment in the
  * index of due work, so a job lost here (a crash, a failed SendMessage) is run by the sweeper; a
- * retry of the request schedules it again too. Jobs answer a payment once, however many run.
+ * retry of the request schedules it again too. Jobs answer a payment once, however many run. A
+ * payment to one of our merchants is then answered within the request by the payee's approval (a
+ * retry, or a racing copy, meets the same credit: its decision), its job only a backstop.
  */
 async function sentToNetwork(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
-  if (payment.status === 'PENDING') await deps.settlement.queue.schedule(payment.id, deps.settlement.delayMs);
-  return payment;
+  if (payment.status !== 'PENDING') return payment;
+  const ownMerchant = paysOwnMerchant(payment, deps.participant);
+  await deps.settlement.queue.schedule(payment.id, ownMerchant ? UNDECIDED_AFTER_MS : deps.settlement.delayMs);
+  return ownMerchant ? deps.ownMerchants.settle(payment) : payment;
 }
 
 /**

@@ -14,12 +14,26 @@ import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
 import { cop, formatCents, parseCents, type Money } from './money';
 
+/**
+ * Who the other side is, as far as it is known: all of a key's owner for a resolved payee, our
+ * merchant or the sandbox's shopper; the `name` (and identification, when sent) of a payer whose bank
+ * credited us through the network.
+ */
+export type CounterpartyOwner = Partial<KeyOwner> & { readonly name?: string };
+
 /** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
 export interface Counterparty {
   /** The Bre-B key the payment was addressed to, when it was (a resolved key). */
   readonly key?: DirectoryKey;
-  readonly owner: KeyOwner;
+  readonly owner: CounterpartyOwner;
   readonly participant: DirectoryEntry['participant'];
+  /** Absent for a payer credited through the network: a credit names no payer's account. */
+  readonly account?: DirectoryEntry['account'];
+}
+
+/** A counterparty known in full: a resolved payee, one of our merchants, the sandbox's shopper. */
+export interface ResolvedCounterparty extends Counterparty {
+  readonly owner: KeyOwner;
   readonly account: DirectoryEntry['account'];
 }
 
@@ -43,6 +57,8 @@ export interface StoredPayment {
   /** INBOUND payments of a QR code: the code, and its reference in the network's prefixed form. */
   readonly qr_code_id?: string;
   readonly qr_code_reference?: string;
+  /** INBOUND payments credited through the network: the credit's Bre-B end-to-end id (its id follows from it). */
+  readonly end_to_end_id?: string;
   readonly counterparty: Counterparty;
   readonly rejection_reason?: RejectionReason;
   /** INBOUND payments: how they were decided (docs/inbound-approval.md), once they are. */
@@ -115,12 +131,14 @@ const optional = <K extends string, V>(name: K, value: V | undefined) =>
  * a map): the first answer of a payment and every later reading of it are the same bytes (a
  * recipient's payee is answered so too).
  */
+export function publicCounterparty(counterparty: ResolvedCounterparty): ResolvedCounterparty;
+export function publicCounterparty(counterparty: Counterparty): Counterparty;
 export function publicCounterparty({ key, owner, participant, account }: Counterparty): Counterparty {
   return {
     ...(key ? { key: { key_type: key.key_type, key_value: key.key_value } } : {}),
-    owner: ownerOf(owner),
+    owner: { ...ownerOf(owner), ...(owner.name === undefined ? {} : { name: owner.name }) },
     participant: { name: participant.name, identification_number: participant.identification_number },
-    account: { account_number: account.account_number, account_type: account.account_type },
+    ...(account ? { account: { account_number: account.account_number, account_type: account.account_type } } : {}),
   };
 }
 
@@ -138,6 +156,7 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('recipient_id', payment.recipient_id),
     ...optional('qr_code_id', payment.qr_code_id),
     ...optional('qr_code_reference', payment.qr_code_reference),
+    ...optional('end_to_end_id', payment.end_to_end_id),
     counterparty: publicCounterparty(payment.counterparty),
     ...optional('rejection_reason', payment.rejection_reason),
     ...optional('approval', payment.approval),

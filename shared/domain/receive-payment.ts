@@ -22,7 +22,9 @@ import { publicQrCode, type QrCodeStore, type StoredQrCode } from './qrcodes';
 /** Why a payment could not be received: nothing was written. */
 export type InboundRefusal = 'code_not_payable' | 'customer_inactive' | 'key_inactive';
 
-export type InboundReceipt = { readonly written: true } | { readonly written: false; readonly reason: InboundRefusal };
+/** already_received: a payment of this id is there (a network credit's retry or duplicate). */
+export type InboundReceipt =
+  { readonly written: true } | { readonly written: false; readonly reason: InboundRefusal | 'already_received' };
 
 /** The first write of an inbound payment. */
 export interface InboundArrival {
@@ -99,10 +101,11 @@ function settledEvents(deps: NewRecords, payment: StoredPayment, code: StoredQrC
   return code?.type === 'DYNAMIC' ? [...events, codePaidEvent(deps, code, payment.updated_at)] : events;
 }
 
-async function refusal(
+/** Why a payment to the merchant `customerId`, its key `keyId` (and `code`) could not be received. */
+export async function inboundRefusal(
   deps: Pick<ReceivePaymentDeps, 'qrCodes' | 'keys'>,
   reason: InboundRefusal,
-  payment: ArrivingPayment,
+  customerId: string,
   keyId: string,
   code: StoredQrCode | undefined,
 ): Promise<AppError> {
@@ -114,10 +117,7 @@ async function refusal(
       });
     }
     case 'customer_inactive':
-      return new AppError(
-        'CUSTOMER_INACTIVE',
-        `Customer ${payment.customer_id} is inactive: it cannot receive payments`,
-      );
+      return new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: it cannot receive payments`);
     case 'key_inactive': {
       const key = await deps.keys.get(keyId);
       return new AppError('KEY_STATUS_CONFLICT', `Key ${keyId} is not ACTIVE: it cannot receive payments`, {
@@ -155,8 +155,21 @@ export async function receivePayment(
     ...(code ? { code } : {}),
     events: asking ? received : [...received, ...settledEvents(deps, payment, code)],
   });
-  if (!receipt.written) throw await refusal(deps, receipt.reason, arriving, keyId, code);
+  if (!receipt.written) {
+    if (receipt.reason === 'already_received') return firstReceived(deps, payment.id);
+    throw await inboundRefusal(deps, receipt.reason, arriving.customer_id, keyId, code);
+  }
   return asking ? decidePayment(deps, payment, await askApproval(deps, asking, payment), code) : payment;
+}
+
+/**
+ * The payment the first of several deliveries of one credit wrote (its id follows from the credit):
+ * answered as it stands, PROCESSING while the first one's approval is still deciding it.
+ */
+async function firstReceived(deps: Pick<ReceivePaymentDeps, 'payments'>, id: string): Promise<StoredPayment> {
+  const first = await deps.payments.get(id);
+  if (!first) throw new Error(`Payment ${id} was there when received again, and is gone`);
+  return first;
 }
 
 const accepts = (decision: ApprovalDecision) =>

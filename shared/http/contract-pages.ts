@@ -13,6 +13,8 @@ import { problemOf, PROBLEM_CONTENT_TYPE } from './problem';
 import type { HttpResponse } from './responses';
 
 export const DOCUMENT_PATH = '/openapi.json';
+/** The network connector's own document (docs/network.md), never part of the clients' one. */
+export const NETWORK_DOCUMENT_PATH = '/network/openapi.json';
 export const REFERENCE_PATH = '/docs';
 /** The page's own files: Swagger UI's, and the script that starts it. */
 export const REFERENCE_FILES_PATH = `${REFERENCE_PATH}/{file}`;
@@ -28,6 +30,8 @@ export interface ServedOperation {
 export interface ContractSettings {
   /** The whole generated document (every route of the route table). */
   readonly document: Json;
+  /** The network connector's document, served whole: every stage has the network's routes. */
+  readonly networkDocument: Json;
   /** What this stage serves: the document keeps these operations only (no sandbox tools in production). */
   readonly operations: readonly ServedOperation[];
   /** The stage's token endpoint, when it is not the local issuer's (`/oauth2/token`, on this host). */
@@ -152,27 +156,34 @@ function notFound(requestId: string, detail: string): HttpResponse {
   return answer(404, { 'content-type': PROBLEM_CONTENT_TYPE, 'x-request-id': requestId }, JSON.stringify(problem));
 }
 
-/** The Lambda handler of the three paths (API Gateway's payload 2.0, no authorizer). */
+/** The Lambda handler of the four paths (API Gateway's payload 2.0, no authorizer). */
 export function contractHandler(settings: ContractSettings): (event: APIGatewayProxyEventV2) => Promise<HttpResponse> {
   let documentBody: string | undefined;
+  let networkDocumentBody: string | undefined;
   const files = referenceFiles(settings.swaggerUiDir);
   const cache = new Map<string, string>();
+  const jsonDocument = (body: string, requestId: string) =>
+    answer(
+      200,
+      {
+        'content-type': 'application/json',
+        'cache-control': 'public, max-age=300',
+        // Any tool may read the document from a browser: it is public.
+        'access-control-allow-origin': '*',
+        'x-request-id': requestId,
+      },
+      body,
+    );
   return async (event) => {
     const requestId = event.requestContext.requestId;
     const at = event.rawPath;
     if (at === DOCUMENT_PATH) {
       documentBody ??= JSON.stringify(documentForStage(settings.document, settings.operations, settings.tokenUrl));
-      return answer(
-        200,
-        {
-          'content-type': 'application/json',
-          'cache-control': 'public, max-age=300',
-          // Any tool may read the document from a browser: it is public.
-          'access-control-allow-origin': '*',
-          'x-request-id': requestId,
-        },
-        documentBody,
-      );
+      return jsonDocument(documentBody, requestId);
+    }
+    if (at === NETWORK_DOCUMENT_PATH) {
+      networkDocumentBody ??= JSON.stringify(settings.networkDocument);
+      return jsonDocument(networkDocumentBody, requestId);
     }
     if (at === REFERENCE_PATH) {
       return answer(

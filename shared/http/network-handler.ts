@@ -5,8 +5,9 @@
  * read. Then the body as JSON, validated, and the route's work. The same observability and answers as
  * the clients' routes (shared/http/handler.ts).
  */
+import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import { AppError } from '../domain/errors';
+import { AppError, RetryLater } from '../domain/errors';
 import { tracer } from '../observability/telemetry';
 import { bodySizeLimit, httpResponses, type ApiContext, type ApiEvent } from './middlewares';
 import { observability } from './observability';
@@ -74,4 +75,73 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
     .use(httpResponses(spec.name))
     .use(bodySizeLimit());
   return tracer.traced(chain);
+}
+
+/** A network route's handler as networkHandler builds it. */
+export type NetworkRouteHandler = (event: ApiEvent, context: ApiContext) => Promise<HttpResponse>;
+
+/** The Lambda context of a call made in process: the caller's own invocation lends its time. */
+function inProcessContext(functionName: string, requestId: string): ApiContext {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `in-process:${functionName}`,
+    memoryLimitInMB: '0',
+    awsRequestId: requestId,
+    logGroupName: '',
+    logStreamName: '',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  } as unknown as ApiContext;
+}
+
+/**
+ * Sends `body` to the network route `path` by calling its handler in this process, with the headers
+ * `sign` makes for its bytes (the connector's Standard Webhooks signature): the route's own signature check,
+ * validation and work run on it, as for a request from the network. The sandbox's simulator speaks
+ * the network's contract so (docs/network.md, "The sandbox"). Answers the route's 200 body; any other
+ * answer is a fault of the caller's, thrown.
+ */
+export async function callNetworkRoute(
+  handler: NetworkRouteHandler,
+  route: { readonly name: string; readonly path: string },
+  body: unknown,
+  sign: (raw: string, messageId: string) => Promise<Readonly<Record<string, string>>>,
+): Promise<unknown> {
+  const requestId = randomUUID();
+  const raw = JSON.stringify(body);
+  const headers = await sign(raw, `msg_${requestId}`);
+  const now = Date.now();
+  const event = {
+    version: '2.0',
+    routeKey: `POST ${route.path}`,
+    rawPath: route.path,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: raw,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'in-process',
+      apiId: 'in-process',
+      domainName: 'in-process',
+      domainPrefix: 'in-process',
+      http: { method: 'POST', path: route.path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'sandbox' },
+      requestId,
+      routeKey: `POST ${route.path}`,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+    },
+  } as unknown as ApiEvent;
+  const answer = await handler(event, inProcessContext(route.name, requestId));
+  if (answer.statusCode === 200) return JSON.parse(String(answer.body));
+  // A store that did not answer is the caller's answer too (503, retry later); anything else is a fault.
+  const retryAfter = Number(answer.headers?.['retry-after']);
+  if (answer.statusCode === 503 && retryAfter > 0) {
+    throw new RetryLater('SERVICE_UNAVAILABLE', 'The data store did not answer in time; retry the request', retryAfter);
+  }
+  throw new Error(`${route.path} answered ${answer.statusCode}: ${answer.body}`);
 }

@@ -2,12 +2,10 @@
  * The network connector's contract (docs/network.md): what the sponsor bank's connector sends us,
  * signed. Its own OpenAPI document describes it, apart from the clients' one.
  */
-import { closedObject, matching, moneySchema, text, TIMESTAMP, UUID } from './common';
-import { participantSchema } from './keys';
-import { counterpartySchema, QR_CODE_REFERENCE } from './payments';
-
-/** A Bre-B end-to-end id: 1 to 35 letters and digits. */
-export const END_TO_END_ID = matching('^[A-Za-z0-9]{1,35}$', 'must be 1 to 35 letters and digits');
+import type { FromSchema } from 'json-schema-to-ts';
+import { closedObject, moneySchema, text, TIMESTAMP, UUID } from './common';
+import { keyOfAnyType, keyOwnerSchema, participantSchema } from './keys';
+import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterpartySchema } from './payments';
 
 /** `POST /network/v1/transfers/{id}/status`: the network's answer to one of our transfer orders. */
 export const transferStatusRequestSchema = closedObject(
@@ -44,10 +42,64 @@ export const transferOrderSchema = closedObject(
       },
       ['customer_id', 'account_id', 'participant'],
     ),
-    creditor: counterpartySchema,
+    creditor: resolvedCounterpartySchema,
     description: text(140),
     qr_code_reference: QR_CODE_REFERENCE,
     created_at: TIMESTAMP,
   },
   ['type', 'transfer_id', 'end_to_end_id', 'amount', 'debtor', 'creditor', 'created_at'],
 );
+
+/**
+ * `POST /network/v1/credits` (docs/network.md, "Credits"): a shopper's bank pays one of our merchants'
+ * keys, or one of its QR codes (`qr_code_reference`, the prefixed form the code carries). `tip` is
+ * the part of `amount` the payer added as a tip, when the wallet shows one (a QR code's tip).
+ */
+export const creditRequestSchema = closedObject(
+  {
+    end_to_end_id: END_TO_END_ID,
+    amount: paymentAmountSchema,
+    tip: paymentAmountSchema,
+    creditor: closedObject({ key: keyOfAnyType }, ['key']),
+    debtor: closedObject(
+      {
+        name: text(140),
+        participant: participantSchema,
+        identification_type: keyOwnerSchema.properties.identification_type,
+        identification_number: keyOwnerSchema.properties.identification_number,
+      },
+      ['name', 'participant'],
+    ),
+    description: text(140),
+    qr_code_reference: QR_CODE_REFERENCE,
+  },
+  ['end_to_end_id', 'amount', 'creditor', 'debtor'],
+);
+
+export type CreditRequest = FromSchema<typeof creditRequestSchema>;
+
+/** Why a credit was refused (docs/network.md, "Credits"). */
+export const CREDIT_REJECTION_REASONS = [
+  'KEY_NOT_FOUND',
+  'QR_CODE_NOT_FOUND',
+  'QR_CODE_NOT_PAYABLE',
+  'AMOUNT_MISMATCH',
+  'AMOUNT_ABOVE_LIMIT',
+  'CUSTOMER_INACTIVE',
+  'KEY_INACTIVE',
+  'APPROVAL_REFUSED',
+  'APPROVAL_FAILED',
+] as const;
+export type CreditRejectionReason = (typeof CREDIT_REJECTION_REASONS)[number];
+
+/** The answer to a credit: the merchant's decision, and its INBOUND payment when one was written. */
+export const creditAnswerSchema = closedObject(
+  {
+    status: { type: 'string', enum: ['ACCEPTED', 'REJECTED'] },
+    reason: { type: 'string', enum: CREDIT_REJECTION_REASONS },
+    payment_id: UUID,
+  },
+  ['status'],
+);
+
+export type CreditAnswer = FromSchema<typeof creditAnswerSchema>;

@@ -26,10 +26,11 @@ export const APPROVALS = ['ACCEPTED', 'REFUSED', 'AUTO_APPROVED', 'AUTO_REJECTED
 export type Approval = (typeof APPROVALS)[number];
 
 /**
- * Why a payment was refused: by our sponsor bank as the participant of an inactive merchant, by the
- * network for a payee at another participant, or, for an INBOUND payment, by the client's approval
- * callback (APPROVAL_REFUSED), for want of a usable answer from it (APPROVAL_FAILED), or because
- * another payment of its DYNAMIC QR code was accepted first (QR_CODE_NOT_PAYABLE).
+ * Why a payment was refused: by our sponsor bank as the participant of a merchant that cannot
+ * receive, by the network for a payee at another participant, or by the payee's approval callback
+ * (APPROVAL_REFUSED) or for want of a usable answer from it (APPROVAL_FAILED): an INBOUND payment's,
+ * and an OUTBOUND payment's to one of our merchants; or because another payment of its DYNAMIC QR
+ * code was accepted first (QR_CODE_NOT_PAYABLE).
  */
 export const REJECTION_REASONS = [
   'PAYEE_INACTIVE',
@@ -86,6 +87,9 @@ export const sandboxInboundPaymentRequestSchema = closedObject(
 
 export type SandboxInboundPaymentRequest = FromSchema<typeof sandboxInboundPaymentRequestSchema>;
 
+/** A Bre-B end-to-end id: 1 to 35 letters and digits. */
+export const END_TO_END_ID = matching('^[A-Za-z0-9]{1,35}$', 'must be 1 to 35 letters and digits');
+
 export const QR_CODE_REFERENCE = matching('^[A-Za-z0-9.]{1,64}$', 'must be 1 to 64 letters, digits or dots');
 
 export const paymentListQuerySchema = listQueryUnderCustomer({
@@ -98,10 +102,32 @@ export const paymentListQuerySchema = listQueryUnderCustomer({
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;
 
-/** The other side of a payment: the payee of an OUTBOUND payment, the payer of an INBOUND one. */
-export const counterpartySchema = closedObject(
+/** A payee as a key's resolution shows it: whom an OUTBOUND payment pays, all of it known. */
+export const resolvedCounterpartySchema = closedObject(
   { key: typedKeySchema, owner: keyOwnerSchema, participant: participantSchema, account: keyAccountSchema },
   ['owner', 'participant', 'account'],
+);
+
+/**
+ * Who an INBOUND payment's payer is, as far as it is known: the whole owner for a payment from one of
+ * our merchants or the sandbox's shopper; for a credit from the network (docs/network.md), the `name`
+ * its bank sent, and its identification when the bank sent it (a credit names no `type`).
+ */
+export const counterpartyOwnerSchema = closedObject({ ...keyOwnerSchema.properties, name: text(140) });
+
+/**
+ * The other side of a payment: the payee of an OUTBOUND payment (always all of it: the resolution's),
+ * the payer of an INBOUND one. A credit from the network carries no payer's account, so `account` is
+ * absent on those, and `owner` holds what the payer's bank sent.
+ */
+export const counterpartySchema = closedObject(
+  {
+    key: typedKeySchema,
+    owner: counterpartyOwnerSchema,
+    participant: participantSchema,
+    account: keyAccountSchema,
+  },
+  ['owner', 'participant'],
 );
 
 /** A payment, as every payment route and the payment events answer it (docs/payments.md). */
@@ -119,6 +145,8 @@ export const paymentSchema = closedObject(
     recipient_id: UUID,
     qr_code_id: UUID,
     qr_code_reference: QR_CODE_REFERENCE,
+    // INBOUND payments credited through the network (docs/network.md): the credit's end-to-end id.
+    end_to_end_id: END_TO_END_ID,
     counterparty: counterpartySchema,
     rejection_reason: { type: 'string', enum: REJECTION_REASONS },
     approval: { type: 'string', enum: APPROVALS },

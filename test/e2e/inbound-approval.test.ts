@@ -184,6 +184,81 @@ const withoutDecision = {
   settled_at: undefined,
 };
 
+describe("a payment from one of our merchants (client B's) to another (client A's): the payee's approval decides it", () => {
+  let payer: MerchantWithKey;
+  beforeAll(async () => {
+    await approvalOn(false);
+    receiver.behave(CALLBACK, answerFor);
+    payer = await merchantWithKey(api, tokenB, { availableBalance: '1000.00' });
+  });
+
+  /** client B pays client A's merchant's key: resolved, then paid, as any payment of a key. */
+  async function payMerchant(description: string, value: string) {
+    const resolution = await api.request('POST', '/v1/resolve-key', {
+      token: tokenB,
+      body: { customer_id: payer.customerId, key: merchant.key },
+    });
+    expect(resolution.status).toBe(200);
+    return api.request('POST', '/v1/payments', {
+      token: tokenB,
+      body: {
+        customer_id: payer.customerId,
+        account_id: payer.accountId,
+        resolution_id: resolution.body.id,
+        amount: { value, currency: 'COP' },
+        description,
+      },
+    });
+  }
+
+  it.each([
+    ['accepts', { status: 'SETTLED' }, { status: 'SETTLED', approval: 'ACCEPTED' }],
+    [
+      'refuses',
+      { status: 'REJECTED', rejection_reason: 'APPROVAL_REFUSED' },
+      { status: 'REJECTED', approval: 'REFUSED', rejection_reason: 'APPROVAL_REFUSED' },
+    ],
+    [
+      'answers late',
+      { status: 'REJECTED', rejection_reason: 'APPROVAL_FAILED' },
+      { status: 'REJECTED', approval: 'AUTO_REJECTED', rejection_reason: 'APPROVAL_FAILED' },
+    ],
+  ])(
+    'the callback %s: the payer is answered so, the hold released when refused',
+    async (description, payerSide, payeeSide) => {
+      const [payerBefore, payeeBefore] = [
+        await balanceCents(payer.accountId, tokenB),
+        await balanceCents(merchant.accountId),
+      ];
+      const asked = receiver.at(CALLBACK).length;
+      const paid = await payMerchant(description, '30.00');
+      expect(paid.status).toBe(200);
+      expect(paid.body).toMatchObject({ direction: 'OUTBOUND', ...payerSide });
+      const settled = paid.body.status === 'SETTLED';
+      expect(await balanceCents(payer.accountId, tokenB)).toBe(payerBefore - (settled ? 30_00 : 0));
+      expect(await balanceCents(merchant.accountId)).toBe(payeeBefore + (settled ? 30_00 : 0));
+      // The payee was asked once, about its INBOUND payment, PROCESSING, that the payer's payment made.
+      const [request] = receiver.at(CALLBACK).slice(asked) as [Received];
+      expect(receiver.at(CALLBACK).length - asked).toBe(1);
+      const inbound = await api.request('GET', `/v1/payments/${request.event.data['id']}`, { token: tokenA });
+      expect(inbound.body).toMatchObject({
+        direction: 'INBOUND',
+        amount: { value: '30.00' },
+        description,
+        ...payeeSide,
+      });
+      expect(inbound.body.counterparty.owner.business_name).toBe(payer.businessName);
+      // The payer's events: its PENDING payment, then the payee's answer.
+      const events = (await api.scan()).filter(
+        (item) => item['entity'] === 'EVENT' && item['data']?.['id'] === paid.body.id,
+      );
+      expect(events.map((event) => event['type']).sort()).toEqual(
+        ['payment.outbound.confirmed', settled ? 'payment.settled' : 'payment.rejected'].sort(),
+      );
+    },
+  );
+});
+
 describe('with approval on', () => {
   beforeAll(async () => {
     await approvalOn(false);

@@ -4,13 +4,18 @@
  * fake-bank.ts). Signed transfer orders with a stable end_to_end_id; signed status callbacks applied
  * once (duplicates and out-of-order answers change nothing, an unknown id is 404); unsigned, badly
  * signed and stale callbacks refused; a status that arrives before the order is acknowledged; the
- * bank down or slow (the order sent again, the same, until it is taken).
+ * bank down or slow (the order sent again, the same, until it is taken). Inbound, the bank's signed
+ * credits: refused unsigned, badly signed or stale; credited once by end_to_end_id however often and
+ * however concurrently they are sent; decided by the merchant's inbound approval; a key of no merchant
+ * of ours REJECTED KEY_NOT_FOUND; a QR code paid by its reference.
  */
+import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
 import { FakeBank } from '../support/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey } from '../support/merchants';
 import { answeredPayment } from '../support/settlement';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Ana María Gómez Pérez's PHONE key at Banco Ejemplo (the sandbox directory): another participant. */
 const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
@@ -21,6 +26,8 @@ const OTHER_SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 let api: TestApi;
 let bank: FakeBank;
 let token: string;
+let tokenB: string;
+let approvals: WebhookReceiver;
 
 beforeAll(async () => {
   bank = await FakeBank.start(() => api.runtime.networkSecret!);
@@ -33,10 +40,13 @@ beforeAll(async () => {
     sweepGraceMs: SWEEP_GRACE_MS,
   });
   token = await api.token('sandbox-client-a');
+  tokenB = await api.token('sandbox-client-b');
+  approvals = await WebhookReceiver.start();
 });
 afterAll(async () => {
   await api.stop();
   await bank.stop();
+  await approvals.stop();
 });
 
 /** A payment of `value` to Ana's key: PENDING, its amount held. Each test pays amounts of its own. */
@@ -227,4 +237,208 @@ describe('transfer orders out', () => {
     expect(settled.body).toMatchObject({ status: 'SETTLED', applied: true });
     expect((await read(payment.id)).body.status).toBe('SETTLED');
   }, 40_000);
+});
+
+describe('credits in', () => {
+  let sequence = 0;
+  /** An end_to_end_id no other credit of this run has. */
+  const e2e = () => `E2E${process.pid}T${Date.now()}N${++sequence}`;
+  const credit = (key: object, value: string, extra: Record<string, unknown> = {}) => ({
+    end_to_end_id: e2e(),
+    amount: { value, currency: 'COP' },
+    creditor: { key },
+    debtor: {
+      name: 'Ana María Gómez Pérez',
+      participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+      identification_type: 'CC',
+      identification_number: '1020304050',
+    },
+    ...extra,
+  });
+  const inboundOf = async (accountId: string, readWith = token) =>
+    (await api.request('GET', `/v1/payments?account_id=${accountId}&direction=INBOUND`, { token: readWith })).body
+      .payments as Record<string, any>[];
+
+  it('a signed credit is accepted once however often it is sent: one INBOUND payment, credited once', async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '10.00' });
+    const sent = credit(payee.key, '25.00', { description: 'Almuerzo' });
+    const first = await bank.credit(api.url, sent);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ status: 'ACCEPTED', payment_id: expect.any(String) });
+    for (let copy = 0; copy < 3; copy += 1) expect(await bank.credit(api.url, sent)).toMatchObject(first);
+    expect(await balanceOf(payee.accountId)).toBe('35.00');
+    const inbound = await inboundOf(payee.accountId);
+    expect(inbound.map((payment) => payment.id)).toEqual([first.body.payment_id]);
+    // The payer as its bank named it: no account, no person-or-business type; the decision recorded.
+    expect(inbound[0]).toMatchObject({
+      status: 'SETTLED',
+      approval: 'NOT_REQUIRED',
+      end_to_end_id: sent.end_to_end_id,
+      description: 'Almuerzo',
+      amount: { value: '25.00', currency: 'COP' },
+      counterparty: {
+        owner: { identification_type: 'CC', identification_number: '1020304050', name: 'Ana María Gómez Pérez' },
+        participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+      },
+    });
+    expect(inbound[0]!['counterparty'].account).toBeUndefined();
+  });
+
+  it('10 racing copies of one credit credit once, and all answer the one payment', async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const sent = credit(payee.key, '7.00');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => bank.credit(api.url, sent)));
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200]));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+    expect(answers[0]!.body.status).toBe('ACCEPTED');
+    expect(await balanceOf(payee.accountId)).toBe('7.00');
+    expect(await inboundOf(payee.accountId)).toHaveLength(1);
+  });
+
+  it('unsigned, badly signed and stale credits are 401 and credit nothing; a bad body is 400 problem+json', async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const sent = credit(payee.key, '5.00');
+    for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
+      const refused = await bank.credit(api.url, sent, signing);
+      expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
+    }
+    expect(await balanceOf(payee.accountId)).toBe('0.00');
+    expect(await inboundOf(payee.accountId)).toHaveLength(0);
+    for (const bad of [
+      { ...sent, end_to_end_id: 'not-letters-and-digits' },
+      { ...sent, amount: { value: '5', currency: 'COP' } },
+      { ...sent, debtor: { name: 'Ana' } },
+      { ...sent, surprise: true },
+    ]) {
+      const invalid = await bank.credit(api.url, bad);
+      expect([invalid.status, invalid.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+      expect(invalid.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const malformed = await bank.credit(api.url, '{"end_to_end_id":');
+    expect([malformed.status, malformed.body.code]).toEqual([400, 'MALFORMED_JSON']);
+    // Still nothing: then the same credit, well signed, is taken.
+    expect(await balanceOf(payee.accountId)).toBe('0.00');
+    expect((await bank.credit(api.url, sent)).body.status).toBe('ACCEPTED');
+  });
+
+  it('a key of no merchant of ours: REJECTED KEY_NOT_FOUND, nothing written', async () => {
+    for (const key of [ANA_PHONE, { key_type: 'ALPHA', key_value: '@nobodyhasthis' }]) {
+      const answer = await bank.credit(api.url, credit(key, '3.00'));
+      expect([answer.status, answer.body]).toEqual([200, { status: 'REJECTED', reason: 'KEY_NOT_FOUND' }]);
+    }
+  });
+
+  it("the merchant's approval decides: refused is REJECTED with nothing credited, and a copy answers the same", async () => {
+    const payee = await merchantWithKey(api, tokenB, { availableBalance: '0.00' });
+    const settings = await api.request('PUT', '/v1/settings/inbound-approval', {
+      token: tokenB,
+      body: { callback_url: `${approvals.url}/b`, enabled: true, auto_approve_on_error: false },
+    });
+    expect(settings.status).toBe(200);
+    // Accepts what is described "yes", after a second: long enough for copies to arrive meanwhile.
+    approvals.behave('/b', (event) => ({
+      status: 200,
+      body: JSON.stringify({ accept: event.data.description === 'yes' }),
+      afterMs: 1_000,
+    }));
+    const refused = credit(payee.key, '4.00', { description: 'no' });
+    const answer = await bank.credit(api.url, refused);
+    expect(answer.body).toEqual({ status: 'REJECTED', reason: 'APPROVAL_REFUSED', payment_id: expect.any(String) });
+    expect(await bank.credit(api.url, refused)).toMatchObject(answer);
+
+    // Copies sent while the first is still deciding wait for its decision: one callback, one credit.
+    const accepted = credit(payee.key, '6.00', { description: 'yes' });
+    const asked = approvals.at('/b').length;
+    const copies = await Promise.all(Array.from({ length: 5 }, () => bank.credit(api.url, accepted)));
+    expect(new Set(copies.map((copy) => JSON.stringify([copy.status, copy.body])))).toEqual(
+      new Set([JSON.stringify([200, { status: 'ACCEPTED', payment_id: copies[0]!.body.payment_id }])]),
+    );
+    expect(approvals.at('/b').length - asked).toBe(1);
+    expect(await availableBalance(api, tokenB, payee.accountId)).toBe('6.00');
+    const decided = await inboundOf(payee.accountId, tokenB);
+    expect(decided.map((payment) => [payment.amount.value, payment.status, payment.approval]).sort()).toEqual([
+      ['4.00', 'REJECTED', 'REFUSED'],
+      ['6.00', 'SETTLED', 'ACCEPTED'],
+    ]);
+  });
+
+  it("a QR code's credit pays that code: a DYNAMIC one once, then REJECTED QR_CODE_NOT_PAYABLE", async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const created = await api.request('POST', '/v1/qrcodes', {
+      token,
+      body: {
+        type: 'DYNAMIC',
+        key_id: payee.keyId,
+        customer_id: payee.customerId,
+        channel: 'POS',
+        qr_code_reference: `NET${process.pid % 10000}X${++sequence}`,
+        amount: { value: '50.00', currency: 'COP' },
+        vat: { vat_type: 'FIXED', vat_value: '8.00', vat_base_value: '42.00' },
+        inc: { inc_type: 'WALLET' },
+        additional_info: { transaction_purpose: '00', terminal_label: 'CAJA01' },
+      },
+    });
+    expect(created.status === 200 ? '' : created.text).toBe('');
+    const reference = created.body.qr_code_reference as string;
+    const wrongAmount = await bank.credit(api.url, credit(payee.key, '49.00', { qr_code_reference: reference }));
+    expect(wrongAmount.body).toEqual({ status: 'REJECTED', reason: 'AMOUNT_MISMATCH' });
+    const unknown = await bank.credit(api.url, credit(payee.key, '50.00', { qr_code_reference: `${reference}9` }));
+    expect(unknown.body).toEqual({ status: 'REJECTED', reason: 'QR_CODE_NOT_FOUND' });
+    const paid = await bank.credit(api.url, credit(payee.key, '50.00', { qr_code_reference: reference }));
+    expect(paid.body.status).toBe('ACCEPTED');
+    const payment = await read(paid.body.payment_id);
+    expect(payment.body).toMatchObject({ qr_code_id: created.body.id, qr_code_reference: reference });
+    expect((await api.request('GET', `/v1/qrcodes/${created.body.id}`, { token })).body.status).toBe('PAID');
+    const again = await bank.credit(api.url, credit(payee.key, '50.00', { qr_code_reference: reference }));
+    expect(again.body).toEqual({ status: 'REJECTED', reason: 'QR_CODE_NOT_PAYABLE' });
+    expect(await balanceOf(payee.accountId)).toBe('50.00');
+  });
+
+  it("the sandbox's inbound and QR payments are credits through this route: the payment's id follows from its end_to_end_id", async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const byKey = await api.request('POST', '/sandbox/payments/inbound', {
+      token,
+      body: { key: payee.key, amount: { value: '9.00', currency: 'COP' } },
+    });
+    const code = await api.request('POST', '/v1/qrcodes', {
+      token,
+      body: {
+        type: 'STATIC',
+        key_id: payee.keyId,
+        customer_id: payee.customerId,
+        channel: 'POS',
+        qr_code_reference: `SBQ${process.pid % 10000}X${++sequence}`,
+      },
+    });
+    const byCode = await api.request('POST', `/sandbox/qrcodes/${code.body.id}/pay`, {
+      token,
+      body: { amount: { value: '1.00', currency: 'COP' } },
+    });
+    for (const paid of [byKey, byCode]) {
+      expect([paid.status, paid.body.status]).toEqual([200, 'SETTLED']);
+      expect(paid.body.end_to_end_id).toMatch(/^SBX[0-9a-f]{32}$/);
+      expect(paid.body.id).toBe(creditPaymentId(paid.body.end_to_end_id));
+      // The network sending that credit again meets the simulator's: the same payment, nothing more credited.
+      const again = await bank.credit(
+        api.url,
+        credit(payee.key, paid.body.amount.value, { end_to_end_id: paid.body.end_to_end_id }),
+      );
+      expect(again.body).toEqual({ status: 'ACCEPTED', payment_id: paid.body.id });
+    }
+    expect(byCode.body.qr_code_reference).toBe(code.body.qr_code_reference);
+    expect(await balanceOf(payee.accountId)).toBe('10.00');
+  });
+
+  it("GET /network/openapi.json needs no token and describes the network's routes; the clients' document has none", async () => {
+    // Fetched as the bank's integrator would: no token (and outside the clients' contract checks).
+    const answer = await fetch(`${api.url}/network/openapi.json`);
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'application/json']);
+    const network = { body: (await answer.json()) as Record<string, any> };
+    expect(Object.keys(network.body.paths)).toEqual(['/network/v1/transfers/{id}/status', '/network/v1/credits']);
+    expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreditRequest',
+    });
+    const clients = await api.request('GET', '/openapi.json');
+    expect(Object.keys(clients.body.paths).filter((path) => path.startsWith('/network/'))).toEqual([]);
+  });
 });

@@ -56,14 +56,20 @@ describe('network.suite: the network of each stage', () => {
       (route) => route.Properties.RouteKey as string,
     );
     expect(routeKeys.filter((key) => key.includes('/sandbox/'))).toEqual([]);
-    expect(routeKeys).toContain('POST /network/v1/transfers/{id}/status');
+    expect(routeKeys).toEqual(
+      expect.arrayContaining([
+        'POST /network/v1/transfers/{id}/status',
+        'POST /network/v1/credits',
+        'GET /network/openapi.json',
+      ]),
+    );
   });
 
   describe.each(Object.keys(stages) as StageName[])('stage %s', (stage) => {
     test('the /network/ routes: no authorizer (the handler checks the signature), throttled apart', () => {
       const synthed = synth(stage);
       const keys = networkRoutes.flatMap((route) => route.paths.map((path) => `${route.method} ${path}`));
-      expect(keys).toEqual(['POST /network/v1/transfers/{id}/status']);
+      expect(keys).toEqual(['POST /network/v1/transfers/{id}/status', 'POST /network/v1/credits']);
       const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];
       for (const key of keys) {
         const [route] = apiRoutes.filter((r) => r.Properties.RouteKey === key);

@@ -20,8 +20,9 @@ import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { itemKeys } from '../../shared/data/item-keys';
 import { dynamoLedgerStore, movementSource, readLedgerDay } from '../../shared/data/ledger-repository';
 import { listPage } from '../../shared/data/pagination';
+import { PAYMENT_EXISTS } from '../../shared/data/payments-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { moveAt } from '../support/ledger';
+import { moveAt, writeMove } from '../support/ledger';
 import { ledgerOf } from '../support/payments';
 import { insertAccount, insertOwner } from '../support/stored-entities';
 
@@ -137,6 +138,26 @@ it("concurrent first moves of a day: one rolls the account's day, the others fol
   expect([day!.credits.count, day!.debits.count]).toEqual([6, 6]);
   const list = await listMovements(deps, account.tenant, account.id, {}, now);
   expect(list.pagination_info.total_elements).toBe(13);
+});
+
+it("copies of a network credit on its account's first move of a day: one credits and rolls the day, each other meets its payment", async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  // One payment id, as every copy of a credit derives it from the same end-to-end id.
+  const paymentId = randomUUID();
+  const outcomes = await Promise.all(
+    Array.from({ length: 6 }, () => writeMove(account, '2026-03-05T15:00:00.000Z', 25_00, paymentId)),
+  );
+  // A copy refused for the day it assumed is written again on the day shown; one refused because
+  // the payment is there is answered so, never retried nor thrown.
+  expect(outcomes.filter((outcome) => outcome.written)).toHaveLength(1);
+  for (const outcome of outcomes.filter((o) => !o.written)) {
+    expect(outcome.written === false && [...outcome.failed.keys()]).toContain(PAYMENT_EXISTS);
+  }
+  const now = new Date().toISOString();
+  const day = await getStatement(deps, account.tenant, account.id, '2026-03-05', now);
+  expect([day!.opening_balance.value, day!.closing_balance.value, day!.credits.count]).toEqual(['500.00', '525.00', 1]);
+  const ledger = await ledgerOf(account.id);
+  expect([ledger.balanceCents, ledger.movementsCents]).toEqual([525_00, 525_00]);
 });
 
 it('a statement reads the account, one sealed day and that day: not the days before it', async () => {

@@ -8,7 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/domain/errors';
 import { parsePageRequest } from '../../shared/domain/lists';
+import { creditPaymentId } from '../../shared/domain/network-credits';
 import { payQrCode } from '../../shared/domain/pay-qr-code';
+import { endToEndIdOf } from '../../shared/domain/transfer-orders';
 import { payResolution } from '../../shared/domain/pay-resolution';
 import { settlePayment } from '../../shared/domain/settlement';
 import { publicQrCode, type StoredQrCode } from '../../shared/domain/qrcodes';
@@ -83,7 +85,7 @@ describe('linking an account', () => {
 });
 
 describe('paying one of our merchants', () => {
-  it('debits the payer, credits the payee and records both sides, SETTLED, in one write', async () => {
+  it("holds the payer's amount, credits the payee once its approval (off: NOT_REQUIRED) takes it, SETTLED", async () => {
     const payer = await storedMerchant(tenant(), 500_00);
     const payee = await storedMerchant(tenant(), 0);
     const resolution = await storedResolution(payer, await ourKey(payee));
@@ -100,7 +102,7 @@ describe('paying one of our merchants', () => {
       amount: { currency: 'COP', value: '123.45' },
       description: 'Pedido 7',
       resolution_id: resolution.id,
-      settled_at: payment.created_at,
+      settled_at: payment.updated_at,
     });
 
     const [payerLedger, payeeLedger] = await Promise.all([ledgerOf(payer.account.id), ledgerOf(payee.account.id)]);
@@ -116,17 +118,22 @@ describe('paying one of our merchants', () => {
       status: 'SETTLED',
       amount_cents: 123_45,
       description: 'Pedido 7',
+      approval: 'NOT_REQUIRED',
+      // The payee's credit: its id follows from the payer's payment's end_to_end_id.
+      id: creditPaymentId(endToEndIdOf(payment.id)),
+      end_to_end_id: endToEndIdOf(payment.id),
       counterparty: {
         owner: { identification_number: payer.customer.identification_number, type: 'BUSINESS' },
         account: { account_number: payer.account.number },
       },
     });
     expect((await dynamoResolutionStore.get(resolution.id))?.payment_id).toBe(payment.id);
-    // Each side's events, to its own client, in the same write.
-    expect((await eventsOf(table, payment.id)).map((e) => [e.tenant, e.type, e.data])).toEqual([
-      [payer.customer.tenant, 'payment.outbound.confirmed', payment],
-      [payer.customer.tenant, 'payment.settled', payment],
+    // Each side's events, to its own client: the payer's PENDING payment, then its answer.
+    expect((await eventsOf(table, payment.id)).map((e) => [e.tenant, e.type, e.data.status])).toEqual([
+      [payer.customer.tenant, 'payment.outbound.confirmed', 'PENDING'],
+      [payer.customer.tenant, 'payment.settled', 'SETTLED'],
     ]);
+    expect((await eventsOf(table, payment.id)).at(-1)!.data).toEqual(payment);
     const inboundPayment = publicPayment((await dynamoPaymentStore.get(inbound!['id']))!);
     expect((await eventsOf(table, inbound!['id'])).map((e) => [e.tenant, e.type, e.data])).toEqual([
       [payee.customer.tenant, 'payment.inbound.received', inboundPayment],
@@ -134,7 +141,7 @@ describe('paying one of our merchants', () => {
     ]);
   });
 
-  it('records a payment to an inactive merchant as REJECTED, and moves no money', async () => {
+  it('a payment to an inactive merchant is REJECTED, its hold released: no money moves in the end', async () => {
     const payer = await storedMerchant(tenant(), 500_00);
     const payee = await storedMerchant(tenant(), 0);
     const resolution = await storedResolution(payer, await ourKey(payee));
@@ -143,13 +150,17 @@ describe('paying one of our merchants', () => {
     const payment = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
     expect(payment).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' });
     expect(payment.settled_at).toBeUndefined();
-    expect((await ledgerOf(payer.account.id)).balanceCents).toBe(500_00);
+    const payerLedger = await ledgerOf(payer.account.id);
+    expect([payerLedger.balanceCents, payerLedger.movementsCents]).toEqual([500_00, 500_00]);
     expect((await ledgerOf(payee.account.id)).movements).toHaveLength(1);
     expect(await paymentItems(payee)).toEqual([]);
     // The resolution is used: the same request answers the rejected payment, and writes no event.
     const again = await payResolution(deps, payer.customer.tenant, paymentRequest(payer, resolution, '100.00'));
     expect(again).toEqual(payment);
-    expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([['payment.rejected', payment]]);
+    expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data.status])).toEqual([
+      ['payment.outbound.confirmed', 'PENDING'],
+      ['payment.rejected', 'REJECTED'],
+    ]);
   });
 });
 

@@ -24,6 +24,19 @@ export interface OrderAnswer {
   readonly before?: (order: ReceivedOrder) => Promise<void>;
 }
 
+/** How a request to our network routes is signed: another secret, no signature, or a stale timestamp. */
+export interface Signing {
+  readonly secret?: string;
+  readonly unsigned?: boolean;
+  readonly ageSeconds?: number;
+}
+
+export interface NetworkAnswer {
+  readonly status: number;
+  readonly body: any;
+  readonly headers: Headers;
+}
+
 export class FakeBank {
   readonly orders: ReceivedOrder[] = [];
   /**
@@ -89,18 +102,27 @@ export class FakeBank {
    * Calls our status route for `transferId`, signed with the connector secret unless `signing` says
    * otherwise: another secret, no signature, or a timestamp `ageSeconds` old.
    */
-  async callBack(
+  callBack(
     apiUrl: string,
     transferId: string,
     status: Record<string, unknown>,
-    signing: { readonly secret?: string; readonly unsigned?: boolean; readonly ageSeconds?: number } = {},
-  ): Promise<{ status: number; body: any; headers: Headers }> {
-    const body = JSON.stringify(status);
+    signing: Signing = {},
+  ): Promise<NetworkAnswer> {
+    return this.send(`${apiUrl}/network/v1/transfers/${transferId}/status`, JSON.stringify(status), signing);
+  }
+
+  /** Sends a credit to our credit route (a shopper's bank paying one of our merchants), signed as callBack. */
+  credit(apiUrl: string, credit: Record<string, unknown> | string, signing: Signing = {}): Promise<NetworkAnswer> {
+    const body = typeof credit === 'string' ? credit : JSON.stringify(credit);
+    return this.send(`${apiUrl}/network/v1/credits`, body, signing);
+  }
+
+  private async send(url: string, body: string, signing: Signing): Promise<NetworkAnswer> {
     const timestamp = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
     const headers = signing.unsigned
       ? {}
       : signedHeaders(`msg_${randomUUID()}`, timestamp, body, [signing.secret ?? this.secret()]);
-    const response = await fetch(`${apiUrl}/network/v1/transfers/${transferId}/status`, {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
@@ -110,7 +132,7 @@ export class FakeBank {
     return Object.defineProperty({ status: response.status, body: text ? JSON.parse(text) : undefined }, 'headers', {
       value: response.headers,
       enumerable: false,
-    }) as { status: number; body: any; headers: Headers };
+    }) as NetworkAnswer;
   }
 
   stop(): Promise<void> {

@@ -5,12 +5,26 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredPayment } from '../../shared/domain/payments';
-import { writePayment } from '../../shared/data/payments-repository';
+import { writePayment, type PaymentWriteOutcome } from '../../shared/data/payments-repository';
 
 /** A SETTLED payment of `cents` (signed) on the account at `at`, written with its move; false when refused. */
 export async function moveAt(account: StoredAccount, at: string, cents: number): Promise<boolean> {
+  const outcome = await writeMove(account, at, cents);
+  return outcome.written;
+}
+
+/**
+ * writePayment's outcome for a SETTLED payment of `cents` (signed) on the account at `at`, with its
+ * move; `paymentId` names it, as a network credit's end-to-end id does (a copy writes the same id).
+ */
+export function writeMove(
+  account: StoredAccount,
+  at: string,
+  cents: number,
+  paymentId: string = randomUUID(),
+): Promise<PaymentWriteOutcome> {
   const payment: StoredPayment = {
-    id: randomUUID(),
+    id: paymentId,
     tenant: account.tenant,
     customer_id: account.customer_id,
     account_id: account.id,
@@ -26,10 +40,9 @@ export async function moveAt(account: StoredAccount, at: string, cents: number):
     updated_at: at,
     settled_at: at,
   };
-  const outcome = await writePayment({
+  return writePayment({
     payments: [payment],
     moves: [{ accountId: account.id, paymentId: payment.id, amountCents: cents }],
     events: [],
   });
-  return outcome.written;
 }

@@ -10,6 +10,12 @@ import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
 import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
+import { receiveCredit, type ReceiveCreditDeps } from '../../shared/domain/network-credits';
+import {
+  routedNetwork,
+  settleOwnMerchantPayment,
+  type OwnMerchantCreditDeps,
+} from '../../shared/domain/own-merchant-payments';
 import type { PayQrCodeDeps } from '../../shared/domain/pay-qr-code';
 import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
@@ -28,7 +34,7 @@ import {
   dynamoSettlementStore,
 } from '../../shared/data/payments-repository';
 import { httpWebhookTransport } from '../../shared/data/webhook-transport';
-import { dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
+import { dynamoQrCodeReferences, dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { Item, TestTable } from './dynamo-table';
 import { insertAccount, insertOwner, keyOf, qrCodeOf, type Owner } from './stored-entities';
 import { testSealer } from './sealer';
@@ -53,7 +59,10 @@ export class HeldSettlements implements SettlementQueue {
 
 export const SETTLEMENT_DELAY_MS = 1000;
 
-/** The real payment flow's dependencies: every store is the DynamoDB one. */
+/**
+ * The real payment flow's dependencies: every store is the DynamoDB one; a payment to one of our
+ * merchants is answered by the payee's credit and approval, as the function does.
+ */
 export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): PayResolutionDeps => ({
   resolutions: dynamoResolutionStore,
   customers: dynamoCustomerStore,
@@ -65,12 +74,22 @@ export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): Pay
   maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
   clock: { now },
   ids: { newId: () => randomUUID() },
+  ownMerchants: {
+    settle: (payment) => settleOwnMerchantPayment(ownMerchantCreditDeps(queue), settlementDeps(), payment),
+  },
 });
 
-/** The settlement job's dependencies: the DynamoDB stores and the sandbox network. */
+/** The payee's side of a payment between our merchants: its credit's stores, approval and decision jobs. */
+export const ownMerchantCreditDeps = (decisionJobs: SettlementQueue = new HeldSettlements()): OwnMerchantCreditDeps => {
+  const { network: _sandboxCredits, qrReferences: _references, ...credit } = qrPaymentDeps(decisionJobs);
+  return { ...credit, customers: dynamoCustomerStore, accounts: dynamoAccountStore, participant: PARTICIPANT };
+};
+
+/** The settlement job's dependencies: the DynamoDB stores and the sandbox network, our own merchants apart. */
 export const settlementDeps = (): SettlePaymentDeps => ({
   payments: dynamoSettlementStore,
-  network: sandboxNetwork,
+  // As the settlement function: our own merchants answer through their approval.
+  network: routedNetwork(ownMerchantCreditDeps(), sandboxNetwork),
   approvalSettings: dynamoApprovalSettingsStore,
   qrCodes: dynamoQrCodeStore,
   clock: { now },
@@ -79,24 +98,34 @@ export const settlementDeps = (): SettlePaymentDeps => ({
 
 /**
  * The real QR payment flow's dependencies: the DynamoDB stores, the HTTP client of approval
- * callbacks (on this machine's loopback: the local stage's URL rules), and decision jobs held.
+ * callbacks (on this machine's loopback: the local stage's URL rules), and decision jobs held. The
+ * sandbox's credits go straight to the credit rules (shared/domain/network-credits.ts), unsigned: the
+ * signed route they take in a function is the end-to-end tests' (test/e2e/network-connector.test.ts).
  */
-export const qrPaymentDeps = (decisionJobs: SettlementQueue = new HeldSettlements()): PayQrCodeDeps => ({
-  qrCodes: dynamoQrCodeStore,
-  keys: dynamoKeyStore,
-  payments: dynamoInboundPaymentStore,
-  approvalSettings: dynamoApprovalSettingsStore,
-  approvalCallback: {
-    transport: httpWebhookTransport,
-    urls: { urlPolicy: { localReceivers: true }, resolver: systemHostResolver },
-    timeoutMs: 3_000,
-    sealer: testSealer,
-  },
-  decisionJobs,
-  maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
-  clock: { now },
-  ids: { newId: () => randomUUID() },
-});
+export function qrPaymentDeps(
+  decisionJobs: SettlementQueue = new HeldSettlements(),
+): PayQrCodeDeps & ReceiveCreditDeps {
+  const deps: Omit<ReceiveCreditDeps, 'network'> = {
+    qrCodes: dynamoQrCodeStore,
+    keys: dynamoKeyStore,
+    payments: dynamoInboundPaymentStore,
+    approvalSettings: dynamoApprovalSettingsStore,
+    approvalCallback: {
+      transport: httpWebhookTransport,
+      urls: { urlPolicy: { localReceivers: true }, resolver: systemHostResolver },
+      timeoutMs: 3_000,
+      sealer: testSealer,
+    },
+    decisionJobs,
+    maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
+    clock: { now },
+    ids: { newId: () => randomUUID() },
+    directory: dynamoDirectory,
+    qrReferences: dynamoQrCodeReferences,
+    decisionWait: { maxMs: 5_000, pollMs: 100 },
+  };
+  return { ...deps, network: { credit: (credit) => receiveCredit(deps, credit) } };
+}
 
 export type Merchant = Owner;
 

@@ -12,6 +12,12 @@ import { linkMerchantBody, uniqueNit } from './fixtures';
 import type { ApiAnswer, TestApi } from './local-api';
 import { merchantWithKey, uniqueAlphaKey, type MerchantWithKey } from './merchants';
 
+/** Why a sandbox payment may leave its credit written when a later call fails, and a retry is whole. */
+const SANDBOX_CREDIT_CONVERGES =
+  'the credit is written, then read back for the answer; a retry under the same Idempotency-Key sends the ' +
+  'same credit (its end_to_end_id follows from the key), which answers its payment: credited once ' +
+  '(shared/domain/sandbox-inbound.ts)';
+
 /** One client's data, created through the API: what the samples point their requests at. */
 export interface Party extends MerchantWithKey {
   readonly clientId: string;
@@ -468,6 +474,7 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
       body: { amount: { value: '25.00', currency: 'COP' } },
     }),
     foreign: forbidden,
+    convergesOnRetry: SANDBOX_CREDIT_CONVERGES,
   },
   receiveSandboxInboundPayment: {
     valid: async ({ party }) => ({
@@ -477,6 +484,7 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
       kind: 'not-applicable',
       why: "sandbox operator tool: pays the caller's own merchants' keys only; another client's key is 404 KEY_NOT_FOUND, as an unknown one",
     },
+    convergesOnRetry: SANDBOX_CREDIT_CONVERGES,
   },
   getInboundApproval: { valid: withApprovalSettings, foreign: ownSettings },
   putInboundApproval: {

@@ -54,7 +54,7 @@ describe('a stage without the sandbox', () => {
 });
 
 test("the network connector's document stands apart: its routes and the transfer order, none of the clients'", () => {
-  expect(Object.keys(networkDocument.paths)).toEqual(['/network/v1/transfers/{id}/status']);
+  expect(Object.keys(networkDocument.paths)).toEqual(['/network/v1/transfers/{id}/status', '/network/v1/credits']);
   expect(Object.keys(networkDocument.webhooks)).toEqual(['transfer.requested']);
   expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
   expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);
@@ -67,7 +67,12 @@ test('a stage with the sandbox serves the whole generated document', () => {
 
 describe('the function', () => {
   const swaggerUiDir = path.join('node_modules', 'swagger-ui-dist');
-  const handler = contractHandler({ document: generated, operations: operationsOf(true), swaggerUiDir });
+  const handler = contractHandler({
+    document: generated,
+    networkDocument,
+    operations: operationsOf(true),
+    swaggerUiDir,
+  });
   const get = (rawPath: string, file?: string) =>
     handler({
       rawPath,
@@ -86,6 +91,12 @@ describe('the function', () => {
     expect(start.body).toContain('validatorUrl: null');
     const css = await get('/docs/swagger-ui.css', 'swagger-ui.css');
     expect(css.body).toBe(readFileSync(path.join(swaggerUiDir, 'swagger-ui.css'), 'utf8'));
+  });
+
+  test("answers the network connector's document whole at /network/openapi.json", async () => {
+    const document = await get('/network/openapi.json');
+    expect(document.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(document.body)).toEqual(networkDocument);
   });
 
   test('has no other file: a name outside its list is 404, never a read of the disk', async () => {

@@ -95,6 +95,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
   const payments = new Map<string, StoredPayment>();
   const writes: ResolutionPaymentWrite[] = [];
   const scheduled: [string, number][] = [];
+  const settledOwn: StoredPayment[] = [];
   let ids = 0;
   const deps: PayResolutionDeps = {
     resolutions: { get: async (id) => resolutions.get(id) },
@@ -123,8 +124,15 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
     },
     clock: { now: () => (writes.length ? LATER : NOW) },
     ids: { newId: () => `pay-${String(++ids).padStart(2, '0')}` },
+    // The payee's decision (shared/domain/own-merchant-payments.ts, tested against DynamoDB Local): accepted.
+    ownMerchants: {
+      settle: async (payment) => {
+        settledOwn.push(payment);
+        return { ...payment, status: 'SETTLED', settled_at: LATER };
+      },
+    },
   };
-  return { deps, payments, writes, scheduled };
+  return { deps, payments, writes, scheduled, settledOwn };
 }
 
 const request = (overrides: Partial<CreatePaymentRequest> = {}): ResolutionPaymentRequest => ({
@@ -245,55 +253,23 @@ describe('payResolution', () => {
     expect(payment.settled_at).toBeUndefined();
   });
 
-  test('to our merchant: debit, credit, both records and the events of both sides in one write, SETTLED', async () => {
-    const { deps, writes, scheduled } = world();
+  test("to our merchant: written PENDING with the debit only, then answered by the payee's approval within the request", async () => {
+    const { deps, writes, scheduled, settledOwn } = world();
     const payment = await payResolution(deps, 't1', request({ resolution_id: 'res-ours' }));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatchObject({
       resolutionId: 'res-ours',
       payerCustomerId: 'cust-01',
-      payeeCustomerId: 'cust-02',
-      moves: [
-        { accountId: 'acct-01', paymentId: 'pay-01', amountCents: -15_025 },
-        { accountId: 'acct-02', paymentId: 'pay-02', amountCents: 15_025 },
-      ],
+      moves: [{ accountId: 'acct-01', paymentId: 'pay-01', amountCents: -15_025 }],
+      // The settlement job's due time is the payee's decision's deadline: the sweeper's backstop.
+      workDueAt: { 'pay-01': new Date(Date.parse(NOW) + 30_000).toISOString() },
     });
-    expect(writes[0]!.payments[1]).toMatchObject({
-      tenant: 't2',
-      customer_id: 'cust-02',
-      account_id: 'acct-02',
-      direction: 'INBOUND',
-      status: 'SETTLED',
-      counterparty: {
-        owner: { identification_type: 'NIT', identification_number: '900123401', business_name: 'Comercio cust-01' },
-        participant: { name: 'Banco Patrocinador S.A.', identification_number: '860000001' },
-        account: { account_number: '000100200301', account_type: 'ORDINARY' },
-      },
-    });
-    const [outbound, inbound] = writes[0]!.payments.map(publicPayment);
-    expect(writes[0]!.events.map(({ tenant, type, data }) => [tenant, type, data])).toEqual([
-      ['t1', 'payment.outbound.confirmed', outbound],
-      ['t1', 'payment.settled', outbound],
-      ['t2', 'payment.inbound.received', inbound],
-      ['t2', 'payment.inbound.confirmed', inbound],
-    ]);
-    expect(new Set(writes[0]!.events.map((e) => e.id)).size).toBe(4);
-    expect(scheduled).toEqual([]);
-    expect(payment).toMatchObject({ id: 'pay-01', status: 'SETTLED', settled_at: NOW });
-  });
-
-  test('a payee that cannot receive: the payment is written again as REJECTED, without money', async () => {
-    const { deps, writes } = world([{ written: false, reason: 'payee_inactive' }, { written: true }]);
-    const payment = await payResolution(deps, 't1', request({ resolution_id: 'res-ours' }));
-    expect(writes[1]).toEqual({
-      resolutionId: 'res-ours',
-      payerCustomerId: 'cust-01',
-      payments: [expect.objectContaining({ id: 'pay-01', status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' })],
-      moves: [],
-      events: [expect.objectContaining({ tenant: 't1', type: 'payment.rejected', data: payment })],
-    });
-    expect(payment).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYEE_INACTIVE' });
-    expect(payment.settled_at).toBeUndefined();
+    expect(writes[0]!.payments).toEqual([expect.objectContaining({ id: 'pay-01', status: 'PENDING' })]);
+    expect(writes[0]!.events.map(({ tenant, type }) => [tenant, type])).toEqual([['t1', 'payment.outbound.confirmed']]);
+    // Its job queued before the payee is asked: should the request die, the payment is still answered.
+    expect(scheduled).toEqual([['pay-01', 30_000]]);
+    expect(settledOwn.map((p) => [p.id, p.status])).toEqual([['pay-01', 'PENDING']]);
+    expect(payment).toMatchObject({ id: 'pay-01', status: 'SETTLED' });
   });
 
   test('a resolution used meanwhile: the same request answers the winner, another is 409', async () => {

@@ -3,24 +3,38 @@
  * clients' one: the routes the connector calls (functions/network-routes.ts), signed rather than
  * behind a token, and, as an OpenAPI `webhooks` entry, the signed transfer order we POST to the
  * connector. Built from the same schemas the handlers validate with; `npm run generate` writes it
- * (network-openapi.json). Not served yet: GET /network/openapi.json costs the stage's template a route
- * and a permission its 500-resource margin does not have (docs/network.md).
+ * (network-openapi.json), and the contract function serves it at GET /network/openapi.json.
  */
 import type { NetworkRouteDefinition } from '../../functions/network-routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
 import { SchemaComponents, type JsonObject } from './components';
 
-/** Each network route's request and answer schemas (exports of shared/schemas/network.ts). */
-const ROUTE_SCHEMAS: Readonly<Record<string, { readonly body: string; readonly response: string }>> = {
-  applyTransferStatus: { body: 'transferStatusRequestSchema', response: 'transferStatusAnswerSchema' },
+type Problems = Readonly<Record<number, readonly ErrorCode[]>>;
+
+/**
+ * Each network route's request and answer schemas (exports of shared/schemas/network.ts), and the
+ * problems it answers besides everyone's.
+ */
+const ROUTE_SCHEMAS: Readonly<
+  Record<string, { readonly body: string; readonly response: string; readonly problems: Problems }>
+> = {
+  applyTransferStatus: {
+    body: 'transferStatusRequestSchema',
+    response: 'transferStatusAnswerSchema',
+    problems: { 404: ['NOT_FOUND'] },
+  },
+  receiveNetworkCredit: {
+    body: 'creditRequestSchema',
+    response: 'creditAnswerSchema',
+    problems: { 409: ['CREDIT_IN_PROGRESS'] },
+  },
 };
 
 /** The problems every network route may answer, by status. */
-const PROBLEMS: Readonly<Record<number, readonly ErrorCode[]>> = {
+const PROBLEMS: Problems = {
   400: ['MALFORMED_JSON', 'VALIDATION_FAILED'],
   401: ['NETWORK_SIGNATURE_INVALID'],
-  404: ['NOT_FOUND'],
   413: ['PAYLOAD_TOO_LARGE'],
   429: ['RATE_LIMITED'],
   500: ['INTERNAL_ERROR'],
@@ -45,9 +59,9 @@ export interface NetworkDocumentSettings {
 export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonObject {
   const components = new SchemaComponents(settings.schemas);
   const problem = components.refer('problemSchema');
-  const problems = (): JsonObject =>
+  const problems = (own: Problems): JsonObject =>
     Object.fromEntries(
-      Object.entries(PROBLEMS).map(([status, codes]) => [
+      Object.entries({ ...PROBLEMS, ...own }).map(([status, codes]) => [
         status,
         {
           description: codes.map((code) => `- \`${code}\`: ${ERROR_CATALOG[code].title}`).join('\n'),
@@ -81,7 +95,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
               description: 'Done',
               content: { 'application/json': { schema: components.refer(schemas.response) } },
             },
-            ...problems(),
+            ...problems(schemas.problems),
           },
         },
       };

@@ -7,11 +7,11 @@ import type { Column } from './data-table';
 import { Amount, Status } from './ui';
 import { capitalized, t } from '../i18n';
 
-/** Who was on the other side: a business's name, or a person's. */
+/** Who was on the other side: a business's name, or a person's (as its bank sent it, for a network credit). */
 export function counterpartyName(payment: Payment): string {
   const owner = payment.counterparty.owner;
   const names = [owner.first_name, owner.second_name, owner.first_last_name, owner.second_last_name];
-  return owner.business_name ?? names.filter(Boolean).join(' ');
+  return owner.business_name ?? owner.name ?? names.filter(Boolean).join(' ');
 }
 
 /** "Received" or "Sent". */

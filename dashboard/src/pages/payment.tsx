@@ -69,7 +69,11 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
             t('payment.theirBank'),
             `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`,
           ],
-          [t('payment.theirAccount'), `${counterparty.account.account_type} ${counterparty.account.account_number}`],
+          // A payer credited through the network has no account known to us.
+          [
+            t('payment.theirAccount'),
+            counterparty.account && `${counterparty.account.account_type} ${counterparty.account.account_number}`,
+          ],
           [t('payment.key'), counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
           [
             t('payment.qrCode'),
