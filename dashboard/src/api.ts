@@ -34,6 +34,9 @@ export type LinkMerchantRequest = Schemas['LinkMerchantRequest'];
 export type RegisterKeyRequest = Schemas['RegisterKeyRequest'];
 export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
 export type AuditEvent = Schemas['AuditEvent'];
+/** A report run: a list over a period written as a CSV file, downloaded once SUCCEEDED. */
+export type Report = Schemas['Report'];
+export type CreateReportRequest = Schemas['CreateReportRequest'];
 
 /** A list's answer: the page's items under the list's name, and where the page is in the walk. */
 export type Page<K extends string, T> = { readonly [name in K]: T[] } & { readonly pagination_info: PaginationInfo };
@@ -157,6 +160,10 @@ export function createApi(baseUrl: string, token: () => string) {
       answerOf(POST('/v1/webhooks/{id}/test', { params: { path: { id }, header: once(idempotencyKey) } })),
     listWebhookDeliveries: (id: string, query: ListQuery<'listWebhookDeliveries'>) =>
       answerOf(GET('/v1/webhooks/{id}/deliveries', { params: { path: { id }, query } })),
+
+    createReport: (body: CreateReportRequest, idempotencyKey: string) =>
+      answerOf(POST('/v1/reports', { body, params: { header: once(idempotencyKey) } })),
+    getReport: (id: string) => answerOf(GET('/v1/reports/{id}', byId(id))),
 
     listAuditEvents: (query: ListQuery<'listAuditEvents'>) => answerOf(GET('/v1/audit-events', { params: { query } })),
   };

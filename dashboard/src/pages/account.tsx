@@ -1,6 +1,7 @@
 /** One account: its merchant and balances, its ledger a page at a time, and the statement of any day. */
 import type { AccountDetail } from '../api';
 import { useDashboard } from '../components/context';
+import { DownloadCsv } from '../components/download-csv';
 import { movementColumns } from '../components/movement-columns';
 import { PagedTable } from '../components/paged-table';
 import { StatementOfDay } from '../components/statement';
@@ -9,6 +10,7 @@ import { usePage } from '../components/use-page';
 import { useRecord } from '../components/use-record';
 import { formatTime } from '../format';
 import { t } from '../i18n';
+import { reportPeriod } from '../report-period';
 import { linkTo } from '../router';
 
 export function AccountPage({ id }: { readonly id: string }) {
@@ -41,6 +43,11 @@ function AccountDetails({ account }: { readonly account: AccountDetail }) {
       />
       <h2>{t('account.movements')}</h2>
       <p class="hint">{t('account.movementsLead')}</p>
+      <DownloadCsv
+        filters={{ type: 'movements', account_id: account.id }}
+        period={() => reportPeriod({})}
+        lead={t('report.movementsLead')}
+      />
       <PagedTable page={movements} columns={movementColumns()} noun="movements" empty={t('account.noMovements')} />
       <StatementOfDay accountId={account.id} />
     </>

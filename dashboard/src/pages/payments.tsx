@@ -8,6 +8,8 @@ import { PagedTable } from '../components/paged-table';
 import { paymentListColumns } from '../components/payment-columns';
 import { PaymentTotals } from '../components/payment-totals';
 import { usePage } from '../components/use-page';
+import { DownloadCsv } from '../components/download-csv';
+import { reportPeriod } from '../report-period';
 import { t } from '../i18n';
 
 const MARK = 'TRXIDP';
@@ -61,6 +63,11 @@ export function PaymentsPage() {
     <>
       <h1>{t('payments.title')}</h1>
       <Filters label={t('filter.payments')} specs={specs} values={filters} onChange={setFilter} />
+      <DownloadCsv
+        filters={{ type: 'payments', ...(query['customer_id'] ? { customer_id: query['customer_id'] } : {}) }}
+        period={() => reportPeriod(query)}
+        lead={t('report.paymentsLead')}
+      />
       <PaymentTotals query={query} />
       <PagedTable page={page} columns={paymentListColumns(merchantName)} noun="payments" />
     </>
