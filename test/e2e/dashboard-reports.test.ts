@@ -5,7 +5,8 @@
  * Idempotency-Key each click; the status line announces "Preparing", then "Ready"; the browser
  * downloads the file, whose rows (read back by csv-parse) are the merchant's payments as the API
  * lists them, and none of another merchant's; the link stays on the page. On an account's page,
- * the file is the account's movements. axe-core passes with the status and the link shown.
+ * the file is the account's movements. axe-core passes with the status and the link shown. A viewer
+ * (read scopes only) downloads as well.
  */
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
@@ -187,4 +188,16 @@ describe.each([
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
+});
+
+test('a viewer (the .read scopes) may download too: a report needs breb/payments.read only', async () => {
+  const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
+  const page = await context.newPage();
+  await signIn(page, api.url, 'viewer-a');
+  await page.goto(`${api.url}/dashboard/#/accounts/${merchant.accountId}`);
+  await page.getByRole('heading', { level: 2, name: en['account.movements'] }).waitFor();
+  const { file, csv } = await download(page, en);
+  expect(csv.rows.map((row) => row['amount_value'])).toEqual(['500.00', '-120.50', '75.25', '3.00']);
+  await expectAnnounced(page, en, file, 4);
+  await context.close();
 });
