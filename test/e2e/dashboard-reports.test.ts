@@ -151,6 +151,9 @@ describe.each([
     const dayField = page.getByRole('textbox', { name: words['filter.createdOn'] });
     await dayField.fill(today.split('-').reverse().join('/'));
     await dayField.press('Enter');
+    // A new filter, a new list: the last file's link and status are gone.
+    await page.getByRole('link', { name: words['report.link'] }).waitFor({ state: 'detached' });
+    expect(await page.locator('.download-csv [role=status]').textContent()).toBe('');
     const second = await download(page, words);
     expect(second.body).toEqual({
       type: 'payments',

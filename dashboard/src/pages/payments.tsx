@@ -63,7 +63,9 @@ export function PaymentsPage() {
     <>
       <h1>{t('payments.title')}</h1>
       <Filters label={t('filter.payments')} specs={specs} values={filters} onChange={setFilter} />
+      {/* A new filter is a new list: what was prepared for the last one is no longer said. */}
       <DownloadCsv
+        key={JSON.stringify(query)}
         filters={{ type: 'payments', ...(query['customer_id'] ? { customer_id: query['customer_id'] } : {}) }}
         period={() => reportPeriod(query)}
         lead={t('report.paymentsLead')}
