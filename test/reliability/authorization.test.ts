@@ -60,6 +60,7 @@ async function matrixOf(route: RouteDefinition): Promise<void> {
   if (foreign.kind === 'not-applicable') return;
   const answer = await askAsOther(route, request);
   if (foreign.kind === 'forbidden') expectProblem(answer, 403, 'FORBIDDEN', "other client's entity");
+  else if (foreign.kind === 'not-found') expectProblem(answer, 404, 'NOT_FOUND', "other client's entity");
   else {
     expect(answer.status).toBe(200);
     expect(answer.body[foreign.collection]).toEqual([]);
