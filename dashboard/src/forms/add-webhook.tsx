@@ -14,6 +14,9 @@ const EVENTS: readonly { value: EventType; label: string }[] = [
   { value: 'payment.settled', label: 'A payment settled' },
   { value: 'payment.rejected', label: 'A payment was rejected' },
   { value: 'qr_code.paid', label: 'A dynamic QR code was paid' },
+  { value: 'refund.created', label: 'A refund was made' },
+  { value: 'refund.settled', label: 'A refund settled' },
+  { value: 'refund.rejected', label: 'A refund was rejected' },
   { value: 'webhook.test', label: 'Test events' },
 ];
 

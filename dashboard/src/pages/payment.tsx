@@ -6,6 +6,7 @@ import { useDashboard } from '../components/context';
 import { counterpartyName, directionOf } from '../components/payment-columns';
 import { Amount, Details, Loaded, Status } from '../components/ui';
 import { meaningOf, withMeaning } from '../codes';
+import { PaymentRefunds } from '../components/refunds';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
@@ -40,10 +41,10 @@ const waiting = (payment: Payment): boolean => payment.status === 'PENDING' || p
 export function PaymentPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
   const payment = useRecord(() => api.getPayment(id), id, waiting);
-  return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} />}</Loaded>;
+  return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} reload={payment.reload} />}</Loaded>;
 }
 
-function PaymentDetails({ payment }: { readonly payment: Payment }) {
+function PaymentDetails({ payment, reload }: { readonly payment: Payment; readonly reload: () => void }) {
   const { counterparty } = payment;
   return (
     <>
@@ -69,6 +70,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
             ) : undefined,
           ],
           ['Settled', formatTime(payment.settled_at)],
+          ['Refunded', payment.refunded_amount && <Amount money={payment.refunded_amount} />],
           ['Payment id', <code>{payment.id}</code>],
         ]}
       />
@@ -86,6 +88,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
           their deliveries on <a href={linkTo('webhooks')}>Webhooks</a>.
         </p>
       </section>
+      {payment.direction === 'INBOUND' && <PaymentRefunds payment={payment} onRefunded={reload} />}
     </>
   );
 }
