@@ -21,6 +21,7 @@ export const handler = httpHandler<CreateRefundRequest, Record<string, never>, {
         queue: refundQueue(),
         delayMs: runtimeConfig().sandboxSettlementDelayMs,
         windowDays: runtimeConfig().refundWindowDays,
+        participantNit: runtimeConfig().participant.nit,
       },
       auth.tenant,
       path.id,

@@ -161,6 +161,8 @@ export interface CreateRefundDeps extends NewRecords {
   /** How long the network takes to answer (SANDBOX_SETTLEMENT_DELAY_MS): the job's delay. */
   readonly delayMs: number;
   readonly windowDays: number;
+  /** Our sponsor bank's NIT: a payment whose payer banks there came from one of our own merchants. */
+  readonly participantNit: string;
 }
 
 /** One of the tenant's payments; another client's is as unknown as one that does not exist (404). */
@@ -223,6 +225,15 @@ export async function createRefund(
   const payment = await refundedPayment(deps, tenant, paymentId);
   const now = deps.clock.now();
   const remaining = refundableCents(payment, now, deps.windowDays);
+  if (payment.counterparty.participant.identification_number === deps.participantNit) {
+    // The network cannot carry it (both sides bank with our sponsor bank), and crediting the payer's
+    // account needs it named on the payment: refused rather than sent where the money would not arrive.
+    throw new AppError(
+      'PAYMENT_NOT_REFUNDABLE',
+      `Payment ${payment.id} came from a merchant of ours: such payments cannot be refunded yet`,
+      { payment_id: payment.id },
+    );
+  }
   const amountCents = refundAmountCents(payment.id, request.amount, remaining);
   const refund: StoredRefund = {
     id,

@@ -209,6 +209,29 @@ describe('refusals', () => {
     expect(await balance(payer.accountId)).toBe('80.00');
   });
 
+  it('a payment from one of our own merchants is not refundable yet (the network cannot carry it back)', async () => {
+    const payer = await merchantWithKey(api, tokenA, { availableBalance: '100.00' });
+    const payee = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
+    const resolutionId = await resolvedKey(api, tokenA, payer.customerId, payee.key);
+    const paid = await api.request('POST', '/v1/payments', {
+      token: tokenA,
+      body: {
+        customer_id: payer.customerId,
+        account_id: payer.accountId,
+        resolution_id: resolutionId,
+        amount: cop('20.00'),
+      },
+    });
+    expect(paid.body.status).toBe('SETTLED');
+    const inbound = await api.request('GET', `/v1/payments?customer_id=${payee.customerId}&direction=INBOUND`, {
+      token: tokenA,
+    });
+    const [record] = inbound.body.payments;
+    expect(record).toMatchObject({ status: 'SETTLED', refunded_amount: cop('0.00') });
+    expectProblem(await refund(record.id, {}), 409, 'PAYMENT_NOT_REFUNDABLE');
+    expect([await balance(payer.accountId), await balance(payee.accountId)]).toEqual(['80.00', '20.00']);
+  });
+
   it("no Idempotency-Key: 400; another client's payment or an unknown one: 404; the read-only client: 403", async () => {
     const merchant = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
     const payment = await received(merchant, '10.00');

@@ -11,7 +11,7 @@ import { sandboxNetwork } from '../../shared/domain/settlement';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
 import { DEFAULT_REFUND_WINDOW_DAYS } from '../../shared/runtime/config';
-import type { Merchant } from './payments';
+import { PARTICIPANT, type Merchant } from './payments';
 
 const now = (): string => new Date().toISOString();
 
@@ -30,6 +30,7 @@ export const refundDeps = (queue: RefundQueue = new HeldRefunds()): CreateRefund
   queue,
   delayMs: 1000,
   windowDays: DEFAULT_REFUND_WINDOW_DAYS,
+  participantNit: PARTICIPANT.nit,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });

@@ -119,6 +119,7 @@ describe('createRefund', () => {
       queue: { schedule: async (id) => void scheduled.push(id) },
       delayMs: 1000,
       windowDays: 90,
+      participantNit: '860000001',
     };
     return { d, writes, scheduled, refunds };
   }
@@ -162,6 +163,15 @@ describe('createRefund', () => {
     expect(await codeOf(createRefund(deps(old).d, 'client-a', settled.id, {}, 'k'))).toBe('REFUND_WINDOW_EXPIRED');
     const spent = payment({ refunded_amount_cents: 10_000 });
     expect(await codeOf(createRefund(deps(spent).d, 'client-a', settled.id, {}, 'k'))).toBe('REFUND_EXCEEDS_REMAINING');
+  });
+
+  test('a payment from one of our own merchants is not refundable yet: nothing is written', async () => {
+    const own = payment({
+      counterparty: { ...payment().counterparty, participant: { name: 'Sponsor', identification_number: '860000001' } },
+    });
+    const { d, writes } = deps(own);
+    expect(await codeOf(createRefund(d, 'client-a', own.id, {}, 'k'))).toBe('PAYMENT_NOT_REFUNDABLE');
+    expect(writes).toEqual([]);
   });
 
   test("the transaction's refusals: the remainder taken meanwhile, the merchant's funds", async () => {
