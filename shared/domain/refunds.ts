@@ -255,13 +255,13 @@ export async function createRefund(
     workDueAt: later(now, deps.delayMs),
   });
   if (result.written) return sentToNetwork(deps, refund);
+  // A request under the same key may have committed meanwhile: its refund is the answer, whichever
+  // condition this transaction met first (its hold may have taken the remainder or the funds).
+  const winner = await deps.refunds.get(id);
+  if (winner) return answerAgain(deps, winner, paymentId, request);
   switch (result.reason) {
-    case 'refund_exists': {
-      // The same key raced this request and won: its refund is the answer.
-      const winner = await deps.refunds.get(id);
-      if (!winner) throw new Error(`Refund ${id} refused as existing, then not found`);
-      return answerAgain(deps, winner, paymentId, request);
-    }
+    case 'refund_exists':
+      throw new Error(`Refund ${id} refused as existing, then not found`);
     case 'exceeds_remaining': {
       // Another refund of the payment committed since it was read.
       const current = await deps.payments.get(payment.id);
