@@ -535,6 +535,16 @@ export const queryOf = (request: SampleRequest): string =>
   request.query && Object.keys(request.query).length ? `?${new URLSearchParams(request.query).toString()}` : '';
 
 /** Sends a sample request of a route with a token (or none), and optional extra headers. */
+/** The sample's headers, each replaced by the suite's header of the same name in any letter case. */
+function mergedHeaders(
+  sample: Readonly<Record<string, string>> = {},
+  suite: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const replaced = new Set(Object.keys(suite).map((name) => name.toLowerCase()));
+  const kept = Object.entries(sample).filter(([name]) => !replaced.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...suite };
+}
+
 export function sendSample(
   api: TestApi,
   route: RouteDefinition,
@@ -544,7 +554,7 @@ export function sendSample(
   return api.request(route.method, `${pathOf(route, request)}${queryOf(request)}`, {
     ...(options.token ? { token: options.token } : {}),
     ...(request.body ? { body: request.body } : {}),
-    ...(request.headers || options.headers ? { headers: { ...request.headers, ...options.headers } } : {}),
+    ...(request.headers || options.headers ? { headers: mergedHeaders(request.headers, options.headers) } : {}),
   });
 }
 
