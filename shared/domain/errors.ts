@@ -58,6 +58,15 @@ export const ERROR_CATALOG = {
     kind: 'conflict',
     title: "The recipient's key now names another owner or account",
   },
+  PAYMENT_NOT_REFUNDABLE: {
+    kind: 'conflict',
+    title: 'Only a SETTLED INBOUND payment can be refunded',
+  },
+  REFUND_EXCEEDS_REMAINING: {
+    kind: 'conflict',
+    title: 'The refund is more than what is left to refund of the payment',
+  },
+  REFUND_WINDOW_EXPIRED: { kind: 'conflict', title: 'The payment is older than its refund window' },
   WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
   DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },

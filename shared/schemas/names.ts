@@ -16,6 +16,7 @@ import type * as payments from './payments';
 import type * as problem from './problem';
 import type * as qrcodes from './qrcodes';
 import type * as recipients from './recipients';
+import type * as refunds from './refunds';
 import type * as sponsorBank from './sponsor-bank';
 import type * as webhooks from './webhooks';
 
@@ -31,6 +32,7 @@ type Modules = typeof accounts &
   typeof problem &
   typeof qrcodes &
   typeof recipients &
+  typeof refunds &
   typeof sponsorBank &
   typeof webhooks;
 

@@ -14,6 +14,9 @@ export const CHANGE_EVENT_TYPES = [
   'payment.settled',
   'payment.rejected',
   'qr_code.paid',
+  'refund.created',
+  'refund.settled',
+  'refund.rejected',
 ] as const;
 
 /** The events a webhook may subscribe to: every change's, and the test event it can ask for. */

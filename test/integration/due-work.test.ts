@@ -174,6 +174,7 @@ describe('a sweep', () => {
           claim: dynamoDueWork.claim,
         },
         settlement: { schedule: async (id: string) => void settled.push(id) },
+        refunds: { schedule: async (id: string) => void settled.push(id) },
         deliveries,
         dispatch: {
           webhooks: dynamoWebhookStore,
@@ -215,7 +216,7 @@ describe('a sweep', () => {
     const first = sweeper(work.mine, clockAt(hourLater));
 
     const report = await first.run();
-    expect(report.restarted).toEqual({ payment: 2, delivery: 1, event: 1 });
+    expect(report.restarted).toEqual({ payment: 2, refund: 0, delivery: 1, event: 1 });
     expect(report.failures).toEqual([]);
     expect(report.oldestAgeMs).toBeGreaterThanOrEqual(59 * MINUTE);
     expect(first.settled.sort()).toEqual([work.payment.id, work.processing.id].sort());
@@ -227,18 +228,18 @@ describe('a sweep', () => {
 
     // Run again at once: every item was taken for a grace, nothing is restarted twice.
     const again = await first.run();
-    expect(again.restarted).toEqual({ payment: 0, delivery: 0, event: 0 });
+    expect(again.restarted).toEqual({ payment: 0, refund: 0, delivery: 0, event: 0 });
     expect(again.oldestAgeMs).toBe(0);
 
     // A grace later their work has still not happened (the messages were lost again): restarted again.
     const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
-    expect((await graceLater.run()).restarted).toEqual({ payment: 2, delivery: 2, event: 0 });
+    expect((await graceLater.run()).restarted).toEqual({ payment: 2, refund: 0, delivery: 2, event: 0 });
 
     // Work done leaves the index: the payments answered, nothing of theirs is restarted.
     await settlePayment(settlementDeps(), work.payment.id);
     await settlePayment(settlementDeps(), work.processing.id);
     const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
-    expect((await afterDone.run()).restarted).toEqual({ payment: 0, delivery: 2, event: 0 });
+    expect((await afterDone.run()).restarted).toEqual({ payment: 0, refund: 0, delivery: 2, event: 0 });
   });
 
   it('two sweeps at once restart each item once between them', async () => {

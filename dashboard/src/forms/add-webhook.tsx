@@ -16,6 +16,9 @@ const EVENTS: readonly EventType[] = [
   'payment.settled',
   'payment.rejected',
   'qr_code.paid',
+  'refund.created',
+  'refund.settled',
+  'refund.rejected',
   'webhook.test',
 ];
 
