@@ -5,7 +5,7 @@
  */
 import type { QueueName, SecretName } from '../shared/runtime/config';
 import type { TableAction } from '../shared/data/table';
-import type { ErrorCode } from '../shared/domain/errors';
+import type { ErrorCode, ErrorKind } from '../shared/domain/errors';
 import type { SchemaName } from '../shared/schemas/names';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
@@ -97,8 +97,9 @@ export interface RouteContract {
    * The problem codes the route's own rules answer (docs/errors.md). Those of the HTTP chain (token,
    * scope, body and query validation, Idempotency-Key, a path id of nothing or of another client's,
    * limits, failures) follow from its method, paths, scopes and schemas (tools/openapi/problems.ts).
+   * A code the route raises as its other kind (the catalog's `alsoKind`) names that kind.
    */
-  readonly problems: readonly ErrorCode[];
+  readonly problems: readonly (ErrorCode | { readonly code: ErrorCode; readonly kind: ErrorKind })[];
 }
 
 export interface RouteDefinition extends FunctionDefinition, RouteContract {
@@ -483,7 +484,8 @@ export const routes: readonly RouteDefinition[] = [
       'PAYMENT_NOT_REFUNDABLE',
       'REFUND_EXCEEDS_REMAINING',
       'REFUND_WINDOW_EXPIRED',
-      'INSUFFICIENT_FUNDS',
+      // A conflict with the merchant's balance here (409); a payment answers it 400.
+      { code: 'INSUFFICIENT_FUNDS', kind: 'conflict' },
       'IDEMPOTENCY_KEY_REQUIRED',
     ],
     scopes: [SCOPES.paymentsWrite],

@@ -13,14 +13,7 @@ import { newEvent, type DomainEvent, type EventType } from './events';
 import { listOf, type RecordReader } from './lists';
 import { cop, formatCents, parseCents, type Money } from './money';
 import { ownReader } from './ownership';
-import {
-  insufficientFunds,
-  later,
-  paymentAmountCents,
-  type Counterparty,
-  type PaymentReader,
-  type StoredPayment,
-} from './payments';
+import { later, paymentAmountCents, type Counterparty, type PaymentReader, type StoredPayment } from './payments';
 
 export interface StoredRefund {
   readonly id: string;
@@ -100,6 +93,18 @@ export const exceedsRemaining = (paymentId: string, remainingCents: number): App
     'REFUND_EXCEEDS_REMAINING',
     `What is left to refund of payment ${paymentId} is ${formatCents(remainingCents)}`,
     { payment_id: paymentId },
+  );
+
+/**
+ * The merchant's balance cannot hold the refund: INSUFFICIENT_FUNDS as a conflict with the account's
+ * state (409), where a payment answers it 400.
+ */
+const refundNotCovered = (accountId: string): AppError =>
+  new AppError(
+    'INSUFFICIENT_FUNDS',
+    `The available balance of account ${accountId} does not cover the refund`,
+    {},
+    'conflict',
   );
 
 /**
@@ -203,7 +208,7 @@ async function answerAgain(
 /**
  * POST /v1/payments/{id}/refunds. Checks, in order: the Idempotency-Key (400), the key's refund made
  * already (answered again), the payment (404), refundable (409), within the window (409), the amount
- * within what is left (409), then the transaction: the merchant's funds (400 INSUFFICIENT_FUNDS) and,
+ * within what is left (409), then the transaction: the merchant's funds (409 INSUFFICIENT_FUNDS) and,
  * against concurrent refunds, the remainder again (409). Nothing is written by a refusal.
  */
 export async function createRefund(
@@ -268,7 +273,7 @@ export async function createRefund(
       throw exceedsRemaining(payment.id, payment.amount_cents - (current?.refunded_amount_cents ?? 0));
     }
     case 'insufficient_funds':
-      throw insufficientFunds(payment.account_id);
+      throw refundNotCovered(payment.account_id);
   }
 }
 

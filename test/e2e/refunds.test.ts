@@ -244,7 +244,7 @@ describe('refusals', () => {
     expect(await balance(merchant.accountId)).toBe('10.00');
   });
 
-  it("the merchant's available balance must cover the refund: INSUFFICIENT_FUNDS", async () => {
+  it("the merchant's available balance must cover the refund: 409 INSUFFICIENT_FUNDS (a payment's is 400)", async () => {
     const merchant = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
     const payment = await received(merchant, '40.00');
     // The merchant paid most of it on.
@@ -259,7 +259,18 @@ describe('refusals', () => {
       },
     });
     expect(spent.status).toBe(200);
-    expectProblem(await refund(payment.id, {}), 400, 'INSUFFICIENT_FUNDS');
+    expectProblem(await refund(payment.id, {}), 409, 'INSUFFICIENT_FUNDS');
+    // The same balance refuses a payment 400, as payments always have.
+    const unpaid = await api.request('POST', '/v1/payments', {
+      token: tokenA,
+      body: {
+        customer_id: merchant.customerId,
+        account_id: merchant.accountId,
+        resolution_id: await resolvedKey(api, tokenA, merchant.customerId, ANA_PHONE),
+        amount: cop('5.01'),
+      },
+    });
+    expectProblem(unpaid, 400, 'INSUFFICIENT_FUNDS');
     expect(await balance(merchant.accountId)).toBe('5.00');
     expect((await refund(payment.id, { amount: cop('5.00') })).status).toBe(200);
     expect(await balance(merchant.accountId)).toBe('0.00');
