@@ -205,6 +205,17 @@ async function answerAgain(
   return sentToNetwork(deps, refund);
 }
 
+/** The refund `id` (its key's) made by a request that committed meanwhile, answered again; undefined when none did. */
+async function madeMeanwhile(
+  deps: CreateRefundDeps,
+  id: string,
+  paymentId: string,
+  request: CreateRefundRequest,
+): Promise<PublicRefund | undefined> {
+  const made = await deps.refunds.get(id);
+  return made && answerAgain(deps, made, paymentId, request);
+}
+
 /**
  * POST /v1/payments/{id}/refunds. Checks, in order: the Idempotency-Key (400), the key's refund made
  * already (answered again), the payment (404), refundable (409), within the window (409), the amount
@@ -239,7 +250,16 @@ export async function createRefund(
       { payment_id: payment.id },
     );
   }
-  const amountCents = refundAmountCents(payment.id, request.amount, remaining);
+  let amountCents: number;
+  try {
+    amountCents = refundAmountCents(payment.id, request.amount, remaining);
+  } catch (refusal) {
+    // A request under the same key may have committed since its refund was looked for: the remainder
+    // it took is its own, and its refund the answer.
+    const answer = await madeMeanwhile(deps, id, paymentId, request);
+    if (answer) return answer;
+    throw refusal;
+  }
   const refund: StoredRefund = {
     id,
     tenant,
@@ -262,8 +282,8 @@ export async function createRefund(
   if (result.written) return sentToNetwork(deps, refund);
   // A request under the same key may have committed meanwhile: its refund is the answer, whichever
   // condition this transaction met first (its hold may have taken the remainder or the funds).
-  const winner = await deps.refunds.get(id);
-  if (winner) return answerAgain(deps, winner, paymentId, request);
+  const answer = await madeMeanwhile(deps, id, paymentId, request);
+  if (answer) return answer;
   switch (result.reason) {
     case 'refund_exists':
       throw new Error(`Refund ${id} refused as existing, then not found`);

@@ -185,6 +185,21 @@ describe('createRefund', () => {
     expect([...raced.scheduled, ...poor.scheduled]).toEqual([]);
   });
 
+  test('a request under the same key that committed after the key was looked for: its refund, not the remainder it took', async () => {
+    // The other request's refund is not there at the look-up, and has taken the whole remainder at the payment's read.
+    const theirs = deps(payment());
+    const first = await createRefund(theirs.d, 'client-a', payment().id, {}, 'k');
+    const taken = deps(payment({ refunded_amount_cents: 10_000 }));
+    let lookups = 0;
+    taken.d.refunds.get = async (id) => (++lookups === 1 ? undefined : theirs.refunds.get(id));
+    expect(await createRefund(taken.d, 'client-a', payment().id, {}, 'k')).toEqual(first);
+    expect(taken.writes).toEqual([]);
+    // Without one, the remainder's refusal stands.
+    expect(
+      await codeOf(createRefund(deps(payment({ refunded_amount_cents: 10_000 })).d, 'client-a', payment().id, {}, 'k')),
+    ).toBe('REFUND_EXCEEDS_REMAINING');
+  });
+
   test("a key's refund is answered again (its job queued again while PENDING); another request under it is 409", async () => {
     const { d, writes, scheduled } = deps(payment());
     const first = await createRefund(d, 'client-a', payment().id, { amount: { value: '10.00', currency: 'COP' } }, 'k');
