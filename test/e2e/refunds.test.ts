@@ -69,6 +69,18 @@ async function answered(refundId: string): Promise<ApiAnswer> {
   throw new Error(`Refund ${refundId} still PENDING`);
 }
 
+/** The merchant pays `value` to Ana María at another participant (a resolution of her key). */
+const payAna = async (merchant: MerchantWithKey, value: string) =>
+  api.request('POST', '/v1/payments', {
+    token: tokenA,
+    body: {
+      customer_id: merchant.customerId,
+      account_id: merchant.accountId,
+      resolution_id: await resolvedKey(api, tokenA, merchant.customerId, ANA_PHONE),
+      amount: cop(value),
+    },
+  });
+
 /** The account's available balance, checked equal to the sum of its movements in the table. */
 async function balance(accountId: string): Promise<string> {
   const items = await api.scan();
@@ -193,16 +205,7 @@ describe('refunding an INBOUND payment', () => {
 describe('refusals', () => {
   it('an OUTBOUND payment is PAYMENT_NOT_REFUNDABLE', async () => {
     const payer = await merchantWithKey(api, tokenA, { availableBalance: '100.00' });
-    const resolutionId = await resolvedKey(api, tokenA, payer.customerId, ANA_PHONE);
-    const payment = await api.request('POST', '/v1/payments', {
-      token: tokenA,
-      body: {
-        customer_id: payer.customerId,
-        account_id: payer.accountId,
-        resolution_id: resolutionId,
-        amount: cop('20.00'),
-      },
-    });
+    const payment = await payAna(payer, '20.00');
     expect(payment.status).toBe(200);
     expect(payment.body).not.toHaveProperty('refunded_amount');
     expectProblem(await refund(payment.body.id, {}), 409, 'PAYMENT_NOT_REFUNDABLE');
@@ -248,29 +251,10 @@ describe('refusals', () => {
     const merchant = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
     const payment = await received(merchant, '40.00');
     // The merchant paid most of it on.
-    const resolutionId = await resolvedKey(api, tokenA, merchant.customerId, ANA_PHONE);
-    const spent = await api.request('POST', '/v1/payments', {
-      token: tokenA,
-      body: {
-        customer_id: merchant.customerId,
-        account_id: merchant.accountId,
-        resolution_id: resolutionId,
-        amount: cop('35.00'),
-      },
-    });
-    expect(spent.status).toBe(200);
+    expect((await payAna(merchant, '35.00')).status).toBe(200);
     expectProblem(await refund(payment.id, {}), 409, 'INSUFFICIENT_FUNDS');
     // The same balance refuses a payment 400, as payments always have.
-    const unpaid = await api.request('POST', '/v1/payments', {
-      token: tokenA,
-      body: {
-        customer_id: merchant.customerId,
-        account_id: merchant.accountId,
-        resolution_id: await resolvedKey(api, tokenA, merchant.customerId, ANA_PHONE),
-        amount: cop('5.01'),
-      },
-    });
-    expectProblem(unpaid, 400, 'INSUFFICIENT_FUNDS');
+    expectProblem(await payAna(merchant, '5.01'), 400, 'INSUFFICIENT_FUNDS');
     expect(await balance(merchant.accountId)).toBe('5.00');
     expect((await refund(payment.id, { amount: cop('5.00') })).status).toBe(200);
     expect(await balance(merchant.accountId)).toBe('0.00');
