@@ -488,10 +488,11 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/reports'],
     handler: 'create-report',
-    summary: "Ask for a CSV report of payments or of an account's movements over a period",
+    summary: "Ask for a CSV report of payments, of an account's movements or of refunds over a period",
     schemas: { body: 'createReportRequestSchema', query: 'emptyQuerySchema', response: 'reportSchema' },
     problems: ['NOT_FOUND'],
-    // A report reads what GET /v1/payments and the movements list read: a read, under the read scope.
+    // A report reads what GET /v1/payments, the movements list and GET /v1/refunds read: a read, under
+    // the read scope.
     scopes: [SCOPES.paymentsRead],
     // Reads a movements report's account; the transaction puts the report and updates its list's
     // counters; its run is then queued.

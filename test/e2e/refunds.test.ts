@@ -8,12 +8,11 @@
  * step.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { availableBalance } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey, type MerchantWithKey } from '../support/merchants';
 import { expectProblem } from '../support/problems';
-import { TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { answeredRefund, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
@@ -59,15 +58,7 @@ async function received(merchant: MerchantWithKey, value: string): Promise<Recor
 }
 
 /** The refund once the network has answered it (polled as a client would). */
-async function answered(refundId: string): Promise<ApiAnswer> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const read = await api.request('GET', `/v1/refunds/${refundId}`, { token: tokenA });
-    expect(read.status).toBe(200);
-    if (read.body.status !== 'PENDING') return read;
-    await sleep(100);
-  }
-  throw new Error(`Refund ${refundId} still PENDING`);
-}
+const answered = (refundId: string): Promise<ApiAnswer> => answeredRefund(api, tokenA, refundId);
 
 /** The merchant pays `value` to Ana María at another participant (a resolution of her key). */
 const payAna = async (merchant: MerchantWithKey, value: string) =>
