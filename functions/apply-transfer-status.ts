@@ -1,6 +1,6 @@
 /**
  * POST /network/v1/transfers/{id}/status (docs/network.md): the network's answer to one of our
- * transfer orders, signed by the connector. Applied once: a transfer already answered is answered
+ * transfer orders (a payment's or a refund's), signed by the connector. Applied once: a transfer already answered is answered
  * again as it stands; a transfer we never ordered is 404.
  */
 import { AppError } from '../shared/domain/errors';
@@ -9,6 +9,7 @@ import { applyTransferStatus, type TransferStatus } from '../shared/domain/trans
 import { verifySignedMessage } from '../shared/domain/webhook-signature';
 import { networkSecrets } from '../shared/data/network-secret';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
+import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
 import { readParticipant } from '../shared/runtime/config';
@@ -20,7 +21,12 @@ export const handler = networkHandler<TransferStatus, { id: string }>({
   verify: async (headers, body) =>
     verifySignedMessage(headers, body, await networkSecrets(), Math.floor(Date.now() / 1000)),
   handle: async ({ body, path }) => {
-    const deps = { ...systemNewRecords, payments: dynamoSettlementStore, participant: readParticipant(process.env) };
+    const deps = {
+      ...systemNewRecords,
+      payments: dynamoSettlementStore,
+      refunds: dynamoRefundStore,
+      participant: readParticipant(process.env),
+    };
     const answer = await applyTransferStatus(deps, path.id, body);
     if (!answer) throw new AppError('NOT_FOUND', 'No transfer order of ours has this id');
     logger.info('Transfer status', {

@@ -1,4 +1,7 @@
-/** POST /v1/reports: a CSV report of payments or of an account's movements, answered PENDING (docs/reconciliation.md). */
+/**
+ * POST /v1/reports: a CSV report of payments, of an account's movements or of refunds, answered PENDING
+ * (docs/reconciliation.md).
+ */
 import { systemNewRecords } from '../shared/domain/clock';
 import { createReport, type ReportQueue } from '../shared/domain/reports';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';

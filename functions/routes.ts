@@ -5,7 +5,7 @@
  */
 import type { QueueName, SecretName } from '../shared/runtime/config';
 import type { TableAction } from '../shared/data/table';
-import type { ErrorCode } from '../shared/domain/errors';
+import type { ErrorCode, ErrorKind } from '../shared/domain/errors';
 import type { SchemaName } from '../shared/schemas/names';
 
 /** The resource server of the OAuth2 provider (Cognito or the local issuer). */
@@ -107,8 +107,9 @@ export interface RouteContract {
    * The problem codes the route's own rules answer (docs/errors.md). Those of the HTTP chain (token,
    * scope, body and query validation, Idempotency-Key, a path id of nothing or of another client's,
    * limits, failures) follow from its method, paths, scopes and schemas (tools/openapi/problems.ts).
+   * A code the route raises as its other kind (the catalog's `alsoKind`) names that kind.
    */
-  readonly problems: readonly ErrorCode[];
+  readonly problems: readonly (ErrorCode | { readonly code: ErrorCode; readonly kind: ErrorKind })[];
 }
 
 export interface RouteDefinition extends FunctionDefinition, RouteContract {
@@ -487,10 +488,11 @@ export const routes: readonly RouteDefinition[] = [
     method: 'POST',
     paths: ['/v1/reports'],
     handler: 'create-report',
-    summary: "Ask for a CSV report of payments or of an account's movements over a period",
+    summary: "Ask for a CSV report of payments, of an account's movements or of refunds over a period",
     schemas: { body: 'createReportRequestSchema', query: 'emptyQuerySchema', response: 'reportSchema' },
     problems: ['NOT_FOUND'],
-    // A report reads what GET /v1/payments and the movements list read: a read, under the read scope.
+    // A report reads what GET /v1/payments, the movements list and GET /v1/refunds read: a read, under
+    // the read scope.
     scopes: [SCOPES.paymentsRead],
     // Reads a movements report's account; the transaction puts the report and updates its list's
     // counters; its run is then queued.
@@ -517,6 +519,50 @@ export const routes: readonly RouteDefinition[] = [
     handler: 'list-reports',
     summary: "List the client's reports, a page at a time",
     schemas: { body: null, query: 'reportListQuerySchema', response: 'reportListSchema' },
+    problems: [],
+    scopes: [SCOPES.paymentsRead],
+    tableActions: LIST_ACTIONS,
+  },
+  {
+    name: 'createRefund',
+    method: 'POST',
+    paths: ['/v1/payments/{id}/refunds'],
+    handler: 'create-refund',
+    summary: "Refund one of the client's INBOUND payments to its payer, in full or in part",
+    schemas: { body: 'createRefundRequestSchema', query: 'emptyQuerySchema', response: 'refundSchema' },
+    problems: [
+      'PAYMENT_NOT_REFUNDABLE',
+      'REFUND_EXCEEDS_REMAINING',
+      'REFUND_WINDOW_EXPIRED',
+      // A conflict with the merchant's balance here (409); a payment answers it 400.
+      { code: 'INSUFFICIENT_FUNDS', kind: 'conflict' },
+      'IDEMPOTENCY_KEY_REQUIRED',
+    ],
+    scopes: [SCOPES.paymentsWrite],
+    // Reads the key's refund and the payment; the transaction puts the refund, raises the payment's
+    // refunded_amount, holds the amount (the account's update and its movement), puts the event and
+    // updates the counters; the refund's settlement is then scheduled on the settlement queue.
+    tableActions: IDEMPOTENCY_ACTIONS,
+    queues: ['settlement'],
+  },
+  {
+    name: 'getRefund',
+    method: 'GET',
+    paths: ['/v1/refunds/{id}'],
+    handler: 'get-refund',
+    summary: "Read one of the client's refunds",
+    schemas: { body: null, query: 'emptyQuerySchema', response: 'refundSchema' },
+    problems: [],
+    scopes: [SCOPES.paymentsRead],
+    tableActions: ['GetItem'],
+  },
+  {
+    name: 'listRefunds',
+    method: 'GET',
+    paths: ['/v1/refunds'],
+    handler: 'list-refunds',
+    summary: "List the client's refunds, a page at a time",
+    schemas: { body: null, query: 'refundListQuerySchema', response: 'refundListSchema' },
     problems: [],
     scopes: [SCOPES.paymentsRead],
     tableActions: LIST_ACTIONS,

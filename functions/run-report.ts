@@ -11,6 +11,7 @@ import { runReport } from '../shared/domain/reports';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { reportFiles } from '../shared/data/report-files';
 import { dynamoReportStore } from '../shared/data/reports-repository';
 import { logger } from '../shared/http/logger';
@@ -23,7 +24,12 @@ const { recordSeconds, timeoutSeconds } = workerOf('run-report');
 const deps = {
   ...systemNewRecords,
   reports: dynamoReportStore,
-  sources: { payments: dynamoPaymentStore, accounts: dynamoAccountStore, ledger: dynamoLedgerStore },
+  sources: {
+    payments: dynamoPaymentStore,
+    accounts: dynamoAccountStore,
+    ledger: dynamoLedgerStore,
+    refunds: dynamoRefundStore,
+  },
   files: reportFiles,
   // The run is the worker's until its invocation's time is over: the sweeper leaves it alone until then.
   runMs: timeoutSeconds * 1000,

@@ -1,6 +1,7 @@
 /**
  * The settlement job (docs/payments.md, "States"): each message `{"payment_id"}` asks the network
- * for its answer to a PENDING payment and writes it, or decides an inbound payment its request left
+ * for its answer to a PENDING payment and writes it (a `{"refund_id"}` message, a refund's:
+ * docs/refunds.md), or decides an inbound payment its request left
  * PROCESSING (docs/inbound-approval.md). Fed by the settlement queue: SQS with a delay on
  * AWS, the local runtime's queue locally (infra/local/local-queue.ts), with the same messages. A
  * failed message is reported, so the queue hands it again; answering is conditional on PENDING, so a
@@ -22,6 +23,8 @@ import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
+import { settleRefund } from '../shared/domain/refund-settlement';
+import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('settle-payment');
@@ -59,20 +62,37 @@ const deps = {
   qrCodes: dynamoQrCodeStore,
 };
 
+// A refund is an outbound transfer to the payment's payer, through the same network (docs/refunds.md).
+const refundDeps = { ...systemNewRecords, refunds: dynamoRefundStore, network: stageNetwork };
+
+/** A message of the settlement queue: a payment's job `{"payment_id"}`, or a refund's `{"refund_id"}`. */
+function settlementMessage(body: string): { readonly payment_id: string } | { readonly refund_id: string } {
+  const parsed: unknown = JSON.parse(body);
+  if (typeof parsed === 'object' && parsed !== null && 'refund_id' in parsed) return jsonMessage(body, 'refund_id');
+  return jsonMessage(body, 'payment_id');
+}
+
 export const handler = workerHandler(
   logger,
   async (event: Pick<SQSEvent, 'Records'>, context: Context): Promise<SQSBatchResponse> =>
     eachMessage(event.Records, context, {
       recordMs: recordSeconds * 1000,
-      parse: (body) => jsonMessage(body, 'payment_id'),
-      handle: async ({ payment_id: paymentId }, record) => {
+      parse: settlementMessage,
+      handle: async (message, record) => {
+        if ('refund_id' in message) {
+          const refundId = message.refund_id;
+          const refund = await processMessage('settlement', record, () => settleRefund(refundDeps, refundId));
+          logger.info('Refund settlement handled', { refund_id: refundId, status: refund?.status ?? 'NOT_FOUND' });
+          return;
+        }
+        const paymentId = message.payment_id;
         const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
         logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
       },
       failed: (record, error, message) =>
         logger.error(
           'Settlement failed: the queue hands it again',
-          { message_id: record.messageId, ...(message ? { payment_id: message.payment_id } : {}) },
+          { message_id: record.messageId, ...message },
           error as Error,
         ),
       outOfTime: (left) =>

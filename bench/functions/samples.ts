@@ -159,6 +159,29 @@ async function approvalSetUp(fixtures: Fixtures): Promise<string[]> {
   return [];
 }
 
+/**
+ * `count` payments of 25.00 the sandbox shopper makes to the benchmark's key (INBOUND, SETTLED at once
+ * with approval off): what refunds give back. Answers their ids.
+ */
+async function receivedPayments(fixtures: Fixtures, prefix: string, count: number): Promise<string[]> {
+  await approvalSetUp(fixtures);
+  const payments = await setup(fixtures, count, 200, (n) =>
+    post(
+      fixtures,
+      '/sandbox/payments/inbound',
+      { key: BENCH_KEY, amount: { value: '25.00', currency: 'COP' } },
+      `${prefix}-${n}`,
+    ),
+  );
+  return payments.map((payment) => (payment as { id: string }).id);
+}
+
+/** A payments report of today (Colombia): the report the report samples ask for. */
+const todaysPaymentsReport = () => {
+  const today = colombiaDay(new Date().toISOString());
+  return { type: 'payments', created_from: today, created_to: today };
+};
+
 /** Approves `count` merchants of the benchmark's own (no accounts) and links each; answers their ids. */
 async function linkedCustomers(fixtures: Fixtures, first: number, count: number): Promise<string[]> {
   await setup(fixtures, count, 201, (n) =>
@@ -389,6 +412,49 @@ export const samples: Record<string, Sample> = {
   },
   getPayment: { status: 200, call: (fixtures) => call(fixtures, 'GET', `/v1/payments/${fixtures.paymentId}`) },
   listPayments: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/payments?page_size=10') },
+  createRefund: {
+    status: 200,
+    // One refund per received payment: 1.00 of its 25.00, under a key of its own.
+    call: (fixtures, index) =>
+      post(
+        fixtures,
+        `/v1/payments/${pooled(fixtures, 'createRefund', index)}/refunds`,
+        { amount: { value: '1.00', currency: 'COP' }, reason: 'Benchmark' },
+        `refund-${index}`,
+      ),
+    prepare: (fixtures, { requests }) => receivedPayments(fixtures, 'refundable', requests),
+  },
+  getRefund: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/refunds/${pooled(fixtures, 'getRefund', 0)}`),
+    prepare: async (fixtures) => {
+      const [paymentId] = await receivedPayments(fixtures, 'refunded', 1);
+      const [refund] = await setup(fixtures, 1, 200, () =>
+        post(
+          fixtures,
+          `/v1/payments/${paymentId}/refunds`,
+          { amount: { value: '1.00', currency: 'COP' } },
+          'refund-read',
+        ),
+      );
+      return [(refund as { id: string }).id];
+    },
+  },
+  listRefunds: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/refunds?page_size=10') },
+  createReport: {
+    status: 200,
+    call: (fixtures) => post(fixtures, '/v1/reports', todaysPaymentsReport()),
+  },
+  getReport: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/reports/${pooled(fixtures, 'getReport', 0)}`),
+    prepare: async (fixtures) => {
+      const [report] = await setup(fixtures, 1, 200, () => post(fixtures, '/v1/reports', todaysPaymentsReport()));
+      return [(report as { id: string }).id];
+    },
+  },
+  listReports: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/reports?page_size=10') },
+  listAuditEvents: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/audit-events?page_size=10') },
   createRecipient: {
     status: 200,
     call: (fixtures, index) => post(fixtures, '/v1/recipients', recipientBody(fixtures), `recipient-${index}`),

@@ -18,6 +18,7 @@ export type QrCode = Schemas['QrCode'];
 export type QrCodeWithImage = Schemas['QrCodeWithImage'];
 export type CreateQrCodeRequest = Schemas['CreateQrCodeRequest'];
 export type Payment = Schemas['Payment'];
+export type Refund = Schemas['Refund'];
 export type Customer = Schemas['Customer'];
 /** An account as the list of accounts answers it: with its merchant's name. */
 export type Account = Schemas['AccountListItem'];
@@ -123,6 +124,15 @@ export function createApi(baseUrl: string, token: () => string) {
 
     listPayments: (query: ListQuery<'listPayments'>) => answerOf(GET('/v1/payments', { params: { query } })),
     getPayment: (id: string) => answerOf(GET('/v1/payments/{id}', byId(id))),
+    listRefunds: (query: ListQuery<'listRefunds'>) => answerOf(GET('/v1/refunds', { params: { query } })),
+    /** Gives the payer `amount` back (the whole remainder when undefined). */
+    refundPayment: (paymentId: string, amount: string | undefined, idempotencyKey: string) =>
+      answerOf(
+        POST('/v1/payments/{id}/refunds', {
+          params: { path: { id: paymentId }, header: once(idempotencyKey) },
+          body: amount ? { amount: { value: amount, currency: 'COP' } } : {},
+        }),
+      ),
 
     linkMerchant: (body: LinkMerchantRequest, idempotencyKey: string) =>
       answerOf(POST('/v1/customers/business/link', { body, params: { header: once(idempotencyKey) } })),

@@ -22,6 +22,7 @@ const NEEDS = {
   // The sandbox's route asks for no scope of its own yet: a shopper's payment is offered to whoever
   // may create codes and payments, never to a viewer.
   payInSandbox: [SCOPE.qrCodesWrite, SCOPE.paymentsWrite],
+  refund: [SCOPE.paymentsWrite],
   addWebhook: [SCOPE.webhooksWrite],
   changeWebhook: [SCOPE.webhooksWrite],
 } as const satisfies Record<string, readonly string[]>;

@@ -2,7 +2,8 @@
  * The index of due work (docs/reliability.md, "The sweeper"): an item carries `duepk`/`duesk` only
  * while work after its commit is owed, written by the commit itself, so that a crash or a failed
  * SendMessage after it leaves work the sweeper finds. A PAYMENT while PENDING or PROCESSING (due: when
- * its settlement or decision should have run), a DELIVERY while PENDING (due: next_attempt_at), an
+ * its settlement or decision should have run), a REFUND while PENDING (due: when its
+ * settlement should have run), a DELIVERY while PENDING (due: next_attempt_at), an
  * EVENT until the dispatcher has made its deliveries (due: its creation). The answer's Put, the
  * delivery's last attempt and the dispatch remove the attributes (a PENDING REPORT: due from its
  * creation, then at the end of each run's time, until a run finishes it), so the index holds only
@@ -127,6 +128,8 @@ export const dynamoDueWork: DueWorkStore<DueEntry> = {
     switch (item['entity']) {
       case 'PAYMENT':
         return { kind: 'payment', id, waitingSince: String(item['created_at']) };
+      case 'REFUND':
+        return { kind: 'refund', id, waitingSince: String(item['created_at']) };
       case 'DELIVERY':
         return { kind: 'delivery', id, waitingSince: String(item['next_attempt_at'] ?? item['updated_at']) };
       case REPORT_ENTITY:

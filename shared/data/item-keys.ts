@@ -74,6 +74,8 @@ export const itemKeys = {
     sk: 'RATE_WINDOW',
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
+  /** A refund of an INBOUND payment (shared/data/refunds-repository.ts). */
+  refund: (id: string): ItemKey => ({ pk: `REFUND#${id}`, sk: 'REFUND' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),
   /**
    * The ids of a client's webhooks, a string set added to and taken from in the transaction of each

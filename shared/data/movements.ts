@@ -2,8 +2,8 @@
  * The ledger of an account's available balance (docs/payments.md, docs/reconciliation.md): one
  * MOVEMENT item per change, in the account's item collection, written by the same transaction as the
  * change. The opening balance (the sponsor bank's, when the account is linked) is the first movement,
- * each payment's debit or credit the next ones, so the balance is always the sum of the account's
- * movements.
+ * each payment's debit or credit and each refund's hold or release the next ones, so the balance is
+ * always the sum of the account's movements.
  *
  * Ledger days: so that a day's statement never reads the days before it, the account item keeps the
  * Colombian day of its latest movement (`lday`) and its balance before that day's first
@@ -32,13 +32,19 @@ export const ledgerDaySeen = (old: Record<string, unknown>): LedgerDaySeen => ({
   ...(typeof old['lday_open'] === 'number' ? { openingCents: old['lday_open'] } : {}),
 });
 
+/** What caused a movement: a payment, and for a refund's movements the refund too. */
+interface MovementCause {
+  readonly payment_id?: string;
+  readonly refund_id?: string;
+}
+
 const movementPut = (
   accountId: string,
   at: string,
   ref: string,
   kind: MovementKind,
   amountCents: number,
-  paymentId?: string,
+  cause: MovementCause = {},
 ) => ({
   Put: {
     TableName: tableName(),
@@ -48,7 +54,7 @@ const movementPut = (
       account_id: accountId,
       kind,
       amount_cents: amountCents,
-      ...(paymentId ? { payment_id: paymentId } : {}),
+      ...cause,
       created_at: at,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
@@ -74,30 +80,45 @@ const sealedDayPut = (accountId: string, day: string, openingCents: number): Tra
   },
 });
 
+/** One change of an account's available balance: what it is, and the movement that records it. */
+interface LedgerMove {
+  readonly accountId: string;
+  /** Signed: a debit is negative. */
+  readonly amountCents: number;
+  /** Unique among the account's movements of the same time: with it, the movement's sort key. */
+  readonly ref: string;
+  readonly kind: MovementKind;
+  readonly cause: MovementCause;
+}
+
+/** A balance move's transaction items (ledgerMoveItems). */
+export interface MoveItems {
+  readonly update: TransactItem;
+  readonly movement: TransactItem;
+  /** On the first move of a day, the seal of the day the ledger leaves. */
+  readonly sealed: readonly TransactItem[];
+  /** The ledger day the update holds for (undefined: none yet). */
+  readonly heldForDay: string | undefined;
+}
+
 /**
  * The transaction items of one balance move: the account's update, its movement and, on the first move
  * of a day, the seal of the day the ledger leaves. A debit holds only while the available balance
  * covers it (never below zero); a credit only on an existing account; either only while the account
- * is on the ledger day `seen` says (by default, the move's own day). A payment's release of its hold
- * is a movement of its own (another kind and sort key than the debit).
+ * is on the ledger day `seen` says (by default, the move's own day).
  *
  * A move dated before the day its account is already on (it committed just after another one rolled
  * the day, a few milliseconds around midnight) is booked at the start of that day, so every day's
  * movements still lead from its opening to the next day's.
  *
- * The balance moves with every payment and is not a change of the account: its updated_at (and its
+ * The balance moves with every payment and refund and is not a change of the account: its updated_at (and its
  * place in the account lists by update, gsi2 and gsi4 with their keys-only twins) stays. Moving it
  * cost 16 of a payment's 60 write units (a delete and a put in four indexes, doubled in the
  * transaction), and at 1,000 payments a second of one client it would write 4,000 units a second to
  * the client's one account-list partition of each index, four times what a partition takes
  * (docs/scale.md).
  */
-export function balanceMoveItems(
-  move: BalanceMove,
-  at: string,
-  kind: 'PAYMENT' | 'HOLD_RELEASE' = 'PAYMENT',
-  seen?: LedgerDaySeen,
-) {
+function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): MoveItems {
   const debit = move.amountCents < 0;
   const bookedAt = seen?.day !== undefined && seen.day > colombiaDay(at) ? dayBounds(seen.day).start : at;
   const day = colombiaDay(bookedAt);
@@ -125,19 +146,64 @@ export function balanceMoveItems(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     },
-    movement: movementPut(
-      move.accountId,
-      bookedAt,
-      kind === 'PAYMENT' ? move.paymentId : `${move.paymentId}#${kind}`,
-      kind,
-      move.amountCents,
-      move.paymentId,
-    ),
+    movement: movementPut(move.accountId, bookedAt, move.ref, move.kind, move.amountCents, move.cause),
     sealed: rolls && seen.day !== undefined ? [sealedDayPut(move.accountId, seen.day, seen.openingCents ?? 0)] : [],
-    /** The ledger day the update holds for (undefined: none yet). */
     heldForDay: rolls ? seen.day : day,
   };
 }
+
+/**
+ * A payment's balance move (ledgerMoveItems). A payment's release of its hold is a movement of its
+ * own (another kind and sort key than the debit).
+ */
+export const balanceMoveItems = (
+  move: BalanceMove,
+  at: string,
+  kind: 'PAYMENT' | 'HOLD_RELEASE' = 'PAYMENT',
+  seen?: LedgerDaySeen,
+): MoveItems =>
+  ledgerMoveItems(
+    {
+      accountId: move.accountId,
+      amountCents: move.amountCents,
+      ref: kind === 'PAYMENT' ? move.paymentId : `${move.paymentId}#${kind}`,
+      kind,
+      cause: { payment_id: move.paymentId },
+    },
+    at,
+    seen,
+  );
+
+/** A refund's balance move: the merchant's debit or its return, and the refunded payment. */
+export interface RefundMove {
+  readonly accountId: string;
+  readonly refundId: string;
+  readonly paymentId: string;
+  readonly amountCents: number;
+}
+
+/**
+ * A refund's balance move (docs/refunds.md, ledgerMoveItems): its hold (REFUND, a debit under the same
+ * funds condition as a payment's) or the release of a rejected refund's hold (HOLD_RELEASE). Their
+ * movements carry refund_id (and the refunded payment's id), and are keyed by the refund.
+ */
+export const refundMoveItems = (
+  move: RefundMove,
+  at: string,
+  kind: 'REFUND' | 'HOLD_RELEASE',
+  seen?: LedgerDaySeen,
+): MoveItems =>
+  ledgerMoveItems(
+    {
+      accountId: move.accountId,
+      amountCents: move.amountCents,
+      ref: kind === 'REFUND' ? move.refundId : `${move.refundId}#${kind}`,
+      kind,
+      cause: { payment_id: move.paymentId, refund_id: move.refundId },
+    },
+    at,
+    seen,
+  );
 
 /**
  * What a refused move's account shows of its ledger when it was refused for its ledger day (the

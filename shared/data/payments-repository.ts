@@ -17,11 +17,12 @@ import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
-import { balanceMoveItems, staleLedgerDay, type LedgerDaySeen } from './movements';
+import { balanceMoveItems } from './movements';
+import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transaction';
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { payableQrCode } from './qrcodes-repository';
-import { failedConditions, transactWrite, whileActive, type TransactItem } from './transactions';
+import { whileActive, type TransactItem } from './transactions';
 
 const PAYMENTS = underCustomer<StoredPayment, PaymentListFilters>(
   'PAYMENT',
@@ -51,13 +52,7 @@ export const NOT_AWAITING = 'not-awaiting';
 /** The label of a new payment whose id is taken: one whose id follows from a network credit's end-to-end id. */
 export const PAYMENT_EXISTS = 'payment-exists';
 
-/** DynamoDB's limit of items in one TransactWriteItems. */
-const MAX_TRANSACTION_ITEMS = 100;
-
-export type PaymentWriteOutcome =
-  | { readonly written: true }
-  /** The labels of the items whose condition failed, with their old image when they asked for it. */
-  | { readonly written: false; readonly failed: ReadonlyMap<string, Record<string, unknown> | undefined> };
+export type PaymentWriteOutcome = LedgerWriteOutcome<string>;
 
 /**
  * The Put of an awaiting payment as its answer leaves it (its list keys follow its new updated_at; a
@@ -88,97 +83,48 @@ function newPaymentPut(payment: StoredPayment, workDueAt: PaymentWrite['workDueA
 }
 
 /**
- * Writes `write` atomically with the caller's `items` (placed first). Answers which labelled items
- * failed their condition when the transaction was refused for conditions only; throws otherwise.
- * Each move must belong to one of the payments, new (its movement dated by its creation) or answered
- * (a release of its hold or an approved credit, dated by the answer), and a transaction touches an item once: one move
- * per account, and each event its own item.
+ * Writes `write` atomically with the caller's `items` (placed first), on its accounts' ledger days
+ * (shared/data/ledger-transaction.ts). Answers which labelled items failed their condition when the
+ * transaction was refused for conditions only; throws otherwise. Each move must belong to one of the
+ * payments, new (its movement dated by its creation) or answered (a release of its hold or an
+ * approved credit, dated by the answer), and a transaction touches an item once: one move per
+ * account, and each event its own item.
  */
-export async function writePayment(
-  write: PaymentWrite,
-  items: readonly LabelledItem[] = [],
-): Promise<PaymentWriteOutcome> {
-  // What refusals showed of the accounts' ledger days (shared/data/movements.ts): a move assumes its
-  // account is on the move's own day until a refusal shows another, once a day per account.
-  const seen = new Map<string, LedgerDaySeen>();
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await tryWritePayment(write, items, seen);
-    if (!('staleDays' in outcome)) return outcome;
-    if (attempt >= LEDGER_DAY_ATTEMPTS) throw new Error(`Ledger days still moving after ${attempt} attempts`);
-    for (const [accountId, shown] of outcome.staleDays) seen.set(accountId, shown);
-  }
-}
-
-/**
- * A move is refused for its ledger day at most twice: on its account's first move of a day, and on a
- * roll of another writer between its refusal and its retry (around midnight).
- */
-const LEDGER_DAY_ATTEMPTS = 3;
-
-async function tryWritePayment(
-  write: PaymentWrite,
-  items: readonly LabelledItem[],
-  seen: ReadonlyMap<string, LedgerDaySeen>,
-): Promise<PaymentWriteOutcome | { readonly staleDays: ReadonlyMap<string, LedgerDaySeen> }> {
+export function writePayment(write: PaymentWrite, items: readonly LabelledItem[] = []): Promise<PaymentWriteOutcome> {
   const answered = write.answered ?? [];
-  const labelled: LabelledItem[] = [
-    ...items,
-    ...answered.map((payment) => ({ label: NOT_AWAITING, item: answeredPut(payment) })),
-    ...write.payments.map((payment) => ({ label: PAYMENT_EXISTS, item: newPaymentPut(payment, write.workDueAt) })),
-  ];
-  const movements: TransactItem[] = [];
-  const heldFor = new Map<number, { accountId: string; day: string | undefined }>();
-  for (const move of write.moves) {
-    const created = write.payments.find((p) => p.id === move.paymentId);
-    const answer = answered.find((p) => p.id === move.paymentId);
-    if (!created && !answer) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
-    // An answered OUTBOUND payment's move gives its hold back; an answered INBOUND one's is its credit.
-    const { update, movement, sealed, heldForDay } = created
-      ? balanceMoveItems(move, created.created_at, 'PAYMENT', seen.get(move.accountId))
-      : balanceMoveItems(
-          move,
-          answer!.updated_at,
-          answer!.direction === 'OUTBOUND' ? 'HOLD_RELEASE' : 'PAYMENT',
-          seen.get(move.accountId),
-        );
-    heldFor.set(labelled.length, { accountId: move.accountId, day: heldForDay });
-    labelled.push({ label: move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, item: update });
-    movements.push(movement, ...sealed);
-  }
-  const TransactItems: TransactItem[] = [
-    ...labelled.map(({ item }) => item),
-    ...movements,
-    ...write.events.map(eventPut),
-    // A payment and the payee's record of it may share a counter shard: their increments are added up.
-    ...counterIncrementsOf(
-      write.payments.map((payment) => ({
-        partitions: listPartitions(payment.tenant, listingOf(PAYMENTS, payment)),
-        itemId: payment.id,
-      })),
-    ),
-  ];
-  if (TransactItems.length > MAX_TRANSACTION_ITEMS) {
-    throw new Error(`A payment write of ${TransactItems.length} items exceeds DynamoDB's ${MAX_TRANSACTION_ITEMS}`);
-  }
-  try {
-    await transactWrite({ TransactItems });
-    return { written: true };
-  } catch (error) {
-    // An unlabelled item (a movement, an event: ids that follow from the payment) fails with a labelled
-    // one when a concurrent writer won the race and wrote them first: the labelled failure is the
-    // answer. Alone, it is unexpected.
-    const failed = [...(failedConditions(error) ?? [])].filter(([index]) => index < labelled.length);
-    if (failed.length === 0) throw error;
-    const staleDays = new Map<string, LedgerDaySeen>();
-    for (const [index, old] of failed) {
-      const held = heldFor.get(index);
-      const shown = held && staleLedgerDay(held.day, old);
-      if (held && shown) staleDays.set(held.accountId, shown);
+  return writeWithLedgerDays<string>((transaction) => {
+    for (const { label, item } of items) transaction.condition(label, item);
+    for (const payment of answered) transaction.condition(NOT_AWAITING, answeredPut(payment));
+    for (const payment of write.payments) {
+      transaction.condition(PAYMENT_EXISTS, newPaymentPut(payment, write.workDueAt));
     }
-    // Only a payment whose other conditions held is worth writing again on the days its accounts are on.
-    if (staleDays.size > 0 && failed.every(([index]) => heldFor.has(index))) return { staleDays };
-    return { written: false, failed: new Map(failed.map(([index, old]) => [labelled[index]!.label, old])) };
-  }
+    for (const move of write.moves) {
+      const created = write.payments.find((p) => p.id === move.paymentId);
+      const answer = answered.find((p) => p.id === move.paymentId);
+      if (!created && !answer) throw new Error(`Balance move of ${move.accountId} names no payment of the write`);
+      transaction.move(move.amountCents < 0 ? FUNDS : CREDITED_ACCOUNT, move.accountId, (seen) =>
+        created
+          ? balanceMoveItems(move, created.created_at, 'PAYMENT', seen)
+          : // An answered OUTBOUND payment's move gives its hold back; an answered INBOUND one's is its credit.
+            balanceMoveItems(
+              move,
+              answer!.updated_at,
+              answer!.direction === 'OUTBOUND' ? 'HOLD_RELEASE' : 'PAYMENT',
+              seen,
+            ),
+      );
+    }
+    transaction.add(
+      ...write.events.map(eventPut),
+      // A payment and the payee's record of it may share a counter shard: their increments are added up.
+      ...counterIncrementsOf(
+        write.payments.map((payment) => ({
+          partitions: listPartitions(payment.tenant, listingOf(PAYMENTS, payment)),
+          itemId: payment.id,
+        })),
+      ),
+    );
+  });
 }
 
 /** Labels of the items the stores below add to a payment's transaction. */

@@ -6,6 +6,7 @@
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
+import type { RefundQueue } from '../domain/refunds';
 import type { ReportQueue } from '../domain/reports';
 import type { SettlementQueue } from '../domain/settlement';
 import { refuseWhileHeld } from './held-transaction';
@@ -111,6 +112,12 @@ const required = (name: QueueName): MessageQueue => {
 export const settlementQueue = (): SettlementQueue => {
   const queue = required('settlement');
   return { schedule: (paymentId, delayMs) => queue.send({ payment_id: paymentId }, delayMs) };
+};
+
+/** Refund settlement jobs, on the settlement queue: `{"refund_id"}` (functions/settle-payment.ts). */
+export const refundQueue = (): RefundQueue => {
+  const queue = required('settlement');
+  return { schedule: (refundId, delayMs) => queue.send({ refund_id: refundId }, delayMs) };
 };
 
 /** Webhook deliveries: `{"delivery_id"}` (functions/send-webhook.ts). */

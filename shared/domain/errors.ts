@@ -1,7 +1,8 @@
 /**
  * The error catalog: every `code` a client can receive, with the kind of failure it is. Domain rules
  * throw `AppError` by code; the HTTP layer maps the kind to a status (shared/http/problem.ts).
- * docs/errors.md documents each code; a unit test keeps the two in step.
+ * docs/errors.md documents each code; a unit test keeps the two in step. A code has one kind, unless
+ * its entry names another (`alsoKind`) that some rule raises it as, which docs/errors.md says too.
  */
 export type ErrorKind =
   | 'invalid'
@@ -28,7 +29,12 @@ export const ERROR_CATALOG = {
   CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
   ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active' },
   AMOUNT_ABOVE_LIMIT: { kind: 'invalid', title: 'The amount is above the maximum of one payment' },
-  INSUFFICIENT_FUNDS: { kind: 'invalid', title: "The account's available balance does not cover the amount" },
+  INSUFFICIENT_FUNDS: {
+    kind: 'invalid',
+    title: "The account's available balance does not cover the amount",
+    // A refund answers it 409, as the contract says of refunds; a payment's 400 stays, clients rely on it.
+    alsoKind: 'conflict',
+  },
   IDEMPOTENCY_KEY_REQUIRED: { kind: 'invalid', title: 'This request needs an Idempotency-Key' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
   NETWORK_SIGNATURE_INVALID: { kind: 'unauthorized', title: 'The request is not signed by the network connector' },
@@ -59,6 +65,15 @@ export const ERROR_CATALOG = {
     kind: 'conflict',
     title: "The recipient's key now names another owner or account",
   },
+  PAYMENT_NOT_REFUNDABLE: {
+    kind: 'conflict',
+    title: 'Only a SETTLED INBOUND payment can be refunded',
+  },
+  REFUND_EXCEEDS_REMAINING: {
+    kind: 'conflict',
+    title: 'The refund is more than what is left to refund of the payment',
+  },
+  REFUND_WINDOW_EXPIRED: { kind: 'conflict', title: 'The payment is older than its refund window' },
   WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
   DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },
   CREDIT_IN_PROGRESS: { kind: 'conflict', title: 'The same credit is still being decided: send it again' },
@@ -72,9 +87,21 @@ export const ERROR_CATALOG = {
   },
   INTERNAL_ERROR: { kind: 'internal', title: 'Unexpected error' },
   SERVICE_UNAVAILABLE: { kind: 'unavailable', title: 'The service is temporarily unavailable' },
-} as const satisfies Record<string, { kind: ErrorKind; title: string }>;
+} as const satisfies Record<string, CatalogEntry>;
+
+interface CatalogEntry {
+  readonly kind: ErrorKind;
+  readonly title: string;
+  readonly alsoKind?: ErrorKind;
+}
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** The kinds a code can be raised as: its own first. */
+export function kindsOf(code: ErrorCode): readonly ErrorKind[] {
+  const entry: CatalogEntry = ERROR_CATALOG[code];
+  return entry.alsoKind === undefined ? [entry.kind] : [entry.kind, entry.alsoKind];
+}
 
 export interface FieldError {
   readonly field: string;
@@ -87,14 +114,17 @@ export type ErrorExtensions = { readonly errors?: readonly FieldError[] } & Reco
 export class AppError extends Error {
   readonly kind: ErrorKind;
 
+  /** `kind`: one of the code's kinds (kindsOf); by default its own. */
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
     readonly extensions: ErrorExtensions = {},
+    kind: ErrorKind = ERROR_CATALOG[code].kind,
   ) {
     super(detail);
+    if (!kindsOf(code).includes(kind)) throw new Error(`${code} is not raised as ${kind}`);
     this.name = 'AppError';
-    this.kind = ERROR_CATALOG[code].kind;
+    this.kind = kind;
   }
 }
 

@@ -11,8 +11,11 @@ import { AppError, invalidField } from './errors';
 import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type ListAnswer } from './lists';
 import { cop, type Money } from './money';
 
-/** HOLD_RELEASE: a rejected payment's amount given back to the payer (docs/payments.md). */
-export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'HOLD_RELEASE';
+/**
+ * REFUND: a refund's hold, the merchant's debit (docs/refunds.md); HOLD_RELEASE: a rejected payment's
+ * or refund's amount given back to the account (docs/payments.md).
+ */
+export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'REFUND' | 'HOLD_RELEASE';
 
 export interface StoredMovement {
   readonly account_id: string;

@@ -68,12 +68,22 @@ export interface StoredPayment {
   readonly created_at: string;
   readonly updated_at: string;
   readonly settled_at?: string;
+  /**
+   * INBOUND payments: the sum of their refunds not REJECTED (docs/refunds.md), kept by the refunds'
+   * own transactions within amount_cents. Absent until the first refund.
+   */
+  readonly refunded_amount_cents?: number;
 }
 
 /** The payment object the payment routes answer: amounts as money, and no client (tenant). */
-export interface PublicPayment extends Omit<StoredPayment, 'tenant' | 'amount_cents' | 'tip_cents'> {
+export interface PublicPayment extends Omit<
+  StoredPayment,
+  'tenant' | 'amount_cents' | 'tip_cents' | 'refunded_amount_cents'
+> {
   readonly amount: Money;
   readonly tip?: Money;
+  /** INBOUND payments only: what was refunded of them ("0.00" before any refund). */
+  readonly refunded_amount?: Money;
 }
 
 /**
@@ -164,6 +174,8 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     created_at: payment.created_at,
     updated_at: payment.updated_at,
     ...optional('settled_at', payment.settled_at),
+    // Only a payment received can be refunded: an OUTBOUND one carries no refunded_amount.
+    ...(payment.direction === 'INBOUND' ? { refunded_amount: cop(payment.refunded_amount_cents ?? 0) } : {}),
   };
 }
 

@@ -7,18 +7,21 @@
 import { movementSchema } from '../schemas/ledger';
 import { MAX_PAGE_SIZE } from '../schemas/lists';
 import { paymentSchema } from '../schemas/payments';
+import { refundSchema } from '../schemas/refunds';
 import type { ReportType } from '../schemas/reports';
 import type { StoredAccount } from './accounts';
 import { columnsOf, type CsvColumn } from './csv';
 import { listMovements, type LedgerStore } from './ledger';
 import type { ListAnswer } from './lists';
 import { listPayments, type PaymentReader } from './payments';
+import { listRefunds, type RefundReader } from './refunds';
 
 /** What the reports read: the stores of the lists they are made of. */
 export interface ReportSources {
   readonly payments: Pick<PaymentReader, 'list'>;
   readonly accounts: { get(id: string): Promise<StoredAccount | undefined> };
   readonly ledger: LedgerStore;
+  readonly refunds: Pick<RefundReader, 'list'>;
 }
 
 /** The filters of a report, as its request named them. */
@@ -91,6 +94,24 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
       reportPage(
         'movements',
         await listMovements(sources, filters.tenant, filters.account_id!, pageQuery(filters, page), now),
+      ),
+  },
+  refunds: {
+    filters: ['customer_id'],
+    required: [],
+    columns: columnsOf(refundSchema),
+    page: async (sources, filters, page, now) =>
+      reportPage(
+        'refunds',
+        await listRefunds(
+          sources.refunds,
+          filters.tenant,
+          {
+            ...pageQuery(filters, page),
+            ...(filters.customer_id === undefined ? {} : { customer_id: filters.customer_id }),
+          },
+          now,
+        ),
       ),
   },
 };

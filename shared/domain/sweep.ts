@@ -1,6 +1,6 @@
 /**
  * The sweeper (docs/reliability.md, "The sweeper"): every commit that leaves work to do after it (a
- * PENDING or PROCESSING payment, a PENDING delivery, an event to dispatch, a PENDING report) marks that work due in the
+ * PENDING or PROCESSING payment, a PENDING refund, a PENDING delivery, an event to dispatch, a PENDING report) marks that work due in the
  * same transaction, and its message or stream record is only the fast path. Each run finds the work
  * due for longer than the grace, takes each item (so that two runs at once restart it once), and
  * starts its work again: a settlement or decision job, a delivery's attempt, an event's dispatch.
@@ -12,12 +12,14 @@ import type { DeliveryQueue } from './deliveries';
 import { dispatchEvent, type DispatchDeps } from './dispatch';
 import type { DomainEvent } from './events';
 import { later } from './payments';
+import type { RefundQueue } from './refunds';
 import type { ReportQueue } from './reports';
 import type { SettlementQueue } from './settlement';
 
 /** One item of due work as the sweeper took it, with when it started waiting for its work. */
 export type DueWork =
   | { readonly kind: 'payment'; readonly id: string; readonly waitingSince: string }
+  | { readonly kind: 'refund'; readonly id: string; readonly waitingSince: string }
   | { readonly kind: 'delivery'; readonly id: string; readonly waitingSince: string }
   | { readonly kind: 'event'; readonly id: string; readonly event: DomainEvent; readonly waitingSince: string }
   | { readonly kind: 'report'; readonly id: string; readonly waitingSince: string };
@@ -42,6 +44,8 @@ export interface DueWorkStore<Entry extends DueEntryRef> {
 export interface SweepDeps<Entry extends DueEntryRef> {
   readonly due: DueWorkStore<Entry>;
   readonly settlement: SettlementQueue;
+  /** A PENDING refund's settlement job (on the settlement queue too). */
+  readonly refunds: RefundQueue;
   readonly deliveries: DeliveryQueue;
   readonly reports: ReportQueue;
   /** The dispatcher's own dependencies: an event is dispatched as the stream would have. */
@@ -69,6 +73,8 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
     case 'payment':
       // settlePayment settles a PENDING payment and decides a PROCESSING one, at once.
       return deps.settlement.schedule(work.id, 0);
+    case 'refund':
+      return deps.refunds.schedule(work.id, 0);
     case 'delivery':
       return deps.deliveries.send(work.id, 0);
     case 'event':
@@ -84,7 +90,7 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
 export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): Promise<SweepReport> {
   const now = deps.clock.now();
   const entries = await deps.due.due(later(now, -deps.graceMs), SWEEP_LIMIT);
-  const restarted: Record<DueWorkKind, number> = { payment: 0, delivery: 0, event: 0, report: 0 };
+  const restarted: Record<DueWorkKind, number> = { payment: 0, refund: 0, delivery: 0, event: 0, report: 0 };
   const failures: { id: string; error: unknown }[] = [];
   let oldestAgeMs = 0;
   for (let i = 0; i < entries.length; i += PARALLEL) {

@@ -8,6 +8,8 @@ import { cop, type Money } from './money';
 import type { Counterparty, StoredPayment } from './payments';
 import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
 import { signedHeaders } from './webhook-signature';
+import { answerPendingRefund } from './refund-settlement';
+import type { RefundStore } from './refunds';
 
 /** The Bre-B end-to-end id of our payment `paymentId`: 1 to 35 letters and digits, the same every time. */
 export const endToEndIdOf = (paymentId: string): string => `E${paymentId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 35);
@@ -122,6 +124,8 @@ export interface TransferStatusAnswer {
 
 export interface TransferStatusDeps extends Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'> {
   readonly participant: OwnParticipant;
+  /** A refund is a transfer too, ordered under its own id (shared/domain/refund-settlement.ts). */
+  readonly refunds: Pick<RefundStore, 'get' | 'answer'>;
 }
 
 /**
@@ -141,10 +145,11 @@ export async function applyTransferStatus(
   transferId: string,
   status: TransferStatus,
 ): Promise<TransferStatusAnswer | undefined> {
-  const payment = await deps.payments.get(transferId);
-  if (!payment || !isTransfer(payment, deps.participant)) return undefined;
   const answer: NetworkAnswer =
     status.status === 'SETTLED' ? { status: 'SETTLED' } : { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
+  const payment = await deps.payments.get(transferId);
+  if (!payment) return applyRefundStatus(deps, transferId, answer);
+  if (!isTransfer(payment, deps.participant)) return undefined;
   // Only a PENDING payment is answered; of two callbacks at once, the one whose write held applied it.
   const { payment: current, written } =
     payment.status === 'PENDING' ? await answerPending(deps, payment, answer) : { payment, written: false };
@@ -154,4 +159,17 @@ export async function applyTransferStatus(
     status: current.status === 'SETTLED' || current.status === 'REJECTED' ? current.status : 'PENDING',
     applied: written,
   };
+}
+
+/** The network's status applied to refund `refundId` once, as to a payment; undefined for no refund. */
+async function applyRefundStatus(
+  deps: TransferStatusDeps,
+  refundId: string,
+  answer: NetworkAnswer,
+): Promise<TransferStatusAnswer | undefined> {
+  const refund = await deps.refunds.get(refundId);
+  if (!refund) return undefined;
+  const { refund: current, written } =
+    refund.status === 'PENDING' ? await answerPendingRefund(deps, refund, answer) : { refund, written: false };
+  return { transfer_id: refund.id, end_to_end_id: endToEndIdOf(refund.id), status: current.status, applied: written };
 }

@@ -28,14 +28,21 @@ export interface Problem {
   readonly [extension: string]: unknown;
 }
 
-export const statusOf = (code: ErrorCode): number => STATUS_BY_KIND[ERROR_CATALOG[code].kind];
+/** The status of a kind of failure. */
+export const statusOfKind = (kind: ErrorKind): number => STATUS_BY_KIND[kind];
 
-export function problemOf(error: Pick<AppError, 'code' | 'detail' | 'extensions'>, requestId: string): Problem {
+/** The status a code answers as its own kind (a rule may raise it as its other kind: kindsOf). */
+export const statusOf = (code: ErrorCode): number => statusOfKind(ERROR_CATALOG[code].kind);
+
+export function problemOf(
+  error: Pick<AppError, 'code' | 'kind' | 'detail' | 'extensions'>,
+  requestId: string,
+): Problem {
   const { title } = ERROR_CATALOG[error.code];
   return {
     type: `urn:breb:problem:${error.code.toLowerCase()}`,
     title,
-    status: statusOf(error.code),
+    status: statusOfKind(error.kind),
     detail: error.detail,
     code: error.code,
     ...error.extensions,

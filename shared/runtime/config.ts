@@ -47,6 +47,8 @@ export const ENV = {
   tenantRateLimit: 'TENANT_RATE_LIMIT',
   /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
   maxPaymentCents: 'MAX_PAYMENT_CENTS',
+  /** How many days after its creation an INBOUND payment may be refunded (docs/refunds.md; default 90). */
+  refundWindowDays: 'REFUND_WINDOW_DAYS',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
   sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
   /** URL of the SQS queue of settlement jobs (set by the stack on the functions that send to it). */
@@ -195,6 +197,7 @@ export interface RuntimeConfig {
   readonly dynamodbRequestTimeoutMs: number;
   readonly sandboxSettlementDelayMs: number;
   readonly maxPaymentCents: number;
+  readonly refundWindowDays: number;
   readonly webhookTimeoutMs: number;
   readonly webhookRetryBaseMs: number;
   readonly approvalTimeoutMs: number;
@@ -241,6 +244,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dynamodbRequestTimeoutMs: positiveInteger(env, ENV.dynamodbRequestTimeoutMs, DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS),
     sandboxSettlementDelayMs: positiveInteger(env, ENV.sandboxSettlementDelayMs, DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS),
     maxPaymentCents: positiveInteger(env, ENV.maxPaymentCents, DEFAULT_MAX_PAYMENT_CENTS),
+    refundWindowDays: positiveInteger(env, ENV.refundWindowDays, DEFAULT_REFUND_WINDOW_DAYS),
     webhookTimeoutMs: positiveInteger(env, ENV.webhookTimeoutMs, DEFAULT_WEBHOOK_TIMEOUT_MS),
     webhookRetryBaseMs: positiveInteger(env, ENV.webhookRetryBaseMs, DEFAULT_WEBHOOK_RETRY_BASE_MS),
     approvalTimeoutMs: positiveInteger(env, ENV.approvalTimeoutMs, DEFAULT_APPROVAL_TIMEOUT_MS),
@@ -257,6 +261,9 @@ export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =
 
 /** Without a stage's setting: COP 10,000,000.00 a payment (infra/stages.ts sets every stage's). */
 export const DEFAULT_MAX_PAYMENT_CENTS = 1_000_000_000;
+
+/** A payment may be refunded for 90 days after its creation (docs/refunds.md). */
+export const DEFAULT_REFUND_WINDOW_DAYS = 90;
 
 /** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;

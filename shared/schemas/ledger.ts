@@ -6,7 +6,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, closedObject, COP, matching, moneySchema, TIMESTAMP, UUID } from './common';
 import { listAnswer, pageQueryProperties } from './lists';
 
-export const MOVEMENT_KINDS = ['OPENING_BALANCE', 'PAYMENT', 'HOLD_RELEASE'] as const;
+export const MOVEMENT_KINDS = ['OPENING_BALANCE', 'PAYMENT', 'REFUND', 'HOLD_RELEASE'] as const;
 
 /** A signed COP amount: a debit is negative, e.g. "-15000.00". */
 export const signedMoneySchema = /* @__PURE__ */ allRequired({

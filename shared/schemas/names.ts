@@ -16,6 +16,7 @@ import type * as payments from './payments';
 import type * as problem from './problem';
 import type * as qrcodes from './qrcodes';
 import type * as recipients from './recipients';
+import type * as refunds from './refunds';
 import type * as reports from './reports';
 import type * as sponsorBank from './sponsor-bank';
 import type * as webhooks from './webhooks';
@@ -32,6 +33,7 @@ type Modules = typeof accounts &
   typeof problem &
   typeof qrcodes &
   typeof recipients &
+  typeof refunds &
   typeof reports &
   typeof sponsorBank &
   typeof webhooks;

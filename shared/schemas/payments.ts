@@ -154,6 +154,8 @@ export const paymentSchema = closedObject(
     created_at: TIMESTAMP,
     updated_at: TIMESTAMP,
     settled_at: TIMESTAMP,
+    // INBOUND payments: the sum of their refunds not REJECTED (docs/refunds.md).
+    refunded_amount: moneySchema,
   },
   ['id', 'status', 'direction', 'customer_id', 'account_id', 'amount', 'counterparty', 'created_at', 'updated_at'],
 );

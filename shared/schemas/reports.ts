@@ -1,17 +1,14 @@
 /**
  * Report runs for finance teams (docs/reconciliation.md, "Reports"): POST /v1/reports asks for a CSV
- * of the client's payments or of an account's movements over a period, a worker writes it, and
- * GET /v1/reports/{id} answers where to download it.
+ * of the client's payments, of an account's movements or of the client's refunds over a period, a
+ * worker writes it, and GET /v1/reports/{id} answers where to download it.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, text, TIMESTAMP, TIMESTAMPS, UUID } from './common';
 import { DATE_OR_TIMESTAMP, listQuery, listAnswer } from './lists';
 
-/**
- * The kinds of report: each is a list of the API written as CSV (shared/domain/report-types.ts).
- * `refunds` joins them with the refunds list.
- */
-export const REPORT_TYPES = ['payments', 'movements'] as const;
+/** The kinds of report: each is a list of the API written as CSV (shared/domain/report-types.ts). */
+export const REPORT_TYPES = ['payments', 'movements', 'refunds'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 /** PENDING until the worker has written the file, then SUCCEEDED or FAILED, for good. */
@@ -21,7 +18,7 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 /** What a report covers: its type and the filters of its list, as the list's query names them. */
 const reportFilterProperties = {
   type: { type: 'string', enum: REPORT_TYPES },
-  /** Payments: only this customer's. */
+  /** Payments, refunds: only this customer's. */
   customer_id: UUID,
   /** Payments: only this account's; movements: the account whose ledger it is (required). */
   account_id: UUID,

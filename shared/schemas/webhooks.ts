@@ -15,6 +15,9 @@ export const CHANGE_EVENT_TYPES = [
   'payment.rejected',
   'qr_code.paid',
   'report.ready',
+  'refund.created',
+  'refund.settled',
+  'refund.rejected',
 ] as const;
 
 /** The events a webhook may subscribe to: every change's, and the test event it can ask for. */

@@ -64,6 +64,13 @@ beforeAll(async () => {
   const paid = await api.request('POST', `/sandbox/qrcodes/${code.id}/pay`, { token, body: {} });
   expect(paid.status).toBe(200);
   payment = paid.body;
+  // Part of it refunded: its page shows its refunds, the Refund form and what was refunded.
+  const refunded = await api.request('POST', `/v1/payments/${payment.id}/refunds`, {
+    token,
+    body: { amount: { value: '8000.00', currency: 'COP' } },
+    headers: { 'Idempotency-Key': 'spanish-pass-refund' },
+  });
+  expect(refunded.status).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
@@ -155,7 +162,7 @@ test('every page in Spanish, at a desk and on a phone: no English left, axe-core
   await page.context().close();
 });
 
-test("Spanish words for the codes, amounts and days as Colombia writes them, the page's checks in Spanish", async () => {
+test("Spanish words for the codes, amounts and days as Colombia writes them, the page's checks and refunds in Spanish", async () => {
   const page = await personReading('es-CO');
   await signIn(page, api.url, 'merchant-admin-a', SPANISH);
   await open(page, `#/qrcodes/${code.id}`, 'Código QR MOSTRADOR1');
@@ -194,6 +201,19 @@ test("Spanish words for the codes, amounts and days as Colombia writes them, the
   await page.getByText(`Entendido como ${formatCop('58000.00')}`).waitFor();
   await page.getByRole('button', { name: 'Crear código QR' }).click();
   await page.getByText('De 1 a 17 letras o dígitos, sin la letra P.').waitFor();
+
+  // A received payment's refunds, in Spanish (words too short for englishLeftOn among them).
+  await open(page, `#/payments/${payment.id}`, /^Pago de/);
+  await page.getByRole('heading', { level: 2, name: 'Devoluciones' }).waitFor();
+  const refunds = page.getByRole('table', { name: 'Devoluciones de este pago, la más reciente primero' });
+  await refunds
+    .getByRole('row')
+    .filter({ hasText: formatCop('8000.00') })
+    .waitFor();
+  expect(await refunds.getByRole('columnheader').allTextContents()).toEqual(['Creado', 'Estado', 'Monto', 'Motivo']);
+  await page.getByText('Devuelto', { exact: true }).waitFor();
+  expect(await page.getByLabel('Monto a devolver (COP)').inputValue()).toBe('50000.00');
+  await page.getByRole('button', { name: 'Devolver', exact: true }).waitFor();
 
   await open(page, '#/merchants', 'Comercios');
   await page.getByLabel('NIT (9 dígitos)').fill('12345');

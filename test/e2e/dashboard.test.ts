@@ -672,6 +672,52 @@ test('a payment sent goes from PENDING to SETTLED on its open page, without a re
   await leave(context);
 });
 
+test('merchant-admin-a refunds part of a received payment from its page; viewer-a sees the refund and no button', async () => {
+  const machineA = await api.token('sandbox-client-a');
+  const received = await api.request('POST', '/sandbox/payments/inbound', {
+    token: machineA,
+    body: { key: merchantA.key, amount: { value: '80000.00', currency: 'COP' } },
+  });
+  expect(received.body.status).toBe('SETTLED');
+  const heading = `Payment of ${formatCop('80000.00')}`;
+  const { context, page } = await newPerson(DESK);
+  await signIn(page, 'merchant-admin-a');
+  await open(page, `#/payments/${received.body.id}`, heading);
+  await page.getByRole('heading', { name: 'Refunds' }).waitFor();
+  await page.getByText('No refunds to show.').waitFor();
+  // The whole remainder by default; a part typed as Colombians type it.
+  const amount = page.getByLabel('Amount to give back (COP)');
+  expect(await amount.inputValue()).toBe('80000.00');
+  await amount.fill('30.000');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.getByText('Refund made.').waitFor();
+  await rowWith(page, formatCop('30000.00')).waitFor();
+  // The payment read again: what was refunded, and the rest offered next.
+  await page.getByText(formatCop('30000.00'), { exact: true }).first().waitFor();
+  await page.waitForFunction("document.getElementById('refund-amount')?.value === '50000.00'");
+  // The sandbox network settles the refund while the page is open.
+  await rowWith(page, 'SETTLED').waitFor({ timeout: 15_000 });
+  const refunds = await api.request('GET', `/v1/refunds?payment_id=${received.body.id}`, { token: machineA });
+  expect(refunds.body.refunds.map((r: { amount: { value: string } }) => r.amount.value)).toEqual(['30000.00']);
+  await leave(context);
+
+  const viewer = await newPerson(DESK);
+  await signIn(viewer.page, 'viewer-a');
+  await open(viewer.page, `#/payments/${received.body.id}`, heading);
+  await rowWith(viewer.page, formatCop('30000.00')).waitFor();
+  expect(await viewer.page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
+  expect(await viewer.page.getByLabel('Amount to give back (COP)').count()).toBe(0);
+  // The API refuses a viewer anyway.
+  const viewerToken = await api.token('sandbox-client-readonly');
+  const refused = await api.request('POST', `/v1/payments/${received.body.id}/refunds`, {
+    token: viewerToken,
+    body: {},
+    headers: { 'Idempotency-Key': 'viewer-refund' },
+  });
+  expect(refused.status).toBe(403);
+  await leave(viewer.context);
+});
+
 test('merchant-admin-a deletes a code (asked twice), suspends a key and activates it again', async () => {
   const { context, page } = await newPerson();
   await signIn(page, 'merchant-admin-a');

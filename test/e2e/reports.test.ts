@@ -1,8 +1,8 @@
 /**
  * Report runs through the real local server with real tokens (docs/reconciliation.md, "Reports"): a
- * payments report and a movements report complete, and their CSV, read back by csv-parse, holds the
- * rows GET /v1/payments and GET /v1/accounts/{id}/movements list for the same filters, value for
- * value; the download URL needs no token, and a tampered or expired one is 403; another client's
+ * payments, a movements and a refunds report complete, and their CSV, read back by csv-parse, holds
+ * the rows GET /v1/payments, GET /v1/accounts/{id}/movements and GET /v1/refunds list for the same
+ * filters, value for value; the download URL needs no token, and a tampered or expired one is 403; another client's
  * report is 404; a period over 366 days is 400; `report.ready` reaches a webhook, signed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +12,7 @@ import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey } from '../support/merchants';
 import { expectProblem } from '../support/problems';
 import { expectedRow, finishedReport, parseCsv } from '../support/reports';
-import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { answeredPayment, answeredRefund, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Ana María Gómez Pérez's PHONE key at Banco Ejemplo (the sandbox directory). */
@@ -142,6 +142,59 @@ it("a movements report holds what GET /v1/accounts/{id}/movements lists; another
   expectProblem(foreign, 404, 'NOT_FOUND');
 });
 
+it("a refunds report holds what GET /v1/refunds lists; another client's report of the customer is empty", async () => {
+  const merchant = await merchantWithKey(api, tokenA);
+  const received = await api.request('POST', '/sandbox/payments/inbound', {
+    token: tokenA,
+    body: { key: merchant.key, amount: { value: '80.00', currency: 'COP' } },
+  });
+  expect(received.status).toBe(200);
+  const refund = async (value: string, reason?: string) => {
+    const made = await api.request('POST', `/v1/payments/${received.body.id}/refunds`, {
+      token: tokenA,
+      body: { amount: { value, currency: 'COP' }, ...(reason ? { reason } : {}) },
+      headers: { 'Idempotency-Key': `refund-${received.body.id}-${value}` },
+    });
+    expect(made.status).toBe(200);
+    return (await answeredRefund(api, tokenA, made.body.id)).body;
+  };
+  // .99: the sandbox network rejects it.
+  const answered = [await refund('20.00', 'Talla "M", cambiada'), await refund('10.99')];
+  expect(answered.map((r) => r.status)).toEqual(['SETTLED', 'REJECTED']);
+
+  const filters = { customer_id: merchant.customerId, created_from: day(-1), created_to: day(1) };
+  const asked = await requestReport({ type: 'refunds', ...filters });
+  const report = await finishedReport(api, tokenA, asked.id);
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 2 });
+  const file = await download(report.body.download_url);
+  expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="refunds-.*\.csv"$/);
+  const { header, rows } = parseCsv(await file.text());
+  expect(header).toEqual([
+    'id',
+    'payment_id',
+    'customer_id',
+    'account_id',
+    'amount_value',
+    'amount_currency',
+    'reason',
+    'status',
+    'rejection_reason',
+    'created_at',
+    'updated_at',
+  ]);
+  const { items: listed } = await walkAll(api, tokenA, '/v1/refunds', 'refunds', filters);
+  expect(rows).toEqual(listed.map((r) => expectedRow(header, r)));
+  expect(rows.map((row) => [row['amount_value'], row['reason'], row['status'], row['rejection_reason']])).toEqual([
+    ['20.00', 'Talla "M", cambiada', 'SETTLED', ''],
+    ['10.99', '', 'REJECTED', 'NETWORK_REJECTED'],
+  ]);
+
+  // Another client naming the customer: its own refunds, none of them.
+  const theirs = await api.request('POST', '/v1/reports', { token: tokenB, body: { type: 'refunds', ...filters } });
+  expect(theirs.status).toBe(200);
+  expect((await finishedReport(api, tokenB, theirs.body.id)).body).toMatchObject({ status: 'SUCCEEDED', row_count: 0 });
+});
+
 it('the download URL needs no token; a tampered one and an expired one are 403', async () => {
   const merchant = await merchantWithPayments();
   const asked = await requestReport({
@@ -235,11 +288,15 @@ it('refuses a period over 366 days, a period backwards, and a movements report w
   expect(customerOfMovements.body.errors).toEqual([
     { field: 'customer_id', message: 'is not a filter of a movements report' },
   ]);
-  expectProblem(
-    await ask({ type: 'refunds', created_from: '2025-01-01', created_to: '2025-01-31' }),
-    400,
-    'VALIDATION_FAILED',
-  );
+  const accountOfRefunds = await ask({
+    type: 'refunds',
+    account_id: merchant.accountId,
+    created_from: '2025-01-01',
+    created_to: '2025-01-31',
+  });
+  expect(accountOfRefunds.body.errors).toEqual([
+    { field: 'account_id', message: 'is not a filter of a refunds report' },
+  ]);
   expectProblem(
     await ask({ type: 'payments', created_from: '2025-02-30', created_to: '2025-03-01' }),
     400,

@@ -162,11 +162,17 @@ async function expectLeftBehind(runId: string): Promise<void> {
     'INBOUND SETTLED',
     'INBOUND SETTLED',
     'INBOUND SETTLED',
+    'INBOUND SETTLED',
     'OUTBOUND REJECTED',
     'OUTBOUND SETTLED',
     'OUTBOUND SETTLED',
     'OUTBOUND SETTLED',
   ]);
+
+  // The refunds of the received payment: a part, then the rest.
+  const refunds = await api.request('GET', `/v1/refunds?customer_id=${customerId}`, { token });
+  const refunded = (refunds.body['refunds'] as any[]).map((refund) => refund.amount.value);
+  expect(refunded.sort()).toEqual(['15000.00', '5000.00']);
 }
 
 describe('docs/walkthrough.md', () => {

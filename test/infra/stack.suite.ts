@@ -33,7 +33,7 @@ import {
 } from './synth';
 
 /** Routes the templates must still have room for (CloudFormation's 500 resources per template). */
-const ROUTE_ROOM = 7;
+const ROUTE_ROOM = 3;
 
 const stageNames = Object.keys(stages) as StageName[];
 

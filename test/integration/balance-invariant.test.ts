@@ -2,8 +2,10 @@
  * The balance invariant, as a property (fast-check, fixed seed): after every step of any mix of
  * payments between our merchants (two clients, one merchant inactive), to another participant (held
  * PENDING, then settled or, for amounts ending in .99, rejected by their settlement jobs, some of
- * them by several jobs at once, some never), and of the merchants' QR codes by the sandbox shopper,
- * some of them not covered, some sent twice, some at the same moment, every account's available
+ * them by several jobs at once, some never), of the merchants' QR codes by the sandbox shopper, and
+ * refunds of what the shopper paid (held at once, then settled or, for .99, rejected and released by
+ * their jobs; some past what is left of the payment, some not covered, some sent twice under one
+ * key), some of them not covered, some sent twice, some at the same moment, every account's available
  * balance equals the sum of its movements, is never below zero, and is what the answers say: each
  * accepted payment moved its amount once, a rejected one's amount came back once, nothing else moved
  * money, and no money was made or lost. Every committed change wrote exactly its events, and a
@@ -19,6 +21,10 @@ import { settlePayment } from '../../shared/domain/settlement';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
 import { publicPayment, type PublicPayment } from '../../shared/domain/payments';
 import { formatCents } from '../../shared/domain/money';
+import { settleRefund } from '../../shared/domain/refund-settlement';
+import { createRefund } from '../../shared/domain/refunds';
+import { dynamoPaymentStore } from '../../shared/data/payments-repository';
+import { refundDeps, refundSettlementDeps } from '../support/refunds';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import {
@@ -65,7 +71,18 @@ type Payment = {
  */
 type Settlement = { readonly via: 'settle'; readonly which: number; readonly jobs: number; readonly again: boolean };
 
-type Command = Payment | Settlement;
+/** A refund of `cents` (at most what the payment was) of one of the shopper's payments (`which`, modulo their number). */
+type Refund = { readonly via: 'refund'; readonly which: number; readonly cents: number; readonly twice: boolean };
+
+/** The settlement jobs of one refund, as Settlement's of one payment. */
+type RefundSettlement = {
+  readonly via: 'settle-refund';
+  readonly which: number;
+  readonly jobs: number;
+  readonly again: boolean;
+};
+
+type Command = Payment | Settlement | Refund | RefundSettlement;
 
 const payment: fc.Arbitrary<Payment> = fc.record({
   via: fc.constantFrom('resolution', 'resolution', 'qr'),
@@ -88,7 +105,36 @@ const settlement: fc.Arbitrary<Settlement> = fc.record({
   again: fc.boolean(),
 });
 
-const command: fc.Arbitrary<Command> = fc.oneof(payment, payment, settlement);
+const refund: fc.Arbitrary<Refund> = fc.record({
+  via: fc.constant('refund' as const),
+  which: fc.nat(),
+  // Up to half a QR payment's largest amount: some refunds are more than what is left. Half end in .99.
+  cents: fc.oneof(
+    fc.integer({ min: 1, max: 400_00 }),
+    fc.integer({ min: 0, max: 399 }).map((units) => units * 100 + 99),
+  ),
+  twice: fc.boolean(),
+});
+
+const refundSettlement: fc.Arbitrary<RefundSettlement> = fc.record({
+  via: fc.constant('settle-refund' as const),
+  which: fc.nat(),
+  jobs: fc.integer({ min: 1, max: 3 }),
+  again: fc.boolean(),
+});
+
+// Refunds need a payment of the shopper's first: they come later in a run, and half as often.
+const command: fc.Arbitrary<Command> = fc.oneof(
+  payment,
+  payment,
+  payment,
+  payment,
+  settlement,
+  settlement,
+  refund,
+  refund,
+  refundSettlement,
+);
 
 /** Commands run in small groups at the same moment: debits, releases and settlements of one account race. */
 const GROUP = 3;
@@ -146,11 +192,39 @@ interface Sent {
 }
 
 /** What the property checked, over all its runs. */
-const figures = { runs: 0, payments: 0, pendingAtEnd: 0, settlementJobs: 0, settled: 0, rejected: 0, events: 0 };
+const figures = {
+  runs: 0,
+  payments: 0,
+  pendingAtEnd: 0,
+  settlementJobs: 0,
+  settled: 0,
+  rejected: 0,
+  events: 0,
+  refunds: 0,
+  refundsRefused: 0,
+  refundsSettled: 0,
+  refundsRejected: 0,
+};
+
+/** A payment the shopper made to a merchant, and what of it the model says is refunded. */
+interface Received {
+  readonly id: string;
+  readonly payee: number;
+  readonly cents: number;
+  refundedCents: number;
+}
+
+/** A refund, as the model follows it. */
+interface Refunded {
+  readonly id: string;
+  readonly payment: Received;
+  readonly cents: number;
+  status: 'PENDING' | 'SETTLED' | 'REJECTED';
+}
 
 test('balances equal the sum of their movements at every step, and each change wrote exactly its events', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(command, { minLength: 8, maxLength: 16 }), async (commands) => {
+    fc.asyncProperty(fc.array(command, { minLength: 12, maxLength: 24 }), async (commands) => {
       figures.runs += 1;
       const w = await world();
       const { merchants } = w;
@@ -161,12 +235,69 @@ test('balances equal the sum of their movements at every step, and each change w
       const sent: Sent[] = [];
       /** The event types each payment's committed changes must have written, by payment id. */
       const events = new Map<string, { tenant: string; types: string[] }>();
-      const expectEvents = (p: PublicPayment, tenant: string, ...types: string[]) => {
+      const expectEvents = (p: { readonly id: string }, tenant: string, ...types: string[]) => {
         const known = events.get(p.id) ?? { tenant, types: [] };
         events.set(p.id, { tenant, types: [...known.types, ...types] });
       };
       /** Payments to our active merchants: each wrote an INBOUND record with its two events. */
       let inboundRecords = 0;
+      const received: Received[] = [];
+      const refunds: Refunded[] = [];
+
+      const giveBack = async ({ which, cents, twice }: Refund): Promise<void> => {
+        const target = received[which % Math.max(received.length, 1)];
+        if (!target) return;
+        const tenant = merchants[target.payee]!.customer.tenant;
+        const amount = { value: formatCents(cents), currency: 'COP' as const };
+        const key = randomUUID();
+        const once = () =>
+          createRefund(refundDeps(), tenant, target.id, { amount }, key).catch((error: unknown) => {
+            if (error instanceof AppError) return error;
+            throw error;
+          });
+        const [first, ...replays] = await Promise.all(twice ? [once(), once()] : [once()]);
+        // One key, one refund: the same request at once gets the one answer.
+        for (const replay of replays) expect(replay).toEqual(first);
+        if (first instanceof AppError) {
+          figures.refundsRefused += 1;
+          expect(['REFUND_EXCEEDS_REMAINING', 'INSUFFICIENT_FUNDS']).toContain(first.code);
+          return;
+        }
+        figures.refunds += 1;
+        expect(first).toMatchObject({ status: 'PENDING', payment_id: target.id });
+        // Whether it fit is checked below: the stored refunded_amount stays what the model counts, within the payment.
+        target.refundedCents += cents;
+        expected[target.payee]! -= cents;
+        refunds.push({ id: first.id, payment: target, cents, status: 'PENDING' });
+        expectEvents(first, tenant, 'refund.created');
+      };
+
+      const settleRefunds = async ({ which, jobs, again }: RefundSettlement): Promise<void> => {
+        const among = again
+          ? refunds.filter((r) => r.status !== 'PENDING')
+          : refunds.filter((r) => r.status === 'PENDING');
+        const target = among[which % Math.max(among.length, 1)];
+        if (!target) return;
+        const answers = await Promise.all(
+          Array.from({ length: jobs }, () => settleRefund(refundSettlementDeps(), target.id)),
+        );
+        for (const answer of answers) expect(answer).toEqual(answers[0]);
+        const rejects = target.cents % 100 === 99;
+        expect(answers[0]).toMatchObject({ status: rejects ? 'REJECTED' : 'SETTLED' });
+        if (target.status !== 'PENDING') return;
+        target.status = rejects ? 'REJECTED' : 'SETTLED';
+        const tenant = merchants[target.payment.payee]!.customer.tenant;
+        if (rejects) {
+          figures.refundsRejected += 1;
+          expected[target.payment.payee]! += target.cents;
+          target.payment.refundedCents -= target.cents;
+          expectEvents(target, tenant, 'refund.rejected');
+        } else {
+          figures.refundsSettled += 1;
+          leftToOtherParticipant += target.cents;
+          expectEvents(target, tenant, 'refund.settled');
+        }
+      };
 
       const settle = async ({ which, jobs, again }: Settlement): Promise<void> => {
         const pending = sent.filter((p) => p.status === 'PENDING');
@@ -208,12 +339,13 @@ test('balances equal the sum of their movements at every step, and each change w
               continue;
             }
             expect(answer).toMatchObject({ status: 'SETTLED', direction: 'INBOUND' });
-            const received = answer as PublicPayment;
+            const paid = answer as PublicPayment;
+            received.push({ id: paid.id, payee: qrPayee(c), cents: c.cents, refundedCents: 0 });
             figures.payments += 1;
             expected[qrPayee(c)]! += c.cents;
             fromShoppers += c.cents;
             expectEvents(
-              received,
+              paid,
               merchants[qrPayee(c)]!.customer.tenant,
               'payment.inbound.received',
               'payment.inbound.confirmed',
@@ -266,7 +398,13 @@ test('balances equal the sum of their movements at every step, and each change w
           expect(ledger.balanceCents).toBe(expected[i]);
         });
         const total = ledgers.reduce((sum, ledger) => sum + ledger.balanceCents, 0);
-        const held = sent.filter((p) => p.status === 'PENDING').reduce((sum, p) => sum + p.cents, 0);
+        const held = [...sent, ...refunds].filter((p) => p.status === 'PENDING').reduce((sum, p) => sum + p.cents, 0);
+        // A payment's refunds not REJECTED stay within it, as the model counted them.
+        const refunded = await Promise.all(received.map((p) => dynamoPaymentStore.get(p.id)));
+        refunded.forEach((stored, i) => {
+          expect(stored?.refunded_amount_cents ?? 0).toBe(received[i]!.refundedCents);
+          expect(received[i]!.refundedCents).toBeLessThanOrEqual(received[i]!.cents);
+        });
         expect(total + held + leftToOtherParticipant).toBe(MERCHANTS * OPENING_CENTS + fromShoppers);
       };
 
@@ -274,10 +412,15 @@ test('balances equal the sum of their movements at every step, and each change w
         const group = commands.slice(i, i + GROUP);
         const queues = group.map(() => new HeldSettlements());
         const outcomes = await Promise.all(
-          group.map((c, j) => (c.via === 'settle' ? settle(c).then(() => []) : pay(w, c, queues[j]!))),
+          group.map((c, j) => {
+            if (c.via === 'settle') return settle(c).then(() => []);
+            if (c.via === 'refund') return giveBack(c).then(() => []);
+            if (c.via === 'settle-refund') return settleRefunds(c).then(() => []);
+            return pay(w, c, queues[j]!);
+          }),
         );
         group.forEach((c, j) => {
-          if (c.via !== 'settle') account(c, outcomes[j]!, queues[j]!);
+          if (c.via === 'resolution' || c.via === 'qr') account(c, outcomes[j]!, queues[j]!);
         });
         await checkLedgers();
       }
@@ -315,4 +458,7 @@ test('balances equal the sum of their movements at every step, and each change w
   expect(figures.settled).toBeGreaterThan(0);
   expect(figures.pendingAtEnd).toBeGreaterThan(0);
   expect(figures.settlementJobs).toBeGreaterThan(figures.settled + figures.rejected);
+  expect(figures.refundsSettled).toBeGreaterThan(0);
+  expect(figures.refundsRejected).toBeGreaterThan(0);
+  expect(figures.refundsRefused).toBeGreaterThan(0);
 }, 240_000);

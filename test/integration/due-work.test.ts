@@ -177,6 +177,7 @@ describe('a sweep', () => {
           claim: dynamoDueWork.claim,
         },
         settlement: { schedule: async (id: string) => void settled.push(id) },
+        refunds: { schedule: async (id: string) => void settled.push(id) },
         deliveries,
         reports: { run: async (id: string) => void reportRuns.push(id) },
         dispatch: {
@@ -233,7 +234,7 @@ describe('a sweep', () => {
     const first = sweeper(work.mine, clockAt(hourLater));
 
     const report = await first.run();
-    expect(report.restarted).toEqual({ payment: 2, delivery: 1, event: 1, report: 1 });
+    expect(report.restarted).toEqual({ payment: 2, refund: 0, delivery: 1, event: 1, report: 1 });
     expect(first.reportRuns).toEqual([work.report.id]);
     expect(report.failures).toEqual([]);
     expect(report.oldestAgeMs).toBeGreaterThanOrEqual(59 * MINUTE);
@@ -246,19 +247,19 @@ describe('a sweep', () => {
 
     // Run again at once: every item was taken for a grace, nothing is restarted twice.
     const again = await first.run();
-    expect(again.restarted).toEqual({ payment: 0, delivery: 0, event: 0, report: 0 });
+    expect(again.restarted).toEqual({ payment: 0, refund: 0, delivery: 0, event: 0, report: 0 });
     expect(again.oldestAgeMs).toBe(0);
 
     // A grace later their work has still not happened (the messages were lost again): restarted again.
     const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
-    expect((await graceLater.run()).restarted).toEqual({ payment: 2, delivery: 2, event: 0, report: 1 });
+    expect((await graceLater.run()).restarted).toEqual({ payment: 2, refund: 0, delivery: 2, event: 0, report: 1 });
 
     // Work done leaves the index: the payments answered, the report finished, nothing of theirs is restarted.
     await settlePayment(settlementDeps(), work.payment.id);
     await settlePayment(settlementDeps(), work.processing.id);
     expect(await dynamoReportStore.fail({ ...work.report, status: 'FAILED', failure_reason: 'test' })).toBe(true);
     const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
-    expect((await afterDone.run()).restarted).toEqual({ payment: 0, delivery: 2, event: 0, report: 0 });
+    expect((await afterDone.run()).restarted).toEqual({ payment: 0, refund: 0, delivery: 2, event: 0, report: 0 });
   });
 
   it('two sweeps at once restart each item once between them', async () => {

@@ -1,15 +1,17 @@
 /**
  * The ledger's statements against DynamoDB Local (docs/reconciliation.md). As a property (fast-check,
  * fixed seed): on an account opened on a past day, any run of credits and debits over the days after
- * it (some debits not covered, some moves dated just before the day the ledger is already on, as a
- * commit just after midnight meets them) gives, for every day from the one before the opening to the
+ * it (some debits not covered, some of them refunds of the payments received, some refunds rejected
+ * later, which releases their hold; some moves dated just before the day the ledger is already on, as
+ * a commit just after midnight meets them) gives, for every day from the one before the opening to the
  * one after the last move, the statement a model of the accepted moves gives: the opening balance is
  * the sum of every earlier move, the credits and debits are the day's, closing = opening + credits -
- * debits, and each day closes where the next opens. The movements list adds up to the balance.
+ * debits, and each day closes where the next opens. The movements list adds up to the balance and
+ * answers each refund's movements with the refund.
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { colombiaDay, dayBounds } from '../../shared/calendar/colombia-days';
 import { getStatement, listMovements, type LedgerDeps, type Statement } from '../../shared/domain/ledger';
 import { parsePageRequest } from '../../shared/domain/lists';
@@ -22,7 +24,10 @@ import { dynamoLedgerStore, movementSource, readLedgerDay } from '../../shared/d
 import { listPage } from '../../shared/data/pagination';
 import { PAYMENT_EXISTS } from '../../shared/data/payments-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { moveAt, writeMove } from '../support/ledger';
+import type { StoredAccount } from '../../shared/domain/accounts';
+import type { StoredPayment } from '../../shared/domain/payments';
+import type { StoredRefund } from '../../shared/domain/refunds';
+import { moveAt, paymentAt, refundAt, rejectRefundAt, writeMove } from '../support/ledger';
 import { ledgerOf } from '../support/payments';
 import { insertAccount, insertOwner } from '../support/stored-entities';
 
@@ -44,14 +49,70 @@ async function accountOpenedAt(at: string, cents: number) {
   return insertAccount(dynamoAccountStore, customer, cents, at);
 }
 
-type Move = { readonly gapHours: number; readonly cents: number; readonly late: boolean };
+/** `refund`: a debit is a refund of a payment received, a credit the rejection of a PENDING refund, when there is one. */
+type Move = { readonly gapHours: number; readonly cents: number; readonly late: boolean; readonly refund: boolean };
 
 const move: fc.Arbitrary<Move> = fc.record({
   // Several moves a day, and days without any.
   gapHours: fc.oneof(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 20, max: 80 })),
   cents: fc.oneof(fc.integer({ min: 1, max: 300_00 }), fc.integer({ min: -400_00, max: -1 })),
   late: fc.boolean(),
+  refund: fc.boolean(),
 });
+
+/** What a run can refund and release: the payments received with what is left of them, the PENDING refunds. */
+interface Refundable {
+  readonly received: { readonly payment: StoredPayment; left: number }[];
+  readonly pending: StoredRefund[];
+  readonly made: StoredRefund[];
+  readonly released: StoredRefund[];
+}
+
+type MoveKind = 'payment' | 'refund' | 'release';
+
+/** The runs' moves written, by kind, and the refunds' moves that were their day's first. */
+const tally = { payment: 0, refund: 0, release: 0, refundFirstOfDay: 0 };
+
+/**
+ * Makes `amount` on the account at `at`, as the move says: a refund or a release when there is one to
+ * make, else a payment. Answers what it moved, checked refused exactly when the balance cannot cover it.
+ */
+async function makeMove(
+  account: StoredAccount,
+  refundable: Refundable,
+  at: string,
+  amount: number,
+  asRefund: boolean,
+  balance: number,
+): Promise<{ readonly kind: MoveKind; readonly cents: number | undefined }> {
+  const pending = refundable.pending[0];
+  if (asRefund && amount > 0 && pending && pending.created_at <= at) {
+    refundable.pending.shift();
+    expect(await rejectRefundAt(pending, at)).toBe(true);
+    refundable.released.push(pending);
+    refundable.received.find((r) => r.payment.id === pending.payment_id)!.left += pending.amount_cents;
+    return { kind: 'release', cents: pending.amount_cents };
+  }
+  const received = refundable.received.find((r) => r.left > 0);
+  if (asRefund && amount < 0 && received) {
+    // At most what is left of the payment: its remainder is the refunds', not the ledger's, rule.
+    const refunded = Math.min(-amount, received.left);
+    const made = await refundAt(received.payment, at, refunded);
+    if (balance < refunded) {
+      expect(made).toBe('insufficient_funds');
+      return { kind: 'refund', cents: undefined };
+    }
+    if (typeof made === 'string') throw new Error(`Refund refused: ${made}`);
+    received.left -= refunded;
+    refundable.pending.push(made);
+    refundable.made.push(made);
+    return { kind: 'refund', cents: -refunded };
+  }
+  const payment = await paymentAt(account, at, amount);
+  expect(payment !== undefined).toBe(balance + amount >= 0);
+  if (payment && amount > 0) refundable.received.push({ payment, left: amount });
+  return { kind: 'payment', cents: payment && amount };
+}
 
 const cents = (money: { value: string }): number =>
   money.value.startsWith('-') ? -parseCents(money.value.slice(1)) : parseCents(money.value);
@@ -86,18 +147,21 @@ it('every day of any run of moves: the statement of the accepted moves, each clo
       const model: ModelMove[] = [{ bookedAt: OPENED_AT, cents: OPENING_CENTS }];
       let balance = OPENING_CENTS;
       let time = Date.parse(OPENED_AT);
-      for (const { gapHours, cents: amount, late } of moves) {
+      const refundable: Refundable = { received: [], pending: [], made: [], released: [] };
+      for (const { gapHours, cents: amount, late, refund } of moves) {
         time += gapHours * HOUR + 1;
         const onDay = colombiaDay(model.at(-1)!.bookedAt);
         // Dated a millisecond before the day the ledger is on: booked at that day's start.
         const at = late ? new Date(Date.parse(dayBounds(onDay).start) - 1).toISOString() : new Date(time).toISOString();
         const bookedAt = late ? dayBounds(onDay).start : at;
         if (!late && bookedAt < model.at(-1)!.bookedAt) continue;
-        const written = await moveAt(account, at, amount);
-        expect(written).toBe(balance + amount >= 0);
-        if (!written) continue;
-        balance += amount;
-        model.push({ bookedAt, cents: amount });
+        const { kind, cents: moved } = await makeMove(account, refundable, at, amount, refund, balance);
+        if (moved === undefined) continue;
+        tally[kind] += 1;
+        const previousDay = colombiaDay(model.at(-1)!.bookedAt);
+        if (kind !== 'payment' && colombiaDay(bookedAt) !== previousDay) tally.refundFirstOfDay += 1;
+        balance += moved;
+        model.push({ bookedAt, cents: moved });
       }
       const now = new Date().toISOString();
       let day = colombiaDay(new Date(Date.parse(OPENED_AT) - 24 * HOUR).toISOString());
@@ -114,9 +178,28 @@ it('every day of any run of moves: the statement of the accepted moves, each clo
       }
       const ledger = await ledgerOf(account.id);
       expect([ledger.balanceCents, ledger.movementsCents]).toEqual([balance, balance]);
+      // The movements list answers each refund's hold and release with the refund and its payment.
+      const listed = await listMovements(deps, account.tenant, account.id, { page_size: 100 }, now);
+      const ofRefunds = listed.movements
+        .filter((m) => m.refund_id !== undefined)
+        .map((m) => [m.kind, m.refund_id, m.payment_id, cents(m.amount)]);
+      const expected = [
+        ...refundable.made.map((r) => ['REFUND', r.id, r.payment_id, -r.amount_cents]),
+        ...refundable.released.map((r) => ['HOLD_RELEASE', r.id, r.payment_id, r.amount_cents]),
+      ];
+      const byRefund = (a: unknown[], b: unknown[]) => `${a[1]}${a[0]}`.localeCompare(`${b[1]}${b[0]}`);
+      expect(ofRefunds.sort(byRefund)).toEqual(expected.sort(byRefund));
     }),
     { numRuns: 12, seed: 3204 },
   );
+  // The runs made every kind of move, refund holds and releases among a day's first moves.
+  expect(tally).toEqual({
+    payment: expect.any(Number),
+    refund: expect.any(Number),
+    release: expect.any(Number),
+    refundFirstOfDay: expect.any(Number),
+  });
+  expect(Math.min(...Object.values(tally))).toBeGreaterThan(0);
 }, 240_000);
 
 it("concurrent first moves of a day: one rolls the account's day, the others follow it; every move counted once", async () => {
@@ -158,6 +241,39 @@ it("copies of a network credit on its account's first move of a day: one credits
   expect([day!.opening_balance.value, day!.closing_balance.value, day!.credits.count]).toEqual(['500.00', '525.00', 1]);
   const ledger = await ledgerOf(account.id);
   expect([ledger.balanceCents, ledger.movementsCents]).toEqual([525_00, 525_00]);
+});
+
+it("a refund as a day's first move: refused for the funds without rolling the day, else rolling it, as its release does", async () => {
+  const account = await accountOpenedAt(OPENED_AT, 0);
+  const payment = (await paymentAt(account, '2026-03-02T15:00:00.000Z', 100_00))!;
+  await expect(moveAt(account, '2026-03-02T16:00:00.000Z', -80_00)).resolves.toBe(true);
+  const ledgerDay = async () =>
+    (await dynamo().send(new GetCommand({ TableName: table.tableName, Key: itemKeys.account(account.id) }))).Item?.[
+      'lday'
+    ];
+  await expect(refundAt(payment, '2026-03-03T15:00:00.000Z', 50_00)).resolves.toBe('insufficient_funds');
+  await expect(ledgerDay()).resolves.toBe('2026-03-02');
+  const refund = await refundAt(payment, '2026-03-03T16:00:00.000Z', 20_00);
+  if (typeof refund === 'string') throw new Error(`Refund refused: ${refund}`);
+  await expect(ledgerDay()).resolves.toBe('2026-03-03');
+  await expect(rejectRefundAt(refund, '2026-03-04T15:00:00.000Z')).resolves.toBe(true);
+  await expect(ledgerDay()).resolves.toBe('2026-03-04');
+  const now = new Date().toISOString();
+  const statements = await Promise.all(
+    ['2026-03-02', '2026-03-03', '2026-03-04'].map((day) => getStatement(deps, account.tenant, account.id, day, now)),
+  );
+  expect(
+    statements.map((s) => [
+      s.opening_balance.value,
+      s.credits.amount.value,
+      s.debits.amount.value,
+      s.closing_balance.value,
+    ]),
+  ).toEqual([
+    ['0.00', '100.00', '80.00', '20.00'],
+    ['20.00', '0.00', '20.00', '0.00'],
+    ['0.00', '20.00', '0.00', '20.00'],
+  ]);
 });
 
 it('a statement reads the account, one sealed day and that day: not the days before it', async () => {

@@ -26,6 +26,7 @@ import { collectionKeys, itemKeys } from '../../shared/data/item-keys';
 import { dynamoLedgerStore } from '../../shared/data/ledger-repository';
 import { localReportFiles } from '../../shared/data/local-report-files';
 import { dynamoPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoRefundStore } from '../../shared/data/refunds-repository';
 import { dynamoReportStore } from '../../shared/data/reports-repository';
 import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
 import { ENV } from '../../shared/runtime/config';
@@ -135,7 +136,7 @@ function recordedDeps(steps: Step[], files: ReportFiles = localReportFiles): Run
   };
   return {
     reports: dynamoReportStore,
-    sources: { payments, accounts: dynamoAccountStore, ledger: dynamoLedgerStore },
+    sources: { payments, accounts: dynamoAccountStore, ledger: dynamoLedgerStore, refunds: dynamoRefundStore },
     files: {
       create: async (name) => {
         const writer = await files.create(name);

@@ -60,7 +60,8 @@ async function matrixOf(route: RouteDefinition): Promise<void> {
   if (foreign.kind === 'not-applicable') return;
   const answer = await askAsOther(route, request);
   if (foreign.kind === 'forbidden') expectProblem(answer, 403, 'FORBIDDEN', "other client's entity");
-  else if (foreign.kind === 'not-found') expectProblem(answer, 404, 'NOT_FOUND', "part of another client's entity");
+  else if (foreign.kind === 'not-found')
+    expectProblem(answer, 404, 'NOT_FOUND', "another client's entity or a part of it");
   else {
     expect(answer.status).toBe(200);
     expect(answer.body[foreign.collection]).toEqual([]);

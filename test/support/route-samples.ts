@@ -5,6 +5,7 @@
  * from functions/routes.ts, so a new route is fuzzed, raced, faulted and put through the
  * authorization matrix as soon as it has an entry here; a test fails while it has none.
  */
+import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '../../shared/domain/errors';
 import type { RouteDefinition } from '../../functions/routes';
 import { accountNumbers, linkAccount, linkedCustomer } from './accounts';
@@ -42,13 +43,18 @@ export interface SampleRequest {
   readonly pathParameters?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string>>;
   readonly body?: Readonly<Record<string, unknown>>;
+  /** Headers the route needs to accept the request (a fresh Idempotency-Key where one is required). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** What the other client gets for the sample request aimed at the owner's data. */
 export type ForeignAnswer =
   /** The resource exists but is the owner's: 403 FORBIDDEN, nothing of it shown. */
   | { readonly kind: 'forbidden' }
-  /** A part of the owner's resource (an account's ledger): 404 NOT_FOUND, as if it did not exist. */
+  /**
+   * The route answers the owner's resource as an unknown one: 404 NOT_FOUND, as if it did not exist (a
+   * part of it such as an account's ledger, or a refund's payment).
+   */
   | { readonly kind: 'not-found' }
   /** A list filtered by the owner's ids: 200 with none of the owner's items. */
   | { readonly kind: 'empty-list'; readonly collection: string }
@@ -205,6 +211,27 @@ async function failedDelivery({ api, party }: SampleContext, webhookId: string):
 }
 
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
+
+/** A payment of 30.00 the sandbox shopper makes to the party's key: INBOUND, SETTLED (approval off). */
+const receivedPayment = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
+  expectOk(
+    api.request('POST', '/sandbox/payments/inbound', {
+      token: party.token,
+      body: { key: party.key, amount: { value: '30.00', currency: 'COP' } },
+    }),
+    'receiving a payment',
+  );
+
+/** A refund of 1.00 of a payment the party received. */
+const newRefund = async (context: SampleContext): Promise<Record<string, any>> =>
+  expectOk(
+    context.api.request('POST', `/v1/payments/${(await receivedPayment(context)).id}/refunds`, {
+      token: context.party.token,
+      body: { amount: { value: '1.00', currency: 'COP' } },
+      headers: { 'Idempotency-Key': randomUUID() },
+    }),
+    'refunding',
+  );
 const byId = (id: string): SampleRequest => ({ pathParameters: { id } });
 
 /** A report of the party account's movements of today (UTC). */
@@ -413,6 +440,24 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     },
     list: { collection: 'reports' },
   },
+  createRefund: {
+    // A refund of 1.00 of a new payment the sandbox shopper made to the party's key (settled at once).
+    valid: async (context) => ({
+      pathParameters: { id: (await receivedPayment(context)).id },
+      body: { amount: { value: '1.00', currency: 'COP' }, reason: 'Sample' },
+      headers: { 'Idempotency-Key': randomUUID() },
+    }),
+    foreign: { kind: 'not-found' },
+    convergesOnRetry:
+      'the refund is committed PENDING, then its settlement is scheduled in a second step; the same request ' +
+      '(its Idempotency-Key) again answers that refund and schedules it again (shared/domain/refunds.ts)',
+  },
+  getRefund: { valid: async (context) => byId((await newRefund(context)).id), foreign: forbidden },
+  listRefunds: {
+    valid: async ({ party }) => ({ query: { customer_id: party.customerId, status: 'PENDING' } }),
+    foreign: { kind: 'empty-list', collection: 'refunds' },
+    list: { collection: 'refunds' },
+  },
   createRecipient: {
     valid: async ({ party }) => ({ body: recipientBody(party, party.resolutionId) }),
     foreign: forbidden,
@@ -548,6 +593,16 @@ export const queryOf = (request: SampleRequest): string =>
   request.query && Object.keys(request.query).length ? `?${new URLSearchParams(request.query).toString()}` : '';
 
 /** Sends a sample request of a route with a token (or none), and optional extra headers. */
+/** The sample's headers, each replaced by the suite's header of the same name in any letter case. */
+function mergedHeaders(
+  sample: Readonly<Record<string, string>> = {},
+  suite: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const replaced = new Set(Object.keys(suite).map((name) => name.toLowerCase()));
+  const kept = Object.entries(sample).filter(([name]) => !replaced.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...suite };
+}
+
 export function sendSample(
   api: TestApi,
   route: RouteDefinition,
@@ -557,7 +612,7 @@ export function sendSample(
   return api.request(route.method, `${pathOf(route, request)}${queryOf(request)}`, {
     ...(options.token ? { token: options.token } : {}),
     ...(request.body ? { body: request.body } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
+    ...(request.headers || options.headers ? { headers: mergedHeaders(request.headers, options.headers) } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
- * Waiting for the network's answer to a payment through the API, as a client does: polling
- * GET /v1/payments/{id} until it is no longer PENDING, a bounded number of times (a payment that
- * never settles fails the test instead of hanging it).
+ * Waiting for the network's answer to a payment or a refund through the API, as a client does:
+ * polling GET /v1/payments/{id} or GET /v1/refunds/{id} until it is no longer PENDING, a bounded
+ * number of times (one that never settles fails the test instead of hanging it).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiAnswer, TestApi } from './local-api';
@@ -10,19 +10,40 @@ import type { ApiAnswer, TestApi } from './local-api';
 export const TEST_SETTLEMENT_DELAY_MS = 200;
 
 /** The payment once it has left `waitingIn` (PENDING: the network's answer; PROCESSING: the approval's decision). */
-export async function answeredPayment(
+export const answeredPayment = (
   api: Pick<TestApi, 'request'>,
   token: string,
   paymentId: string,
-  { attempts = 100, intervalMs = 100, waitingIn = 'PENDING' } = {},
+  options: AnswerPolling = {},
+): Promise<ApiAnswer> => answeredAt(api, token, `/v1/payments/${paymentId}`, options);
+
+/** The refund once the network has answered it (no longer PENDING). */
+export const answeredRefund = (
+  api: Pick<TestApi, 'request'>,
+  token: string,
+  refundId: string,
+  options: AnswerPolling = {},
+): Promise<ApiAnswer> => answeredAt(api, token, `/v1/refunds/${refundId}`, options);
+
+interface AnswerPolling {
+  readonly attempts?: number;
+  readonly intervalMs?: number;
+  readonly waitingIn?: string;
+}
+
+async function answeredAt(
+  api: Pick<TestApi, 'request'>,
+  token: string,
+  path: string,
+  { attempts = 100, intervalMs = 100, waitingIn = 'PENDING' }: AnswerPolling,
 ): Promise<ApiAnswer> {
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
-    const read = await api.request('GET', `/v1/payments/${paymentId}`, { token });
-    if (read.status !== 200) throw new Error(`Payment ${paymentId} read failed: ${read.status} ${read.text}`);
+    const read = await api.request('GET', path, { token });
+    if (read.status !== 200) throw new Error(`${path} read failed: ${read.status} ${read.text}`);
     if (read.body.status !== waitingIn) return read;
     await sleep(intervalMs);
   }
-  throw new Error(`Payment ${paymentId} still ${waitingIn} after ${attempts} reads`);
+  throw new Error(`${path} still ${waitingIn} after ${attempts} reads`);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Every error code maps to one HTTP status, renders as problem+json, and is documented. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError, ERROR_CATALOG, invalidField, type ErrorCode } from '../../shared/domain/errors';
+import { AppError, ERROR_CATALOG, invalidField, kindsOf, type ErrorCode } from '../../shared/domain/errors';
 import { problemOf, statusOf } from '../../shared/http/problem';
 import { REPO_ROOT } from '../../infra/paths';
 
@@ -38,6 +38,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   IDEMPOTENCY_REQUEST_IN_PROGRESS: 409,
   RESOLUTION_ALREADY_USED: 409,
   RECIPIENT_KEY_CHANGED: 409,
+  PAYMENT_NOT_REFUNDABLE: 409,
+  REFUND_EXCEEDS_REMAINING: 409,
+  REFUND_WINDOW_EXPIRED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
@@ -46,6 +49,9 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 };
+
+/** The codes a rule raises as another kind too, and that kind's status: a refund's INSUFFICIENT_FUNDS. */
+const OTHER_STATUS: Partial<Record<ErrorCode, number>> = { INSUFFICIENT_FUNDS: 409 };
 
 const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
@@ -111,6 +117,24 @@ describe('problemOf', () => {
   });
 });
 
+describe('a code of two kinds', () => {
+  test('only those named here have another kind', () => {
+    expect(codes.filter((code) => kindsOf(code).length > 1)).toEqual(Object.keys(OTHER_STATUS));
+  });
+
+  test.each(Object.entries(OTHER_STATUS))('%s raised as its other kind answers %d', (code, status) => {
+    const [own, other] = kindsOf(code as ErrorCode);
+    const error = new AppError(code as ErrorCode, 'detail', {}, other);
+    expect([error.kind, problemOf(error, 'r').status]).toEqual([other, status]);
+    expect(problemOf(new AppError(code as ErrorCode, 'detail'), 'r').status).toBe(EXPECTED_STATUS[code as ErrorCode]);
+    expect(own).toBe(ERROR_CATALOG[code as ErrorCode].kind);
+  });
+
+  test('no code is raised as a kind that is not its own', () => {
+    expect(() => new AppError('AMOUNT_ABOVE_LIMIT', 'detail', {}, 'conflict')).toThrow(/not raised as conflict/);
+  });
+});
+
 describe('AppError', () => {
   test('carries the kind of its code', () => {
     const error = new AppError('IDEMPOTENCY_KEY_REUSED', 'reused');
@@ -126,6 +150,15 @@ describe('docs/errors.md', () => {
 
   test('exists', () => {
     expect(existsSync(file)).toBe(true);
+  });
+
+  test('documents a code of two kinds under both statuses', () => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    for (const [code, status] of Object.entries(OTHER_STATUS)) {
+      for (const answered of [EXPECTED_STATUS[code as ErrorCode], status]) {
+        expect(text).toContain(`| ${answered} | \`${code}\` |`);
+      }
+    }
   });
 
   test('documents every code of the catalog', () => {

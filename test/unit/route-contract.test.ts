@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { handlerEntry } from '../../infra/paths';
-import { ERROR_CATALOG } from '../../shared/domain/errors';
+import { ERROR_CATALOG, kindsOf } from '../../shared/domain/errors';
 import { namedSchemas } from '../../tools/schema-modules';
 
 const label = (route: RouteDefinition) => `${route.method} ${route.paths[0]} (${route.name})`;
@@ -40,9 +40,12 @@ describe.each(cases)('%s', (_label, route) => {
     expect(schemas.has(response)).toBe(true);
   });
 
-  test('names codes of the catalog, once each', () => {
-    for (const code of route.problems) expect(Object.keys(ERROR_CATALOG)).toContain(code);
-    expect(new Set(route.problems).size).toBe(route.problems.length);
+  test('names codes of the catalog, once each, any as one of its kinds', () => {
+    const codes = route.problems.map((problem) => (typeof problem === 'string' ? problem : problem.code));
+    for (const code of codes) expect(Object.keys(ERROR_CATALOG)).toContain(code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const problem of route.problems)
+      if (typeof problem !== 'string') expect(kindsOf(problem.code)).toContain(problem.kind);
   });
 
   test("its handler validates with those schemas' validators and answers its status", () => {

@@ -36,6 +36,7 @@ test('reads every setting the stack passes', () => {
     dynamodbRequestTimeoutMs: 1000,
     sandboxSettlementDelayMs: 1000,
     maxPaymentCents: 1_000_000_000,
+    refundWindowDays: 90,
     webhookTimeoutMs: 5000,
     webhookRetryBaseMs: 1000,
     approvalTimeoutMs: 3000,
@@ -46,6 +47,12 @@ test('reads every setting the stack passes', () => {
 test('the sweeper restarts work two minutes late unless told otherwise', () => {
   expect(readRuntimeConfig({ ...base, [ENV.sweepGraceMs]: '500' }).sweepGraceMs).toBe(500);
   expect(() => readRuntimeConfig({ ...base, [ENV.sweepGraceMs]: '0' })).toThrow('SWEEP_GRACE_MS');
+});
+
+test('a payment may be refunded for 90 days unless told otherwise', () => {
+  expect(readRuntimeConfig(base).refundWindowDays).toBe(90);
+  expect(readRuntimeConfig({ ...base, [ENV.refundWindowDays]: '7' }).refundWindowDays).toBe(7);
+  expect(() => readRuntimeConfig({ ...base, [ENV.refundWindowDays]: '0' })).toThrow('REFUND_WINDOW_DAYS');
 });
 
 test('an approval callback gets 3 s to answer unless told otherwise', () => {

@@ -1,6 +1,6 @@
 /**
  * Which problem codes an operation can answer, by status. A route declares the codes of its own
- * rules (functions/routes.ts, `problems`); the rest follow from what the HTTP chain does with any
+ * rules (functions/routes.ts, `problems`; one raised as its other kind at that kind's status); the rest follow from what the HTTP chain does with any
  * route of its shape (shared/http/, infra/local/server.ts), and are added here:
  *
  * - every route: a token is checked (401), the query string is validated and unknown parameters are
@@ -18,7 +18,7 @@
  */
 import type { RouteDefinition } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
-import { statusOf } from '../../shared/http/problem';
+import { statusOf, statusOfKind } from '../../shared/http/problem';
 
 const EVERY_ROUTE: readonly ErrorCode[] = [
   'UNAUTHORIZED',
@@ -58,16 +58,24 @@ export function problemsOf(
   route: Pick<RouteDefinition, 'method' | 'scopes' | 'schemas' | 'problems'>,
   path: string,
 ): Map<number, ErrorCode[]> {
-  const codes = new Set<ErrorCode>([
+  const chain = [
     ...EVERY_ROUTE,
     ...(route.scopes.length > 0 ? WITH_SCOPES : []),
     ...(route.schemas.body !== null ? WITH_BODY : []),
     ...(route.method === 'POST' ? POST : []),
     ...(path.includes('{') ? WITH_PATH_IDS : []),
-    ...route.problems,
-  ]);
+  ];
+  const statuses = [
+    ...chain.map((code) => [code, statusOf(code)] as const),
+    ...route.problems.map((p) =>
+      typeof p === 'string' ? ([p, statusOf(p)] as const) : ([p.code, statusOfKind(p.kind)] as const),
+    ),
+  ];
   const byStatus = new Map<number, ErrorCode[]>();
-  const ordered = [...codes].sort((a, b) => CATALOG_ORDER.indexOf(a) - CATALOG_ORDER.indexOf(b));
-  for (const code of ordered) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  const ordered = [...statuses].sort(([a], [b]) => CATALOG_ORDER.indexOf(a) - CATALOG_ORDER.indexOf(b));
+  for (const [code, status] of ordered) {
+    const codes = byStatus.get(status) ?? [];
+    if (!codes.includes(code)) byStatus.set(status, [...codes, code]);
+  }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }

@@ -17,6 +17,9 @@ const EVENTS: readonly EventType[] = [
   'payment.rejected',
   'qr_code.paid',
   'report.ready',
+  'refund.created',
+  'refund.settled',
+  'refund.rejected',
   'webhook.test',
 ];
 

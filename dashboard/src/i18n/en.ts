@@ -61,6 +61,8 @@ export const en = {
   'noun.changes.one': 'change',
   'noun.movements.many': 'movements',
   'noun.movements.one': 'movement',
+  'noun.refunds.many': 'refunds',
+  'noun.refunds.one': 'refund',
   'filter.any': 'Any',
   'filter.merchant': 'Merchant',
   'filter.status': 'Status',
@@ -85,6 +87,7 @@ export const en = {
   'column.created': 'Created',
   'column.updated': 'Updated',
   'column.status': 'Status',
+  'column.reason': 'Reason',
   'column.amount': 'Amount',
   'column.merchant': 'Merchant',
   'column.reference': 'Reference',
@@ -284,9 +287,18 @@ export const en = {
   'payment.qrCode': 'QR code',
   'payment.settled': 'Settled',
   'payment.id': 'Payment id',
+  'payment.refunded': 'Refunded',
   'payment.history': 'History',
   'payment.events':
     'Its events (payment.inbound.received, payment.outbound.confirmed…) go to the webhooks subscribed to them: see their deliveries on',
+
+  // A received payment's refunds.
+  'refunds.title': 'Refunds',
+  'refunds.caption': 'Refunds of this payment, newest first',
+  'refunds.form': 'Refund',
+  'refunds.amount': 'Amount to give back (COP)',
+  'refunds.refund': 'Refund',
+  'refunds.made': 'Refund made.',
 
   // Merchants, accounts and keys.
   'merchants.title': 'Merchants',
@@ -380,6 +392,9 @@ export const en = {
   'event.payment.rejected': 'A payment was rejected',
   'event.qr_code.paid': 'A dynamic QR code was paid',
   'event.report.ready': 'A report is ready to download',
+  'event.refund.created': 'A refund was made',
+  'event.refund.settled': 'A refund settled',
+  'event.refund.rejected': 'A refund was rejected',
   'event.webhook.test': 'Test events',
   'report.download': 'Download CSV',
   'report.paymentsLead':

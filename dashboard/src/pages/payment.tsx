@@ -6,6 +6,7 @@ import { useDashboard } from '../components/context';
 import { counterpartyName, directionOf } from '../components/payment-columns';
 import { Amount, Details, Loaded, Status } from '../components/ui';
 import { meaningOf, withMeaning } from '../codes';
+import { PaymentRefunds } from '../components/refunds';
 import { useRecord } from '../components/use-record';
 import { formatTime, shortReference } from '../format';
 import { linkTo } from '../router';
@@ -46,10 +47,10 @@ const waiting = (payment: Payment): boolean => payment.status === 'PENDING' || p
 export function PaymentPage({ id }: { readonly id: string }) {
   const { api } = useDashboard();
   const payment = useRecord(() => api.getPayment(id), id, waiting);
-  return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} />}</Loaded>;
+  return <Loaded state={payment}>{(record) => <PaymentDetails payment={record} reload={payment.reload} />}</Loaded>;
 }
 
-function PaymentDetails({ payment }: { readonly payment: Payment }) {
+function PaymentDetails({ payment, reload }: { readonly payment: Payment; readonly reload: () => void }) {
   const { counterparty } = payment;
   return (
     <>
@@ -82,6 +83,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
             ) : undefined,
           ],
           [t('payment.settled'), formatTime(payment.settled_at)],
+          [t('payment.refunded'), payment.refunded_amount && <Amount money={payment.refunded_amount} />],
           [t('payment.id'), <code>{payment.id}</code>],
         ]}
       />
@@ -98,6 +100,7 @@ function PaymentDetails({ payment }: { readonly payment: Payment }) {
           {t('payment.events')} <a href={linkTo('webhooks')}>{t('section.webhooks')}</a>.
         </p>
       </section>
+      {payment.direction === 'INBOUND' && <PaymentRefunds payment={payment} onRefunded={reload} />}
     </>
   );
 }

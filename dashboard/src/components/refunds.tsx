@@ -1,0 +1,115 @@
+/**
+ * A received payment's refunds (docs/refunds.md): the list of them, and for people who may refund
+ * (the payments write scope) a Refund button with the amount to give back, the whole remainder by
+ * default. The API decides either way: a viewer is refused there too.
+ */
+import { useState } from 'preact/hooks';
+import type { Payment, Refund } from '../api';
+import { centsOf, parseCop } from '../money';
+import { formatTime } from '../format';
+import { t } from '../i18n';
+import { newIdempotencyKey, useDashboard, useMay } from './context';
+import type { Column } from './data-table';
+import { MoneyField } from './money-field';
+import { PagedTable } from './paged-table';
+import { ProblemMessage } from './problem';
+import { Amount, Status } from './ui';
+import { useAction, type ActionState } from './use-action';
+import { usePage } from './use-page';
+
+/** Read in the language of the moment: a function, called as the table draws. */
+const refundColumns = (): readonly Column<Refund>[] => [
+  { header: t('column.created'), cell: (r) => formatTime(r.created_at) },
+  { header: t('column.status'), cell: (r) => <Status value={r.status} /> },
+  { header: t('column.amount'), numeric: true, cell: (r) => <Amount money={r.amount} /> },
+  { header: t('column.reason'), cell: (r) => r.reason ?? '' },
+];
+
+/** What is left to refund of the payment, as the API writes amounts ("119000.00"). */
+function remainderOf(payment: Payment): string {
+  const left = centsOf(payment.amount.value) - centsOf(payment.refunded_amount?.value ?? '0.00');
+  const cents = left.toString().padStart(3, '0');
+  return `${cents.slice(0, -2)}.${cents.slice(-2)}`;
+}
+
+export function PaymentRefunds({
+  payment,
+  onRefunded,
+}: {
+  readonly payment: Payment;
+  readonly onRefunded: () => void;
+}) {
+  const { api } = useDashboard();
+  const may = useMay();
+  const refunds = usePage(
+    api.listRefunds,
+    'refunds',
+    { payment_id: payment.id },
+    { changing: (items) => items.some((r) => r.status === 'PENDING') },
+  );
+  // Kept here, not in the form: the form starts again with each new remainder, its outcome stays said.
+  const action = useAction();
+  const remainder = remainderOf(payment);
+  const refundable = payment.status === 'SETTLED' && centsOf(remainder) > 0n;
+  return (
+    <section aria-labelledby="payment-refunds">
+      <h2 id="payment-refunds">{t('refunds.title')}</h2>
+      {may('refund') && refundable && (
+        <RefundForm
+          // A new remainder is a new form: its amount starts at what is left.
+          key={remainder}
+          payment={payment}
+          remainder={remainder}
+          action={action}
+          onRefunded={() => {
+            refunds.reload();
+            onRefunded();
+          }}
+        />
+      )}
+      {may('refund') && (
+        <>
+          <p role="status" class="status-line">
+            {action.done}
+          </p>
+          {action.error !== undefined && <ProblemMessage error={action.error} />}
+        </>
+      )}
+      <PagedTable page={refunds} columns={refundColumns()} caption={t('refunds.caption')} noun="refunds" />
+    </section>
+  );
+}
+
+function RefundForm(props: {
+  readonly payment: Payment;
+  readonly remainder: string;
+  readonly action: ActionState;
+  readonly onRefunded: () => void;
+}) {
+  const { api } = useDashboard();
+  const { action } = props;
+  const [amount, setAmount] = useState(props.remainder);
+  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const parsed = parseCop(amount);
+  const refund = (event: Event) => {
+    event.preventDefault();
+    if (!parsed.ok) return document.getElementById('refund-amount')?.focus();
+    action.run(
+      () => api.refundPayment(props.payment.id, parsed.value, idempotencyKey),
+      t('refunds.made'),
+      () => {
+        // The next refund is another refund: a key of its own.
+        setIdempotencyKey(newIdempotencyKey());
+        props.onRefunded();
+      },
+    );
+  };
+  return (
+    <form class="action" onSubmit={refund} aria-label={t('refunds.form')} noValidate>
+      <MoneyField id="refund-amount" label={t('refunds.amount')} value={amount} onText={setAmount} />
+      <button type="submit" disabled={action.busy}>
+        {t('refunds.refund')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+/** POST /v1/payments/{id}/refunds: give an INBOUND payment's money back to its payer, in full or in part (docs/refunds.md). */
+import { systemNewRecords } from '../shared/domain/clock';
+import { createRefund } from '../shared/domain/refunds';
+import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { refundQueue } from '../shared/data/queues';
+import { dynamoRefundStore } from '../shared/data/refunds-repository';
+import { httpHandler } from '../shared/http/handler';
+import { runtimeConfig } from '../shared/runtime/config';
+import type { CreateRefundRequest } from '../shared/schemas/refunds';
+import { createRefundRequest } from '../shared/schemas/generated/refunds';
+
+export const handler = httpHandler<CreateRefundRequest, Record<string, never>, { id: string }>({
+  name: 'createRefund',
+  body: createRefundRequest,
+  handle: ({ auth, body, path, idempotencyKey }) =>
+    createRefund(
+      {
+        ...systemNewRecords,
+        payments: dynamoPaymentStore,
+        refunds: dynamoRefundStore,
+        queue: refundQueue(),
+        delayMs: runtimeConfig().sandboxSettlementDelayMs,
+        windowDays: runtimeConfig().refundWindowDays,
+        participantNit: runtimeConfig().participant.nit,
+      },
+      auth.tenant,
+      path.id,
+      body,
+      idempotencyKey,
+    ),
+});

@@ -1,0 +1,132 @@
+/**
+ * Refunds in DynamoDB (docs/refunds.md, docs/data-model.md): `REFUND#<id>`, listed in the client's
+ * collection and under its customer. Each change of a refund is one TransactWriteItems with the money
+ * it moves: a new refund with its hold (the merchant's debit and its movement), the payment's
+ * refunded_amount raised within the payment's amount, its event, its list counters, and its place in
+ * the index of due work until answered; an answer while the refund is PENDING, for a rejection with
+ * the release of the hold and refunded_amount lowered.
+ */
+import type { RefundInsertResult, RefundListFilters, RefundStore, StoredRefund } from '../domain/refunds';
+import type { DomainEvent } from '../domain/events';
+import { tableName } from './client';
+import { counterIncrementsOf } from './counters';
+import { dueKeys } from './due-work';
+import { eventPut } from './events';
+import { listPartitions, listedRecordPut } from './inserts';
+import { itemKeys } from './item-keys';
+import { listedReads, listingOf, underCustomer } from './listed-records';
+import { writeWithLedgerDays } from './ledger-transaction';
+import { refundMoveItems, type RefundMove } from './movements';
+import type { TransactItem } from './transactions';
+
+const REFUNDS = underCustomer<StoredRefund, RefundListFilters>(
+  'REFUND',
+  itemKeys.refund,
+  (filters) => ({ payment_id: filters.paymentId, status: filters.status }),
+  // A retry meets the refund its first request wrote a moment before.
+  true,
+);
+
+const refundPut = (refund: StoredRefund): NonNullable<TransactItem['Put']> =>
+  listedRecordPut(refund, REFUNDS.key(refund.id), REFUNDS.name, listingOf(REFUNDS, refund)).Put!;
+
+/**
+ * The refund's share of the payment's refunded_amount: raised only on a SETTLED INBOUND payment and
+ * only while the refunds stay within its amount, so that refunds racing under different keys never
+ * refund more than the payment; lowered by a rejection.
+ */
+function refundedAmountUpdate(refund: StoredRefund, paymentAmountCents?: number): TransactItem {
+  const raise = paymentAmountCents !== undefined;
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: itemKeys.payment(refund.payment_id),
+      UpdateExpression: 'ADD refunded_amount_cents :cents',
+      ConditionExpression: raise
+        ? '#status = :settled AND direction = :inbound AND ' +
+          '(attribute_not_exists(refunded_amount_cents) OR refunded_amount_cents <= :most)'
+        : 'refunded_amount_cents >= :refund',
+      ...(raise ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ExpressionAttributeValues: raise
+        ? {
+            ':cents': refund.amount_cents,
+            ':settled': 'SETTLED',
+            ':inbound': 'INBOUND',
+            ':most': paymentAmountCents - refund.amount_cents,
+          }
+        : { ':cents': -refund.amount_cents, ':refund': refund.amount_cents },
+    },
+  };
+}
+
+const moveOf = (refund: StoredRefund, amountCents: number): RefundMove => ({
+  accountId: refund.account_id,
+  refundId: refund.id,
+  paymentId: refund.payment_id,
+  amountCents,
+});
+
+/** What a new refund's failed conditions mean, in the order a client would be told: the key's refund, the remainder, the funds. */
+type InsertRefusal = Extract<RefundInsertResult, { written: false }>['reason'];
+
+async function insert({
+  refund,
+  paymentAmountCents,
+  events,
+  workDueAt,
+}: Parameters<RefundStore['insert']>[0]): Promise<RefundInsertResult> {
+  const put = refundPut(refund);
+  const outcome = await writeWithLedgerDays<InsertRefusal>((transaction) =>
+    transaction
+      // Its id follows from the Idempotency-Key: a refund of that key already made fails here.
+      .condition('refund_exists', { Put: { ...put, Item: { ...put.Item, ...dueKeys(refund.id, workDueAt) } } })
+      .condition('exceeds_remaining', refundedAmountUpdate(refund, paymentAmountCents))
+      // The hold, on the merchant's ledger day.
+      .move('insufficient_funds', refund.account_id, (seen) =>
+        refundMoveItems(moveOf(refund, -refund.amount_cents), refund.created_at, 'REFUND', seen),
+      )
+      .add(
+        ...events.map(eventPut),
+        ...counterIncrementsOf([
+          { partitions: listPartitions(refund.tenant, listingOf(REFUNDS, refund)), itemId: refund.id },
+        ]),
+      ),
+  );
+  if (outcome.written) return outcome;
+  // The first refusal: the failed labels keep their items' order.
+  const [reason] = outcome.failed.keys();
+  return { written: false, reason: reason! };
+}
+
+/** The answered refund's Put: a whole new item (out of the index of due work), only while PENDING. */
+function answeredPut(refund: StoredRefund): TransactItem {
+  return {
+    Put: {
+      ...refundPut(refund),
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':pending': 'PENDING' },
+    },
+  };
+}
+
+async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<boolean> {
+  const outcome = await writeWithLedgerDays<'answered' | 'credited-account'>((transaction) => {
+    transaction.condition('answered', answeredPut(refund));
+    if (refund.status === 'REJECTED') {
+      // The hold was the debit: a rejection gives the merchant its amount back, once, on its ledger day.
+      transaction
+        .move('credited-account', refund.account_id, (seen) =>
+          refundMoveItems(moveOf(refund, refund.amount_cents), refund.updated_at, 'HOLD_RELEASE', seen),
+        )
+        .add(refundedAmountUpdate(refund));
+    }
+    transaction.add(...events.map(eventPut));
+  });
+  if (outcome.written) return true;
+  // Another job or callback answered it first (its release and events, keyed by the refund, too).
+  if (outcome.failed.has('answered')) return false;
+  throw new Error(`Refund answer refused by ${[...outcome.failed.keys()].join(', ')}`);
+}
+
+export const dynamoRefundStore: RefundStore = { ...listedReads(REFUNDS), insert, answer };
