@@ -69,10 +69,15 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 
 /**
  * Modules left out of the bundles. The AWS SDK imports its event-stream codec lazily, only for
- * operations that stream events; DynamoDB, Secrets Manager and SQS have none, so no function ever
- * loads it (≈15 KB less per bundle).
+ * operations that stream events; DynamoDB, Secrets Manager and SQS have none, so no function of
+ * theirs ever loads it (≈15 KB less per bundle). S3's client imports it at load (SelectObjectContent
+ * streams events): the functions that touch report files bundle it (unbundledModulesOf).
  */
 export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
+
+/** What a function's bundle leaves out: nothing for the S3 client's users, which load the codec. */
+export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
+  definition.reportFiles?.length ? [] : UNBUNDLED_MODULES;
 
 /** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
 export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
@@ -233,7 +238,7 @@ export class ServiceFunction extends Construct {
         ),
         // We pin and bundle our own SDK v3 instead of relying on the version in the Lambda runtime.
         bundleAwsSDK: true,
-        externalModules: [...UNBUNDLED_MODULES],
+        externalModules: [...unbundledModulesOf(definition)],
         // The local esbuild (a devDependency) bundles; Docker is never needed.
         forceDockerBundling: false,
         // The root tsconfig (noEmit, moduleResolution Bundler) is only read by esbuild for

@@ -125,6 +125,24 @@ describe('events reach the webhooks that want them, signed', () => {
     expect(code.status).toBe(200);
     const qrPaid = await api.request('POST', `/sandbox/qrcodes/${code.body.id}/pay`, { token: tokenA, body: {} });
     expect(qrPaid.status).toBe(200);
+    // The code's payment given back: 10.00 settles, 0.99 is rejected (the sandbox's .99 rule).
+    const refund = async (value: string) => {
+      const answer = await api.request('POST', `/v1/payments/${qrPaid.body.id}/refunds`, {
+        token: tokenA,
+        headers: { 'idempotency-key': `wh-refund-${value}-${Date.now()}` },
+        body: { amount: { value, currency: 'COP' } },
+      });
+      expect(answer.status).toBe(200);
+    };
+    await refund('10.00');
+    await refund('0.99');
+    const today = new Date().toISOString().slice(0, 10);
+    const report = await api.request('POST', '/v1/reports', {
+      token: tokenA,
+      headers: { 'idempotency-key': `wh-report-${Date.now()}` },
+      body: { type: 'payments', created_from: today, created_to: today },
+    });
+    expect(report.status).toBe(200);
     const test = await api.request('POST', `/v1/webhooks/${hook.id}/test`, { token: tokenA });
     expect(test.status).toBe(200);
     expect(test.body).toMatchObject({ webhook_id: hook.id, event_type: 'webhook.test', status: 'PENDING' });
@@ -140,9 +158,16 @@ describe('events reach the webhooks that want them, signed', () => {
     await receiver.until(
       () =>
         expected().every(([type, id]) => eventsAt(hook.path, id).some((r) => r.event.type === type)) &&
-        ['payment.inbound.received', 'payment.inbound.confirmed', 'qr_code.paid', 'webhook.test'].every((type) =>
-          receiver.at(hook.path).some((r) => r.event.type === type),
-        ),
+        [
+          'payment.inbound.received',
+          'payment.inbound.confirmed',
+          'qr_code.paid',
+          'refund.created',
+          'refund.settled',
+          'refund.rejected',
+          'report.ready',
+          'webhook.test',
+        ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
     const received = receiver.at(hook.path);
     expect(new Set(received.map((r) => r.event.type))).toEqual(new Set(ALL_TYPES));

@@ -34,7 +34,16 @@ const STAGE = 'dev';
 const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
 
 const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
+
+/**
+ * The AWS SDK's event-stream codec: left out of every bundle but those of the functions that touch
+ * report files, whose S3 client imports it at load (infra/constructs/service-function.ts): without it
+ * they would not load on Lambda.
+ */
+const EVENT_STREAMS = /node_modules\/@smithy\/core\/dist-es\/submodules\/event-streams\//;
+const loadsEventStreams = (name: string): boolean =>
+  [...deployed, ...workers].some((definition) => definition.name === name && Boolean(definition.reportFiles?.length));
 
 // In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out
 // of itself finds nothing.
@@ -57,7 +66,7 @@ function assetDirOf(name: string): string {
 /**
  * The sources bundled into a function, once its bundle is checked to be source-mapped ESM holding
  * nothing a function never runs (docs/benchmarks.md): no schema compiler, no X-Ray SDK, no credential
- * sources but the environment, no endpoint discovery, no event streams.
+ * sources but the environment, no endpoint discovery, no event streams (but where S3 needs them).
  */
 function bundledSources(name: string): string[] {
   const assetDir = assetDirOf(name);
@@ -68,6 +77,7 @@ function bundledSources(name: string): string[] {
     sources: string[];
   };
   expect({ [name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({ [name]: [] });
+  expect({ [name]: sources.some((source) => EVENT_STREAMS.test(source)) }).toEqual({ [name]: loadsEventStreams(name) });
   return sources;
 }
 
@@ -125,6 +135,7 @@ test("the sweeper's bundle holds only what it runs, loads as Lambda loads it, an
     [ENV.dynamodbEndpoint]: endpoint,
     [QUEUE_ENV.settlement]: 'https://sqs.invalid/s',
     [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q',
+    [QUEUE_ENV.reports]: 'https://sqs.invalid/r',
   };
   const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
   Object.assign(process.env, environment);

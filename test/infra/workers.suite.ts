@@ -309,9 +309,9 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         settlePayment: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
         // The dispatcher's, for the events it dispatches again.
         redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
-        // GetItem of the report, Update taking it for the run; its list's pages (Query, the walk's
-        // cached bounds: PutItem, BatchWriteItem); the finish's transaction: Update, Put of its event.
-        runReport: ['BatchWriteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // GetItem of the report, Update taking it for the run; its list's pages (Query: lists never
+        // write); the finish's transaction: Update, Put of its event.
+        runReport: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
         sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });
