@@ -14,7 +14,8 @@ export type CodeKind =
   | 'deliveryMode'
   | 'keyType'
   | 'taxType'
-  | 'movementKind';
+  | 'movementKind'
+  | 'refundStatus';
 
 /** What a code means, or nothing when it is not one the page knows. */
 export function meaningOf(kind: CodeKind, code: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * The merchant dashboard: a platform's staff sign in (authorization code with PKCE) and work on
- * their tenant's QR codes, payments, merchants, keys and webhooks through the API, with the
+ * their tenant's QR codes, payments, refunds, merchants, keys and webhooks through the API, with the
  * person's own access token. The page shows what the token's claims say; the API decides.
  */
 import { render, type ComponentChildren } from 'preact';
@@ -17,6 +17,7 @@ import { NewQrCodePage } from './pages/new-qr-code';
 import { OverviewPage } from './pages/overview';
 import { PaymentPage } from './pages/payment';
 import { PaymentsPage } from './pages/payments';
+import { RefundsPage } from './pages/refunds';
 import { QrCodePage } from './pages/qr-code';
 import { QrCodesPage } from './pages/qr-codes';
 import { WebhookPage } from './pages/webhook';
@@ -27,7 +28,7 @@ import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in
 import { LANGUAGES, t, type Language } from './i18n';
 import { chooseLanguage, startLanguage } from './i18n/choice';
 
-const SECTIONS = ['overview', 'qrcodes', 'payments', 'merchants', 'keys', 'webhooks', 'activity'] as const;
+const SECTIONS = ['overview', 'qrcodes', 'payments', 'refunds', 'merchants', 'keys', 'webhooks', 'activity'] as const;
 
 /** Each language named in itself, as a person looking for theirs reads it. */
 const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { es: 'Español', en: 'English' };
@@ -61,6 +62,9 @@ function Page({ route }: { readonly route: Route }) {
       return rest ? <QrCodePage id={rest} /> : <QrCodesPage />;
     case 'payments':
       return rest ? <PaymentPage id={rest} /> : <PaymentsPage />;
+    case 'refunds':
+      // A refund is shown on its payment's page: the section is the list.
+      return <RefundsPage />;
     case 'merchants':
       return rest ? <MerchantPage id={rest} /> : <MerchantsPage />;
     case 'accounts':

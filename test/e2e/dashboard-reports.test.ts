@@ -5,9 +5,13 @@
  * Idempotency-Key each click; the status line announces "Preparing", then "Ready"; the browser
  * downloads the file, whose rows (read back by csv-parse) are the merchant's payments as the API
  * lists them, and none of another merchant's; the link stays on the page. On an account's page,
- * the file is the account's movements. axe-core passes with the status and the link shown. A viewer
- * (read scopes only) downloads as well.
+ * the file is the account's movements. On the Refunds page (reached from the header), the list shows
+ * every merchant's refunds with their status in words and a link to the payment refunded, says so
+ * when a filter leaves none, and its file is the chosen merchant's refunds as GET /v1/refunds lists
+ * them. axe-core passes with the status and the link shown. A viewer (read scopes only) downloads as
+ * well.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import type { Browser, Download, Page } from 'playwright-core';
@@ -20,7 +24,8 @@ import { axeViolations, DESK, ENGLISH, inPage, signIn, type SignInWords } from '
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey, type MerchantWithKey } from '../support/merchants';
 import { expectedRow, parseCsv } from '../support/reports';
-import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { answeredPayment, answeredRefund, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { formatCop } from '../../dashboard/src/format';
 
 jest.setTimeout(120_000);
 
@@ -36,6 +41,22 @@ let api: TestApi;
 let browser: Browser;
 let token: string;
 let merchant: MerchantWithKey;
+/** A merchant with two refunds, and the refunds page's other merchant (`other`, one refund). */
+let refunder: MerchantWithKey;
+let other: MerchantWithKey;
+/** The payments refunded, by merchant. */
+const refunded: Record<string, string> = {};
+
+/** Gives back `amount` of the payment, with `reason`, once the network has answered it. */
+async function refund(paymentId: string, amount: string, reason: string): Promise<void> {
+  const made = await api.request('POST', `/v1/payments/${paymentId}/refunds`, {
+    token,
+    body: { amount: { value: amount, currency: 'COP' }, reason },
+    headers: { 'Idempotency-Key': randomUUID() },
+  });
+  expect(made.status).toBe(200);
+  expect((await answeredRefund(api, token, made.body.id)).body.status).toBe('SETTLED');
+}
 
 beforeAll(async () => {
   [api, browser] = await Promise.all([
@@ -45,13 +66,15 @@ beforeAll(async () => {
   token = await api.token('sandbox-client-a');
   merchant = await merchantWithKey(api, token, { businessName: 'Drogueria El Roble SAS', availableBalance: '500.00' });
   // Another merchant of the same platform, with a payment of its own: not in the first one's file.
-  const other = await merchantWithKey(api, token, { businessName: 'Panaderia La Espiga SAS' });
-  const receive = async (to: MerchantWithKey, amount: string) => {
+  other = await merchantWithKey(api, token, { businessName: 'Panaderia La Espiga SAS' });
+  refunder = await merchantWithKey(api, token, { businessName: 'Ferreteria El Tornillo SAS' });
+  const receive = async (to: MerchantWithKey, amount: string): Promise<string> => {
     const received = await api.request('POST', '/sandbox/payments/inbound', {
       token,
       body: { key: to.key, amount: { value: amount, currency: 'COP' } },
     });
     expect(received.status).toBe(200);
+    return received.body.id;
   };
   const sent = await api.request('POST', '/v1/payments', {
     token,
@@ -67,7 +90,14 @@ beforeAll(async () => {
   expect((await answeredPayment(api, token, sent.body.id)).body.status).toBe('SETTLED');
   await receive(merchant, '75.25');
   await receive(merchant, '3.00');
-  await receive(other, '9.00');
+  refunded[other.customerId] = await receive(other, '9.00');
+  // The refunds: two of one merchant's payment, then one of another merchant's (the newest).
+  refunded[refunder.customerId] = await receive(refunder, '40.00');
+  // Only a settled payment is refunded.
+  for (const id of Object.values(refunded)) expect((await answeredPayment(api, token, id)).body.status).toBe('SETTLED');
+  await refund(refunded[refunder.customerId]!, '10.00', 'Producto devuelto');
+  await refund(refunded[refunder.customerId]!, '5.50', 'Cobro doble');
+  await refund(refunded[other.customerId]!, '2.00', 'Pan vencido');
 });
 afterAll(async () => {
   await browser?.close();
@@ -188,6 +218,75 @@ describe.each([
     expect(key).toMatch(UUID);
     expect(csv.rows).toEqual(movements.map((movement) => expectedRow(csv.header, movement)));
     await expectAnnounced(page, words, file, 4);
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  test("refunds: every merchant's refunds from the header's link, then the merchant's as a CSV file as its list; an empty filter says so; axe passes", async () => {
+    const context = await browser.newContext({ viewport: DESK, locale });
+    const page = await context.newPage();
+    await signIn(page, api.url, 'merchant-admin-a', signInWords);
+    await page
+      .getByRole('navigation', { name: words['app.sections'] })
+      .getByRole('link', { name: words['section.refunds'] })
+      .click();
+    await page.getByRole('heading', { level: 1, name: words['refunds.title'] }).waitFor();
+    expect(
+      await page
+        .getByRole('navigation', { name: words['app.sections'] })
+        .getByRole('link', { name: words['section.refunds'] })
+        .getAttribute('aria-current'),
+    ).toBe('page');
+
+    const settled = `SETTLED (${words['code.refundStatus.SETTLED']})`;
+    const rows = page.getByRole('row').filter({ has: page.getByRole('cell') });
+    await rows.first().waitFor();
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(
+      (
+        [
+          'column.created',
+          'column.merchant',
+          'column.amount',
+          'column.status',
+          'column.payment',
+          'column.reason',
+        ] as const
+      ).map((key) => words[key]),
+    );
+    // Newest first, each with its merchant, status in words, payment and reason (the time aside).
+    const shown = await Promise.all(
+      (await rows.all()).map(async (row) => (await row.getByRole('cell').allTextContents()).slice(1)),
+    );
+    const payment = (customerId: string) => say(words, 'movement.payment', { id: refunded[customerId]!.slice(0, 8) });
+    expect(shown).toEqual([
+      ['Panaderia La Espiga SAS', formatCop('2.00'), settled, payment(other.customerId), 'Pan vencido'],
+      ['Ferreteria El Tornillo SAS', formatCop('5.50'), settled, payment(refunder.customerId), 'Cobro doble'],
+      ['Ferreteria El Tornillo SAS', formatCop('10.00'), settled, payment(refunder.customerId), 'Producto devuelto'],
+    ]);
+    expect(await rows.first().getByRole('link').getAttribute('href')).toBe(`#/payments/${refunded[other.customerId]}`);
+
+    await page.getByLabel(words['filter.merchant']).selectOption(refunder.customerId);
+    await rows.nth(2).waitFor({ state: 'detached' });
+    const { items: listed } = await walkAll(api, token, '/v1/refunds', 'refunds', { customer_id: refunder.customerId });
+    // The API's own order (oldest first), which the file keeps.
+    expect(listed.map((r) => r.amount.value)).toEqual(['10.00', '5.50']);
+    const days = lastDays(30);
+    const { body, key, csv, file } = await download(page, words);
+    expect(body).toEqual({
+      type: 'refunds',
+      customer_id: refunder.customerId,
+      created_from: dayBounds(days[0]!).from,
+      created_to: dayBounds(days[29]!).to,
+    });
+    expect(key).toMatch(UUID);
+    expect(csv.rows).toEqual(listed.map((r) => expectedRow(csv.header, r)));
+    await expectAnnounced(page, words, file, 2);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // No refund of the merchant was rejected: the list says there is none, and where refunds are made.
+    await page.getByLabel(words['filter.status']).selectOption('REJECTED');
+    await page.getByText(words['refundList.empty']).waitFor();
+    expect(await rows.count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });

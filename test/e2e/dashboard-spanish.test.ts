@@ -139,6 +139,7 @@ test('every page in Spanish, at a desk and on a phone: no English left, axe-core
     ['new-qr-code', '#/qrcodes/new', 'Nuevo código QR'],
     ['payments', '#/payments', 'Pagos'],
     ['payment', `#/payments/${payment.id}`, /^Pago de/],
+    ['refunds', '#/refunds', 'Devoluciones'],
     ['merchants', '#/merchants', 'Comercios'],
     ['merchant', `#/merchants/${merchant.customerId}`, 'Tienda La Esperanza SAS'],
     ['account', `#/accounts/${merchant.accountId}`, `Cuenta ${merchant.accountNumber}`],

@@ -598,11 +598,11 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
 
   // Back from the content through the sections, last to first; Enter opens Payments.
   const seen: string[] = [];
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < 8; i++) {
     await page.keyboard.press('Shift+Tab');
     seen.push((await focused()) ?? '');
   }
-  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Payments', 'QR codes', 'Overview']);
+  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Refunds', 'Payments', 'QR codes', 'Overview']);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
@@ -621,6 +621,7 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
     ['new-qr-code', '#/qrcodes/new', 'New QR code'],
     ['payments', '#/payments', 'Payments'],
     ['payment', `#/payments/${paymentA.id}`, /^Payment of/],
+    ['refunds', '#/refunds', 'Refunds'],
     ['merchants', '#/merchants', 'Merchants'],
     ['merchant', `#/merchants/${merchantA.customerId}`, 'Tienda La Esperanza SAS'],
     ['keys', '#/keys', 'Bre-B keys'],

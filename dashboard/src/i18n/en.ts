@@ -396,6 +396,16 @@ export const en = {
   'event.refund.settled': 'A refund settled',
   'event.refund.rejected': 'A refund was rejected',
   'event.webhook.test': 'Test events',
+  // The refunds page.
+  'section.refunds': 'Refunds',
+  'filter.refunds': 'Filter refunds',
+  'column.payment': 'Payment',
+  'code.refundStatus.PENDING': 'sent, waiting for the network',
+  'code.refundStatus.SETTLED': 'given back to the payer',
+  'code.refundStatus.REJECTED': 'refused; its amount can be refunded again',
+  'refundList.empty': "No refunds to show. A refund is made on a received payment's page.",
+  'report.refundsLead':
+    'The file holds the refunds of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); status does not filter it.',
   'report.download': 'Download CSV',
   'report.paymentsLead':
     'The file holds the payments of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); direction, status and reference do not filter it.',

@@ -379,6 +379,16 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.refund.settled': 'Se liquidó una devolución',
   'event.refund.rejected': 'Se rechazó una devolución',
   'event.webhook.test': 'Eventos de prueba',
+  // La página de devoluciones.
+  'section.refunds': 'Devoluciones',
+  'filter.refunds': 'Filtrar devoluciones',
+  'column.payment': 'Pago',
+  'code.refundStatus.PENDING': 'enviada, esperando la red',
+  'code.refundStatus.SETTLED': 'devuelta al pagador',
+  'code.refundStatus.REJECTED': 'rechazada; su monto se puede devolver de nuevo',
+  'refundList.empty': 'No hay devoluciones para mostrar. Una devolución se hace en la página de un pago recibido.',
+  'report.refundsLead':
+    'El archivo tiene las devoluciones del comercio y el día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); el estado no lo filtra.',
   'report.download': 'Descargar CSV',
   'report.paymentsLead':
     'El archivo tiene los pagos del comercio y del día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); la dirección, el estado y la referencia no lo filtran.',
