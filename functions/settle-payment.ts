@@ -25,6 +25,7 @@ import { processMessage, workerHandler } from '../shared/observability/worker-ha
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { settleRefund } from '../shared/domain/refund-settlement';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
+import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('settle-payment');
@@ -62,8 +63,14 @@ const deps = {
   qrCodes: dynamoQrCodeStore,
 };
 
-// A refund is an outbound transfer to the payment's payer, through the same network (docs/refunds.md).
-const refundDeps = { ...systemNewRecords, refunds: dynamoRefundStore, network: stageNetwork };
+// A refund is an outbound transfer to the payment's payer, through the same network; to one of our own
+// merchants, a credit of its account (docs/refunds.md).
+const refundDeps = {
+  ...systemNewRecords,
+  refunds: dynamoRefundStore,
+  network: stageNetwork,
+  accounts: dynamoAccountStore,
+};
 
 /** A message of the settlement queue: a payment's job `{"payment_id"}`, or a refund's `{"refund_id"}`. */
 function settlementMessage(body: string): { readonly payment_id: string } | { readonly refund_id: string } {

@@ -4,9 +4,17 @@
  * it moves: a new refund with its hold (the merchant's debit and its movement), the payment's
  * refunded_amount raised within the payment's amount, its event, its list counters, and its place in
  * the index of due work until answered; an answer while the refund is PENDING, for a rejection with
- * the release of the hold and refunded_amount lowered.
+ * the release of the hold and refunded_amount lowered, for a refund to one of our own merchants
+ * settled with the credit of the payer's account.
  */
-import type { RefundInsertResult, RefundListFilters, RefundStore, StoredRefund } from '../domain/refunds';
+import type { OwnPayer } from '../domain/payments';
+import type {
+  RefundAnswerResult,
+  RefundInsertResult,
+  RefundListFilters,
+  RefundStore,
+  StoredRefund,
+} from '../domain/refunds';
 import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
 import { counterIncrementsOf } from './counters';
@@ -16,7 +24,7 @@ import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { writeWithLedgerDays } from './ledger-transaction';
-import { refundMoveItems, type RefundMove } from './movements';
+import { refundMoveItems, type LedgerDaySeen, type RefundMove } from './movements';
 import type { TransactItem } from './transactions';
 
 const REFUNDS = underCustomer<StoredRefund, RefundListFilters>(
@@ -110,9 +118,24 @@ function answeredPut(refund: StoredRefund): TransactItem {
   };
 }
 
-async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<boolean> {
-  const outcome = await writeWithLedgerDays<'answered' | 'credited-account'>((transaction) => {
+/**
+ * A SETTLED refund to one of our own merchants: the payer's account credited, once (the movement is
+ * keyed by the refund), on that account's ledger day. Its movement names the payer's own payment.
+ */
+const payerCredit = (refund: StoredRefund, payer: OwnPayer) => (seen: LedgerDaySeen | undefined) =>
+  refundMoveItems(
+    { accountId: payer.account_id, refundId: refund.id, paymentId: payer.payment_id, amountCents: refund.amount_cents },
+    refund.updated_at,
+    'REFUND',
+    seen,
+  );
+
+async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<RefundAnswerResult> {
+  const outcome = await writeWithLedgerDays<'answered' | 'credited-account' | 'credited-payer'>((transaction) => {
     transaction.condition('answered', answeredPut(refund));
+    if (refund.status === 'SETTLED' && refund.own_payer) {
+      transaction.move('credited-payer', refund.own_payer.account_id, payerCredit(refund, refund.own_payer));
+    }
     if (refund.status === 'REJECTED') {
       // The hold was the debit: a rejection gives the merchant its amount back, once, on its ledger day.
       transaction
@@ -123,9 +146,11 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
     }
     transaction.add(...events.map(eventPut));
   });
-  if (outcome.written) return true;
-  // Another job or callback answered it first (its release and events, keyed by the refund, too).
-  if (outcome.failed.has('answered')) return false;
+  if (outcome.written) return outcome;
+  // Another job or callback answered it first (its release or credit and events, keyed by the refund, too).
+  if (outcome.failed.has('answered')) return { written: false, reason: 'not_pending' };
+  // A credit's only condition is that its account exists.
+  if (outcome.failed.has('credited-payer')) return { written: false, reason: 'payer_account_missing' };
   throw new Error(`Refund answer refused by ${[...outcome.failed.keys()].join(', ')}`);
 }
 

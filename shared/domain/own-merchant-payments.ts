@@ -78,6 +78,8 @@ export async function ownMerchantAnswer(deps: OwnMerchantCreditDeps, payment: St
         participant: { name: deps.participant.name, identification_number: deps.participant.nit },
         account: { account_number: payerAccount.number, account_type: payerAccount.type },
       },
+      // What a refund of it credits (docs/refunds.md).
+      own_payer: { payment_id: payment.id, account_id: payment.account_id },
     },
     payeeKey.id,
   );

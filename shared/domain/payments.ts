@@ -73,12 +73,24 @@ export interface StoredPayment {
    * own transactions within amount_cents. Absent until the first refund.
    */
   readonly refunded_amount_cents?: number;
+  /**
+   * INBOUND payments from one of our own merchants (shared/domain/own-merchant-payments.ts): the
+   * payer's OUTBOUND payment and the account it debited, which a refund credits (docs/refunds.md).
+   * Internal: never in the API's answer. Absent on such payments received before it was kept.
+   */
+  readonly own_payer?: OwnPayer;
+}
+
+/** One of our own merchants that paid: its OUTBOUND payment and the account that payment debited. */
+export interface OwnPayer {
+  readonly payment_id: string;
+  readonly account_id: string;
 }
 
 /** The payment object the payment routes answer: amounts as money, and no client (tenant). */
 export interface PublicPayment extends Omit<
   StoredPayment,
-  'tenant' | 'amount_cents' | 'tip_cents' | 'refunded_amount_cents'
+  'tenant' | 'amount_cents' | 'tip_cents' | 'refunded_amount_cents' | 'own_payer'
 > {
   readonly amount: Money;
   readonly tip?: Money;

@@ -5,15 +5,30 @@
  * sponsor bank's connector later, on the status route, from a signed transfer order whose
  * end_to_end_id follows from the refund's id. The answer is written once, while the refund is
  * PENDING: SETTLED keeps the debit; REJECTED releases the hold and lowers refunded_amount.
+ *
+ * A refund to one of our own merchants (`own_payer`) never reaches the network: it settles by crediting
+ * the payer's account in the same transaction as its SETTLED answer, or is REJECTED (PAYER_INACTIVE)
+ * when that account or its merchant can no longer receive it.
  */
+import type { RefundRejectionReason } from '../schemas/refunds';
+import type { AccountStore } from './accounts';
 import type { NewRecords } from './clock';
-import type { StoredPayment } from './payments';
+import type { OwnPayer, StoredPayment } from './payments';
 import { refundEvents, type RefundStore, type StoredRefund } from './refunds';
 import type { NetworkAnswer, SettlementNetwork } from './settlement';
 
 export interface SettleRefundDeps extends NewRecords {
   readonly refunds: Pick<RefundStore, 'get' | 'answer'>;
   readonly network: SettlementNetwork;
+  /** The accounts of our own merchants that refunds credit. */
+  readonly accounts: Pick<AccountStore, 'get'>;
+}
+
+type AnswerDeps = Omit<SettleRefundDeps, 'network' | 'accounts'>;
+
+interface Answered {
+  readonly refund: StoredRefund;
+  readonly written: boolean;
 }
 
 /**
@@ -39,22 +54,58 @@ export const refundTransfer = (refund: StoredRefund): StoredPayment => ({
  * another job or callback answered it first (`written` false).
  */
 export async function answerPendingRefund(
-  deps: Omit<SettleRefundDeps, 'network'>,
+  deps: AnswerDeps,
   refund: StoredRefund,
   answer: NetworkAnswer,
-): Promise<{ readonly refund: StoredRefund; readonly written: boolean }> {
-  const now = deps.clock.now();
-  const answered: StoredRefund =
-    answer.status === 'SETTLED'
-      ? { ...refund, status: 'SETTLED', updated_at: now }
-      : { ...refund, status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED', updated_at: now };
+): Promise<Answered> {
+  const written = await writeAnswer(
+    deps,
+    answer.status === 'SETTLED' ? settled(deps, refund) : rejected(deps, refund, 'NETWORK_REJECTED'),
+  );
+  if (!written) throw new Error(`Refund ${refund.id} settled through the network names a payer of ours`);
+  return written;
+}
+
+const settled = (deps: AnswerDeps, refund: StoredRefund): StoredRefund => ({
+  ...refund,
+  status: 'SETTLED',
+  updated_at: deps.clock.now(),
+});
+
+const rejected = (deps: AnswerDeps, refund: StoredRefund, reason: RefundRejectionReason): StoredRefund => ({
+  ...refund,
+  status: 'REJECTED',
+  rejection_reason: reason,
+  updated_at: deps.clock.now(),
+});
+
+/**
+ * Writes `answered` (with its event) while the refund is PENDING: the refund as it is afterwards,
+ * also when another job or callback answered it first (`written` false); undefined, nothing written,
+ * when it credits one of our merchants whose account does not exist.
+ */
+async function writeAnswer(deps: AnswerDeps, answered: StoredRefund): Promise<Answered | undefined> {
   const type = answered.status === 'SETTLED' ? 'refund.settled' : 'refund.rejected';
-  if (await deps.refunds.answer(answered, refundEvents(deps.ids, answered, type))) {
-    return { refund: answered, written: true };
-  }
-  const current = await deps.refunds.get(refund.id);
-  if (!current) throw new Error(`Refund ${refund.id} disappeared while settling`);
+  const result = await deps.refunds.answer(answered, refundEvents(deps.ids, answered, type));
+  if (result.written) return { refund: answered, written: true };
+  if (result.reason === 'payer_account_missing') return undefined;
+  const current = await deps.refunds.get(answered.id);
+  if (!current) throw new Error(`Refund ${answered.id} disappeared while settling`);
   return { refund: current, written: false };
+}
+
+/**
+ * Settles a PENDING refund to one of our own merchants by crediting the payer's account (once: its
+ * SETTLED answer and the credit are one transaction); REJECTED (PAYER_INACTIVE), its hold released,
+ * when the account is gone or its merchant is not ACTIVE.
+ */
+async function creditOwnPayer(deps: SettleRefundDeps, refund: StoredRefund, payer: OwnPayer): Promise<StoredRefund> {
+  const account = await deps.accounts.get(payer.account_id);
+  const credited = account?.customer_status === 'ACTIVE' ? await writeAnswer(deps, settled(deps, refund)) : undefined;
+  if (credited) return credited.refund;
+  const released = await writeAnswer(deps, rejected(deps, refund, 'PAYER_INACTIVE'));
+  if (!released) throw new Error(`Refund ${refund.id} rejected, and its rejection refused for the payer's account`);
+  return released.refund;
 }
 
 /**
@@ -65,6 +116,7 @@ export async function answerPendingRefund(
 export async function settleRefund(deps: SettleRefundDeps, refundId: string): Promise<StoredRefund | undefined> {
   const refund = await deps.refunds.get(refundId);
   if (!refund || refund.status !== 'PENDING') return refund;
+  if (refund.own_payer) return creditOwnPayer(deps, refund, refund.own_payer);
   const answer = await deps.network.answer(refundTransfer(refund));
   return answer ? (await answerPendingRefund(deps, refund, answer)).refund : refund;
 }

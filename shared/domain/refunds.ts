@@ -4,7 +4,8 @@
  * held (the merchant's debit made) and the payment's refunded_amount raised, in one transaction that
  * holds only while the refunds not REJECTED stay within the payment's amount; then the network
  * settles it (the debit stays) or rejects it (the hold is released and refunded_amount lowered)
- * (shared/domain/refund-settlement.ts).
+ * (shared/domain/refund-settlement.ts). A refund to one of our own merchants settles by crediting its
+ * account instead.
  */
 import type { CreateRefundRequest, RefundListQuery, RefundRejectionReason, RefundStatus } from '../schemas/refunds';
 import { uuidOf, type IdGenerator, type NewRecords } from './clock';
@@ -13,7 +14,14 @@ import { newEvent, type DomainEvent, type EventType } from './events';
 import { listOf, type RecordReader } from './lists';
 import { cop, formatCents, parseCents, type Money } from './money';
 import { ownReader } from './ownership';
-import { later, paymentAmountCents, type Counterparty, type PaymentReader, type StoredPayment } from './payments';
+import {
+  later,
+  paymentAmountCents,
+  type Counterparty,
+  type OwnPayer,
+  type PaymentReader,
+  type StoredPayment,
+} from './payments';
 
 export interface StoredRefund {
   readonly id: string;
@@ -28,6 +36,11 @@ export interface StoredRefund {
   readonly rejection_reason?: RefundRejectionReason;
   /** Who gets the money: the payment's payer, as the payment names it (the transfer's creditor). */
   readonly counterparty: Counterparty;
+  /**
+   * When the payer is one of our own merchants: its payment and account, which the refund credits
+   * instead of a transfer through the network (shared/domain/refund-settlement.ts). Internal.
+   */
+  readonly own_payer?: OwnPayer;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -144,14 +157,18 @@ export type RefundInsertResult =
   | { readonly written: true }
   | { readonly written: false; readonly reason: 'refund_exists' | 'exceeds_remaining' | 'insufficient_funds' };
 
+export type RefundAnswerResult =
+  { readonly written: true } | { readonly written: false; readonly reason: 'not_pending' | 'payer_account_missing' };
+
 export interface RefundStore extends RefundReader {
   insert(write: RefundWrite): Promise<RefundInsertResult>;
   /**
-   * Writes the network's answer to a PENDING refund (for a rejection: the release of its hold and
-   * refunded_amount lowered) with its events in one transaction; false, nothing written, when the
-   * refund is no longer PENDING.
+   * Writes the answer to a PENDING refund with its events in one transaction: for a rejection, the
+   * release of its hold and refunded_amount lowered; for a SETTLED refund to one of our own merchants,
+   * the credit of the payer's account. Nothing is written when the refund is no longer PENDING
+   * (`not_pending`) or that account does not exist (`payer_account_missing`).
    */
-  answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<boolean>;
+  answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<RefundAnswerResult>;
 }
 
 /** Runs a PENDING refund's settlement job later (the settlement queue, `{"refund_id"}`). */
@@ -168,6 +185,22 @@ export interface CreateRefundDeps extends NewRecords {
   readonly windowDays: number;
   /** Our sponsor bank's NIT: a payment whose payer banks there came from one of our own merchants. */
   readonly participantNit: string;
+}
+
+/**
+ * The payer to credit when `payment` came from one of our own merchants (its payer banks with our
+ * sponsor bank): the network cannot carry such a refund, so the payer's account is credited. A payment
+ * received before the payer's account was kept on it names none: refused (PAYMENT_NOT_REFUNDABLE)
+ * rather than sent where the money would not arrive.
+ */
+function ownPayerOf(payment: StoredPayment, participantNit: string): OwnPayer | undefined {
+  if (payment.counterparty.participant.identification_number !== participantNit) return undefined;
+  if (payment.own_payer) return payment.own_payer;
+  throw new AppError(
+    'PAYMENT_NOT_REFUNDABLE',
+    `Payment ${payment.id} came from a merchant of ours before its payer's account was kept: it cannot be refunded`,
+    { payment_id: payment.id },
+  );
 }
 
 /** One of the tenant's payments; another client's is as unknown as one that does not exist (404). */
@@ -241,15 +274,7 @@ export async function createRefund(
   const payment = await refundedPayment(deps, tenant, paymentId);
   const now = deps.clock.now();
   const remaining = refundableCents(payment, now, deps.windowDays);
-  if (payment.counterparty.participant.identification_number === deps.participantNit) {
-    // The network cannot carry it (both sides bank with our sponsor bank), and crediting the payer's
-    // account needs it named on the payment: refused rather than sent where the money would not arrive.
-    throw new AppError(
-      'PAYMENT_NOT_REFUNDABLE',
-      `Payment ${payment.id} came from a merchant of ours: such payments cannot be refunded yet`,
-      { payment_id: payment.id },
-    );
-  }
+  const ownPayer = ownPayerOf(payment, deps.participantNit);
   let amountCents: number;
   try {
     amountCents = refundAmountCents(payment.id, request.amount, remaining);
@@ -270,6 +295,7 @@ export async function createRefund(
     ...(request.reason === undefined ? {} : { reason: request.reason }),
     status: 'PENDING',
     counterparty: payment.counterparty,
+    ...(ownPayer === undefined ? {} : { own_payer: ownPayer }),
     created_at: now,
     updated_at: now,
   };

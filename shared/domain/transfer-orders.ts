@@ -161,14 +161,17 @@ export async function applyTransferStatus(
   };
 }
 
-/** The network's status applied to refund `refundId` once, as to a payment; undefined for no refund. */
+/**
+ * The network's status applied to refund `refundId` once, as to a payment; undefined for no refund,
+ * or one to our own merchant (credited, never ordered from the network).
+ */
 async function applyRefundStatus(
   deps: TransferStatusDeps,
   refundId: string,
   answer: NetworkAnswer,
 ): Promise<TransferStatusAnswer | undefined> {
   const refund = await deps.refunds.get(refundId);
-  if (!refund) return undefined;
+  if (!refund || refund.own_payer) return undefined;
   const { refund: current, written } =
     refund.status === 'PENDING' ? await answerPendingRefund(deps, refund, answer) : { refund, written: false };
   return { transfer_id: refund.id, end_to_end_id: endToEndIdOf(refund.id), status: current.status, applied: written };

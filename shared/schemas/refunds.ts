@@ -11,8 +11,11 @@ import { paymentAmountSchema } from './payments';
 export const REFUND_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** Why a refund was rejected: by the network, as a payment to another participant is. */
-export const REFUND_REJECTION_REASONS = ['NETWORK_REJECTED'] as const;
+/**
+ * Why a refund was rejected: by the network, as a payment to another participant is; or, refunding
+ * one of our own merchants, because its account or merchant can no longer receive it.
+ */
+export const REFUND_REJECTION_REASONS = ['NETWORK_REJECTED', 'PAYER_INACTIVE'] as const;
 export type RefundRejectionReason = (typeof REFUND_REJECTION_REASONS)[number];
 
 /** The most characters of a refund's reason (design: text up to 140). */

@@ -1,6 +1,7 @@
 /**
  * Refunds (issue 30) through the real local server with real tokens: an INBOUND payment refunded in
- * two parts and a third refused REFUND_EXCEEDS_REMAINING; an OUTBOUND payment refused
+ * two parts and a third refused REFUND_EXCEEDS_REMAINING; the same of a payment from one of our own
+ * merchants (another client's), each refund crediting the payer's account; an OUTBOUND payment refused
  * PAYMENT_NOT_REFUNDABLE; a .99 refund REJECTED by the sandbox network with its hold released; every
  * other refusal (no Idempotency-Key, another client's payment, the read-only client, the merchant's
  * funds); a replay; the list and its filters; the refund.* events signed, checked by the
@@ -8,7 +9,7 @@
  * step.
  */
 import { randomUUID } from 'node:crypto';
-import { availableBalance } from '../support/accounts';
+import { availableBalance, walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey, type MerchantWithKey } from '../support/merchants';
 import { expectProblem } from '../support/problems';
@@ -72,14 +73,14 @@ const payAna = async (merchant: MerchantWithKey, value: string) =>
     },
   });
 
-/** The account's available balance, checked equal to the sum of its movements in the table. */
-async function balance(accountId: string): Promise<string> {
+/** The account's available balance (read by its client, `token`), checked equal to the sum of its movements in the table. */
+async function balance(accountId: string, token = tokenA): Promise<string> {
   const items = await api.scan();
   const account = items.find((item) => item['entity'] === 'ACCOUNT' && item['id'] === accountId)!;
   const movements = items.filter((item) => item['entity'] === 'MOVEMENT' && item['account_id'] === accountId);
   const sum = movements.reduce((total, movement) => total + Number(movement['amount_cents']), 0);
   expect(account['available_balance_cents']).toBe(sum);
-  const shown = await availableBalance(api, tokenA, accountId);
+  const shown = await availableBalance(api, token, accountId);
   expect(Math.round(Number(shown) * 100)).toBe(sum);
   return shown;
 }
@@ -193,6 +194,58 @@ describe('refunding an INBOUND payment', () => {
   });
 });
 
+describe("refunding a payment from one of our own merchants (another client's)", () => {
+  it("credits the payer's account: in two parts, then a third refused REFUND_EXCEEDS_REMAINING", async () => {
+    // Merchant A (client A) pays merchant B (client B) through B's key: B's INBOUND payment.
+    const payer = await merchantWithKey(api, tokenA, { availableBalance: '100.00' });
+    const payee = await merchantWithKey(api, tokenB, { availableBalance: '0.00' });
+    const paid = await api.request('POST', '/v1/payments', {
+      token: tokenA,
+      body: {
+        customer_id: payer.customerId,
+        account_id: payer.accountId,
+        resolution_id: await resolvedKey(api, tokenA, payer.customerId, payee.key),
+        amount: cop('50.00'),
+      },
+    });
+    expect(paid.body.status).toBe('SETTLED');
+    const inbound = await api.request('GET', `/v1/payments?customer_id=${payee.customerId}&direction=INBOUND`, {
+      token: tokenB,
+    });
+    const [record] = inbound.body.payments;
+    expect(record).toMatchObject({ status: 'SETTLED', refunded_amount: cop('0.00') });
+    // The payer's account, kept for a refund, is never shown.
+    expect(record).not.toHaveProperty('own_payer');
+    const balances = async () => [await balance(payer.accountId, tokenA), await balance(payee.accountId, tokenB)];
+    expect(await balances()).toEqual(['50.00', '50.00']);
+
+    // .99: the sandbox network would reject it; a refund to our merchant does not go there.
+    const first = await refund(record.id, { amount: cop('20.99') }, tokenB);
+    expect(first.body).toMatchObject({ status: 'PENDING', account_id: payee.accountId, amount: cop('20.99') });
+    expect(await balances()).toEqual(['50.00', '29.01']);
+    expect((await answeredRefund(api, tokenB, first.body.id)).body).toMatchObject({ status: 'SETTLED' });
+    expect(await balances()).toEqual(['70.99', '29.01']);
+
+    const rest = await refund(record.id, {}, tokenB);
+    expect(rest.body).toMatchObject({ status: 'PENDING', amount: cop('29.01') });
+    expect((await answeredRefund(api, tokenB, rest.body.id)).body).toMatchObject({ status: 'SETTLED' });
+    expect(await balances()).toEqual(['100.00', '0.00']);
+    expectProblem(await refund(record.id, { amount: cop('0.01') }, tokenB), 409, 'REFUND_EXCEEDS_REMAINING');
+    const read = await api.request('GET', `/v1/payments/${record.id}`, { token: tokenB });
+    expect(read.body.refunded_amount).toEqual(cop('50.00'));
+
+    // The payer's ledger: its payment's debit, then each refund's credit naming its own payment.
+    const { items: movements } = await walkAll(api, tokenA, `/v1/accounts/${payer.accountId}/movements`, 'movements');
+    const credits = movements.filter((movement) => movement['kind'] === 'REFUND');
+    expect(credits.map((m) => [m['amount'].value, m['refund_id'], m['payment_id']]).sort()).toEqual(
+      [
+        ['20.99', first.body.id, paid.body.id],
+        ['29.01', rest.body.id, paid.body.id],
+      ].sort(),
+    );
+  });
+});
+
 describe('refusals', () => {
   it('an OUTBOUND payment is PAYMENT_NOT_REFUNDABLE', async () => {
     const payer = await merchantWithKey(api, tokenA, { availableBalance: '100.00' });
@@ -201,29 +254,6 @@ describe('refusals', () => {
     expect(payment.body).not.toHaveProperty('refunded_amount');
     expectProblem(await refund(payment.body.id, {}), 409, 'PAYMENT_NOT_REFUNDABLE');
     expect(await balance(payer.accountId)).toBe('80.00');
-  });
-
-  it('a payment from one of our own merchants is not refundable yet (the network cannot carry it back)', async () => {
-    const payer = await merchantWithKey(api, tokenA, { availableBalance: '100.00' });
-    const payee = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
-    const resolutionId = await resolvedKey(api, tokenA, payer.customerId, payee.key);
-    const paid = await api.request('POST', '/v1/payments', {
-      token: tokenA,
-      body: {
-        customer_id: payer.customerId,
-        account_id: payer.accountId,
-        resolution_id: resolutionId,
-        amount: cop('20.00'),
-      },
-    });
-    expect(paid.body.status).toBe('SETTLED');
-    const inbound = await api.request('GET', `/v1/payments?customer_id=${payee.customerId}&direction=INBOUND`, {
-      token: tokenA,
-    });
-    const [record] = inbound.body.payments;
-    expect(record).toMatchObject({ status: 'SETTLED', refunded_amount: cop('0.00') });
-    expectProblem(await refund(record.id, {}), 409, 'PAYMENT_NOT_REFUNDABLE');
-    expect([await balance(payer.accountId), await balance(payee.accountId)]).toEqual(['80.00', '20.00']);
   });
 
   it("no Idempotency-Key: 400; another client's payment or an unknown one: 404; the read-only client: 403", async () => {

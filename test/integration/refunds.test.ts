@@ -19,8 +19,21 @@ import { dynamo, tableName } from '../../shared/data/client';
 import { itemKeys, type ItemKey } from '../../shared/data/item-keys';
 import { dynamoPaymentStore, dynamoSettlementStore, writePayment } from '../../shared/data/payments-repository';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
+import { dynamoAccountStore } from '../../shared/data/accounts-repository';
+import { creditPaymentId } from '../../shared/domain/network-credits';
+import { payResolution } from '../../shared/domain/pay-resolution';
+import { endToEndIdOf } from '../../shared/domain/transfer-orders';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { ledgerOf, PARTICIPANT, storedMerchant, type Merchant } from '../support/payments';
+import {
+  ledgerOf,
+  ourKey,
+  PARTICIPANT,
+  paymentDeps,
+  paymentRequest,
+  storedMerchant,
+  storedResolution,
+  type Merchant,
+} from '../support/payments';
 import { HeldRefunds, receivedPayment, SHOPPER, refundDeps, refundSettlementDeps } from '../support/refunds';
 
 let table: TestTable;
@@ -295,5 +308,78 @@ describe('listing refunds', () => {
     expect(await page({ status: 'REJECTED' })).toEqual([a.id]);
     expect(await page({ paymentId: payment.id, status: 'PENDING' })).toEqual([b.id]);
     expect(await page({ customerId: randomUUID() })).toEqual([]);
+  });
+});
+
+describe('a refund to one of our own merchants', () => {
+  /** Merchant `payer` pays `cents` to merchant `payee` through the real flow: the payee's INBOUND payment. */
+  async function ownMerchantPayment(payer: Merchant, payee: Merchant, value: string) {
+    const resolution = await storedResolution(payer, await ourKey(payee));
+    const paid = await payResolution(paymentDeps(), payer.customer.tenant, paymentRequest(payer, resolution, value));
+    expect(paid.status).toBe('SETTLED');
+    const inbound = await dynamoPaymentStore.get(creditPaymentId(endToEndIdOf(paid.id)));
+    expect(inbound).toMatchObject({ status: 'SETTLED', direction: 'INBOUND', account_id: payee.account.id });
+    // What a refund credits, kept on the payee's record and never shown.
+    expect(inbound!.own_payer).toEqual({ payment_id: paid.id, account_id: payer.account.id });
+    expect(publicPayment(inbound!)).not.toHaveProperty('own_payer');
+    return { paid, inbound: inbound! };
+  }
+
+  it("two settlement jobs of one refund credit the payer's account once, in the SETTLED answer's transaction", async () => {
+    const payer = await storedMerchant(tenant(), 100_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const { paid, inbound } = await ownMerchantPayment(payer, payee, '40.00');
+    expect([await balanceOf(payer), await balanceOf(payee)]).toEqual([60_00, 40_00]);
+
+    // .99: the sandbox network would reject it; it is not asked.
+    const refund = await createRefund(refundDeps(), payee.customer.tenant, inbound.id, { amount: cop('10.99') }, 'k1');
+    expect(refund).toMatchObject({ status: 'PENDING', account_id: payee.account.id });
+    expect(refund).not.toHaveProperty('own_payer');
+    expect([await balanceOf(payer), await balanceOf(payee)]).toEqual([60_00, 29_01]);
+    // Never ordered from the network: a status for it is a transfer we do not know (the route's 404).
+    const statusDeps = { ...refundSettlementDeps(), payments: dynamoSettlementStore, participant: PARTICIPANT };
+    expect(await applyTransferStatus(statusDeps, refund.id, { status: 'REJECTED', reason: 'AC03' })).toBeUndefined();
+
+    const settled = await Promise.all([0, 1].map(() => settleRefund(refundSettlementDeps(), refund.id)));
+    expect(settled.map((answer) => answer?.status)).toEqual(['SETTLED', 'SETTLED']);
+    expect([await balanceOf(payer), await balanceOf(payee)]).toEqual([70_99, 29_01]);
+    // Again later: answered already, nothing moves.
+    await settleRefund(refundSettlementDeps(), refund.id);
+    expect(await balanceOf(payer)).toBe(70_99);
+
+    const credits = (await ledgerOf(payer.account.id)).movements.filter((movement) => movement['kind'] === 'REFUND');
+    expect(credits).toEqual([
+      expect.objectContaining({ amount_cents: 10_99, refund_id: refund.id, payment_id: paid.id }),
+    ]);
+    // The payee's client is told; the payer's sees its balance and movement only.
+    expect((await eventsOfRefund(refund.id)).map(([type, client]) => [type, client]).sort()).toEqual([
+      ['refund.created', payee.customer.tenant],
+      ['refund.settled', payee.customer.tenant],
+    ]);
+  });
+
+  it('a payer whose merchant is no longer ACTIVE: REJECTED PAYER_INACTIVE, the hold released', async () => {
+    const payer = await storedMerchant(tenant(), 100_00);
+    const payee = await storedMerchant(tenant(), 0);
+    const { inbound } = await ownMerchantPayment(payer, payee, '40.00');
+    const refund = await createRefund(refundDeps(), payee.customer.tenant, inbound.id, {}, 'k1');
+    await dynamoAccountStore.propagateCustomerStatus(payer.customer.id, 'INACTIVE', 1_000);
+
+    const rejected = await settleRefund(refundSettlementDeps(), refund.id);
+    expect(rejected).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYER_INACTIVE' });
+    expect([await balanceOf(payer), await balanceOf(payee)]).toEqual([60_00, 40_00]);
+    expect(await refundedCents(inbound.id)).toBe(0);
+  });
+
+  it("a payment from one of our merchants received before the payer's account was kept: PAYMENT_NOT_REFUNDABLE", async () => {
+    const payee = await storedMerchant(tenant(), 0);
+    const old = await receivedPayment(payee, 20_00, undefined, {
+      ...SHOPPER,
+      participant: { name: PARTICIPANT.name, identification_number: PARTICIPANT.nit },
+    });
+    expect(await codeOf(createRefund(refundDeps(), payee.customer.tenant, old.id, {}, 'k1'))).toBe(
+      'PAYMENT_NOT_REFUNDABLE',
+    );
+    expect(await balanceOf(payee)).toBe(20_00);
   });
 });

@@ -91,5 +91,10 @@ export async function refundAt(
 }
 
 /** The network's rejection of a PENDING refund at `at`: its hold released; false when answered already. */
-export const rejectRefundAt = (refund: StoredRefund, at: string): Promise<boolean> =>
-  dynamoRefundStore.answer({ ...refund, status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED', updated_at: at }, []);
+export const rejectRefundAt = async (refund: StoredRefund, at: string): Promise<boolean> =>
+  (
+    await dynamoRefundStore.answer(
+      { ...refund, status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED', updated_at: at },
+      [],
+    )
+  ).written;

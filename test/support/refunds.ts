@@ -10,6 +10,7 @@ import type { SettleRefundDeps } from '../../shared/domain/refund-settlement';
 import { sandboxNetwork } from '../../shared/domain/settlement';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
+import { dynamoAccountStore } from '../../shared/data/accounts-repository';
 import { DEFAULT_REFUND_WINDOW_DAYS } from '../../shared/runtime/config';
 import { PARTICIPANT, type Merchant } from './payments';
 
@@ -38,6 +39,7 @@ export const refundDeps = (queue: RefundQueue = new HeldRefunds()): CreateRefund
 export const refundSettlementDeps = (): SettleRefundDeps => ({
   refunds: dynamoRefundStore,
   network: sandboxNetwork,
+  accounts: dynamoAccountStore,
   clock: { now },
   ids: { newId: () => randomUUID() },
 });
@@ -49,8 +51,13 @@ export const SHOPPER: Counterparty = {
   account: { account_number: '4001002003', account_type: 'SAVINGS' },
 };
 
-/** A payment of `cents` the merchant received from Ana María at Banco Ejemplo: SETTLED, credited. */
-export async function receivedPayment(merchant: Merchant, cents: number, createdAt = now()): Promise<StoredPayment> {
+/** A payment of `cents` the merchant received from Ana María at Banco Ejemplo (or `payer`): SETTLED, credited. */
+export async function receivedPayment(
+  merchant: Merchant,
+  cents: number,
+  createdAt = now(),
+  payer: Counterparty = SHOPPER,
+): Promise<StoredPayment> {
   const payment: StoredPayment = {
     id: randomUUID(),
     tenant: merchant.customer.tenant,
@@ -59,7 +66,7 @@ export async function receivedPayment(merchant: Merchant, cents: number, created
     direction: 'INBOUND',
     status: 'SETTLED',
     amount_cents: cents,
-    counterparty: SHOPPER,
+    counterparty: payer,
     approval: 'NOT_REQUIRED',
     created_at: createdAt,
     updated_at: createdAt,

@@ -3,6 +3,7 @@
  * (the remainder by default, never more), the order of the checks of POST /v1/payments/{id}/refunds
  * with the store's answers given, the refund object and its events, and the network's answers.
  */
+import type { StoredAccount } from '../../shared/domain/accounts';
 import { AppError } from '../../shared/domain/errors';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { StoredPayment } from '../../shared/domain/payments';
@@ -14,11 +15,13 @@ import {
   refundableCents,
   refundAmountCents,
   type CreateRefundDeps,
+  type RefundAnswerResult,
   type RefundInsertResult,
   type RefundWrite,
   type StoredRefund,
 } from '../../shared/domain/refunds';
 import { sandboxNetwork } from '../../shared/domain/settlement';
+import type { CustomerStatus } from '../../shared/schemas/customers';
 
 const CREATED = '2026-08-01T12:00:00.000Z';
 const DAY = 86_400_000;
@@ -114,7 +117,7 @@ describe('createRefund', () => {
           if (result.written) refunds.set(write.refund.id, write.refund);
           return result;
         },
-        answer: async () => true,
+        answer: async () => ({ written: true }),
       },
       queue: { schedule: async (id) => void scheduled.push(id) },
       delayMs: 1000,
@@ -165,10 +168,23 @@ describe('createRefund', () => {
     expect(await codeOf(createRefund(deps(spent).d, 'client-a', settled.id, {}, 'k'))).toBe('REFUND_EXCEEDS_REMAINING');
   });
 
-  test('a payment from one of our own merchants is not refundable yet: nothing is written', async () => {
-    const own = payment({
+  const fromOwnMerchant = (overrides: Partial<StoredPayment> = {}) =>
+    payment({
       counterparty: { ...payment().counterparty, participant: { name: 'Sponsor', identification_number: '860000001' } },
+      ...overrides,
     });
+
+  test("a payment from one of our own merchants: the refund names the payer's payment and account", async () => {
+    const own = fromOwnMerchant({ own_payer: { payment_id: 'p-payer', account_id: 'a-payer' } });
+    const { d, writes } = deps(own);
+    const made = await createRefund(d, 'client-a', own.id, {}, 'k');
+    expect(writes.map((write) => write.refund.own_payer)).toEqual([{ payment_id: 'p-payer', account_id: 'a-payer' }]);
+    // Internal: the refund's answer does not show it.
+    expect(made).not.toHaveProperty('own_payer');
+  });
+
+  test("one received before the payer's account was kept on it is PAYMENT_NOT_REFUNDABLE: nothing is written", async () => {
+    const own = fromOwnMerchant();
     const { d, writes } = deps(own);
     expect(await codeOf(createRefund(d, 'client-a', own.id, {}, 'k'))).toBe('PAYMENT_NOT_REFUNDABLE');
     expect(writes).toEqual([]);
@@ -256,15 +272,68 @@ describe('the refund as a transfer, and its settlement', () => {
         answer: async (refund: StoredRefund, events: readonly DomainEvent[]) => {
           answered.push([refund, events]);
           current = refund;
-          return true;
+          return { written: true } as const;
         },
       },
+      accounts: { get: async () => undefined },
     };
     const rejected = await settleRefund(d, 'r1');
     expect(rejected).toMatchObject({ status: 'REJECTED', rejection_reason: 'NETWORK_REJECTED', updated_at: at(2) });
     expect(answered.map(([, events]) => events.map((e) => e.type))).toEqual([['refund.rejected']]);
     expect(await settleRefund(d, 'r1')).toBe(current);
     expect(answered).toHaveLength(1);
+  });
+
+  describe("a refund to one of our own merchants: the payer's account credited, not the network asked", () => {
+    // .99: the sandbox network would reject it, so a SETTLED answer shows it was not asked.
+    const ownRefund: StoredRefund = { ...pending, own_payer: { payment_id: 'p-payer', account_id: 'a-payer' } };
+    const payerAccount = (customerStatus: CustomerStatus) => ({ customer_status: customerStatus }) as StoredAccount;
+
+    function settling(account: StoredAccount | undefined, firstAnswer: RefundAnswerResult = { written: true }) {
+      const answered: StoredRefund[] = [];
+      let current = ownRefund;
+      const d = {
+        clock: { now: () => at(2) },
+        ids: { newId: () => 'e1' },
+        network: {
+          answer: async () => {
+            throw new Error('the network is not asked');
+          },
+        },
+        refunds: {
+          get: async () => current,
+          answer: async (refund: StoredRefund) => {
+            answered.push(refund);
+            if (answered.length === 1 && !firstAnswer.written) return firstAnswer;
+            current = refund;
+            return { written: true } as const;
+          },
+        },
+        accounts: { get: async (id: string) => (id === 'a-payer' ? account : undefined) },
+      };
+      return { d, answered };
+    }
+
+    test('an ACTIVE merchant: SETTLED, its credit in the answer (the store writes them as one)', async () => {
+      const { d, answered } = settling(payerAccount('ACTIVE'));
+      expect(await settleRefund(d, 'r1')).toMatchObject({ status: 'SETTLED', own_payer: ownRefund.own_payer });
+      expect(answered.map((refund) => refund.status)).toEqual(['SETTLED']);
+    });
+
+    test.each([
+      ['no longer exists', undefined],
+      ['is INACTIVE', payerAccount('INACTIVE')],
+    ])('REJECTED PAYER_INACTIVE, its hold released, when the account %s', async (_, account) => {
+      const { d, answered } = settling(account);
+      expect(await settleRefund(d, 'r1')).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYER_INACTIVE' });
+      expect(answered.map((refund) => refund.status)).toEqual(['REJECTED']);
+    });
+
+    test('REJECTED PAYER_INACTIVE when the account is gone by the time the credit is written', async () => {
+      const { d, answered } = settling(payerAccount('ACTIVE'), { written: false, reason: 'payer_account_missing' });
+      expect(await settleRefund(d, 'r1')).toMatchObject({ status: 'REJECTED', rejection_reason: 'PAYER_INACTIVE' });
+      expect(answered.map((refund) => refund.status)).toEqual(['SETTLED', 'REJECTED']);
+    });
   });
 });
 

@@ -497,6 +497,7 @@ export const en = {
   'code.taxType.WALLET': "entered in the payer's wallet",
   'code.movementKind.OPENING_BALANCE': 'the balance when the account was linked',
   'code.movementKind.PAYMENT': 'a payment received or sent',
+  'code.movementKind.REFUND': 'a refund: given back (negative), or received from one of our merchants (positive)',
   'code.movementKind.HOLD_RELEASE': "a rejected payment's amount given back",
 } as const;
 

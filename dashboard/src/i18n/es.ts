@@ -480,5 +480,6 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'code.taxType.WALLET': 'lo escribe quien paga en su billetera',
   'code.movementKind.OPENING_BALANCE': 'el saldo al vincular la cuenta',
   'code.movementKind.PAYMENT': 'un pago recibido o enviado',
+  'code.movementKind.REFUND': 'una devolución: hecha (negativa) o recibida de uno de nuestros comercios (positiva)',
   'code.movementKind.HOLD_RELEASE': 'el monto devuelto de un pago rechazado',
 };
