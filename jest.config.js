@@ -31,4 +31,8 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
+  // Two files at a time, whatever the cores: most of a file's time is spent waiting (on timers, retries,
+  // DynamoDB Local, the browser), so a second file fills that time. More would crowd the one DynamoDB
+  // Local every file shares. (On 2 cores Jest's default is a single file at a time.)
+  maxWorkers: 2,
 };

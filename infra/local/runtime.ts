@@ -125,11 +125,14 @@ function setOrClear(name: string, value: number | undefined): void {
 }
 
 /**
- * DynamoDB Local runs in a JVM that starts cold and serialises work: its first calls and bursts of
- * concurrent transactions take far longer than DynamoDB's milliseconds, so locally a call may take up
- * to 5 s before the SDK gives up on it (Lambda keeps the 1 s default of shared/runtime/config.ts).
+ * DynamoDB Local runs in a JVM that starts cold and serialises transactions: its first calls, and the
+ * last of a burst of concurrent transactions on one item, wait far longer than DynamoDB's
+ * milliseconds (25 payments racing on one account waited over 5 s on a loaded 2-core machine). Locally
+ * a call may take up to 15 s before the SDK gives up on it: a shorter wait times out calls DynamoDB
+ * Local is still working through, and their retries only lengthen its queue. Lambda keeps the 1 s
+ * default of shared/runtime/config.ts.
  */
-export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 5_000;
+export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 15_000;
 
 /** The sweeper's schedule on AWS: every minute (functions/workers.ts). */
 export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
