@@ -44,11 +44,16 @@ export async function scanTable(
   return items.filter(keep);
 }
 
-/** The endpoint the global setup exported for this run. */
+/**
+ * This Jest worker's DynamoDB Local, of those the global setup started (one per worker): a file's
+ * bursts of transactions never queue behind another file's in one DynamoDB Local.
+ */
 export function testDynamoDbEndpoint(): string {
-  const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
-  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
-  return endpoint;
+  const endpoints = process.env['TEST_DYNAMODB_ENDPOINTS']?.split(',');
+  if (!endpoints) throw new Error('TEST_DYNAMODB_ENDPOINTS is not set: run the tests through jest (global setup)');
+  // Workers are numbered from 1; a run in band is worker 1.
+  const worker = Number(process.env['JEST_WORKER_ID'] ?? '1');
+  return endpoints[(worker - 1) % endpoints.length]!;
 }
 
 /** A unique table name for one test file: letters, digits and dashes, as DynamoDB allows. */

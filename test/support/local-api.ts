@@ -10,7 +10,7 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { checkAgainstContract } from './contract';
-import { scanTable, type Item } from './dynamo-table';
+import { scanTable, testDynamoDbEndpoint, type Item } from './dynamo-table';
 
 export interface ApiAnswer<T = Record<string, any>> {
   readonly status: number;
@@ -93,11 +93,8 @@ const parseJson = (text: string): unknown => {
 /** The visibility timeout of the test servers' queues (see startTestApi). */
 export const TEST_VISIBILITY_TIMEOUT_MS = 1_000;
 
-export function testEndpoint(): string {
-  const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
-  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
-  return endpoint;
-}
+/** This worker's DynamoDB Local (test/support/dynamo-table.ts). */
+export const testEndpoint = testDynamoDbEndpoint;
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dynamodbEndpoint = options.dynamodbEndpoint ?? testEndpoint();
