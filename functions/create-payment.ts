@@ -2,6 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { settleOwnMerchantPayment } from '../shared/domain/own-merchant-payments';
 import { createPayment } from '../shared/domain/pay-recipient';
+import { FIRST_DECISION_WAIT } from '../shared/domain/pay-resolution';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
@@ -42,6 +43,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
               { ...systemNewRecords, payments: dynamoSettlementStore },
               payment,
             ),
+          firstDecisionWait: FIRST_DECISION_WAIT,
         },
       },
       auth.tenant,

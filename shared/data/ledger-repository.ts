@@ -8,10 +8,10 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import type { StoredAccount } from '../domain/accounts';
 import { dayBounds } from '../calendar/colombia-days';
 import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
-import type { PageRequest, PageResult } from '../domain/lists';
+import type { ListCursor, PageRequest, PageResult, WalkPage } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
-import { listPage, type Item, type ListSource } from './pagination';
+import { listPage, walkPage, type Item, type ListSource } from './pagination';
 
 /** An account's movements as a list's source: its own item collection, counted on the account. */
 export const movementSource = (account: StoredAccount): ListSource => ({
@@ -134,6 +134,15 @@ export const dynamoLedgerStore: LedgerStore = {
       request,
     });
     return { items: page.items.map(storedMovement), total: page.total };
+  },
+
+  async walkMovements(
+    account: StoredAccount,
+    request: PageRequest,
+    after: ListCursor | undefined,
+  ): Promise<WalkPage<StoredMovement>> {
+    const page = await walkPage({ source: movementSource(account), filters: [], request }, after);
+    return { items: page.items.map(storedMovement), ...(page.next ? { next: page.next } : {}) };
   },
 
   day: async (account: StoredAccount, day: string): Promise<LedgerDay> => (await readLedgerDay(account.id, day)).day,

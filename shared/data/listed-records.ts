@@ -3,12 +3,12 @@
  * customers under their NIT; accounts, keys, QR codes, payments and recipients under their customer.
  * A kind's description gives its store's reads, its insert and its delete.
  */
-import type { PageRequest, PageResult, RecordReader } from '../domain/lists';
+import type { ListCursor, PageRequest, PageResult, RecordReader, WalkPage } from '../domain/lists';
 import { tableName } from './client';
 import { counterIncrements } from './counters';
 import { listedRecordInsert, listPartitions, type ListedRecord, type Listing } from './inserts';
 import type { ItemKey } from './item-keys';
-import { listRecords, type ListRecordsInput } from './pagination';
+import { listRecords, walkRecords, type ListRecordsInput } from './pagination';
 import { getRecord } from './records';
 import { writeUnless, type Condition, type TransactItem } from './transactions';
 
@@ -46,11 +46,13 @@ export const underCustomer = <T extends ListedRecord & { readonly customer_id: s
   consistentGet,
 });
 
-/** A kind's `get` (one record by id) and `list` (a page of a tenant's records). */
+/** A kind's `get` (one record by id), `list` (a page of a tenant's records) and `walk` (read in order). */
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
   get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
   list: (tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>> =>
     listRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), request }),
+  walk: (tenant: string, filters: F, request: PageRequest, after: ListCursor | undefined): Promise<WalkPage<T>> =>
+    walkRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), request }, after),
 });
 
 /** Where a record of `kind` is listed: the kind's collection, and the record's scope in it. */

@@ -11,11 +11,13 @@
  *   after the snapshot), from a keys-only count of a date range, or, when a filter rules both out,
  *   from a filtered count. Page 1 of a new walk (its snapshot is now) takes the counter as it is,
  *   read while the page is: two calls.
+ * - A walk read in order from its start (the report worker's) reads each page from where the last
+ *   one ended (walkPage): no item is stepped over twice, and no total is counted.
  */
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { invalidField } from '../domain/errors';
-import type { OrderKey, PageRequest, PageResult } from '../domain/lists';
+import type { ListCursor, OrderKey, PageRequest, PageResult, WalkPage } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterShardsQuery, counterTotal } from './counters';
 import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
@@ -495,6 +497,32 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   return { items, total, cost: meter.cost, route, totalFrom: from };
 }
 
+/**
+ * The page of a walk read in order that follows `after` (the walk's first page without): read from
+ * there on, so that reading a walk page by page reads each item once. `next` is where the page ends,
+ * while the walk may go on.
+ */
+export async function walkPage(
+  input: ListPageInput,
+  after: ListCursor | undefined,
+): Promise<WalkPage<Item> & { readonly cost: ListCost }> {
+  const meter = new Meter();
+  const plan = planOf(input);
+  if (!plan) return { items: [], cost: meter.cost };
+  const { pageSize } = input.request;
+  const items: Item[] = [];
+  const condition = keyCondition(plan, {
+    kind: 'range',
+    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
+    upper: plan.upper,
+  });
+  await visitMatching(meter, plan, plan.index.items, condition, plan.filter, plan.forward, after, pageSize, (item) => {
+    items.push(item);
+  });
+  const last = items.at(-1);
+  return { items, ...(items.length === pageSize && last ? { next: keyOf(plan, last) } : {}), cost: meter.cost };
+}
+
 export interface ListRecordsInput {
   readonly tenant: string;
   readonly collection: string;
@@ -506,20 +534,23 @@ export interface ListRecordsInput {
 }
 
 /** A page of a tenant's records, as a repository's `list` answers it: stored records and the total. */
-export async function listRecords<T>({
-  tenant,
-  collection,
-  scope,
-  equals = {},
-  request,
-}: ListRecordsInput): Promise<PageResult<T>> {
+export async function listRecords<T>(input: ListRecordsInput): Promise<PageResult<T>> {
+  const page = await listPage(listPageInput(input));
+  return { items: page.items.map((item) => withoutStorageAttributes<T>(item)), total: page.total };
+}
+
+function listPageInput({ tenant, collection, scope, equals = {}, request }: ListRecordsInput): ListPageInput {
   const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
     value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
   );
-  const page = await listPage({
-    source: { tenant, collection, ...(scope === undefined ? {} : { scope }) },
-    filters,
-    request,
-  });
-  return { items: page.items.map((item) => withoutStorageAttributes<T>(item)), total: page.total };
+  return { source: { tenant, collection, ...(scope === undefined ? {} : { scope }) }, filters, request };
+}
+
+/** A page of a walk of a tenant's records read in order (walkPage), as a repository's `walk` answers it. */
+export async function walkRecords<T>(input: ListRecordsInput, after: ListCursor | undefined): Promise<WalkPage<T>> {
+  const page = await walkPage(listPageInput(input), after);
+  return {
+    items: page.items.map((item) => withoutStorageAttributes<T>(item)),
+    ...(page.next ? { next: page.next } : {}),
+  };
 }

@@ -8,7 +8,16 @@ import type { StoredAccount } from './accounts';
 import { colombiaDay, isCalendarDay } from '../calendar/colombia-days';
 import { uuidOf } from './clock';
 import { AppError, invalidField } from './errors';
-import { paginationInfo, parsePageRequest, type PageRequest, type PageResult, type ListAnswer } from './lists';
+import {
+  paginationInfo,
+  parsePageRequest,
+  walkPages,
+  type ListAnswer,
+  type ListCursor,
+  type PageRequest,
+  type PageResult,
+  type WalkPage,
+} from './lists';
 import { cop, type Money } from './money';
 
 /**
@@ -59,6 +68,12 @@ export interface LedgerDay {
 
 export interface LedgerStore {
   movements(account: StoredAccount, request: PageRequest): Promise<PageResult<StoredMovement>>;
+  /** The movements' walk read in order: the page after `after` (RecordReader's `walk`). */
+  walkMovements(
+    account: StoredAccount,
+    request: PageRequest,
+    after: ListCursor | undefined,
+  ): Promise<WalkPage<StoredMovement>>;
   day(account: StoredAccount, day: string): Promise<LedgerDay>;
 }
 
@@ -85,6 +100,19 @@ export async function listMovements(
   const account = await ownAccount(deps.accounts, tenant, accountId);
   const page = await deps.ledger.movements(account, request);
   return { movements: page.items.map(publicMovement), pagination_info: paginationInfo(request, page.total) };
+}
+
+/** An account's movements, all of them, a page at a time in order (a report's rows). */
+export async function* walkMovements(
+  deps: LedgerDeps,
+  tenant: string,
+  accountId: string,
+  query: MovementListQuery,
+  now: string,
+): AsyncGenerator<PublicMovement[]> {
+  const request = parsePageRequest(query, now);
+  const account = await ownAccount(deps.accounts, tenant, accountId);
+  yield* walkPages((after) => deps.ledger.walkMovements(account, request, after), publicMovement);
 }
 
 export interface Statement {

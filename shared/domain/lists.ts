@@ -58,10 +58,28 @@ export interface PageResult<T> {
   readonly total: number;
 }
 
+/** `{ [name]: value }`, or nothing when the value is undefined: a filter only when the query named it. */
+export const optional = <K extends string, V>(name: K, value: V | undefined) =>
+  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+
+/** Where a page of a walk read in order ended, in the store's own terms: the next page starts after it. */
+export type ListCursor = Readonly<Record<string, unknown>>;
+
+/** A page of a walk read in order: its records, and where it ended while the walk may go on. */
+export interface WalkPage<T> {
+  readonly items: readonly T[];
+  readonly next?: ListCursor;
+}
+
 /** The reads every store of a listed kind of record answers (filters `F` are the kind's own). */
 export interface RecordReader<T, F> {
   get(id: string): Promise<T | undefined>;
   list(tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>>;
+  /**
+   * The walk's page that follows `after` (its first without), read from there on: a walk read page
+   * by page reads each record once, where `list` steps over the pages before the one it is asked for.
+   */
+  walk(tenant: string, filters: F, request: PageRequest, after: ListCursor | undefined): Promise<WalkPage<T>>;
 }
 
 /** A list's answer: the page's records under the list's own name ('accounts', 'keys', ...). */
@@ -238,8 +256,41 @@ export async function listOwn<K extends string, Q extends PageQuery, F, T, P>(
   } as ListAnswer<K, P>;
 }
 
-/** The GET list of a kind of record whose store is all it reads. */
-export const listOf =
-  <K extends string, Q extends PageQuery, F, T, P>(spec: ListSpec<K, Q, F, T, P>) =>
-  (records: Pick<RecordReader<T, F>, 'list'>, tenant: string, query: Q, now: string): Promise<ListAnswer<K, P>> =>
-    listOwn(records, tenant, query, now, spec);
+/** The GET list of a kind of record whose store is all it reads, and its `walk` (the whole list in order). */
+export const listOf = <K extends string, Q extends PageQuery, F, T, P>(spec: ListSpec<K, Q, F, T, P>) =>
+  Object.assign(
+    (records: Pick<RecordReader<T, F>, 'list'>, tenant: string, query: Q, now: string): Promise<ListAnswer<K, P>> =>
+      listOwn(records, tenant, query, now, spec),
+    {
+      walk: (records: Pick<RecordReader<T, F>, 'walk'>, tenant: string, query: Q, now: string): AsyncGenerator<P[]> =>
+        walkOwn(records, tenant, query, now, spec),
+    },
+  );
+
+/**
+ * A whole list, a page of public records at a time, each page read from where the last ended (a
+ * report's rows): the walk's snapshot is the query's first_request_timestamp, or `now`.
+ */
+export async function* walkOwn<Q extends PageQuery, F, T, P>(
+  records: Pick<RecordReader<T, F>, 'walk'>,
+  tenant: string,
+  query: Q,
+  now: string,
+  spec: Pick<ListSpec<string, Q, F, T, P>, 'filters' | 'toPublic'>,
+): AsyncGenerator<P[]> {
+  const request = parsePageRequest(query, now);
+  yield* walkPages((after) => records.walk(tenant, spec.filters(query), request, after), spec.toPublic);
+}
+
+/** Every page of a walk, each read from where the last ended, in its records' public form. */
+export async function* walkPages<T, P>(
+  read: (after: ListCursor | undefined) => Promise<WalkPage<T>>,
+  toPublic: (record: T) => P,
+): AsyncGenerator<P[]> {
+  let after: ListCursor | undefined;
+  do {
+    const page = await read(after);
+    if (page.items.length > 0) yield page.items.map((record) => toPublic(record));
+    after = page.next;
+  } while (after);
+}

@@ -72,7 +72,11 @@ export interface PaymentDeps extends NewRecords {
    * Answers a PENDING payment to one of our merchants by its payee's inbound approval, now (shared/
    * domain/own-merchant-payments.ts): the payment as it is afterwards.
    */
-  readonly ownMerchants: { settle(payment: StoredPayment): Promise<StoredPayment> };
+  readonly ownMerchants: {
+    settle(payment: StoredPayment): Promise<StoredPayment>;
+    /** How long a copy of the request waits for the first one's decision, reading the payment every `pollMs`. */
+    readonly firstDecisionWait: { readonly maxMs: number; readonly pollMs: number };
+  };
 }
 
 export interface PayResolutionDeps extends PaymentDeps {
@@ -240,6 +244,31 @@ async function sentToNetwork(deps: PaymentDeps, payment: StoredPayment): Promise
 }
 
 /**
+ * How long a copy waits for the first request's decision (decidedByFirst): the payee's approval has
+ * 3 s (DEFAULT_APPROVAL_TIMEOUT_MS), then the decision's writes.
+ */
+export const FIRST_DECISION_WAIT = { maxMs: 5_000, pollMs: 200 };
+
+/**
+ * A copy of a request (a racing duplicate, a retry) meets the payment the first one wrote. One to our
+ * own merchant that is still PENDING is being decided by that first request: the copy waits for its
+ * decision, and decides it itself only once the wait is over (the first request died, or the payee's
+ * approval is slow). Copies deciding at once would only race the first to the same answer: 25 of them
+ * made 25 approvals' worth of conflicting transactions, enough to stall DynamoDB Local.
+ */
+async function decidedByFirst(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
+  if (payment.status !== 'PENDING' || !paysOwnMerchant(payment, deps.participant)) return payment;
+  const { maxMs, pollMs } = deps.ownMerchants.firstDecisionWait;
+  const deadline = Date.now() + maxMs;
+  let current = payment;
+  while (current.status === 'PENDING' && Date.now() < deadline) {
+    await new Promise((wake) => setTimeout(wake, pollMs));
+    current = (await deps.payments.get(payment.id)) ?? current;
+  }
+  return current;
+}
+
+/**
  * A request naming a used resolution: the same request answers its payment, another one is 409
  * RESOLUTION_ALREADY_USED; for a recipient's payment, whose resolution its Idempotency-Key names,
  * 409 IDEMPOTENCY_KEY_REUSED.
@@ -258,5 +287,5 @@ export async function answerAgain(deps: PaymentDeps, paymentId: string, intent: 
           payment_id: payment.id,
         });
   }
-  return publicPayment(await sentToNetwork(deps, payment));
+  return publicPayment(await sentToNetwork(deps, await decidedByFirst(deps, payment)));
 }

@@ -11,7 +11,7 @@ import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
 import { newEvent, type DomainEvent, type EventType } from './events';
 import { ownReader } from './ownership';
-import { listOf, type RecordReader } from './lists';
+import { listOf, optional, type RecordReader } from './lists';
 import { cop, formatCents, parseCents, type Money } from './money';
 
 /**
@@ -144,9 +144,6 @@ export interface PaymentListFilters {
 
 /** Its `get` is strongly consistent: a payment is read right after the write that created it. */
 export type PaymentReader = RecordReader<StoredPayment, PaymentListFilters>;
-
-const optional = <K extends string, V>(name: K, value: V | undefined) =>
-  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
 
 /**
  * The counterparty in one field order, whatever order it was stored in (DynamoDB keeps no order in

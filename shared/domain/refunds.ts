@@ -11,7 +11,7 @@ import type { CreateRefundRequest, RefundListQuery, RefundRejectionReason, Refun
 import { uuidOf, type IdGenerator, type NewRecords } from './clock';
 import { AppError } from './errors';
 import { newEvent, type DomainEvent, type EventType } from './events';
-import { listOf, type RecordReader } from './lists';
+import { listOf, optional, type RecordReader } from './lists';
 import { cop, formatCents, parseCents, type Money } from './money';
 import { ownReader } from './ownership';
 import {
@@ -325,9 +325,6 @@ export async function createRefund(
 
 /** Reads one of the tenant's refunds: 404 when unknown, 403 when another client's. */
 export const getOwnRefund = ownReader<StoredRefund>('Refund');
-
-const optional = <K extends string, V>(name: K, value: V | undefined) =>
-  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
 
 /** GET /v1/refunds: the tenant's refunds, a page at a time (docs/pagination.md). */
 export const listRefunds = listOf({

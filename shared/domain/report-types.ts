@@ -2,7 +2,7 @@
  * The kinds of report (docs/reconciliation.md, "Reports"), one entry each: the filters it takes, the
  * columns of its CSV (the fields of its list's records: shared/domain/csv.ts) and how its rows are
  * read, a page at a time, through the very rule its GET list answers with. A report is that list,
- * walked at the report's own snapshot (its created_at), all of it.
+ * walked in order at the report's own snapshot (its created_at), all of it.
  */
 import { movementSchema } from '../schemas/ledger';
 import { MAX_PAGE_SIZE } from '../schemas/lists';
@@ -11,17 +11,17 @@ import { refundSchema } from '../schemas/refunds';
 import type { ReportType } from '../schemas/reports';
 import type { StoredAccount } from './accounts';
 import { columnsOf, type CsvColumn } from './csv';
-import { listMovements, type LedgerStore } from './ledger';
-import type { ListAnswer } from './lists';
+import { walkMovements, type LedgerStore } from './ledger';
 import { listPayments, type PaymentReader } from './payments';
+import { optional } from './lists';
 import { listRefunds, type RefundReader } from './refunds';
 
 /** What the reports read: the stores of the lists they are made of. */
 export interface ReportSources {
-  readonly payments: Pick<PaymentReader, 'list'>;
+  readonly payments: Pick<PaymentReader, 'walk'>;
   readonly accounts: { get(id: string): Promise<StoredAccount | undefined> };
   readonly ledger: LedgerStore;
-  readonly refunds: Pick<RefundReader, 'list'>;
+  readonly refunds: Pick<RefundReader, 'walk'>;
 }
 
 /** The filters of a report, as its request named them. */
@@ -43,24 +43,17 @@ export interface ReportKind {
   readonly filters: readonly ReportFilterName[];
   readonly required: readonly ReportFilterName[];
   readonly columns: readonly CsvColumn[];
-  /** Page `page` of the report's list (MAX_PAGE_SIZE records), and how many pages the list has. */
-  page(sources: ReportSources, filters: ReportFilters, page: number, now: string): Promise<ReportPage>;
+  /**
+   * The report's rows, a page (MAX_PAGE_SIZE records) at a time in created_at order, each page read
+   * from where the last ended: a page is let go before the next is read, so a report of any length
+   * holds one page of records at most, and reads each record once.
+   */
+  pages(sources: ReportSources, filters: ReportFilters, now: string): AsyncIterable<readonly object[]>;
 }
 
-export interface ReportPage {
-  readonly records: readonly object[];
-  readonly totalPages: number;
-}
-
-const reportPage = <K extends string, P extends object>(name: K, answer: ListAnswer<K, P>): ReportPage => ({
-  records: answer[name],
-  totalPages: answer.pagination_info.total_pages,
-});
-
-/** The page query of a report's list: the largest pages, its dates, pinned to its snapshot. */
-const pageQuery = (filters: ReportFilters, page: number) => ({
+/** The query of a report's list: the largest pages, its dates, pinned to its snapshot. */
+const walkQuery = (filters: ReportFilters) => ({
   page_size: MAX_PAGE_SIZE,
-  page_number: page,
   first_request_timestamp: filters.snapshot,
   created_from: filters.created_from,
   created_to: filters.created_to,
@@ -71,64 +64,35 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
     filters: ['customer_id', 'account_id'],
     required: [],
     columns: columnsOf(paymentSchema),
-    page: async (sources, filters, page, now) =>
-      reportPage(
-        'payments',
-        await listPayments(
-          sources.payments,
-          filters.tenant,
-          {
-            ...pageQuery(filters, page),
-            ...(filters.customer_id === undefined ? {} : { customer_id: filters.customer_id }),
-            ...(filters.account_id === undefined ? {} : { account_id: filters.account_id }),
-          },
-          now,
-        ),
+    pages: (sources, filters, now) =>
+      listPayments.walk(
+        sources.payments,
+        filters.tenant,
+        {
+          ...walkQuery(filters),
+          ...optional('customer_id', filters.customer_id),
+          ...optional('account_id', filters.account_id),
+        },
+        now,
       ),
   },
   movements: {
     filters: ['account_id'],
     required: ['account_id'],
     columns: columnsOf(movementSchema),
-    page: async (sources, filters, page, now) =>
-      reportPage(
-        'movements',
-        await listMovements(sources, filters.tenant, filters.account_id!, pageQuery(filters, page), now),
-      ),
+    pages: (sources, filters, now) =>
+      walkMovements(sources, filters.tenant, filters.account_id!, walkQuery(filters), now),
   },
   refunds: {
     filters: ['customer_id'],
     required: [],
     columns: columnsOf(refundSchema),
-    page: async (sources, filters, page, now) =>
-      reportPage(
-        'refunds',
-        await listRefunds(
-          sources.refunds,
-          filters.tenant,
-          {
-            ...pageQuery(filters, page),
-            ...(filters.customer_id === undefined ? {} : { customer_id: filters.customer_id }),
-          },
-          now,
-        ),
+    pages: (sources, filters, now) =>
+      listRefunds.walk(
+        sources.refunds,
+        filters.tenant,
+        { ...walkQuery(filters), ...optional('customer_id', filters.customer_id) },
+        now,
       ),
   },
 };
-
-/**
- * The rows of a report, one page at a time, in created_at order: a page is let go before the next is
- * read, so a report of any length holds one page of records at most.
- */
-export async function* reportPages(
-  sources: ReportSources,
-  kind: ReportKind,
-  filters: ReportFilters,
-  now: () => string,
-): AsyncGenerator<readonly object[]> {
-  for (let page = 1; ; page += 1) {
-    const { records, totalPages } = await kind.page(sources, filters, page, now());
-    if (records.length > 0) yield records;
-    if (records.length === 0 || page >= totalPages) return;
-  }
-}

@@ -10,9 +10,9 @@ import { newRecord, type Clock, type NewRecords } from './clock';
 import { csvHeader, csvRows } from './csv';
 import { AppError } from './errors';
 import { newEvent, type DomainEvent } from './events';
-import { FieldErrors, listOf, timeSpan, type RecordReader } from './lists';
+import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './lists';
 import { later } from './payments';
-import { REPORT_KINDS, reportPages, type ReportFilters, type ReportSources } from './report-types';
+import { REPORT_KINDS, type ReportFilters, type ReportSources } from './report-types';
 
 /** The longest period a report covers: a year, a leap day included. */
 export const MAX_REPORT_DAYS = 366;
@@ -59,9 +59,6 @@ export type PublicReport = Omit<StoredReport, 'tenant' | 'file' | 'completed_at'
   readonly download_url?: string;
   readonly expires_at?: string;
 };
-
-const optional = <K extends string, V>(name: K, value: V | undefined) =>
-  (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
 
 /** The report as the routes answer it, with a download when one is given. */
 export const publicReport = (report: StoredReport, download?: Download): PublicReport => ({
@@ -258,7 +255,7 @@ export async function writeReportFile(
   try {
     await writer.write(csvHeader(kind.columns));
     let rows = 0;
-    for await (const records of reportPages(deps.sources, kind, filters, () => deps.clock.now())) {
+    for await (const records of kind.pages(deps.sources, filters, deps.clock.now())) {
       await writer.write(csvRows(kind.columns, records));
       rows += records.length;
     }

@@ -273,6 +273,56 @@ describe('walks', () => {
     expect([again!.total, again!.totalFrom]).toEqual([53, 'counter-at-snapshot']);
   });
 
+  test.each([
+    ['created_at', 'asc'],
+    ['created_at', 'desc'],
+    ['updated_at', 'asc'],
+    ['updated_at', 'desc'],
+  ] as const)(
+    'read in order by %s %s, each page from where the last ended: every item once, one call a page, none stepped over',
+    async (orderKey, direction) => {
+      const pages = [];
+      let after: Record<string, unknown> | undefined;
+      do {
+        const page = await pagination.walkPage(
+          { source: { tenant, collection: COLLECTION }, filters: [], request: request({ orderKey, direction }) },
+          after,
+        );
+        pages.push(page);
+        after = page.next;
+      } while (after);
+      // Five full pages and the last of 3; a full page says where the walk goes on, the last does not.
+      expect(pages.map((page) => [page.items.length, page.next !== undefined])).toEqual([
+        ...Array.from({ length: 5 }, () => [10, true]),
+        [3, false],
+      ]);
+      expect(pages.flatMap((page) => ids(page.items))).toEqual(ordered(all, orderKey, direction === 'desc'));
+      expect(pages.map((page) => page.cost.readCalls)).toEqual([1, 1, 1, 1, 1, 1]);
+    },
+  );
+
+  test('read in order with a filter, pages hold the matching items once; what came after the snapshot is out', async () => {
+    const own = `t-${randomUUID()}`;
+    const before = widgets(30);
+    await insert(own, [...before, ...widgets(5, 5000).map((w) => ({ ...w, color: 'red' }))]);
+    const snapshot = at(4000);
+    const walked: string[] = [];
+    let after: Record<string, unknown> | undefined;
+    do {
+      const page = await pagination.walkPage(
+        {
+          source: { tenant: own, collection: COLLECTION },
+          filters: [{ kind: 'equals', attribute: 'color', value: 'red' }],
+          request: request({ pageSize: 4, snapshot }),
+        },
+        after,
+      );
+      walked.push(...ids(page.items));
+      after = page.next;
+    } while (after);
+    expect(walked).toEqual(ordered(before.filter((w) => w.color === 'red')));
+  });
+
   test('page sizes of 1 and 100 walk the same items', async () => {
     const ones = await walk({ tenant, collection: COLLECTION }, request({ pageSize: 1 }), range(1, 53));
     expect(ones.flatMap((a) => ids(a.items))).toEqual(ordered(all));

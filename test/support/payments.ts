@@ -17,7 +17,7 @@ import {
   type OwnMerchantCreditDeps,
 } from '../../shared/domain/own-merchant-payments';
 import type { PayQrCodeDeps } from '../../shared/domain/pay-qr-code';
-import type { PayResolutionDeps } from '../../shared/domain/pay-resolution';
+import { FIRST_DECISION_WAIT, type PayResolutionDeps } from '../../shared/domain/pay-resolution';
 import type { StoredQrCode } from '../../shared/domain/qrcodes';
 import { sandboxNetwork, type SettlementQueue, type SettlePaymentDeps } from '../../shared/domain/settlement';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
@@ -76,6 +76,7 @@ export const paymentDeps = (queue: SettlementQueue = new HeldSettlements()): Pay
   ids: { newId: () => randomUUID() },
   ownMerchants: {
     settle: (payment) => settleOwnMerchantPayment(ownMerchantCreditDeps(queue), settlementDeps(), payment),
+    firstDecisionWait: FIRST_DECISION_WAIT,
   },
 });
 

@@ -112,6 +112,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
       },
       get: async (id) => payments.get(id),
       list: async () => ({ items: [], total: 0 }),
+      walk: async () => ({ items: [] }),
     },
     participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' },
     settlement: {
@@ -130,6 +131,7 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
         settledOwn.push(payment);
         return { ...payment, status: 'SETTLED', settled_at: LATER };
       },
+      firstDecisionWait: { maxMs: 200, pollMs: 10 },
     },
   };
   return { deps, payments, writes, scheduled, settledOwn };
@@ -270,6 +272,32 @@ describe('payResolution', () => {
     expect(scheduled).toEqual([['pay-01', 30_000]]);
     expect(settledOwn.map((p) => [p.id, p.status])).toEqual([['pay-01', 'PENDING']]);
     expect(payment).toMatchObject({ id: 'pay-01', status: 'SETTLED' });
+  });
+
+  test("a copy meeting a PENDING payment to our merchant answers the first request's decision, waiting for it", async () => {
+    const used = { written: false, reason: 'resolution_used', paymentId: 'pay-winner' } as const;
+    const { deps, payments, settledOwn } = world([used]);
+    const pending = stored({ id: 'pay-winner', status: 'PENDING', resolution_id: 'res-ours', counterparty: OUR_KEY });
+    payments.set('pay-winner', pending);
+    // The first request's decision lands while the copy waits.
+    setTimeout(() => payments.set('pay-winner', { ...pending, status: 'SETTLED', settled_at: LATER }), 50);
+    const copy = await payResolution(deps, 't1', request({ resolution_id: 'res-ours' }));
+    expect(copy).toMatchObject({ id: 'pay-winner', status: 'SETTLED' });
+    expect(settledOwn).toEqual([]);
+  });
+
+  test('a copy still meeting it PENDING once the wait is over decides it itself (the first request died)', async () => {
+    const used = { written: false, reason: 'resolution_used', paymentId: 'pay-winner' } as const;
+    const { deps, payments, settledOwn } = world([used]);
+    payments.set(
+      'pay-winner',
+      stored({ id: 'pay-winner', status: 'PENDING', resolution_id: 'res-ours', counterparty: OUR_KEY }),
+    );
+    const started = Date.now();
+    const copy = await payResolution(deps, 't1', request({ resolution_id: 'res-ours' }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(copy).toMatchObject({ id: 'pay-winner', status: 'SETTLED' });
+    expect(settledOwn.map((p) => p.id)).toEqual(['pay-winner']);
   });
 
   test('a resolution used meanwhile: the same request answers the winner, another is 409', async () => {

@@ -112,6 +112,7 @@ describe('createRefund', () => {
       refunds: {
         get: async (id) => refunds.get(id),
         list: async () => ({ items: [], total: 0 }),
+        walk: async () => ({ items: [] }),
         insert: async (write) => {
           writes.push(write);
           if (result.written) refunds.set(write.refund.id, write.refund);
