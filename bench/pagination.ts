@@ -14,18 +14,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { SCOPES } from '../functions/routes';
+import { withBenchTable } from './bench-table';
 import { apiEvent, type BenchRequest } from './api-event';
 
-// The functions read their settings from the environment on first use, as in Lambda.
-process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
-const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local');
-const { ensureTable } = await import('../infra/local/create-table');
 const { REPO_ROOT } = await import('../infra/paths');
-const { ENV } = await import('../shared/runtime/config');
-const { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } = await import('../infra/local/runtime');
-// DynamoDB Local answers slower than DynamoDB: the functions' bound there, as under npm start.
-process.env[ENV.dynamodbRequestTimeoutMs] ??= String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
-const { createDynamoDbClient, dynamo } = await import('../shared/data/client');
+const { dynamo } = await import('../shared/data/client');
 
 const ACCOUNTS = Number(process.env['BENCH_ACCOUNTS'] ?? 1000);
 const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 5);
@@ -398,91 +391,82 @@ function phaseTable(rows: readonly Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const database = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-${randomUUID()}`;
-    process.env[ENV.tableName] = tableName;
-    process.env[ENV.dynamodbEndpoint] = database.endpoint;
-    const client = createDynamoDbClient(database.endpoint);
-    await ensureTable(client, tableName);
-    client.destroy();
+  const seeding = performance.now();
+  const { customerId, middleCreatedAt, fromMiddle } = await seed();
+  console.log(`Seeded ${2 * ACCOUNTS} accounts in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
-    const seeding = performance.now();
-    const { customerId, middleCreatedAt, fromMiddle } = await seed();
-    console.log(`Seeded ${2 * ACCOUNTS} accounts in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  instrument();
+  const handler = await handlerOf('list-accounts');
+  const half = Math.floor(ACCOUNTS / 2);
+  const scenarios: Scenario[] = [
+    { name: 'all accounts, created_at asc', tenant: TENANT, query: {}, expected: ACCOUNTS },
+    { name: 'all accounts, created_at desc', tenant: TENANT, query: { order_direction: 'desc' }, expected: ACCOUNTS },
+    { name: 'all accounts, updated_at asc', tenant: TENANT, query: { order_key: 'updated_at' }, expected: ACCOUNTS },
+    {
+      name: 'customer_id (own partition)',
+      tenant: TENANT,
+      query: { customer_id: customerId },
+      expected: ACCOUNTS,
+    },
+    {
+      name: 'created_from (keys-only count)',
+      tenant: TENANT,
+      query: { created_from: middleCreatedAt },
+      expected: fromMiddle,
+    },
+    {
+      name: 'customer_status=active (filter, 1 in 2 match)',
+      tenant: FILTER_TENANT,
+      query: { customer_status: 'active' },
+      expected: half,
+    },
+    {
+      name: `a list of one page (${ONE_PAGE_ACCOUNTS} accounts)`,
+      tenant: ONE_PAGE_TENANT,
+      query: {},
+      expected: ONE_PAGE_ACCOUNTS,
+    },
+  ];
+  const rows: Row[] = [];
+  for (const scenario of scenarios) {
+    const started = performance.now();
+    rows.push(...(await runScenario(handler, scenario)));
+    console.log(`${scenario.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 
-    instrument();
-    const handler = await handlerOf('list-accounts');
-    const half = Math.floor(ACCOUNTS / 2);
-    const scenarios: Scenario[] = [
-      { name: 'all accounts, created_at asc', tenant: TENANT, query: {}, expected: ACCOUNTS },
-      { name: 'all accounts, created_at desc', tenant: TENANT, query: { order_direction: 'desc' }, expected: ACCOUNTS },
-      { name: 'all accounts, updated_at asc', tenant: TENANT, query: { order_key: 'updated_at' }, expected: ACCOUNTS },
-      {
-        name: 'customer_id (own partition)',
-        tenant: TENANT,
-        query: { customer_id: customerId },
-        expected: ACCOUNTS,
-      },
-      {
-        name: 'created_from (keys-only count)',
-        tenant: TENANT,
-        query: { created_from: middleCreatedAt },
-        expected: fromMiddle,
-      },
-      {
-        name: 'customer_status=active (filter, 1 in 2 match)',
-        tenant: FILTER_TENANT,
-        query: { customer_status: 'active' },
-        expected: half,
-      },
-      {
-        name: `a list of one page (${ONE_PAGE_ACCOUNTS} accounts)`,
-        tenant: ONE_PAGE_TENANT,
-        query: {},
-        expected: ONE_PAGE_ACCOUNTS,
-      },
-    ];
-    const rows: Row[] = [];
-    for (const scenario of scenarios) {
-      const started = performance.now();
-      rows.push(...(await runScenario(handler, scenario)));
-      console.log(`${scenario.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
+  const main = rows.filter((r) => r.scenario === scenarios[0]!.name);
+  // Targets concern lists whose total comes from counters: their page 1 is the cheapest page there is.
+  const counted = new Set(scenarios.slice(0, 4).map((scenario) => scenario.name));
+  const worstWalk = (names: Set<string>) =>
+    Math.max(...rows.filter((r) => names.has(r.scenario) && r.kind === 'walk').map((r) => r.ratio));
+  const mainWalkWorst = worstWalk(new Set([scenarios[0]!.name]));
+  const countedWalkWorst = worstWalk(counted);
+  const cold100 = main.find((r) => r.kind === 'cold jump' && r.page === 100)!;
+  const cold50 = main.find((r) => r.kind === 'cold jump' && r.page === 50)!;
+  const totalCalls = main.find((r) => r.kind === 'walk' && r.page === 1)!.phases.total?.calls ?? 0;
+  const targets = {
+    walk_page_at_most_2x_page_1: { worst_ratio: mainWalkWorst, holds: mainWalkWorst <= 2 },
+    walk_page_at_most_2x_page_1_every_counted_list: { worst_ratio: countedWalkWorst, holds: countedWalkWorst <= 2 },
+    cold_jump_page_100_at_most_10x_page_1: { ratio: cold100.ratio, holds: cold100.ratio <= 10 },
+    cold_jump_page_50_ratio: cold50.ratio,
+    total_calls_without_filters: { calls: totalCalls, holds: totalCalls <= 2 },
+  };
+  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+  const report = {
+    generated_at: new Date().toISOString(),
+    machine,
+    database: 'DynamoDB Local (in memory), capacity from ReturnConsumedCapacity TOTAL',
+    accounts: ACCOUNTS,
+    page_size: PAGE_SIZE,
+    repeats: REPEATS,
+    targets,
+    rows,
+  };
 
-    const main = rows.filter((r) => r.scenario === scenarios[0]!.name);
-    // Targets concern lists whose total comes from counters: their page 1 is the cheapest page there is.
-    const counted = new Set(scenarios.slice(0, 4).map((scenario) => scenario.name));
-    const worstWalk = (names: Set<string>) =>
-      Math.max(...rows.filter((r) => names.has(r.scenario) && r.kind === 'walk').map((r) => r.ratio));
-    const mainWalkWorst = worstWalk(new Set([scenarios[0]!.name]));
-    const countedWalkWorst = worstWalk(counted);
-    const cold100 = main.find((r) => r.kind === 'cold jump' && r.page === 100)!;
-    const cold50 = main.find((r) => r.kind === 'cold jump' && r.page === 50)!;
-    const totalCalls = main.find((r) => r.kind === 'walk' && r.page === 1)!.phases.total?.calls ?? 0;
-    const targets = {
-      walk_page_at_most_2x_page_1: { worst_ratio: mainWalkWorst, holds: mainWalkWorst <= 2 },
-      walk_page_at_most_2x_page_1_every_counted_list: { worst_ratio: countedWalkWorst, holds: countedWalkWorst <= 2 },
-      cold_jump_page_100_at_most_10x_page_1: { ratio: cold100.ratio, holds: cold100.ratio <= 10 },
-      cold_jump_page_50_ratio: cold50.ratio,
-      total_calls_without_filters: { calls: totalCalls, holds: totalCalls <= 2 },
-    };
-    const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
-    const report = {
-      generated_at: new Date().toISOString(),
-      machine,
-      database: 'DynamoDB Local (in memory), capacity from ReturnConsumedCapacity TOTAL',
-      accounts: ACCOUNTS,
-      page_size: PAGE_SIZE,
-      repeats: REPEATS,
-      targets,
-      rows,
-    };
-
-    const directory = path.join(REPO_ROOT, 'docs', 'benchmarks');
-    mkdirSync(directory, { recursive: true });
-    writeFileSync(path.join(directory, 'pagination.json'), `${JSON.stringify(report, null, 2)}\n`);
-    const markdown = `# Pagination benchmark
+  const directory = path.join(REPO_ROOT, 'docs', 'benchmarks');
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'pagination.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const markdown = `# Pagination benchmark
 
 Generated by \`npm run bench:pagination\` (bench/pagination.ts) on ${report.generated_at}.
 Machine: ${machine}. Database: ${report.database}.
@@ -519,14 +503,10 @@ with its pages, so the walk's later pages are cheap; a cold jump pays it again, 
 
 ${phaseTable(main)}
 `;
-    writeFileSync(path.join(directory, 'pagination.md'), markdown);
-    console.log(`\n${markdownTable(rows)}\n`);
-    console.log(JSON.stringify(targets, null, 2));
-    console.log(`\nWrote docs/benchmarks/pagination.json and docs/benchmarks/pagination.md`);
-    dynamo().destroy();
-  } finally {
-    await database.stop();
-  }
+  writeFileSync(path.join(directory, 'pagination.md'), markdown);
+  console.log(`\n${markdownTable(rows)}\n`);
+  console.log(JSON.stringify(targets, null, 2));
+  console.log(`\nWrote docs/benchmarks/pagination.json and docs/benchmarks/pagination.md`);
 }
 
-await main();
+await withBenchTable(main);

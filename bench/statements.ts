@@ -18,16 +18,11 @@ import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SCOPES } from '../functions/routes';
+import { benchTableName, withBenchTable } from './bench-table';
 import { apiEvent } from './api-event';
 
-process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
-const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local');
-const { ensureTable } = await import('../infra/local/create-table');
 const { REPO_ROOT } = await import('../infra/paths');
-const { ENV } = await import('../shared/runtime/config');
-const { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } = await import('../infra/local/runtime');
-process.env[ENV.dynamodbRequestTimeoutMs] ??= String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
-const { createDynamoDbClient, dynamo } = await import('../shared/data/client');
+const { dynamo } = await import('../shared/data/client');
 const { itemKeys, collectionKeys } = await import('../shared/data/item-keys');
 const { readLedgerDay } = await import('../shared/data/ledger-repository');
 const { colombiaDay, dayBounds } = await import('../shared/calendar/colombia-days');
@@ -99,10 +94,8 @@ async function batchPut(items: Record<string, unknown>[]): Promise<void> {
     while (next < batches.length) {
       let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
       while (pending.length > 0) {
-        const output = await dynamo().send(
-          new BatchWriteCommand({ RequestItems: { [process.env[ENV.tableName]!]: pending } }),
-        );
-        pending = (output.UnprocessedItems?.[process.env[ENV.tableName]!] ?? []) as typeof pending;
+        const output = await dynamo().send(new BatchWriteCommand({ RequestItems: { [benchTableName()]: pending } }));
+        pending = (output.UnprocessedItems?.[benchTableName()] ?? []) as typeof pending;
       }
     }
   };
@@ -140,7 +133,7 @@ async function seedLedger(firstDay: number, days: number, perDay: (i: number) =>
   const lastDay = dayOf(firstDay + days - 1);
   await dynamo().send(
     new PutCommand({
-      TableName: process.env[ENV.tableName]!,
+      TableName: benchTableName(),
       Item: accountItem(id, createdAt, balance, lastDay, opening, count),
     }),
   );
@@ -170,67 +163,58 @@ async function statementThroughHandler(handler: Handler, accountId: string, day:
 }
 
 async function main(): Promise<void> {
-  const database = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-${randomUUID()}`;
-    process.env[ENV.tableName] = tableName;
-    process.env[ENV.dynamodbEndpoint] = database.endpoint;
-    const client = createDynamoDbClient(database.endpoint);
-    await ensureTable(client, tableName);
-    client.destroy();
+  const seeding = performance.now();
+  const others = MOVEMENTS - DAY_MOVEMENTS;
+  const perOtherDay = (i: number) =>
+    Math.floor(((i + 1) * others) / (DAYS - 1)) - Math.floor((i * others) / (DAYS - 1));
+  const old = await seedLedger(0, DAYS, (i) =>
+    i === MEASURED_DAY_INDEX ? DAY_MOVEMENTS : perOtherDay(i < MEASURED_DAY_INDEX ? i : i - 1),
+  );
+  const fresh = await seedLedger(MEASURED_DAY_INDEX, 1, () => DAY_MOVEMENTS);
+  const seededSeconds = (performance.now() - seeding) / 1000;
+  console.log(`Seeded ${MOVEMENTS + DAY_MOVEMENTS} movements in ${seededSeconds.toFixed(1)} s`);
 
-    const seeding = performance.now();
-    const others = MOVEMENTS - DAY_MOVEMENTS;
-    const perOtherDay = (i: number) =>
-      Math.floor(((i + 1) * others) / (DAYS - 1)) - Math.floor((i * others) / (DAYS - 1));
-    const old = await seedLedger(0, DAYS, (i) =>
-      i === MEASURED_DAY_INDEX ? DAY_MOVEMENTS : perOtherDay(i < MEASURED_DAY_INDEX ? i : i - 1),
-    );
-    const fresh = await seedLedger(MEASURED_DAY_INDEX, 1, () => DAY_MOVEMENTS);
-    const seededSeconds = (performance.now() - seeding) / 1000;
-    console.log(`Seeded ${MOVEMENTS + DAY_MOVEMENTS} movements in ${seededSeconds.toFixed(1)} s`);
-
-    const day = dayOf(MEASURED_DAY_INDEX);
-    const handlerFile = 'get-account-statement';
-    const { handler } = (await import(`../functions/${handlerFile}.ts`)) as { handler: Handler };
-    const rows = [];
-    for (const [name, id, total] of [
-      [`a year of movements (${MOVEMENTS})`, old, MOVEMENTS],
-      ['opened that day', fresh, DAY_MOVEMENTS],
-    ] as const) {
-      const answer = await statementThroughHandler(handler, id, day);
-      const started = performance.now();
-      const { cost } = await readLedgerDay(id, day);
-      const ms = performance.now() - started;
-      rows.push({
-        account: name,
-        movements: total,
-        day_movements: answer.credits.count + answer.debits.count,
-        calls: cost.calls,
-        rcu: cost.readCapacity,
-        ms,
-      });
-    }
-    const ratio = rows[0]!.rcu / rows[1]!.rcu;
-    const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
-    const report = {
-      generated_at: new Date().toISOString(),
-      machine,
-      database: 'DynamoDB Local (in memory), capacity from ReturnConsumedCapacity TOTAL',
-      day,
-      ratio,
-      target: { ratio_near_1: Math.abs(ratio - 1) <= 0.1 },
-      rows,
-    };
-    const directory = path.join(REPO_ROOT, 'docs', 'benchmarks');
-    mkdirSync(directory, { recursive: true });
-    writeFileSync(path.join(directory, 'statements.json'), `${JSON.stringify(report, null, 2)}\n`);
-    const table = rows
-      .map((r) => `| ${r.account} | ${r.day_movements} | ${r.calls} | ${r.rcu} | ${r.ms.toFixed(0)} |`)
-      .join('\n');
-    writeFileSync(
-      path.join(directory, 'statements.md'),
-      `# Statement benchmark
+  const day = dayOf(MEASURED_DAY_INDEX);
+  const handlerFile = 'get-account-statement';
+  const { handler } = (await import(`../functions/${handlerFile}.ts`)) as { handler: Handler };
+  const rows = [];
+  for (const [name, id, total] of [
+    [`a year of movements (${MOVEMENTS})`, old, MOVEMENTS],
+    ['opened that day', fresh, DAY_MOVEMENTS],
+  ] as const) {
+    const answer = await statementThroughHandler(handler, id, day);
+    const started = performance.now();
+    const { cost } = await readLedgerDay(id, day);
+    const ms = performance.now() - started;
+    rows.push({
+      account: name,
+      movements: total,
+      day_movements: answer.credits.count + answer.debits.count,
+      calls: cost.calls,
+      rcu: cost.readCapacity,
+      ms,
+    });
+  }
+  const ratio = rows[0]!.rcu / rows[1]!.rcu;
+  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+  const report = {
+    generated_at: new Date().toISOString(),
+    machine,
+    database: 'DynamoDB Local (in memory), capacity from ReturnConsumedCapacity TOTAL',
+    day,
+    ratio,
+    target: { ratio_near_1: Math.abs(ratio - 1) <= 0.1 },
+    rows,
+  };
+  const directory = path.join(REPO_ROOT, 'docs', 'benchmarks');
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(path.join(directory, 'statements.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const table = rows
+    .map((r) => `| ${r.account} | ${r.day_movements} | ${r.calls} | ${r.rcu} | ${r.ms.toFixed(0)} |`)
+    .join('\n');
+  writeFileSync(
+    path.join(directory, 'statements.md'),
+    `# Statement benchmark
 
 Generated by \`npm run bench:statements\` (bench/statements.ts) on ${report.generated_at}.
 Machine: ${machine}. Database: ${report.database}.
@@ -247,12 +231,8 @@ ${table}
 
 Ratio (a year of movements / opened that day): **${ratio.toFixed(2)}x**.
 `,
-    );
-    console.log(JSON.stringify(report, null, 2));
-    dynamo().destroy();
-  } finally {
-    await database.stop();
-  }
+  );
+  console.log(JSON.stringify(report, null, 2));
 }
 
-await main();
+await withBenchTable(main);

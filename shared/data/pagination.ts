@@ -14,14 +14,29 @@
  * - A walk read in order from its start (the report worker's) reads each page from where the last
  *   one ended (walkPage): no item is stepped over twice, and no total is counted.
  */
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { invalidField } from '../domain/errors';
-import type { ListCursor, OrderKey, PageRequest, PageResult, WalkPage } from '../domain/lists';
-import { dynamo, tableName } from './client';
+import type { ListCursor, PageRequest, PageResult, WalkPage } from '../domain/lists';
 import { counterShardsQuery, counterTotal } from './counters';
 import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { collectionPartition, scopePartition, withoutStorageAttributes, type ItemKey } from './item-keys';
+import { withoutStorageAttributes } from './item-keys';
+import {
+  countItems,
+  keyCondition,
+  keyOf,
+  Meter,
+  planOf,
+  queryInput,
+  visitMatching,
+  type FilterClause,
+  type Item,
+  type Key,
+  type ListCost,
+  type ListPageInput,
+  type Plan,
+  type SortRange,
+} from './list-plans';
+
+export type { FilterClause, Item, ItemCollection, ListCost, ListPageInput, ListSource } from './list-plans';
 
 /**
  * The most items one request steps over to reach its page (≈ 2,000 RCU on the keys-only index): a
@@ -29,77 +44,6 @@ import { collectionPartition, scopePartition, withoutStorageAttributes, type Ite
  * range) narrow the walk until it is near an end.
  */
 export const MAX_STEP = 100_000;
-/** A filtered read never asks DynamoDB for more than this many items at once. */
-const MAX_BATCH = 1000;
-
-export type Item = Record<string, unknown>;
-type Key = Record<string, unknown>;
-
-interface ListIndex {
-  /** The index with whole items: pages are read here (undefined: the table itself). */
-  readonly items: string | undefined;
-  /** Its KEYS_ONLY twin: counts and skips are read here when no filter needs other attributes. */
-  readonly keys: string | undefined;
-  readonly pk: string;
-  readonly sk: string;
-}
-
-const listIndex = (n: number): ListIndex => ({
-  items: `gsi${n}`,
-  keys: `gsi${n}keys`,
-  pk: `gsi${n}pk`,
-  sk: `gsi${n}sk`,
-});
-
-const INDEXES: Record<'collection' | 'scope', Record<OrderKey, ListIndex>> = {
-  collection: { created_at: listIndex(1), updated_at: listIndex(2) },
-  scope: { created_at: listIndex(3), updated_at: listIndex(4) },
-};
-
-/** An item collection of the table read in its sort key's order: its items are small, no twin needed. */
-const TABLE: ListIndex = { items: undefined, keys: undefined, pk: 'pk', sk: 'sk' };
-
-/** A condition on an item attribute that the index's key cannot express. */
-export type FilterClause =
-  | { readonly kind: 'equals'; readonly attribute: string; readonly value: string }
-  | { readonly kind: 'range'; readonly attribute: string; readonly from?: string; readonly to?: string };
-
-export interface ListSource {
-  readonly tenant: string;
-  readonly collection: string;
-  /** A scope with its own partition in gsi3/gsi4 (and counter), e.g. `CUSTOMER#<id>` for accounts. */
-  readonly scope?: string;
-  /** Instead of an index, these items of one item collection of the table (an account's movements). */
-  readonly itemCollection?: ItemCollection;
-}
-
-/**
- * Items of one partition of the table whose sort key is `<prefix><created_at>#<ref>`: immutable
- * records, listed by creation only.
- */
-export interface ItemCollection {
-  readonly pk: string;
-  readonly prefix: string;
-  /**
-   * The collection's count, kept on one item of the table in the same transactions as its items: read
-   * only when that item also has `trustedIf` (it counted every item from the first).
-   */
-  readonly counter?: { readonly key: ItemKey; readonly attribute: string; readonly trustedIf: string };
-}
-
-export interface ListPageInput {
-  readonly source: ListSource;
-  readonly filters: readonly FilterClause[];
-  readonly request: PageRequest;
-  /** Overrides MAX_STEP (tests). */
-  readonly maxStep?: number;
-}
-
-/** What answering a page cost, from DynamoDB's own ConsumedCapacity. */
-export interface ListCost {
-  readCalls: number;
-  readCapacity: number;
-}
 
 export interface ListPage {
   /** Stored items, with their storage attributes, in the walk's order. */
@@ -113,167 +57,6 @@ export interface ListPage {
    * after the snapshot, a keys-only count of a date range, a filtered count.
    */
   readonly totalFrom: 'counter' | 'counter-at-snapshot' | 'keys-count' | 'filtered-count' | 'empty-range';
-}
-
-/** Calls DynamoDB for one page, adding up calls and consumed capacity. */
-class Meter {
-  readonly cost: ListCost = { readCalls: 0, readCapacity: 0 };
-
-  private static units(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number {
-    return [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-  }
-
-  async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<QueryCommandOutput> {
-    const output = await dynamo().send(
-      new QueryCommand({ TableName: tableName(), ...input, ReturnConsumedCapacity: 'TOTAL' }),
-    );
-    this.cost.readCalls += 1;
-    this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
-    return output;
-  }
-
-  async get(Key: ItemKey): Promise<Item | undefined> {
-    const output = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
-    );
-    this.cost.readCalls += 1;
-    this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
-    return output.Item;
-  }
-}
-
-interface Condition {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, unknown>;
-}
-
-/** A walk's query: which index partition, which key range, which filter, which way. */
-interface Plan {
-  readonly index: ListIndex;
-  readonly partition: string;
-  /** Inclusive bounds of the index sort key. */
-  readonly lower?: string;
-  readonly upper: string;
-  /** No date filter narrows it, below or above the snapshot: counters can give the total. */
-  readonly whole: boolean;
-  /** Above every sort key of the walk's items, whatever the snapshot (an item collection's end). */
-  readonly ceiling?: string;
-  readonly counter?: ItemCollection['counter'];
-  readonly filter?: Condition;
-  /** ScanIndexForward of the walk's order. */
-  readonly forward: boolean;
-}
-
-function filterCondition(clauses: readonly FilterClause[]): Condition | undefined {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  clauses.forEach((clause, i) => {
-    const name = `#f${i}`;
-    names[name] = clause.attribute;
-    if (clause.kind === 'equals') {
-      values[`:f${i}`] = clause.value;
-      parts.push(`${name} = :f${i}`);
-      return;
-    }
-    if (clause.from !== undefined) {
-      values[`:f${i}from`] = clause.from;
-      parts.push(`${name} >= :f${i}from`);
-    }
-    if (clause.to !== undefined) {
-      values[`:f${i}to`] = clause.to;
-      parts.push(`${name} <= :f${i}to`);
-    }
-  });
-  return parts.length === 0 ? undefined : { expression: parts.join(' AND '), names, values };
-}
-
-/** Sort keys are `<timestamp>#<id>`: `~` sorts after `#`, so `<t>~` bounds every item of instant t. */
-const upperKey = (timestamp: string): string => `${timestamp}~`;
-
-function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
-  const collection = source.itemCollection;
-  const index = collection ? TABLE : INDEXES[source.scope === undefined ? 'collection' : 'scope'][request.orderKey];
-  const partition = collection
-    ? collection.pk
-    : source.scope === undefined
-      ? collectionPartition(source.tenant, source.collection)
-      : scopePartition(source.tenant, source.collection, source.scope);
-  const prefix = collection?.prefix ?? '';
-  const [orderRange, otherRange, otherAttribute] =
-    request.orderKey === 'created_at'
-      ? [request.created, request.updated, 'updated_at']
-      : [request.updated, request.created, 'created_at'];
-  const upperTime = orderRange.to !== undefined && orderRange.to < request.snapshot ? orderRange.to : request.snapshot;
-  const lower = orderRange.from;
-  if (lower !== undefined && lower > upperTime) return undefined;
-  const clauses = [...filters];
-  if (otherRange.from !== undefined || otherRange.to !== undefined) {
-    clauses.push({ kind: 'range', attribute: otherAttribute, ...otherRange });
-  }
-  const filter = filterCondition(clauses);
-  // An item collection's walk starts at its prefix: the partition's other items sort before or after.
-  const lowerKey = lower === undefined ? (collection ? prefix : undefined) : `${prefix}${lower}`;
-  return {
-    index,
-    partition,
-    ...(lowerKey === undefined ? {} : { lower: lowerKey }),
-    upper: `${prefix}${upperKey(upperTime)}`,
-    whole: lower === undefined && upperTime === request.snapshot,
-    ...(collection ? { ceiling: `${prefix}~` } : {}),
-    ...(collection?.counter ? { counter: collection.counter } : {}),
-    ...(filter ? { filter } : {}),
-    forward: request.direction === 'asc',
-  };
-}
-
-type SortRange = { readonly kind: 'range'; readonly lower?: string; readonly upper: string };
-
-function keyCondition(plan: Plan, range: SortRange | { readonly kind: 'after'; readonly value: string }): Condition {
-  const names = { '#pk': plan.index.pk, '#sk': plan.index.sk };
-  if (range.kind === 'after') {
-    return plan.ceiling === undefined
-      ? { expression: '#pk = :pk AND #sk > :after', names, values: { ':pk': plan.partition, ':after': range.value } }
-      : {
-          expression: '#pk = :pk AND #sk BETWEEN :after AND :ceiling',
-          names,
-          values: { ':pk': plan.partition, ':after': range.value, ':ceiling': plan.ceiling },
-        };
-  }
-  return range.lower === undefined
-    ? { expression: '#pk = :pk AND #sk <= :upper', names, values: { ':pk': plan.partition, ':upper': range.upper } }
-    : {
-        expression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
-        names,
-        values: { ':pk': plan.partition, ':lower': range.lower, ':upper': range.upper },
-      };
-}
-
-function queryInput(
-  plan: Plan,
-  indexName: string | undefined,
-  condition: Condition,
-  filter: Condition | undefined,
-): Omit<QueryCommandInput, 'TableName'> {
-  return {
-    ...(indexName === undefined ? {} : { IndexName: indexName }),
-    KeyConditionExpression: condition.expression,
-    ...(filter ? { FilterExpression: filter.expression } : {}),
-    ExpressionAttributeNames: { ...condition.names, ...filter?.names },
-    ExpressionAttributeValues: { ...condition.values, ...filter?.values },
-  };
-}
-
-async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableName'>): Promise<number> {
-  let count = 0;
-  let ExclusiveStartKey: Key | undefined;
-  do {
-    const page = await meter.query({ ...input, Select: 'COUNT', ExclusiveStartKey });
-    count += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return count;
 }
 
 /** The walk's counter (undefined: an item collection counted only from some item on, or not at all). */
@@ -354,54 +137,6 @@ async function computeTotal(meter: Meter, plan: Plan): Promise<Total> {
 async function newWalkTotal(meter: Meter, plan: Plan): Promise<Total> {
   const total = await counterValue(meter, plan);
   return total === undefined ? countedTotal(meter, plan) : { total, from: 'counter', settled: true };
-}
-
-const keyOf = (plan: Plan, item: Item): Key => ({
-  pk: item['pk'],
-  sk: item['sk'],
-  [plan.index.pk]: item[plan.index.pk],
-  [plan.index.sk]: item[plan.index.sk],
-});
-
-/**
- * Visits `need` items matching the plan's filter from `start` on, in read order, keeping none of them
- * itself. Limit applies before the filter, so the read goes on until enough items match, sizing each
- * call by the share of items that matched so far. Answers how many items it visited.
- */
-async function visitMatching(
-  meter: Meter,
-  plan: Plan,
-  indexName: string | undefined,
-  condition: Condition,
-  filter: Condition | undefined,
-  scanForward: boolean,
-  start: Key | undefined,
-  need: number,
-  visit: (item: Item, position: number) => void,
-): Promise<number> {
-  let matched = 0;
-  let scanned = 0;
-  let ExclusiveStartKey = start;
-  while (matched < need) {
-    const remaining = need - matched;
-    const share = scanned === 0 ? 1 : Math.max(matched / scanned, 0.05);
-    const limit = Math.min(Math.max(remaining, Math.ceil(remaining / share)), Math.max(remaining, MAX_BATCH));
-    const page = await meter.query({
-      ...queryInput(plan, indexName, condition, filter),
-      ScanIndexForward: scanForward,
-      Limit: filter ? limit : remaining,
-      ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
-    });
-    scanned += page.ScannedCount ?? 0;
-    for (const item of page.Items ?? []) {
-      if (matched === need) break;
-      visit(item, matched);
-      matched += 1;
-    }
-    if (!page.LastEvaluatedKey) break;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  }
-  return matched;
 }
 
 /** The page's items, in the walk's order, read along `route` from the end of the walk it starts at. */

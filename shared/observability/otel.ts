@@ -27,7 +27,14 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { coldStartTracker } from './cold-start';
-import { recordingCall, type TraceCarrier, type TracedInvocation, type Tracer, type TracerOptions } from './tracer';
+import {
+  recordingCall,
+  type AwsClient,
+  type TraceCarrier,
+  type TracedInvocation,
+  type Tracer,
+  type TracerOptions,
+} from './tracer';
 
 /** The instrumentation scope of our spans. */
 const SCOPE = 'breb-merchant-api';
@@ -42,20 +49,6 @@ const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
 const INVOCATION = createContextKey('breb.invocation');
 interface InvocationSlot {
   span?: Span;
-}
-
-/** The AWS SDK v3 client shape captureAWSv3Client needs: its middleware stack and region. */
-interface AwsClient {
-  readonly config: { region: () => Promise<string> };
-  readonly middlewareStack: {
-    add(
-      middleware: (
-        next: (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
-        context: { clientName?: string; commandName?: string },
-      ) => (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
-      options: { step: 'build'; name: string; override: boolean },
-    ): void;
-  };
 }
 
 interface ResponseMetadata {

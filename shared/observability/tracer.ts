@@ -15,6 +15,20 @@ export type TraceCarrier = Readonly<Record<string, string>>;
 /** The middleware's view of an invocation: its answer's status, once the chain has one. */
 export type TracedInvocation = MiddlewareObj<unknown, { statusCode?: number } | undefined>;
 
+/** The AWS SDK v3 client shape captureAWSv3Client needs: its middleware stack and region. */
+export interface AwsClient {
+  readonly config: { region: () => Promise<string> };
+  readonly middlewareStack: {
+    add(
+      middleware: (
+        next: (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
+        context: { clientName?: string; commandName?: string },
+      ) => (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
+      options: { step: 'build'; name: string; override: boolean },
+    ): void;
+  };
+}
+
 export interface TracerOptions {
   /** The service every invocation's span names. */
   readonly serviceName: string;

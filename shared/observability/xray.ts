@@ -22,7 +22,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { coldStartTracker } from './cold-start';
-import { recordingCall, type TraceCarrier, type TracedInvocation, type Tracer, type TracerOptions } from './tracer';
+import {
+  recordingCall,
+  type AwsClient,
+  type TraceCarrier,
+  type TracedInvocation,
+  type Tracer,
+  type TracerOptions,
+} from './tracer';
 
 const DAEMON_HEADER = '{"format":"json","version":1}\n';
 const DEFAULT_DAEMON = { host: '127.0.0.1', port: 2000 };
@@ -66,20 +73,6 @@ interface SubsegmentDocument {
   fault?: true;
   throttle?: true;
   cause?: { working_directory: string; exceptions: Exception[] };
-}
-
-/** The AWS SDK v3 client shape captureAWSv3Client needs: its middleware stack and region. */
-interface AwsClient {
-  readonly config: { region: () => Promise<string> };
-  readonly middlewareStack: {
-    add(
-      middleware: (
-        next: (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
-        context: { clientName?: string; commandName?: string },
-      ) => (args: { request?: unknown; input?: unknown }) => Promise<{ output?: unknown }>,
-      options: { step: 'build'; name: string; override: boolean },
-    ): void;
-  };
 }
 
 const newId = (): string => randomBytes(8).toString('hex');

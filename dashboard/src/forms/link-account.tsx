@@ -1,6 +1,6 @@
 /** Links one of the merchant's accounts that the sponsor bank approved for its NIT: where its payments land. */
 import { useDashboard } from '../components/context';
-import { ProblemMessage } from '../components/problem';
+import { FormEnd } from '../components/form-end';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
 import { t } from '../i18n';
@@ -38,15 +38,7 @@ export function LinkAccountForm({
         onText={form.set('number')}
         error={form.problemOf('la-number')}
       />
-      <div class="actions">
-        <button type="submit" disabled={form.action.busy}>
-          {t('form.linkAccountButton')}
-        </button>
-      </div>
-      <p role="status" class="status-line">
-        {form.action.done}
-      </p>
-      {form.action.error !== undefined && <ProblemMessage error={form.action.error} fields={API_FIELDS} />}
+      <FormEnd label={t('form.linkAccountButton')} action={form.action} fields={API_FIELDS} />
     </form>
   );
 }

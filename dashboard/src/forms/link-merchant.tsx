@@ -3,7 +3,7 @@
  * platform's customers: the first step of a new platform.
  */
 import { useDashboard } from '../components/context';
-import { ProblemMessage } from '../components/problem';
+import { FormEnd } from '../components/form-end';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
 import { t } from '../i18n';
@@ -101,15 +101,7 @@ export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }
         {field('lm-post-code', t('form.postCode'), 'post_code', { inputMode: 'numeric', maxLength: 6 })}
       </div>
       {field('lm-mcc', t('form.mcc'), 'mcc', { inputMode: 'numeric', maxLength: 4, hint: t('form.mccHint') })}
-      <div class="actions">
-        <button type="submit" disabled={action.busy}>
-          {t('form.linkMerchantButton')}
-        </button>
-      </div>
-      <p role="status" class="status-line">
-        {action.done}
-      </p>
-      {action.error !== undefined && <ProblemMessage error={action.error} fields={API_FIELDS} />}
+      <FormEnd label={t('form.linkMerchantButton')} action={action} fields={API_FIELDS} />
     </form>
   );
 }

@@ -2,7 +2,7 @@
 import type { Account } from '../api';
 import { withMeaning } from '../codes';
 import { useDashboard } from '../components/context';
-import { ProblemMessage } from '../components/problem';
+import { FormEnd } from '../components/form-end';
 import { TextField } from '../components/text-field';
 import { useForm } from '../components/use-form';
 import { t } from '../i18n';
@@ -91,15 +91,7 @@ export function RegisterKeyForm({
         onText={form.set('value')}
         error={form.problemOf('rk-value')}
       />
-      <div class="actions">
-        <button type="submit" disabled={form.action.busy}>
-          {t('form.registerKeyButton')}
-        </button>
-      </div>
-      <p role="status" class="status-line">
-        {form.action.done}
-      </p>
-      {form.action.error !== undefined && <ProblemMessage error={form.action.error} fields={API_FIELDS} />}
+      <FormEnd label={t('form.registerKeyButton')} action={form.action} fields={API_FIELDS} />
     </form>
   );
 }

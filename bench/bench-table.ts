@@ -1,0 +1,38 @@
+/**
+ * The table of a benchmark that calls the repositories and handlers in its own process
+ * (bench:pagination, bench:statements): a DynamoDB Local of its own, in memory, and a table in it.
+ * The functions read their settings from the environment on first use, as in Lambda: this module
+ * sets what they share before any of them is imported, and the table's name and endpoint before
+ * the benchmark's run.
+ */
+import { randomUUID } from 'node:crypto';
+
+process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
+const { startDynamoDbLocal } = await import('../infra/local/dynamodb-local');
+const { ensureTable } = await import('../infra/local/create-table');
+const { ENV } = await import('../shared/runtime/config');
+const { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } = await import('../infra/local/runtime');
+// DynamoDB Local answers slower than DynamoDB: the functions' bound there, as under npm start.
+process.env[ENV.dynamodbRequestTimeoutMs] ??= String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+const { createDynamoDbClient, dynamo } = await import('../shared/data/client');
+
+/** The name of the benchmark's table (set once withBenchTable has made it). */
+export const benchTableName = (): string => process.env[ENV.tableName]!;
+
+/** Runs `run` against a new table in a new DynamoDB Local, then stops both (and the functions' client). */
+export async function withBenchTable<T>(run: () => Promise<T>): Promise<T> {
+  const database = await startDynamoDbLocal();
+  try {
+    const tableName = `bench-${randomUUID()}`;
+    process.env[ENV.tableName] = tableName;
+    process.env[ENV.dynamodbEndpoint] = database.endpoint;
+    const client = createDynamoDbClient(database.endpoint);
+    await ensureTable(client, tableName);
+    client.destroy();
+    const result = await run();
+    dynamo().destroy();
+    return result;
+  } finally {
+    await database.stop();
+  }
+}
