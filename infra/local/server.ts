@@ -277,16 +277,16 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
 
     const refuseToken = (fault: TokenFault): void =>
       sendRefusal(response, requestId, 'UNAUTHORIZED', tokenRefusal(fault, issuer.issuer));
+    const rateLimited = (retryAfterSeconds: number, detail: string): void =>
+      sendProblem(response, requestId, 'RATE_LIMITED', detail, { 'retry-after': String(retryAfterSeconds) });
+    const run = (name: string, event: APIGatewayProxyEventV2WithJWTAuthorizer, timeoutSeconds: number): Promise<void> =>
+      invoke(response, handlers.get(name), name, event, requestId, options.routeTimeoutMs ?? timeoutSeconds * 1000);
     const token = bearerToken(request.headers.authorization);
 
     // The edge first, as deployed (CloudFront's web ACL, before API Gateway): a flood from one address
     // or without tokens stops here, before it spends the stage's bucket that every tenant shares.
     const atEdge = edge?.check(request.socket.remoteAddress ?? '', url.pathname, token !== undefined);
-    if (atEdge?.refused === 'perIpRate') {
-      return sendProblem(response, requestId, 'RATE_LIMITED', EDGE_REFUSALS.perIpRate.detail, {
-        'retry-after': String(atEdge.retryAfterSeconds),
-      });
-    }
+    if (atEdge?.refused === 'perIpRate') return rateLimited(atEdge.retryAfterSeconds, EDGE_REFUSALS.perIpRate.detail);
     if (atEdge?.refused === 'tokenless') return refuseToken({ kind: 'missing' });
 
     // The network connector's routes, after the edge (its per-IP rule counts them; /network/ is no
@@ -295,21 +295,12 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     if (network.kind === 'found') {
       const limited = networkThrottle?.take();
       if (limited && !limited.allowed) {
-        return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests from the network; slow down', {
-          'retry-after': String(limited.retryAfterSeconds),
-        });
+        return rateLimited(limited.retryAfterSeconds, 'Too many requests from the network; slow down');
       }
       const { route, path: routePath } = network.mounted;
       const event = toEvent(request, url, route, routePath, network.pathParameters, body, requestId);
       // API Gateway hands these routes on without an authorizer.
-      return invoke(
-        response,
-        handlers.get(route.name),
-        route.name,
-        event as never,
-        requestId,
-        options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
-      );
+      return run(route.name, event as never, ROUTE_TIMEOUT_SECONDS);
     }
 
     // A stage's throttling counts the stage's requests, whoever sends them: each request to the API
@@ -317,23 +308,14 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
     // bad tokens spends the bucket here as it may deployed.
     const throttled = throttle?.take();
     if (throttled && !throttled.allowed) {
-      return sendProblem(response, requestId, 'RATE_LIMITED', 'Too many requests to the API; slow down', {
-        'retry-after': String(throttled.retryAfterSeconds),
-      });
+      return rateLimited(throttled.retryAfterSeconds, 'Too many requests to the API; slow down');
     }
 
     const open = matchRoute(publicRoutes, method, url.pathname);
     if (open.kind === 'found') {
       const event = toEvent(request, url, contractRoutes, open.mounted.path, open.pathParameters, body, requestId);
       // Its handler takes any payload 2.0 event; API Gateway sends it one without an authorizer.
-      return invoke(
-        response,
-        handlers.get(contractRoutes.name),
-        contractRoutes.name,
-        event as never,
-        requestId,
-        options.routeTimeoutMs ?? CONTRACT_TIMEOUT_SECONDS * 1000,
-      );
+      return run(contractRoutes.name, event as never, CONTRACT_TIMEOUT_SECONDS);
     }
 
     const match = matchRoute(mounted, method, url.pathname);
@@ -369,14 +351,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
       toEvent(request, url, route, routePath, match.pathParameters, body, requestId),
       verified,
     );
-    await invoke(
-      response,
-      handlers.get(route.name),
-      route.name,
-      event,
-      requestId,
-      options.routeTimeoutMs ?? ROUTE_TIMEOUT_SECONDS * 1000,
-    );
+    await run(route.name, event, ROUTE_TIMEOUT_SECONDS);
   }
 
   return (request, response) => {
