@@ -436,6 +436,35 @@ test("payments: Bogotá's day, the search by reference, totals, reference and me
   await leave(context);
 });
 
+test('a day typed while the list is still answering stays typed, and applies on Enter', async () => {
+  const { context, page } = await newPerson();
+  await signIn(page, 'merchant-admin-a');
+  await open(page, '#/payments', 'Payments');
+  // The list's next answer is held until the day is typed: it renders in the middle of the typing.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const isList = (url: URL) => url.pathname === '/v1/payments';
+  await page.route(isList, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const search = page.getByLabel("QR code's reference");
+  await search.fill('MOSTRADOR1');
+  await search.press('Enter');
+  const day = page.getByLabel('Created on');
+  const today = bogotaDay();
+  await day.fill(today.typed);
+  release();
+  await until(async () => (await page.getByRole('row').count()) === 2, 'the held answer shown');
+  expect(await day.inputValue()).toBe(today.typed);
+  await page.unroute(isList);
+  const asked = page.waitForRequest((request) => request.url().includes('created_from='));
+  await day.press('Enter');
+  expect(new URL((await asked).url()).searchParams.get('created_from')).toBe(`${today.iso}T05:00:00.000Z`);
+  await page.getByText(`${today.typed}, Bogotá`).waitFor();
+  await leave(context);
+});
+
 test('a test delivery changes from PENDING to SUCCEEDED on the open page, without a reload', async () => {
   const { context, page } = await newPerson();
   await signIn(page, 'merchant-admin-a');

@@ -3,7 +3,7 @@
  * Colombia writes them (sent as the day's UTC bounds), and searches. A change applies at once (the
  * list starts a new walk); a day that cannot be read is said under its field and not sent.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { dayBounds, parseDay } from '../days';
 import { formatDay } from '../format';
 import { t } from '../i18n';
@@ -50,9 +50,36 @@ export function queryOf(specs: readonly FilterSpec[], values: FilterValues): Rec
   return query;
 }
 
+/**
+ * What is typed in a field whose value applies on change (Enter, or leaving the field): kept in state
+ * of its own, apart from the applied value. Bound to the applied value alone, a field re-rendered
+ * while it was being typed in (a list's answer arriving) applied nothing on Enter (the browser test
+ * "a day typed while the list is still answering"). A new applied value (a reset) replaces it.
+ */
+function useTyped(applied: string): [string, (text: string) => void] {
+  const [typed, setTyped] = useState(applied);
+  useEffect(() => setTyped(applied), [applied]);
+  return [typed, setTyped];
+}
+
+/** A search box: what is typed applies on change. */
+function SearchField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  const [typed, setTyped] = useTyped(value);
+  return (
+    <input
+      id={id}
+      type="search"
+      value={typed}
+      onInput={(e) => setTyped(e.currentTarget.value)}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
+  );
+}
+
 /** A day of Bogotá typed dd/mm/yyyy, with what it understood (or why not) said under it; `id` names the input for its label. */
 export function DayField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
   const parsed = value.trim() ? parseDay(value) : undefined;
+  const [typed, setTyped] = useTyped(value);
   return (
     <>
       <input
@@ -61,7 +88,8 @@ export function DayField({ id, value, onChange }: { id: string; value: string; o
         placeholder={t('day.placeholder')}
         autoComplete="off"
         size={11}
-        value={value}
+        value={typed}
+        onInput={(e) => setTyped(e.currentTarget.value)}
         aria-invalid={parsed?.ok === false ? true : undefined}
         aria-describedby={`${id}-said`}
         onChange={(e) => onChange(e.currentTarget.value)}
@@ -113,11 +141,10 @@ export function Filters(props: {
               onChange={(value) => props.onChange(spec.name, value)}
             />
           ) : (
-            <input
+            <SearchField
               id={idOf(spec)}
-              type="search"
-              value={props.values[spec.name]}
-              onChange={(e) => props.onChange(spec.name, e.currentTarget.value)}
+              value={props.values[spec.name] ?? ''}
+              onChange={(value) => props.onChange(spec.name, value)}
             />
           )}
         </div>
