@@ -12,8 +12,8 @@ import type { ReportType } from '../schemas/reports';
 import type { StoredAccount } from './accounts';
 import { columnsOf, type CsvColumn } from './csv';
 import { walkMovements, type LedgerStore } from './ledger';
-import { listPayments, type PaymentReader } from './payments';
 import { optional } from './lists';
+import { listPayments, type PaymentReader } from './payments';
 import { listRefunds, type RefundReader } from './refunds';
 
 /** What the reports read: the stores of the lists they are made of. */
