@@ -9,12 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { SCOPES } from '../functions/routes';
 import { withBenchTable } from './bench-table';
+import { machineLine, median } from './run-facts';
 import { apiEvent, type BenchRequest } from './api-event';
 
 const { REPO_ROOT } = await import('../infra/paths');
@@ -170,12 +170,6 @@ interface Row {
   readonly medianMs: number;
   readonly phases: Measurement['phases'];
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** One walk of every page, then cold jumps; every figure from the same run, repeated. */
 async function runScenario(handler: Handler, scenario: Scenario): Promise<Row[]> {
@@ -451,7 +445,7 @@ async function main(): Promise<void> {
     cold_jump_page_50_ratio: cold50.ratio,
     total_calls_without_filters: { calls: totalCalls, holds: totalCalls <= 2 },
   };
-  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+  const machine = machineLine();
   const report = {
     generated_at: new Date().toISOString(),
     machine,

@@ -12,13 +12,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SCOPES } from '../functions/routes';
-import { benchTableName, withBenchTable } from './bench-table';
+import { batchPut, benchTableName, withBenchTable } from './bench-table';
+import { machineLine } from './run-facts';
 import { apiEvent } from './api-event';
 
 const { REPO_ROOT } = await import('../infra/paths');
@@ -35,7 +35,6 @@ const MEASURED_DAY_INDEX = 180;
 const TENANT = 'bench-client';
 const FIRST_DAY_START = Date.parse('2025-06-01T05:00:00.000Z');
 const DAY_MS = 24 * 60 * 60 * 1000;
-const CONCURRENCY = 8;
 
 const dayOf = (index: number): string => colombiaDay(new Date(FIRST_DAY_START + index * DAY_MS).toISOString());
 
@@ -85,22 +84,6 @@ const movementItem = (accountId: string, at: string, cents: number) => {
     created_at: at,
   };
 };
-
-async function batchPut(items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length > 0) {
-        const output = await dynamo().send(new BatchWriteCommand({ RequestItems: { [benchTableName()]: pending } }));
-        pending = (output.UnprocessedItems?.[benchTableName()] ?? []) as typeof pending;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-}
 
 /**
  * Seeds an account's ledger: `perDay(i)` movements on day i of `days`, credits of 1.00 and some
@@ -196,7 +179,7 @@ async function main(): Promise<void> {
     });
   }
   const ratio = rows[0]!.rcu / rows[1]!.rcu;
-  const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'} x${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+  const machine = machineLine();
   const report = {
     generated_at: new Date().toISOString(),
     machine,
