@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEvent, AuditListFilters, AuditResourceType, AuditedFields } from '../domain/audit';
 import type { RecordReader } from '../domain/lists';
 import { itemKeys } from './item-keys';
-import { listedReads, type ListedKind } from './listed-records';
+import { listedReads, listingOf, type ListedKind } from './listed-records';
 import { listedRecordInsert } from './inserts';
 import type { TransactItem } from './transactions';
 
@@ -49,6 +49,8 @@ const resourceScope = (type: string, id: string): string => `${type}#${id}`;
 
 const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
   name: 'AUDIT_EVENT',
+  // An event records a change once and is never changed itself.
+  immutable: true,
   key: itemKeys.auditEvent,
   scopeOf: (event) => resourceScope(event.resource_type, event.resource_id),
   where: (filters) => ({
@@ -91,10 +93,7 @@ export function auditItems(change: AuditedChange): TransactItem[] {
     created_at: change.at,
     updated_at: change.at,
   };
-  return listedRecordInsert(event, itemKeys.auditEvent(event.id), AUDIT_EVENTS.name, {
-    collection: AUDIT_EVENTS.name,
-    scope: AUDIT_EVENTS.scopeOf(event),
-  });
+  return listedRecordInsert(event, itemKeys.auditEvent(event.id), AUDIT_EVENTS.name, listingOf(AUDIT_EVENTS, event));
 }
 
 export const dynamoAuditStore: RecordReader<AuditEvent, AuditListFilters> = listedReads(AUDIT_EVENTS);

@@ -5,7 +5,7 @@
  * (shared/data/pagination.ts reads them for `total_elements`).
  */
 import { tableName } from './client';
-import { collectionKeys, collectionPartition, scopePartition, type ItemKey } from './item-keys';
+import { collectionKeys, collectionPartition, creationKeys, scopePartition, type ItemKey } from './item-keys';
 import { counterIncrements } from './counters';
 import { getRecord } from './records';
 import type { Condition, TransactItem } from './transactions';
@@ -54,6 +54,8 @@ export interface ListedRecord {
 export interface Listing {
   readonly collection: string;
   readonly scope: string | undefined;
+  /** A record never updated: listed by creation only (its lists by update read that order). */
+  readonly immutable?: boolean;
 }
 
 /** The list partitions a record joins, each with a counter. */
@@ -70,7 +72,9 @@ export function listedRecordPut(record: ListedRecord, key: ItemKey, entity: stri
       TableName: tableName(),
       Item: {
         ...key,
-        ...collectionKeys(tenant, listing.collection, id, created_at, updated_at, listing.scope),
+        ...(listing.immutable
+          ? creationKeys(tenant, listing.collection, id, created_at, listing.scope)
+          : collectionKeys(tenant, listing.collection, id, created_at, updated_at, listing.scope)),
         entity,
         ...record,
       },

@@ -121,9 +121,19 @@ export const scopePartition = (tenant: string, collection: string, scope: string
   `${tenant}#${collection}#${scope}`;
 
 /**
- * Index keys that list a tenant's collection by creation and by update time, and, when the item
- * belongs to a scope (e.g. `CUSTOMER#<id>` for accounts), that scope of the collection too.
+ * Index keys that list a tenant's collection by creation time (gsi1), and, when the item belongs to
+ * a scope (e.g. `CUSTOMER#<id>` for accounts), that scope of the collection too (gsi3). Enough alone
+ * for a record never updated: its update order is its creation order.
  */
+export function creationKeys(tenant: string, collection: string, id: string, createdAt: string, scope?: string) {
+  return {
+    gsi1pk: collectionPartition(tenant, collection),
+    gsi1sk: `${createdAt}#${id}`,
+    ...(scope === undefined ? {} : { gsi3pk: scopePartition(tenant, collection, scope), gsi3sk: `${createdAt}#${id}` }),
+  };
+}
+
+/** creationKeys, and the same lists by update time (gsi2, gsi4). */
 export function collectionKeys(
   tenant: string,
   collection: string,
@@ -133,15 +143,11 @@ export function collectionKeys(
   scope?: string,
 ) {
   const partition = collectionPartition(tenant, collection);
-  const scoped = scope === undefined ? undefined : scopePartition(tenant, collection, scope);
   return {
-    gsi1pk: partition,
-    gsi1sk: `${createdAt}#${id}`,
+    ...creationKeys(tenant, collection, id, createdAt, scope),
     gsi2pk: partition,
     gsi2sk: `${updatedAt}#${id}`,
-    ...(scoped === undefined
-      ? {}
-      : { gsi3pk: scoped, gsi3sk: `${createdAt}#${id}`, gsi4pk: scoped, gsi4sk: `${updatedAt}#${id}` }),
+    ...(scope === undefined ? {} : { gsi4pk: scopePartition(tenant, collection, scope), gsi4sk: `${updatedAt}#${id}` }),
   };
 }
 

@@ -51,6 +51,11 @@ export interface ListSource {
   readonly scope?: string;
   /** Instead of an index, these items of one item collection of the table (an account's movements). */
   readonly itemCollection?: ItemCollection;
+  /**
+   * Its items are never updated (updated_at is created_at): they are in the creation-order indexes
+   * only, which also answer a walk by update time.
+   */
+  readonly immutable?: boolean;
 }
 
 /**
@@ -160,7 +165,9 @@ const upperKey = (timestamp: string): string => `${timestamp}~`;
 
 export function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
   const collection = source.itemCollection;
-  const index = collection ? TABLE : INDEXES[source.scope === undefined ? 'collection' : 'scope'][request.orderKey];
+  // An immutable item's update order is its creation order: its creation index answers both.
+  const indexOrder = source.immutable ? 'created_at' : request.orderKey;
+  const index = collection ? TABLE : INDEXES[source.scope === undefined ? 'collection' : 'scope'][indexOrder];
   const partition = collection
     ? collection.pk
     : source.scope === undefined

@@ -23,6 +23,12 @@ export interface ListedKind<T extends ListedRecord, F> {
   readonly where: (filters: F) => Pick<ListRecordsInput, 'scope' | 'equals'>;
   /** Gets see the latest write (a retry meets the payment its first request wrote). */
   readonly consistentGet?: boolean;
+  /**
+   * Its records are never updated (audit events): listed by creation only, as their update order is
+   * their creation order. Each record then skips its copies in the lists by update (gsi2, gsi4 and
+   * their keys-only twins), which only writes would pay for.
+   */
+  readonly immutable?: boolean;
 }
 
 /** The scope of a record listed under its customer: the customer_id filter reads only it. */
@@ -50,15 +56,18 @@ export const underCustomer = <T extends ListedRecord & { readonly customer_id: s
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
   get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
   list: (tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>> =>
-    listRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), request }),
+    listRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), request }),
   walk: (tenant: string, filters: F, request: PageRequest, after: ListCursor | undefined): Promise<WalkPage<T>> =>
-    walkRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), request }, after),
+    walkRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), request }, after),
 });
+
+const immutability = (kind: { readonly immutable?: boolean }) => (kind.immutable ? { immutable: true } : {});
 
 /** Where a record of `kind` is listed: the kind's collection, and the record's scope in it. */
 export const listingOf = <T extends ListedRecord>(kind: ListedKind<T, never>, record: T): Listing => ({
   collection: kind.name,
   scope: kind.scopeOf(record),
+  ...immutability(kind),
 });
 
 /**

@@ -265,6 +265,8 @@ export interface ListRecordsInput {
   readonly scope?: string | undefined;
   /** Keep the items whose attribute equals the value; an undefined value is no filter. */
   readonly equals?: Readonly<Record<string, string | undefined>>;
+  /** Records never updated, listed by creation only (ListSource). */
+  readonly immutable?: boolean;
   readonly request: PageRequest;
 }
 
@@ -274,11 +276,19 @@ export async function listRecords<T>(input: ListRecordsInput): Promise<PageResul
   return { items: page.items.map((item) => withoutStorageAttributes<T>(item)), total: page.total };
 }
 
-function listPageInput({ tenant, collection, scope, equals = {}, request }: ListRecordsInput): ListPageInput {
+function listPageInput({
+  tenant,
+  collection,
+  scope,
+  equals = {},
+  immutable,
+  request,
+}: ListRecordsInput): ListPageInput {
   const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
     value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
   );
-  return { source: { tenant, collection, ...(scope === undefined ? {} : { scope }) }, filters, request };
+  const source = { tenant, collection, ...(scope === undefined ? {} : { scope }), ...(immutable ? { immutable } : {}) };
+  return { source, filters, request };
 }
 
 /** A page of a walk of a tenant's records read in order (walkPage), as a repository's `walk` answers it. */

@@ -5,16 +5,20 @@
  */
 import type { RecipientListFilters, RecipientStore, StoredRecipient } from '../domain/recipients';
 import { itemKeys } from './item-keys';
-import { deleteListed, insertListed, listedReads, underCustomer } from './listed-records';
+import { deleteListed, insertListed, listedReads, underCustomer, type ListedKind } from './listed-records';
 
-const RECIPIENTS = underCustomer<StoredRecipient, RecipientListFilters>(
-  'RECIPIENT',
-  itemKeys.recipient,
-  // No filter beyond the customer (its scope).
-  () => ({}),
-  // A payment may name a recipient saved a moment before.
-  true,
-);
+const RECIPIENTS: ListedKind<StoredRecipient, RecipientListFilters> = {
+  ...underCustomer<StoredRecipient, RecipientListFilters>(
+    'RECIPIENT',
+    itemKeys.recipient,
+    // No filter beyond the customer (its scope).
+    () => ({}),
+    // A payment may name a recipient saved a moment before.
+    true,
+  ),
+  // Saved, then deleted, never changed: listed by creation only.
+  immutable: true,
+};
 
 export const dynamoRecipientStore: RecipientStore = {
   ...listedReads(RECIPIENTS),

@@ -110,3 +110,39 @@ test('outside a request nobody acts: the change is made, no event written', asyn
   expect(await webhooks.get(webhook.id)).toBeDefined();
   expect(await eventsOf(tenant)).toEqual([]);
 });
+
+test('events, never updated, are listed by creation only: no copies in the update-order lists, whose walks read that order', async () => {
+  const tenant = `tenant-${randomUUID()}`;
+  const actor = { tenant, subject: 'person-eva', requestId: 'req-1' };
+  const webhook = webhookOf(tenant);
+  await audit.actingAs(actor, () => webhooks.insert(webhook));
+  let current = (await webhooks.get(webhook.id))!;
+  for (const enabled of [false, true, false]) {
+    current = (await audit.actingAs(actor, () => webhooks.update(current, { enabled }, now())))!;
+  }
+  const stored = await table.scan((item) => item['entity'] === 'AUDIT_EVENT' && item['tenant'] === tenant);
+  expect(stored).toHaveLength(4);
+  for (const item of stored) {
+    expect(Object.keys(item).filter((name) => /^gsi[24]/.test(name))).toEqual([]);
+    expect(item).toMatchObject({ gsi1pk: `${tenant}#AUDIT_EVENT`, gsi3pk: expect.stringContaining('#WEBHOOK#') });
+  }
+  const ids = async (query: Record<string, string | number>, filters = {}) => {
+    const answer = await audit.dynamoAuditStore.list(
+      tenant,
+      filters,
+      parsePageRequest({ page_size: 3, ...query }, now()),
+    );
+    return { ids: answer.items.map((event) => event.id), total: answer.total };
+  };
+  const byCreation = await ids({ order_direction: 'desc' });
+  expect(byCreation.total).toBe(4);
+  // By update time, in either scope: the same walk, pages and totals.
+  expect(await ids({ order_key: 'updated_at', order_direction: 'desc' })).toEqual(byCreation);
+  expect(
+    await ids(
+      { order_key: 'updated_at', order_direction: 'desc' },
+      { resourceType: 'WEBHOOK', resourceId: webhook.id },
+    ),
+  ).toEqual(byCreation);
+  expect((await ids({ order_key: 'updated_at', page_number: 2, order_direction: 'desc' })).ids).toHaveLength(1);
+});

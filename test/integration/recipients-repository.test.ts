@@ -85,6 +85,25 @@ describe('the recipient store', () => {
     const scoped = await listed(owner, payer.customer.id);
     expect([scoped.total, scoped.items.map((r) => r.id).sort()]).toEqual([2, [recipient.id, second.id].sort()]);
     expect((await listed(tenant())).total).toBe(0);
+    // Never changed: listed by creation only, which also answers the lists by update time.
+    expect(Object.keys(item!).filter((name) => /^gsi[24]/.test(name))).toEqual([]);
+    for (const customerId of [undefined, payer.customer.id]) {
+      const byUpdate = await recipients.list(
+        owner,
+        customerId ? { customerId } : {},
+        parsePageRequest(
+          { page_size: 100, order_key: 'updated_at', order_direction: 'desc' },
+          new Date().toISOString(),
+        ),
+      );
+      const byCreation = await recipients.list(
+        owner,
+        customerId ? { customerId } : {},
+        parsePageRequest({ page_size: 100, order_direction: 'desc' }, new Date().toISOString()),
+      );
+      expect(byUpdate).toEqual(byCreation);
+      expect(byUpdate.total).toBe(customerId ? 2 : 3);
+    }
 
     const stored = (await recipients.get(recipient.id))!;
     await deleteRecipient(recipients, owner, recipient.id);
