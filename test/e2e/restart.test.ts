@@ -83,7 +83,14 @@ it('a payment left PENDING and a delivery left waiting for its retry are finishe
     20_000,
     'the retried attempt',
   );
-  const deliveries = (await walkAll(api, again, `/v1/webhooks/${hook.body.id}/deliveries`, 'deliveries')).items;
+  // The sender records an attempt once its receiver has answered: the records may follow a moment later.
+  const deadline = Date.now() + 20_000;
+  let deliveries: any[];
+  do {
+    deliveries = (await walkAll(api, again, `/v1/webhooks/${hook.body.id}/deliveries`, 'deliveries')).items;
+    if (deliveries.every((d) => d.status !== 'PENDING')) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (Date.now() < deadline);
   expect(deliveries.map((d) => [d.event_type, d.status, d.attempts.map((a: any) => a.status_code)]).sort()).toEqual([
     ['payment.outbound.confirmed', 'SUCCEEDED', [500, 200]],
     ['payment.settled', 'SUCCEEDED', [200]],

@@ -3,7 +3,7 @@
  * Colombia writes them (sent as the day's UTC bounds), and searches. A change applies at once (the
  * list starts a new walk); a day that cannot be read is said under its field and not sent.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { dayBounds, parseDay } from '../days';
 import { formatDay } from '../format';
 import { t } from '../i18n';
@@ -51,15 +51,21 @@ export function queryOf(specs: readonly FilterSpec[], values: FilterValues): Rec
 }
 
 /**
- * What is typed in a field whose value applies on change (Enter, or leaving the field): kept in state
- * of its own, apart from the applied value. Bound to the applied value alone, a field re-rendered
- * while it was being typed in (a list's answer arriving) applied nothing on Enter (the browser test
- * "a day typed while the list is still answering"). A new applied value (a reset) replaces it.
+ * What is typed in a field whose value applies on change (Enter, or leaving the field), kept apart
+ * from the applied value. Bound to the applied value alone, a field re-rendered while it was being
+ * typed in (a list's answer arriving) applied nothing on Enter (the browser test "a day typed while
+ * the list is still answering"). A new applied value replaces the typing in the same render: an
+ * effect, run later, could put an older value back over newer typing.
  */
 function useTyped(applied: string): [string, (text: string) => void] {
-  const [typed, setTyped] = useState(applied);
-  useEffect(() => setTyped(applied), [applied]);
-  return [typed, setTyped];
+  const typed = useRef(applied);
+  const seen = useRef(applied);
+  if (seen.current !== applied) {
+    seen.current = applied;
+    typed.current = applied;
+  }
+  // The input already shows what is typed: kept for the next render, with nothing to render now.
+  return [typed.current, (text) => (typed.current = text)];
 }
 
 /** A search box: what is typed applies on change. */
