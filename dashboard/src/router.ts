@@ -22,8 +22,15 @@ export const linkTo = (section: string, rest?: string): string =>
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   useEffect(() => {
-    const changed = () => setRoute(parseRoute(location.hash));
+    const changed = () =>
+      setRoute((previous) => {
+        const next = parseRoute(location.hash);
+        return next.section === previous.section && next.rest === previous.rest ? previous : next;
+      });
     addEventListener('hashchange', changed);
+    // Effects run a frame after the render: a hash changed in between (a link followed as the page
+    // appears) fired its event before anyone listened. Read it now.
+    changed();
     return () => removeEventListener('hashchange', changed);
   }, []);
   return route;
