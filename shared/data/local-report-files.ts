@@ -67,11 +67,16 @@ async function localWriter(path: string): Promise<ReportFileWriter> {
   await mkdir(dirname(path), { recursive: true });
   const part = `${path}.${randomUUID()}.part`;
   const stream = createWriteStream(part, { flags: 'wx' });
+  // A failed write answers the call that made it: never an 'error' event nobody hears (a crash).
+  stream.on('error', () => {});
   await once(stream, 'open');
   return {
     async write(text) {
-      // The stream's buffer is let drain before more is given: the writer holds one page at most.
-      if (!stream.write(text, 'utf8')) await once(stream, 'drain');
+      // Each write is on disk before the next is given: the writer holds one page at most, and an
+      // abort never meets a write still under way.
+      await new Promise<void>((resolve, reject) =>
+        stream.write(text, 'utf8', (error) => (error ? reject(error) : resolve())),
+      );
     },
     async close() {
       stream.end();
