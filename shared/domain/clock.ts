@@ -25,6 +25,31 @@ export function uuidOf(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** How long to wait for another request's decision, reading again every `pollMs`. */
+export interface DecisionWait {
+  readonly maxMs: number;
+  readonly pollMs: number;
+}
+
+/**
+ * `current` read again every `pollMs` while `pending` holds, for `maxMs` at most: the last one read
+ * (still pending when the wait ran out).
+ */
+export async function readWhile<T>(
+  current: T,
+  pending: (value: T) => boolean,
+  read: () => Promise<T | undefined>,
+  { maxMs, pollMs }: DecisionWait,
+): Promise<T> {
+  const deadline = Date.now() + maxMs;
+  let value = current;
+  while (pending(value) && Date.now() < deadline) {
+    await new Promise((wake) => setTimeout(wake, pollMs));
+    value = (await read()) ?? value;
+  }
+  return value;
+}
+
 /** What a rule that creates records is given: the time, and new ids. */
 export interface NewRecords {
   readonly clock: Clock;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CreditAnswer, CreditRejectionReason, CreditRequest } from '../schemas/network';
 import type { PayQrCodeRequest } from '../schemas/payments';
 import { GUID_SUFFIX, REFERENCE_MARK } from '../qr/tags';
-import { newRecord } from './clock';
+import { newRecord, readWhile, type DecisionWait } from './clock';
 import type { DirectoryStore } from './directory';
 import { AppError, type ErrorCode } from './errors';
 import { parseKey } from './key-formats';
@@ -32,7 +32,7 @@ export interface ReceiveCreditDeps extends ReceivePaymentDeps {
    * How long a copy of a credit waits for the first copy's decision (that copy is asking the
    * merchant's approval callback) before it answers 409 CREDIT_IN_PROGRESS, and how often it looks.
    */
-  readonly decisionWait: { readonly maxMs: number; readonly pollMs: number };
+  readonly decisionWait: DecisionWait;
 }
 
 /**
@@ -116,18 +116,14 @@ async function decisionOf(
   deps: Pick<ReceiveCreditDeps, 'payments' | 'decisionWait'>,
   payment: StoredPayment,
 ): Promise<CreditAnswer> {
-  let current = payment;
-  const deadline = Date.now() + deps.decisionWait.maxMs;
-  while (current.status === 'PROCESSING') {
-    if (Date.now() >= deadline) {
-      throw new AppError(
-        'CREDIT_IN_PROGRESS',
-        `Credit ${payment.end_to_end_id} is still being decided by the merchant: send it again`,
-        { payment_id: payment.id },
-      );
-    }
-    await new Promise((wake) => setTimeout(wake, deps.decisionWait.pollMs));
-    current = (await deps.payments.get(payment.id)) ?? current;
+  const processing = (current: StoredPayment) => current.status === 'PROCESSING';
+  const current = await readWhile(payment, processing, () => deps.payments.get(payment.id), deps.decisionWait);
+  if (processing(current)) {
+    throw new AppError(
+      'CREDIT_IN_PROGRESS',
+      `Credit ${payment.end_to_end_id} is still being decided by the merchant: send it again`,
+      { payment_id: payment.id },
+    );
   }
   return answerOf(current);
 }

@@ -8,7 +8,7 @@
  */
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
-import { newRecord, type NewRecords } from './clock';
+import { newRecord, readWhile, type DecisionWait, type NewRecords } from './clock';
 import { getOwnCustomer, type CustomerStore } from './customers';
 import { getCustomerResolution, type ResolutionStore, type StoredResolution } from './directory';
 import { AppError, invalidField } from './errors';
@@ -75,7 +75,7 @@ export interface PaymentDeps extends NewRecords {
   readonly ownMerchants: {
     settle(payment: StoredPayment): Promise<StoredPayment>;
     /** How long a copy of the request waits for the first one's decision, reading the payment every `pollMs`. */
-    readonly firstDecisionWait: { readonly maxMs: number; readonly pollMs: number };
+    readonly firstDecisionWait: DecisionWait;
   };
 }
 
@@ -257,15 +257,13 @@ export const FIRST_DECISION_WAIT = { maxMs: 5_000, pollMs: 200 };
  * made 25 approvals' worth of conflicting transactions, enough to stall DynamoDB Local.
  */
 async function decidedByFirst(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
-  if (payment.status !== 'PENDING' || !paysOwnMerchant(payment, deps.participant)) return payment;
-  const { maxMs, pollMs } = deps.ownMerchants.firstDecisionWait;
-  const deadline = Date.now() + maxMs;
-  let current = payment;
-  while (current.status === 'PENDING' && Date.now() < deadline) {
-    await new Promise((wake) => setTimeout(wake, pollMs));
-    current = (await deps.payments.get(payment.id)) ?? current;
-  }
-  return current;
+  if (!paysOwnMerchant(payment, deps.participant)) return payment;
+  return readWhile(
+    payment,
+    (current) => current.status === 'PENDING',
+    () => deps.payments.get(payment.id),
+    deps.ownMerchants.firstDecisionWait,
+  );
 }
 
 /**

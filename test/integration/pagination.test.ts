@@ -124,6 +124,18 @@ async function walk(source: Source, base: PageRequest, pages: readonly number[],
   return answers;
 }
 
+/** Every page of a walk read in order (walkPage), each from where the last ended. */
+async function readInOrder(input: import('../../shared/data/pagination').ListPageInput) {
+  const pages = [];
+  let after: Record<string, unknown> | undefined;
+  do {
+    const page = await pagination.walkPage(input, after);
+    pages.push(page);
+    after = page.next;
+  } while (after);
+  return pages;
+}
+
 const range = (from: number, to: number): number[] =>
   from <= to ? Array.from({ length: to - from + 1 }, (_, i) => from + i) : range(to, from).reverse();
 
@@ -281,16 +293,11 @@ describe('walks', () => {
   ] as const)(
     'read in order by %s %s, each page from where the last ended: every item once, one call a page, none stepped over',
     async (orderKey, direction) => {
-      const pages = [];
-      let after: Record<string, unknown> | undefined;
-      do {
-        const page = await pagination.walkPage(
-          { source: { tenant, collection: COLLECTION }, filters: [], request: request({ orderKey, direction }) },
-          after,
-        );
-        pages.push(page);
-        after = page.next;
-      } while (after);
+      const pages = await readInOrder({
+        source: { tenant, collection: COLLECTION },
+        filters: [],
+        request: request({ orderKey, direction }),
+      });
       // Five full pages and the last of 3; a full page says where the walk goes on, the last does not.
       expect(pages.map((page) => [page.items.length, page.next !== undefined])).toEqual([
         ...Array.from({ length: 5 }, () => [10, true]),
@@ -306,21 +313,12 @@ describe('walks', () => {
     const before = widgets(30);
     await insert(own, [...before, ...widgets(5, 5000).map((w) => ({ ...w, color: 'red' }))]);
     const snapshot = at(4000);
-    const walked: string[] = [];
-    let after: Record<string, unknown> | undefined;
-    do {
-      const page = await pagination.walkPage(
-        {
-          source: { tenant: own, collection: COLLECTION },
-          filters: [{ kind: 'equals', attribute: 'color', value: 'red' }],
-          request: request({ pageSize: 4, snapshot }),
-        },
-        after,
-      );
-      walked.push(...ids(page.items));
-      after = page.next;
-    } while (after);
-    expect(walked).toEqual(ordered(before.filter((w) => w.color === 'red')));
+    const pages = await readInOrder({
+      source: { tenant: own, collection: COLLECTION },
+      filters: [{ kind: 'equals', attribute: 'color', value: 'red' }],
+      request: request({ pageSize: 4, snapshot }),
+    });
+    expect(pages.flatMap((page) => ids(page.items))).toEqual(ordered(before.filter((w) => w.color === 'red')));
   });
 
   test('page sizes of 1 and 100 walk the same items', async () => {
