@@ -1,7 +1,6 @@
 /** GET /v1/accounts/{id}/movements: an account's ledger, a page at a time (docs/reconciliation.md). */
 import { systemClock } from '../shared/domain/clock';
 import { listMovements } from '../shared/domain/ledger';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { MovementListQuery } from '../shared/schemas/ledger';
@@ -11,11 +10,5 @@ export const handler = httpHandler<undefined, MovementListQuery, { id: string }>
   name: 'listAccountMovements',
   query: movementListQuery,
   handle: ({ auth, path, query }) =>
-    listMovements(
-      { accounts: dynamoAccountStore, ledger: dynamoLedgerStore },
-      auth.tenant,
-      path.id,
-      query,
-      systemClock.now(),
-    ),
+    listMovements({ ledger: dynamoLedgerStore }, auth.tenant, path.id, query, systemClock.now()),
 });

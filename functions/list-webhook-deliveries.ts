@@ -2,7 +2,6 @@
 import { systemClock } from '../shared/domain/clock';
 import { listDeliveries } from '../shared/domain/deliveries';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { WebhookDeliveryListQuery } from '../shared/schemas/webhooks';
 import { webhookDeliveryListQuery } from '../shared/schemas/generated/webhooks';
@@ -11,11 +10,5 @@ export const handler = httpHandler<undefined, WebhookDeliveryListQuery, { id: st
   name: 'listWebhookDeliveries',
   query: webhookDeliveryListQuery,
   handle: ({ auth, path, query }) =>
-    listDeliveries(
-      { webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore },
-      auth.tenant,
-      path.id,
-      query,
-      systemClock.now(),
-    ),
+    listDeliveries(dynamoDeliveryStore, auth.tenant, path.id, query, systemClock.now()),
 });

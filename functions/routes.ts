@@ -227,7 +227,7 @@ export const routes: readonly RouteDefinition[] = [
     problems: [],
     // The history of the balance GET /v1/accounts/{id} shows: read as the account is.
     scopes: [SCOPES.accountsRead],
-    // Reads the account (and, for the total, its movement count), then a page of its movements.
+    // A page of the account's movements, read with the account (its owner, and its movement count).
     tableActions: [...LIST_ACTIONS, 'GetItem'],
   },
   {
@@ -754,8 +754,9 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'webhookDeliveryListQuerySchema', response: 'webhookDeliveryListSchema' },
     problems: [],
     scopes: [SCOPES.webhooksRead],
-    // Reads the webhook, then a page of its deliveries.
-    tableActions: [...LIST_ACTIONS, 'GetItem'],
+    // A page of the webhook's deliveries, read with the webhook: one BatchGetItem with the list's
+    // counter, or a GetItem of its own when a filter counts the list instead.
+    tableActions: [...LIST_ACTIONS, 'BatchGetItem', 'GetItem'],
   },
   {
     name: 'redeliverWebhookDelivery',

@@ -52,6 +52,10 @@ export const counterShardsQuery = (partition: string) => ({
   ExpressionAttributeValues: { ':pk': itemKeys.counterPartition(partition) },
 });
 
+/** The keys of every shard of a partition's counter: read with another item in one call. */
+export const counterShardKeys = (partition: string) =>
+  Array.from({ length: COUNTER_SHARDS }, (_, shard) => itemKeys.counterShard(partition, shard));
+
 /** The count of a partition: the sum of its shards. */
 export const counterTotal = (shards: readonly Record<string, unknown>[]): number =>
   shards.reduce((sum, item) => sum + Number(item['count'] ?? 0), 0);

@@ -8,6 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AttemptRecord, DeliveryListFilters, DeliveryStore, StoredDelivery } from '../domain/deliveries';
 import type { DomainEvent } from '../domain/events';
+import type { PageRequest, PageUnder } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterIncrements } from './counters';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
@@ -15,6 +16,7 @@ import { eventPut } from './events';
 import { listedRecordPut, listPartitions } from './inserts';
 import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
+import { listRecordsUnder } from './pagination';
 import { writeUnless } from './transactions';
 
 const webhookScope = (webhookId: string): string => `WEBHOOK#${webhookId}`;
@@ -93,6 +95,15 @@ async function updateSeen(
 
 export const dynamoDeliveryStore: DeliveryStore = {
   ...listedReads(DELIVERIES),
+
+  listUnderWebhook: (tenant: string, webhookId: string, request: PageRequest): Promise<PageUnder<StoredDelivery>> =>
+    listRecordsUnder<StoredDelivery>({
+      tenant,
+      collection: DELIVERIES.name,
+      ...DELIVERIES.where({ webhookId }),
+      request,
+      parent: { key: itemKeys.webhook(webhookId), tenant },
+    }),
 
   async createIfAbsent(delivery: StoredDelivery): Promise<boolean> {
     const { put, counters } = deliveryInsert(delivery);

@@ -8,13 +8,13 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import type { StoredAccount } from '../domain/accounts';
 import { dayBounds } from '../calendar/colombia-days';
 import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
-import type { ListCursor, PageRequest, PageResult, WalkPage } from '../domain/lists';
+import type { ListCursor, PageRequest, PageUnder, WalkPage } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
-import { listPage, walkPage, type Item, type ListSource } from './pagination';
+import { listPage, ownerOf, walkPage, type Item, type ListSource } from './pagination';
 
 /** An account's movements as a list's source: its own item collection, counted on the account. */
-export const movementSource = (account: StoredAccount): ListSource => ({
+export const movementSource = (account: Pick<StoredAccount, 'id' | 'tenant'>): ListSource => ({
   tenant: account.tenant,
   collection: 'MOVEMENT',
   itemCollection: {
@@ -127,13 +127,15 @@ export async function readLedgerDay(accountId: string, day: string): Promise<{ d
 }
 
 export const dynamoLedgerStore: LedgerStore = {
-  async movements(account: StoredAccount, request: PageRequest): Promise<PageResult<StoredMovement>> {
+  async movements(tenant: string, accountId: string, request: PageRequest): Promise<PageUnder<StoredMovement>> {
+    // The account is the list's parent: read once, as the counter of its movements.
     const page = await listPage({
-      source: movementSource(account),
+      source: movementSource({ id: accountId, tenant }),
       filters: [],
       request,
+      parent: { key: itemKeys.account(accountId), tenant },
     });
-    return { items: page.items.map(storedMovement), total: page.total };
+    return { items: page.items.map(storedMovement), total: page.total, ownerTenant: ownerOf(page.parent) };
   },
 
   async walkMovements(

@@ -4,7 +4,14 @@
  * ConsumedCapacity. shared/data/pagination.ts finds pages and totals with them.
  */
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  type BatchGetCommandOutput,
+  QueryCommand,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import type { OrderKey, PageRequest } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { collectionPartition, scopePartition, type ItemKey } from './item-keys';
@@ -76,6 +83,12 @@ export interface ListPageInput {
   readonly source: ListSource;
   readonly filters: readonly FilterClause[];
   readonly request: PageRequest;
+  /**
+   * The record the list is under (an account of its movements, a webhook of its deliveries), read with
+   * the page, in the counter's call when the walk reads a counter, so that the list costs no call of
+   * its own to find the record's owner. A record missing or of another tenant gives an empty page.
+   */
+  readonly parent?: { readonly key: ItemKey; readonly tenant: string };
   /** Overrides MAX_STEP (tests). */
   readonly maxStep?: number;
 }
@@ -110,6 +123,25 @@ export class Meter {
     this.cost.readCalls += 1;
     this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
     return output.Item;
+  }
+
+  /** Several items in one call (another for each part DynamoDB leaves unprocessed), strongly consistent. */
+  async getAll(keys: readonly ItemKey[]): Promise<Item[]> {
+    const found: Item[] = [];
+    let wanted: Record<string, unknown>[] | undefined = keys.map((key) => ({ ...key }));
+    while (wanted?.length) {
+      const output: BatchGetCommandOutput = await dynamo().send(
+        new BatchGetCommand({
+          RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } },
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      );
+      this.cost.readCalls += 1;
+      this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
+      found.push(...(output.Responses?.[tableName()] ?? []));
+      wanted = output.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+    return found;
   }
 }
 

@@ -15,10 +15,10 @@
  *   one ended (walkPage): no item is stepped over twice, and no total is counted.
  */
 import { invalidField } from '../domain/errors';
-import type { ListCursor, PageRequest, PageResult, WalkPage } from '../domain/lists';
-import { counterShardsQuery, counterTotal } from './counters';
+import type { ListCursor, PageRequest, PageResult, PageUnder, WalkPage } from '../domain/lists';
+import { counterShardKeys, counterShardsQuery, counterTotal } from './counters';
 import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { withoutStorageAttributes } from './item-keys';
+import { withoutStorageAttributes, type ItemKey } from './item-keys';
 import {
   countItems,
   keyCondition,
@@ -57,15 +57,62 @@ export interface ListPage {
    * after the snapshot, a keys-only count of a date range, a filtered count.
    */
   readonly totalFrom: 'counter' | 'counter-at-snapshot' | 'keys-count' | 'filtered-count' | 'empty-range';
+  /** With ListPageInput.parent: the parent record as read (undefined: there is none). */
+  readonly parent?: Item | undefined;
 }
 
+/**
+ * The list's parent record (ListPageInput.parent), read once: with the walk's counter when the walk
+ * reads one (the counter is its item, or its shards are fetched with it), else on its own, in parallel.
+ */
+class ParentRead {
+  private got: Promise<Item | undefined> | undefined;
+
+  constructor(
+    readonly key: ItemKey,
+    /** Whether the counter's read brings it. */
+    readonly withCounter: boolean,
+  ) {}
+
+  static of(input: ListPageInput, plan: Plan | undefined): ParentRead | undefined {
+    const key = input.parent?.key;
+    if (!key) return undefined;
+    const counterItem = plan?.ceiling === undefined || (plan.counter !== undefined && sameKey(plan.counter.key, key));
+    return new ParentRead(key, plan !== undefined && counted(plan) && counterItem);
+  }
+
+  /** Called by the counter's read with what it found. */
+  found(item: Item | undefined): void {
+    this.got = Promise.resolve(item);
+  }
+
+  /** Starts the read of its own, unless the counter's brings it. */
+  start(meter: Meter): void {
+    if (!this.withCounter) this.got = meter.get(this.key);
+  }
+
+  item(): Promise<Item | undefined> {
+    if (!this.got) throw new Error('The parent record was not read');
+    return this.got;
+  }
+}
+
+const sameKey = (a: ItemKey, b: ItemKey): boolean => a.pk === b.pk && a.sk === b.sk;
+
 /** The walk's counter (undefined: an item collection counted only from some item on, or not at all). */
-async function counterValue(meter: Meter, plan: Plan): Promise<number | undefined> {
+async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Promise<number | undefined> {
   if (plan.ceiling !== undefined) {
     if (!plan.counter) return undefined;
     const item = await meter.get(plan.counter.key);
+    if (parent?.withCounter) parent.found(item);
     const value = item?.[plan.counter.attribute];
     return item?.[plan.counter.trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
+  }
+  if (parent?.withCounter) {
+    // One call for both: the parent and the counter's shards (a batch charges each item apart).
+    const items = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)]);
+    parent.found(items.find((item) => sameKey(item as unknown as ItemKey, parent.key)));
+    return counterTotal(items.filter((item) => !sameKey(item as unknown as ItemKey, parent.key)));
   }
   const { Items = [] } = await meter.query(counterShardsQuery(plan.partition));
   return counterTotal(Items);
@@ -91,13 +138,13 @@ const countAfterSnapshot = (meter: Meter, plan: Plan): Promise<number> =>
   );
 
 /** Everything ever counted, minus what came after the snapshot; undefined without a counter to trust. */
-async function totalAtSnapshot(meter: Meter, plan: Plan): Promise<Total | undefined> {
+async function totalAtSnapshot(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total | undefined> {
   // A list partition's counter is always there, read with the items after the snapshot. An item
   // collection's may not be trusted (an account linked before its ledger counted): it is read first.
   const [counted, after] =
     plan.ceiling === undefined
-      ? await Promise.all([counterValue(meter, plan), countAfterSnapshot(meter, plan)])
-      : await counterValue(meter, plan).then(
+      ? await Promise.all([counterValue(meter, plan, parent), countAfterSnapshot(meter, plan)])
+      : await counterValue(meter, plan, parent).then(
           async (value) => [value, value === undefined ? 0 : await countAfterSnapshot(meter, plan)] as const,
         );
   if (counted === undefined) return undefined;
@@ -129,13 +176,13 @@ async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
 /** No filter narrows the walk below or above its snapshot: a counter can give its total. */
 const counted = (plan: Plan): boolean => !plan.filter && plan.whole;
 
-async function computeTotal(meter: Meter, plan: Plan): Promise<Total> {
-  return (counted(plan) ? await totalAtSnapshot(meter, plan) : undefined) ?? countedTotal(meter, plan);
+async function computeTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {
+  return (counted(plan) ? await totalAtSnapshot(meter, plan, parent) : undefined) ?? countedTotal(meter, plan);
 }
 
 /** A new walk's snapshot is this request's now: its counter, as it is, is its total. */
-async function newWalkTotal(meter: Meter, plan: Plan): Promise<Total> {
-  const total = await counterValue(meter, plan);
+async function newWalkTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {
+  const total = await counterValue(meter, plan, parent);
   return total === undefined ? countedTotal(meter, plan) : { total, from: 'counter', settled: true };
 }
 
@@ -207,20 +254,29 @@ const fromTheStart = (page: number, pageSize: number): PageRoute => ({
 export async function listPage(input: ListPageInput): Promise<ListPage> {
   const meter = new Meter();
   const plan = planOf(input);
-  if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range' };
+  const parent = ParentRead.of(input, plan);
+  parent?.start(meter);
+  if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range', ...(await parentOf(parent)) };
   const { pageNumber, pageSize, pinned } = input.request;
 
   // Page 1 is read from the start whatever the total: while the total is counted, not after. A new
   // walk's snapshot is this request's now: the counter is its total, and the page its only other call.
   const [{ total, from, settled }, firstPage] = await Promise.all([
-    counted(plan) && !pinned && pageNumber === 1 ? newWalkTotal(meter, plan) : computeTotal(meter, plan),
+    counted(plan) && !pinned && pageNumber === 1
+      ? newWalkTotal(meter, plan, parent)
+      : computeTotal(meter, plan, parent),
     pageNumber === 1 ? readRoute(meter, plan, firstPageRoute(pageSize)) : undefined,
   ]);
+  // Of a parent that is not the tenant's, nothing is told: not even how far its list goes.
+  const found = await parentOf(parent);
+  if (input.parent && found.parent?.['tenant'] !== input.parent.tenant) {
+    return { items: [], total: 0, cost: meter.cost, totalFrom: from, ...found };
+  }
 
   // A total that may be off is not trusted with positions: the page is read from the start, as far
   // as the walk goes (its snapshot bounds it), and it is past the end only if nothing is there.
   const route = settled ? routeToPage({ page: pageNumber, pageSize, total }) : fromTheStart(pageNumber, pageSize);
-  if (!route) return { items: [], total, cost: meter.cost, totalFrom: from };
+  if (!route) return { items: [], total, cost: meter.cost, totalFrom: from, ...found };
   if (route.skip > (input.maxStep ?? MAX_STEP)) {
     throw invalidField(
       'page_number',
@@ -229,8 +285,11 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   }
   // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
   const items = firstPage ? firstPage.slice(0, route.take) : await readRoute(meter, plan, route);
-  return { items, total, cost: meter.cost, route, totalFrom: from };
+  return { items, total, cost: meter.cost, route, totalFrom: from, ...found };
 }
+
+const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 'parent'>> =>
+  parent ? { parent: await parent.item() } : {};
 
 /**
  * The page of a walk read in order that follows `after` (the walk's first page without): read from
@@ -268,6 +327,8 @@ export interface ListRecordsInput {
   /** Records never updated, listed by creation only (ListSource). */
   readonly immutable?: boolean;
   readonly request: PageRequest;
+  /** The record the list is under (ListPageInput). */
+  readonly parent?: ListPageInput['parent'];
 }
 
 /** A page of a tenant's records, as a repository's `list` answers it: stored records and the total. */
@@ -276,6 +337,22 @@ export async function listRecords<T>(input: ListRecordsInput): Promise<PageResul
   return { items: page.items.map((item) => withoutStorageAttributes<T>(item)), total: page.total };
 }
 
+/** A page of records under `parent` (ListPageInput), with the parent's owner. */
+export async function listRecordsUnder<T>(
+  input: ListRecordsInput & Required<Pick<ListRecordsInput, 'parent'>>,
+): Promise<PageUnder<T>> {
+  const page = await listPage(listPageInput(input));
+  return {
+    items: page.items.map((item) => withoutStorageAttributes<T>(item)),
+    total: page.total,
+    ownerTenant: ownerOf(page.parent),
+  };
+}
+
+/** The tenant of a list's parent record as read, if there is one. */
+export const ownerOf = (parent: Item | undefined): string | undefined =>
+  typeof parent?.['tenant'] === 'string' ? parent['tenant'] : undefined;
+
 function listPageInput({
   tenant,
   collection,
@@ -283,12 +360,13 @@ function listPageInput({
   equals = {},
   immutable,
   request,
+  parent,
 }: ListRecordsInput): ListPageInput {
   const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
     value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
   );
   const source = { tenant, collection, ...(scope === undefined ? {} : { scope }), ...(immutable ? { immutable } : {}) };
-  return { source, filters, request };
+  return { source, filters, request, ...(parent ? { parent } : {}) };
 }
 
 /** A page of a walk of a tenant's records read in order (walkPage), as a repository's `walk` answers it. */

@@ -10,7 +10,14 @@ import type { DeliveryStatus, WebhookEventType, WebhookDeliveryListQuery } from 
 import { uuidOf, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
 import type { DomainEvent } from './events';
-import { listOf, type RecordReader } from './lists';
+import {
+  paginationInfo,
+  parsePageRequest,
+  type ListAnswer,
+  type PageRequest,
+  type PageUnder,
+  type RecordReader,
+} from './lists';
 import { readOwn } from './ownership';
 import { signedPost, type WebhookTransport } from './signed-post';
 import { retryDelayMs } from './retry-backoff';
@@ -78,6 +85,8 @@ export interface DeliveryListFilters {
 }
 
 export interface DeliveryStore extends RecordReader<StoredDelivery, DeliveryListFilters> {
+  /** A page of a webhook's deliveries, read with the webhook's owner (PageUnder). */
+  listUnderWebhook(tenant: string, webhookId: string, request: PageRequest): Promise<PageUnder<StoredDelivery>>;
   /** Inserts the delivery unless it exists: false when it did (a dispatch run again). */
   createIfAbsent(delivery: StoredDelivery): Promise<boolean>;
   /** The test event and its one delivery, in one transaction. */
@@ -280,27 +289,22 @@ async function getOwnDelivery(
   return delivery;
 }
 
-const listOwnDeliveries = listOf({
-  name: 'deliveries',
-  filters: (query: WebhookDeliveryListQuery & { readonly webhook_id: string }): DeliveryListFilters => ({
-    webhookId: query.webhook_id,
-  }),
-  toPublic: publicDelivery,
-});
-
-/** GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, every attempt in each. */
+/**
+ * GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, every attempt in each.
+ * The webhook is read with the page (PageUnder): unknown is 404, another client's 403, as its GET.
+ */
 export async function listDeliveries(
-  deps: {
-    readonly webhooks: WebhookReader;
-    readonly deliveries: Pick<DeliveryStore, 'list'>;
-  },
+  deliveries: Pick<DeliveryStore, 'listUnderWebhook'>,
   tenant: string,
   webhookId: string,
   query: WebhookDeliveryListQuery,
   now: string,
-) {
-  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
-  return listOwnDeliveries(deps.deliveries, tenant, { ...query, webhook_id: webhook.id }, now);
+): Promise<ListAnswer<'deliveries', PublicDelivery>> {
+  const request = parsePageRequest(query, now);
+  const page = await deliveries.listUnderWebhook(tenant, webhookId.toLowerCase(), request);
+  const owner = page.ownerTenant;
+  await readOwn(async () => (owner === undefined ? undefined : { tenant: owner }), tenant, 'Webhook', webhookId);
+  return { deliveries: page.items.map(publicDelivery), pagination_info: paginationInfo(request, page.total) };
 }
 
 export interface RedeliverDeps {

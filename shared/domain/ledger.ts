@@ -15,7 +15,7 @@ import {
   type ListAnswer,
   type ListCursor,
   type PageRequest,
-  type PageResult,
+  type PageUnder,
   type WalkPage,
 } from './lists';
 import { cop, type Money } from './money';
@@ -67,7 +67,8 @@ export interface LedgerDay {
 }
 
 export interface LedgerStore {
-  movements(account: StoredAccount, request: PageRequest): Promise<PageResult<StoredMovement>>;
+  /** A page of an account's movements, read with the account's owner (PageUnder). */
+  movements(tenant: string, accountId: string, request: PageRequest): Promise<PageUnder<StoredMovement>>;
   /** The movements' walk read in order: the page after `after` (RecordReader's `walk`). */
   walkMovements(
     account: StoredAccount,
@@ -90,15 +91,15 @@ async function ownAccount(accounts: LedgerDeps['accounts'], tenant: string, id: 
 
 /** GET /v1/accounts/{id}/movements: the list conventions, in created_at order. */
 export async function listMovements(
-  deps: LedgerDeps,
+  deps: Pick<LedgerDeps, 'ledger'>,
   tenant: string,
   accountId: string,
   query: MovementListQuery,
   now: string,
 ): Promise<ListAnswer<'movements', PublicMovement>> {
   const request = parsePageRequest(query, now);
-  const account = await ownAccount(deps.accounts, tenant, accountId);
-  const page = await deps.ledger.movements(account, request);
+  const page = await deps.ledger.movements(tenant, accountId.toLowerCase(), request);
+  if (page.ownerTenant !== tenant) throw new AppError('NOT_FOUND', `Account ${accountId} does not exist`);
   return { movements: page.items.map(publicMovement), pagination_info: paginationInfo(request, page.total) };
 }
 

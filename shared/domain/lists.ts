@@ -58,6 +58,15 @@ export interface PageResult<T> {
   readonly total: number;
 }
 
+/**
+ * A page of a list under one record (an account's movements, a webhook's deliveries), read with that
+ * record in the page's own calls: the page is empty unless the record is the asking client's.
+ */
+export interface PageUnder<T> extends PageResult<T> {
+  /** The client the record belongs to; undefined when there is no such record. */
+  readonly ownerTenant: string | undefined;
+}
+
 /** `{ [name]: value }`, or nothing when the value is undefined: a filter only when the query named it. */
 export const optional = <K extends string, V>(name: K, value: V | undefined) =>
   (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };

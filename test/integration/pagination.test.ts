@@ -377,6 +377,86 @@ describe('jumps', () => {
   });
 });
 
+describe('lists under a parent record', () => {
+  let tenant: string;
+  let parentKey: { pk: string; sk: string };
+  let all: Widget[];
+  const scope = 'BOX#1';
+  beforeAll(async () => {
+    tenant = `t-${randomUUID()}`;
+    parentKey = { pk: `BOX#${randomUUID()}`, sk: 'BOX' };
+    await table.documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: parentKey,
+        UpdateExpression: 'SET tenant = :t, entity = :e',
+        ExpressionAttributeValues: { ':t': tenant, ':e': 'BOX' },
+      }),
+    );
+    all = widgets(30, 0, { scope });
+    await insert(tenant, all);
+  });
+  const source = () => ({ tenant, collection: COLLECTION, scope });
+
+  test("page 1 reads the parent in the counter's call: two calls in all, the parent answered", async () => {
+    const page = await pagination.listPage({
+      source: source(),
+      filters: [],
+      request: request({ pageSize: 5 }),
+      parent: { key: parentKey, tenant },
+    });
+    expect(page.cost.readCalls).toBe(2);
+    expect(page.parent).toMatchObject({ ...parentKey, tenant });
+    expect(page.total).toBe(30);
+    expect(ids(page.items)).toEqual(ordered(all).slice(0, 5));
+  });
+
+  test('a later page and a filtered page read the parent too', async () => {
+    const later = await pagination.listPage({
+      source: source(),
+      filters: [],
+      request: request({ pageSize: 5, pageNumber: 3, pinned: true }),
+      parent: { key: parentKey, tenant },
+    });
+    expect(later.parent).toMatchObject({ tenant });
+    expect(ids(later.items)).toEqual(ordered(all).slice(10, 15));
+    const filtered = await pagination.listPage({
+      source: source(),
+      filters: [{ kind: 'equals', attribute: 'color', value: 'red' }],
+      request: request({ pageSize: 5 }),
+      parent: { key: parentKey, tenant },
+    });
+    expect(filtered.parent).toMatchObject({ tenant });
+    expect(filtered.total).toBe(10);
+  });
+
+  test("another tenant's parent, or none, gives an empty page, even past the step limit (nothing told of the list)", async () => {
+    for (const parent of [
+      { key: parentKey, tenant: `t-${randomUUID()}` },
+      { key: { pk: `BOX#${randomUUID()}`, sk: 'BOX' }, tenant },
+    ]) {
+      const page = await pagination.listPage({
+        source: source(),
+        filters: [],
+        request: request({ pageSize: 1, pageNumber: 15, pinned: true }),
+        parent,
+        maxStep: 5,
+      });
+      expect(page).toMatchObject({ items: [], total: 0 });
+    }
+    // The same page asked with the parent the tenant owns is refused: the step limit.
+    await expect(
+      pagination.listPage({
+        source: source(),
+        filters: [],
+        request: request({ pageSize: 1, pageNumber: 15, pinned: true }),
+        parent: { key: parentKey, tenant },
+        maxStep: 5,
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+});
+
 describe('snapshots', () => {
   test('items created during a walk are not in it and do not move its pages', async () => {
     const tenant = `t-${randomUUID()}`;
