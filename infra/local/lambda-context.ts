@@ -1,6 +1,7 @@
 /** The Lambda context the local runtime hands each function it calls, and its timeout, as Lambda would. */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { asFunction } from './granted-actions';
 
 export function lambdaContext(functionName: string, requestId: string = randomUUID(), timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
@@ -40,7 +41,9 @@ export function invokeWithin<Event, Result>(
   timeoutMs: number,
   requestId?: string,
 ): Promise<Result> {
-  const running = Promise.resolve().then(() => handler(event, lambdaContext(functionName, requestId, timeoutMs)));
+  const running = Promise.resolve().then(() =>
+    asFunction(functionName, () => handler(event, lambdaContext(functionName, requestId, timeoutMs))),
+  );
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new LambdaTimeout(functionName, timeoutMs)), timeoutMs);

@@ -19,7 +19,8 @@ import {
   type RuntimeNetwork,
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
-import { createDynamoDbClient } from '../../shared/data/client';
+import { createDynamoDbClient, extendDynamo } from '../../shared/data/client';
+import { enforceGrants } from './granted-actions';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { stageEnvironment, stages } from '../stages';
@@ -192,6 +193,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       [ENV.dynamodbEndpoint]: endpoint,
       [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
     });
+    // Each function's calls are held to its declared table actions, as its role holds them on AWS.
+    extendDynamo(enforceGrants);
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);

@@ -9,6 +9,7 @@ import { runtimeConfig } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
 let documentClient: DynamoDBDocumentClient | undefined;
+const extensions: ((client: DynamoDBDocumentClient) => void)[] = [];
 
 /** Attempts of one DynamoDB call (the first and two retries, with the SDK's backoff). */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
@@ -63,8 +64,19 @@ export function dynamo(): DynamoDBDocumentClient {
       },
       { step: 'initialize', name: 'refuseWhileHeld' },
     );
+    for (const extend of extensions) extend(documentClient);
   }
   return documentClient;
+}
+
+/**
+ * Extends the functions' client, now or when it is created: the local runtime adds the checks AWS
+ * makes (infra/local/granted-actions.ts). Each extension is added once per process.
+ */
+export function extendDynamo(extend: (client: DynamoDBDocumentClient) => void): void {
+  if (extensions.includes(extend)) return;
+  extensions.push(extend);
+  if (documentClient) extend(documentClient);
 }
 
 export const tableName = (): string => runtimeConfig().tableName;

@@ -1,0 +1,89 @@
+/**
+ * The local runtime's IAM for the table (infra/local/granted-actions.ts), against DynamoDB Local: a
+ * call inside a function's invocation is sent only when the function's entry declares its action (a
+ * transaction's items each); the rate-limit counters are every route's; calls outside any invocation
+ * are not checked.
+ */
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { asFunction, enforceGrants } from '../../infra/local/granted-actions';
+import { itemKeys } from '../../shared/data/item-keys';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+let table: TestTable;
+let client: DynamoDBDocumentClient;
+beforeAll(async () => {
+  table = await createTestTable('granted-actions');
+  client = DynamoDBDocumentClient.from(table.client);
+  enforceGrants(client);
+});
+afterAll(() => table.drop());
+
+const get = () => new GetCommand({ TableName: table.tableName, Key: itemKeys.customer('c-1') });
+const query = () =>
+  new QueryCommand({
+    TableName: table.tableName,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': itemKeys.customer('c-1').pk },
+  });
+const countRequest = () =>
+  new UpdateCommand({
+    TableName: table.tableName,
+    Key: itemKeys.rateWindow('tenant-a', 1),
+    UpdateExpression: 'ADD requests :one',
+    ExpressionAttributeValues: { ':one': 1 },
+  });
+
+it('a function may make the calls its entry declares, and no other: AccessDeniedException, as on AWS', async () => {
+  // getCustomer declares GetItem alone.
+  await expect(asFunction('getCustomer', () => client.send(get()))).resolves.toBeDefined();
+  await expect(asFunction('getCustomer', () => client.send(query()))).rejects.toMatchObject({
+    name: 'AccessDeniedException',
+    message: expect.stringContaining('dynamodb:Query'),
+  });
+});
+
+it("a transaction needs each of its items' actions", async () => {
+  const transaction = new TransactWriteCommand({
+    TransactItems: [
+      { Put: { TableName: table.tableName, Item: { ...itemKeys.customer('c-2'), entity: 'TEST' } } },
+      {
+        ConditionCheck: {
+          TableName: table.tableName,
+          Key: itemKeys.customer('c-1'),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ],
+  });
+  // The sweeper declares PutItem but not ConditionCheckItem.
+  await expect(asFunction('sweepStrandedWork', () => client.send(transaction))).rejects.toMatchObject({
+    name: 'AccessDeniedException',
+    message: expect.stringContaining('dynamodb:ConditionCheckItem'),
+  });
+  // Nothing was sent: the item is not there.
+  expect((await client.send(get())).Item).toBeUndefined();
+});
+
+it("a route may count its tenant's requests (the shared chain's rate limit), and update nothing else undeclared", async () => {
+  // getCustomer declares no UpdateItem: the rate-limit counters are granted to every route apart.
+  await expect(asFunction('getCustomer', () => client.send(countRequest()))).resolves.toBeDefined();
+  const other = new UpdateCommand({
+    TableName: table.tableName,
+    Key: itemKeys.customer('c-1'),
+    UpdateExpression: 'ADD requests :one',
+    ExpressionAttributeValues: { ':one': 1 },
+  });
+  await expect(asFunction('getCustomer', () => client.send(other))).rejects.toMatchObject({
+    name: 'AccessDeniedException',
+  });
+});
+
+it('calls outside any invocation (the runtime, the tests) are not checked', async () => {
+  await expect(client.send(query())).resolves.toBeDefined();
+});
