@@ -15,14 +15,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { SCOPES } from '../functions/routes';
-import { batchPut, benchTableName, withBenchTable } from './bench-table';
+import { batchPut, withBenchTable } from './bench-table';
 import { machineLine } from './run-facts';
 import { apiEvent } from './api-event';
 
 const { REPO_ROOT } = await import('../infra/paths');
-const { dynamo } = await import('../shared/data/client');
 const { itemKeys, collectionKeys } = await import('../shared/data/item-keys');
 const { readLedgerDay } = await import('../shared/data/ledger-repository');
 const { colombiaDay, dayBounds } = await import('../shared/calendar/colombia-days');
@@ -38,8 +36,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const dayOf = (index: number): string => colombiaDay(new Date(FIRST_DAY_START + index * DAY_MS).toISOString());
 
-/** The account item, as linking puts it, on its last ledger day. */
-function accountItem(
+/** The account item and its balance item, as linking puts them, the balance on its last ledger day. */
+function accountItems(
   id: string,
   createdAt: string,
   balanceCents: number,
@@ -47,29 +45,36 @@ function accountItem(
   openingCents: number,
   count: number,
 ) {
-  return {
-    ...itemKeys.account(id),
-    ...collectionKeys(TENANT, 'ACCOUNT', id, createdAt, createdAt, `CUSTOMER#bench`),
-    entity: 'ACCOUNT',
-    id,
-    tenant: TENANT,
-    customer_id: randomUUID(),
-    number: String(Math.floor(Math.random() * 1e12)),
-    type: 'ORDINARY',
-    account_status: 'ACTIVE',
-    account_name: 'Tienda La Esperanza SAS',
-    available_balance_cents: balanceCents,
-    pending_balance_cents: 0,
-    customer_status: 'ACTIVE',
-    customer_status_version: 0,
-    customer_mobile: '+573001234567',
-    created_at: createdAt,
-    updated_at: createdAt,
-    lday: onDay,
-    lday_open: openingCents,
-    lsince: colombiaDay(createdAt),
-    moves: count,
-  };
+  return [
+    {
+      ...itemKeys.account(id),
+      ...collectionKeys(TENANT, 'ACCOUNT', id, createdAt, createdAt, `CUSTOMER#bench`),
+      entity: 'ACCOUNT',
+      id,
+      tenant: TENANT,
+      customer_id: randomUUID(),
+      number: String(Math.floor(Math.random() * 1e12)),
+      type: 'ORDINARY',
+      account_status: 'ACTIVE',
+      account_name: 'Tienda La Esperanza SAS',
+      pending_balance_cents: 0,
+      customer_status: 'ACTIVE',
+      customer_status_version: 0,
+      customer_mobile: '+573001234567',
+      created_at: createdAt,
+      updated_at: createdAt,
+    },
+    {
+      ...itemKeys.accountBalance(id),
+      entity: 'BALANCE',
+      account_id: id,
+      available_balance_cents: balanceCents,
+      lday: onDay,
+      lday_open: openingCents,
+      lsince: colombiaDay(createdAt),
+      moves: count,
+    },
+  ];
 }
 
 const movementItem = (accountId: string, at: string, cents: number) => {
@@ -114,12 +119,7 @@ async function seedLedger(firstDay: number, days: number, perDay: (i: number) =>
   }
   await batchPut(items);
   const lastDay = dayOf(firstDay + days - 1);
-  await dynamo().send(
-    new PutCommand({
-      TableName: benchTableName(),
-      Item: accountItem(id, createdAt, balance, lastDay, opening, count),
-    }),
-  );
+  await batchPut(accountItems(id, createdAt, balance, lastDay, opening, count));
   return id;
 }
 

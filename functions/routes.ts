@@ -215,7 +215,9 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'accountListQuerySchema', response: 'accountListSchema' },
     problems: [],
     scopes: [SCOPES.accountsRead],
-    tableActions: LIST_ACTIONS,
+    // A page of accounts, then their balance items in one BatchGetItem (with the counter's shards on
+    // page 1 of a new walk).
+    tableActions: [...LIST_ACTIONS, 'BatchGetItem'],
   },
   {
     name: 'listAccountMovements',
@@ -227,8 +229,9 @@ export const routes: readonly RouteDefinition[] = [
     problems: [],
     // The history of the balance GET /v1/accounts/{id} shows: read as the account is.
     scopes: [SCOPES.accountsRead],
-    // A page of the account's movements, read with the account (its owner, and its movement count).
-    tableActions: [...LIST_ACTIONS, 'GetItem'],
+    // A page of the account's movements, read with the account (its owner) and its balance item (its
+    // movement count) in one BatchGetItem, or the account alone when a date range counts the list.
+    tableActions: [...LIST_ACTIONS, 'GetItem', 'BatchGetItem'],
   },
   {
     name: 'getAccountStatement',

@@ -1,8 +1,9 @@
 /**
  * Accounts in DynamoDB (docs/data-model.md). One transaction writes the account (listed in the
- * tenant's collection and in its customer's scope), the guard of its number in the customer's item
- * collection, a check that the customer is still ACTIVE, the first movement of its balance (the
- * opening balance), and the counters of both lists.
+ * tenant's collection and in its customer's scope), its balance item (shared/data/balances.ts), the
+ * guard of its number in the customer's item collection, a check that the customer is still ACTIVE,
+ * the first movement of its balance (the opening balance), and the counters of both lists. Every read
+ * answers the account with the balance its balance item holds.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -11,15 +12,23 @@ import type { CustomerStatus } from '../schemas/customers';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { uniqueGuard } from './inserts';
-import { itemKeys } from './item-keys';
+import { balanceJoin, newBalancePut, readAccountItems, withBalance } from './balances';
+import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { insertListed, listedReads, underCustomer } from './listed-records';
-import { ledgerStart, openingMovement } from './movements';
+import { openingMovement } from './movements';
 import { activeOr } from './transactions';
 
-const ACCOUNTS = underCustomer<StoredAccount, AccountListFilters>('ACCOUNT', itemKeys.account, (filters) => ({
-  customer_status: filters.customerStatus,
-  customer_mobile: filters.mobile,
-}));
+/** The account item: the account without its balance, which its balance item holds. */
+type AccountItem = Omit<StoredAccount, 'available_balance_cents'>;
+
+const accountsAs = <T extends AccountItem>() =>
+  underCustomer<T, AccountListFilters>('ACCOUNT', itemKeys.account, (filters) => ({
+    customer_status: filters.customerStatus,
+    customer_mobile: filters.mobile,
+  }));
+
+/** Accounts as read: each with its balance item's balance. */
+const ACCOUNTS = { ...accountsAs<StoredAccount>(), join: balanceJoin };
 
 /** How many accounts of one customer get their status copy updated at once. */
 const PROPAGATION_CONCURRENCY = 8;
@@ -27,11 +36,15 @@ const PROPAGATION_CONCURRENCY = 8;
 export const dynamoAccountStore: AccountStore = {
   ...listedReads(ACCOUNTS),
 
-  insert: (account: StoredAccount): Promise<InsertAccountResult> =>
+  async get(id: string): Promise<StoredAccount | undefined> {
+    const { account, balance } = await readAccountItems(id, false);
+    return account ? withoutStorageAttributes<StoredAccount>(withBalance(account, balance)) : undefined;
+  },
+
+  insert: ({ available_balance_cents: openingCents, ...account }: StoredAccount): Promise<InsertAccountResult> =>
     insertListed(
-      ACCOUNTS,
-      // The ledger's first day starts with the account (shared/data/movements.ts).
-      { ...account, ...ledgerStart(account) },
+      accountsAs<AccountItem>(),
+      account,
       [
         uniqueGuard(
           itemKeys.accountNumberGuard(account.customer_id, account.number),
@@ -44,8 +57,11 @@ export const dynamoAccountStore: AccountStore = {
         // either comes first (and this fails) or finds this account when it copies the status.
         activeOr({ inserted: false, reason: 'customer_inactive' }, itemKeys.customer(account.customer_id)),
       ],
-      // The balance's ledger starts with it (docs/payments.md).
-      [openingMovement(account)],
+      // The balance's ledger starts with it (docs/payments.md): its item, and the opening's movement.
+      [
+        newBalancePut(account.id, openingCents, account.created_at),
+        openingMovement({ ...account, available_balance_cents: openingCents }),
+      ],
     ),
 
   /**

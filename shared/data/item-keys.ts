@@ -31,6 +31,8 @@ export const itemKeys = {
   /** One NIT per client: the guard item holds the id of the customer that took it. */
   nitGuard: (tenant: string, nit: string): ItemKey => ({ pk: `GUARD#NIT#${tenant}#${nit}`, sk: 'GUARD' }),
   account: (id: string): ItemKey => ({ pk: `ACCOUNT#${id}`, sk: 'ACCOUNT' }),
+  /** An account's balance and ledger day (shared/data/balances.ts), in the account's item collection. */
+  accountBalance: (id: string): ItemKey => ({ pk: `ACCOUNT#${id}`, sk: 'BALANCE' }),
   /**
    * One account number per customer. The guard lives in the customer's item collection, so that the
    * customer's accounts can be found (strongly consistent) with one Query.
@@ -178,9 +180,9 @@ const STORAGE_ATTRIBUTES = new Set([
   'entity',
   'expires_at',
   TRACE_CONTEXT_ATTRIBUTE,
-  // An account's ledger day and movement count (shared/data/movements.ts): the ledger's, not the
-  // account's. Short names: every balance move rewrites the account item, billed per KB, and a linked
-  // account's item is already near 1 KB (the four add about 50 bytes; their long names, 90).
+  // An account's ledger day and movement count (shared/data/balances.ts): the ledger's, not the
+  // account's. Short names: every balance move rewrites the balance item, billed per KB (on a legacy
+  // account, the account item, already near 1 KB: the four add about 50 bytes; long names, 90).
   'lday',
   'lday_open',
   'lsince',

@@ -4,11 +4,12 @@
  * movements (shared/data/movements.ts writes them), so that a statement's cost grows with that day's
  * movements only, never with the account's age.
  */
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredAccount } from '../domain/accounts';
 import { dayBounds } from '../calendar/colombia-days';
 import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
 import type { ListCursor, PageRequest, PageUnder, WalkPage } from '../domain/lists';
+import { ledgerItemOf, ledgerKeys, readAccountItems } from './balances';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { listPage, ownerOf, walkPage, type Item, type ListSource } from './pagination';
@@ -20,8 +21,9 @@ export const movementSource = (account: Pick<StoredAccount, 'id' | 'tenant'>): L
   itemCollection: {
     pk: itemKeys.account(account.id).pk,
     prefix: itemKeys.movementPrefix,
-    // Counted on the account, in each move's transaction; from the first only on accounts linked with it.
-    counter: { key: itemKeys.account(account.id), attribute: 'moves', trustedIf: 'lsince' },
+    // Counted on the balance item (a legacy account's own item), in each move's transaction; from the
+    // first only on accounts linked with ledger days.
+    counter: { ...ledgerKeys(account.id), attribute: 'moves', trustedIf: 'lsince' },
   },
 });
 
@@ -70,12 +72,13 @@ async function sumMovements(cost: ReadCost, pk: string, from: string, to: string
 /**
  * The opening balance of `day`: the opening of the first day at or after it that has movements (the
  * days between have none, so their balance does not change), which is the first sealed day at or
- * after it, or the day the account is on, whichever comes first; past both, the balance. The account
- * is read first: a day sealed after that read is the day it was on, with the same opening.
+ * after it, or the day the account is on, whichever comes first; past both, the balance. The ledger
+ * (the balance item) is read first: a day sealed after that read is the day it was on, with the same
+ * opening.
  */
-async function openingOf(cost: ReadCost, accountId: string, day: string, account: Item): Promise<number> {
+async function openingOf(cost: ReadCost, accountId: string, day: string, ledger: Item): Promise<number> {
   const { pk } = itemKeys.account(accountId);
-  if (account['lsince'] === undefined) {
+  if (ledger['lsince'] === undefined) {
     // Linked before ledger days: the sum of every movement before the day (grows with its age).
     const before = await sumMovements(
       cost,
@@ -96,31 +99,24 @@ async function openingOf(cost: ReadCost, accountId: string, day: string, account
   });
   const sealed = Items[0];
   const sealedDay = sealed && String(sealed['sk']).slice(itemKeys.ledgerDayPrefix.length);
-  const onDay = String(account['lday']);
+  const onDay = String(ledger['lday']);
   if (sealedDay !== undefined && (onDay < day || sealedDay < onDay)) return Number(sealed!['opening_balance_cents']);
-  if (onDay >= day) return Number(account['lday_open']);
-  return Number(account['available_balance_cents']);
+  if (onDay >= day) return Number(ledger['lday_open']);
+  return Number(ledger['available_balance_cents']);
 }
 
 /** A Colombian day of an account's ledger, and what reading it cost. */
 export async function readLedgerDay(accountId: string, day: string): Promise<{ day: LedgerDay; cost: ReadCost }> {
   const cost: ReadCost = { calls: 0, readCapacity: 0 };
-  const got = await dynamo().send(
-    new GetCommand({
-      TableName: tableName(),
-      Key: itemKeys.account(accountId),
-      ConsistentRead: true,
-      ProjectionExpression: 'available_balance_cents, lday, lday_open, lsince',
-      ReturnConsumedCapacity: 'TOTAL',
-    }),
-  );
-  cost.calls += 1;
-  cost.readCapacity += got.ConsumedCapacity?.CapacityUnits ?? 0;
-  if (!got.Item) throw new Error(`Account ${accountId} does not exist`);
+  const items = await readAccountItems(accountId, true);
+  cost.calls += 2;
+  cost.readCapacity += items.readCapacity;
+  const ledger = ledgerItemOf(items);
+  if (!ledger) throw new Error(`Account ${accountId} does not exist`);
   const { start, end } = dayBounds(day);
   const { pk } = itemKeys.account(accountId);
   const [openingCents, totals] = await Promise.all([
-    openingOf(cost, accountId, day, got.Item),
+    openingOf(cost, accountId, day, ledger),
     sumMovements(cost, pk, `${itemKeys.movementPrefix}${start}`, `${itemKeys.movementPrefix}${end}~`),
   ]);
   return { day: { openingCents, ...totals }, cost };

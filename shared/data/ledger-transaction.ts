@@ -6,6 +6,7 @@
  * for anything else answers which of its conditions failed. Payments (payments-repository.ts) and
  * refunds (refunds-repository.ts) move money through it.
  */
+import { moveLegacyBalance } from './balances';
 import { staleLedgerDay, type LedgerDaySeen, type MoveItems } from './movements';
 import { failedConditions, transactWrite, type TransactItem } from './transactions';
 
@@ -65,8 +66,16 @@ export class LedgerTransaction<L extends string> {
     return this;
   }
 
-  /** Writes it: the outcome, or the ledger days its moves' accounts are on when only those were stale. */
-  async write(): Promise<LedgerWriteOutcome<L> | { readonly staleDays: ReadonlyMap<string, LedgerDaySeen> }> {
+  /**
+   * Writes it: the outcome; or the ledger days its moves' accounts are on when only those were stale;
+   * or, with the outcome, the accounts of refused moves that found no balance item (legacy accounts
+   * not moved out yet, or no account at all).
+   */
+  async write(): Promise<
+    | LedgerWriteOutcome<L>
+    | { readonly staleDays: ReadonlyMap<string, LedgerDaySeen> }
+    | { readonly withoutBalance: readonly string[]; readonly outcome: LedgerWriteOutcome<L> }
+  > {
     const TransactItems = [...this.labelled.map(({ item }) => item), ...this.others];
     if (TransactItems.length > MAX_TRANSACTION_ITEMS) {
       throw new Error(`A transaction of ${TransactItems.length} items exceeds DynamoDB's ${MAX_TRANSACTION_ITEMS}`);
@@ -79,6 +88,14 @@ export class LedgerTransaction<L extends string> {
       // it first: the labelled failure is the answer. Alone, it is unexpected.
       const failed = [...(failedConditions(error) ?? [])].filter(([index]) => index < this.labelled.length);
       if (failed.length === 0) throw error;
+      const outcome = {
+        written: false as const,
+        failed: new Map(failed.map(([index, old]) => [this.labelled[index]!.label, old])),
+      };
+      const withoutBalance = failed.flatMap(([index, old]) =>
+        old === undefined && this.held.has(index) ? [this.held.get(index)!.accountId] : [],
+      );
+      if (withoutBalance.length > 0) return { withoutBalance, outcome };
       const staleDays = new Map<string, LedgerDaySeen>();
       for (const [index, old] of failed) {
         const held = this.held.get(index);
@@ -87,25 +104,36 @@ export class LedgerTransaction<L extends string> {
       }
       // Only a write whose other conditions held is worth writing again on the days its accounts are on.
       if (staleDays.size > 0 && failed.every(([index]) => this.held.has(index))) return { staleDays };
-      return { written: false, failed: new Map(failed.map(([index, old]) => [this.labelled[index]!.label, old])) };
+      return outcome;
     }
   }
 }
 
 /**
  * Builds the transaction with `build` and writes it, built again on the ledger days refusals showed
- * (once a day per account) while it is refused for those only.
+ * (once a day per account) while it is refused for those only, and once a legacy account's balance
+ * is moved to its balance item (shared/data/balances.ts).
  */
 export async function writeWithLedgerDays<L extends string>(
   build: (transaction: LedgerTransaction<L>) => void,
 ): Promise<LedgerWriteOutcome<L>> {
   const seen = new Map<string, LedgerDaySeen>();
-  for (let attempt = 1; ; attempt += 1) {
+  const movedOut = new Set<string>();
+  for (let attempt = 1; ;) {
     const transaction = new LedgerTransaction<L>(seen);
     build(transaction);
     const outcome = await transaction.write();
+    if ('withoutBalance' in outcome) {
+      const unmoved = outcome.withoutBalance.filter((accountId) => !movedOut.has(accountId));
+      for (const accountId of unmoved) movedOut.add(accountId);
+      // No account to move out: the refusal is the write's answer (a credit to an account that does not exist).
+      const moved = await Promise.all(unmoved.map(moveLegacyBalance));
+      if (moved.includes(true)) continue;
+      return outcome.outcome;
+    }
     if (!('staleDays' in outcome)) return outcome;
     if (attempt >= LEDGER_DAY_ATTEMPTS) throw new Error(`Ledger days still moving after ${attempt} attempts`);
+    attempt += 1;
     for (const [accountId, shown] of outcome.staleDays) seen.set(accountId, shown);
   }
 }

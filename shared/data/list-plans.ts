@@ -19,6 +19,12 @@ import { collectionPartition, scopePartition, type ItemKey } from './item-keys';
 /** A filtered read never asks DynamoDB for more than this many items at once. */
 const MAX_BATCH = 1000;
 
+/** BatchGetItem's most keys in one call. */
+const BATCH_GET_KEYS = 100;
+
+/** A table key as one string: the entries of getAll's answer. */
+export const keyText = (key: ItemKey): string => `${key.pk}\u0000${key.sk}`;
+
 export type Item = Record<string, unknown>;
 export type Key = Record<string, unknown>;
 
@@ -76,7 +82,13 @@ export interface ItemCollection {
    * The collection's count, kept on one item of the table in the same transactions as its items: read
    * only when that item also has `trustedIf` (it counted every item from the first).
    */
-  readonly counter?: { readonly key: ItemKey; readonly attribute: string; readonly trustedIf: string };
+  readonly counter?: {
+    readonly key: ItemKey;
+    /** Where the count was kept before its item existed (a legacy account's own item): read with it. */
+    readonly legacyKey?: ItemKey;
+    readonly attribute: string;
+    readonly trustedIf: string;
+  };
 }
 
 export interface ListPageInput {
@@ -89,8 +101,20 @@ export interface ListPageInput {
    * its own to find the record's owner. A record missing or of another tenant gives an empty page.
    */
   readonly parent?: { readonly key: ItemKey; readonly tenant: string };
+  /** Another item each listed item is answered with (ListJoin). */
+  readonly join?: ListJoin;
   /** Overrides MAX_STEP (tests). */
   readonly maxStep?: number;
+}
+
+/**
+ * Another item each listed item is answered with, read by key once the page is known (an account's
+ * balance item): one BatchGetItem for the page, which page 1 of a new walk shares with its counter.
+ */
+export interface ListJoin {
+  readonly keyOf: (item: Item) => ItemKey;
+  /** The listed item as answered, given its joined item (undefined: there is none). */
+  readonly merge: (item: Item, joined: Item | undefined) => Item;
 }
 
 /** What answering a page cost, from DynamoDB's own ConsumedCapacity. */
@@ -125,21 +149,27 @@ export class Meter {
     return output.Item;
   }
 
-  /** Several items in one call (another for each part DynamoDB leaves unprocessed), strongly consistent. */
-  async getAll(keys: readonly ItemKey[]): Promise<Item[]> {
-    const found: Item[] = [];
-    let wanted: Record<string, unknown>[] | undefined = keys.map((key) => ({ ...key }));
-    while (wanted?.length) {
-      const output: BatchGetCommandOutput = await dynamo().send(
-        new BatchGetCommand({
-          RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } },
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      );
-      this.cost.readCalls += 1;
-      this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
-      found.push(...(output.Responses?.[tableName()] ?? []));
-      wanted = output.UnprocessedKeys?.[tableName()]?.Keys;
+  /**
+   * Items by key: one call per 100 keys (BatchGetItem's limit), another for each part DynamoDB leaves
+   * unprocessed. Answered by key (`keyText`); a key without an item has no entry.
+   */
+  async getAll(keys: readonly ItemKey[], { consistent }: { consistent: boolean }): Promise<Map<string, Item>> {
+    const found = new Map<string, Item>();
+    const unique = [...new Map(keys.map((key) => [keyText(key), { pk: key.pk, sk: key.sk }])).values()];
+    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
+      let wanted: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_KEYS);
+      while (wanted?.length) {
+        const output: BatchGetCommandOutput = await dynamo().send(
+          new BatchGetCommand({
+            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: consistent } },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        this.cost.readCalls += 1;
+        this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
+        for (const item of output.Responses?.[tableName()] ?? []) found.set(keyText(item as unknown as ItemKey), item);
+        wanted = output.UnprocessedKeys?.[tableName()]?.Keys;
+      }
     }
     return found;
   }

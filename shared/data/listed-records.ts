@@ -8,7 +8,7 @@ import { tableName } from './client';
 import { counterIncrements } from './counters';
 import { listedRecordInsert, listPartitions, type ListedRecord, type Listing } from './inserts';
 import type { ItemKey } from './item-keys';
-import { listRecords, walkRecords, type ListRecordsInput } from './pagination';
+import { listRecords, walkRecords, type ListJoin, type ListRecordsInput } from './pagination';
 import { getRecord } from './records';
 import { writeUnless, type Condition, type TransactItem } from './transactions';
 
@@ -29,6 +29,8 @@ export interface ListedKind<T extends ListedRecord, F> {
    * their keys-only twins), which only writes would pay for.
    */
   readonly immutable?: boolean;
+  /** Another item each record is read with in its lists (an account's balance item: ListJoin). */
+  readonly join?: ListJoin;
 }
 
 /** The scope of a record listed under its customer: the customer_id filter reads only it. */
@@ -56,9 +58,19 @@ export const underCustomer = <T extends ListedRecord & { readonly customer_id: s
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
   get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
   list: (tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>> =>
-    listRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), request }),
+    listRecords<T>({
+      tenant,
+      collection: kind.name,
+      ...kind.where(filters),
+      ...immutability(kind),
+      join: kind.join,
+      request,
+    }),
   walk: (tenant: string, filters: F, request: PageRequest, after: ListCursor | undefined): Promise<WalkPage<T>> =>
-    walkRecords<T>({ tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), request }, after),
+    walkRecords<T>(
+      { tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), join: kind.join, request },
+      after,
+    ),
 });
 
 const immutability = (kind: { readonly immutable?: boolean }) => (kind.immutable ? { immutable: true } : {});

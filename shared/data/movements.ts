@@ -5,9 +5,9 @@
  * each payment's debit or credit and each refund's hold or release the next ones, so the balance is
  * always the sum of the account's movements.
  *
- * Ledger days: so that a day's statement never reads the days before it, the account item keeps the
- * Colombian day of its latest movement (`lday`) and its balance before that day's first
- * movement (`lday_open`). Every move holds only while the account is on its day; the
+ * Ledger days: so that a day's statement never reads the days before it, the account's balance item
+ * (shared/data/balances.ts) keeps the Colombian day of its latest movement (`lday`) and its balance
+ * before that day's first movement (`lday_open`). Every move holds only while the account is on its day; the
  * first move of a new day rolls it (the opening is the balance DynamoDB holds at that commit) and
  * seals the day it leaves as a LEDGER_DAY item with that day's opening.
  */
@@ -65,12 +65,6 @@ const movementPut = (
 export const openingMovement = (account: StoredAccount) =>
   movementPut(account.id, account.created_at, 'OPENING', 'OPENING_BALANCE', account.available_balance_cents);
 
-/** The ledger attributes a new account is put with: its first day opens at zero, before its opening balance. */
-export function ledgerStart(account: StoredAccount) {
-  const day = colombiaDay(account.created_at);
-  return { lday: day, lday_open: 0, lsince: day, moves: 1 };
-}
-
 /** The sealed opening of a day the account's ledger left (a statement of that day reads it). */
 const sealedDayPut = (accountId: string, day: string, openingCents: number): TransactItem => ({
   Put: {
@@ -111,12 +105,8 @@ export interface MoveItems {
  * the day, a few milliseconds around midnight) is booked at the start of that day, so every day's
  * movements still lead from its opening to the next day's.
  *
- * The balance moves with every payment and refund and is not a change of the account: its updated_at (and its
- * place in the account lists by update, gsi2 and gsi4 with their keys-only twins) stays. Moving it
- * cost 16 of a payment's 60 write units (a delete and a put in four indexes, doubled in the
- * transaction), and at 1,000 payments a second of one client it would write 4,000 units a second to
- * the client's one account-list partition of each index, four times what a partition takes
- * (docs/scale.md).
+ * The balance is not a change of the account: it moves in the account's balance item
+ * (shared/data/balances.ts), and the account item, its updated_at and its four list copies stay.
  */
 function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): MoveItems {
   const debit = move.amountCents < 0;
@@ -129,7 +119,7 @@ function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): Mo
     update: {
       Update: {
         TableName: tableName(),
-        Key: itemKeys.account(move.accountId),
+        Key: itemKeys.accountBalance(move.accountId),
         UpdateExpression:
           'ADD available_balance_cents :amount, moves :one' +
           // The opening is the balance before this move, as DynamoDB holds it at this commit.
@@ -142,7 +132,8 @@ function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): Mo
           ...(rolls && seen.day !== undefined ? { ':seenDay': seen.day } : {}),
           ...(debit ? { ':needed': -move.amountCents } : {}),
         },
-        // The old image says which: the funds, or a ledger day another move rolled.
+        // The old image says which: the funds, or a ledger day another move rolled; none, an account
+        // without a balance item (a legacy one, or none at all).
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
       },
     },

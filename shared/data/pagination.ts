@@ -23,6 +23,7 @@ import {
   countItems,
   keyCondition,
   keyOf,
+  keyText,
   Meter,
   planOf,
   queryInput,
@@ -31,12 +32,13 @@ import {
   type Item,
   type Key,
   type ListCost,
+  type ListJoin,
   type ListPageInput,
   type Plan,
   type SortRange,
 } from './list-plans';
 
-export type { FilterClause, Item, ItemCollection, ListCost, ListPageInput, ListSource } from './list-plans';
+export type { FilterClause, Item, ItemCollection, ListCost, ListJoin, ListPageInput, ListSource } from './list-plans';
 
 /**
  * The most items one request steps over to reach its page (≈ 2,000 RCU on the keys-only index): a
@@ -77,8 +79,9 @@ class ParentRead {
   static of(input: ListPageInput, plan: Plan | undefined): ParentRead | undefined {
     const key = input.parent?.key;
     if (!key) return undefined;
-    const counterItem = plan?.ceiling === undefined || (plan.counter !== undefined && sameKey(plan.counter.key, key));
-    return new ParentRead(key, plan !== undefined && counted(plan) && counterItem);
+    const readsCounter =
+      plan !== undefined && counted(plan) && (plan.ceiling === undefined || plan.counter !== undefined);
+    return new ParentRead(key, readsCounter);
   }
 
   /** Called by the counter's read with what it found. */
@@ -97,22 +100,34 @@ class ParentRead {
   }
 }
 
-const sameKey = (a: ItemKey, b: ItemKey): boolean => a.pk === b.pk && a.sk === b.sk;
+/** Items by key, strongly consistent: one GetItem for one key, else one BatchGetItem. */
+async function readKeys(meter: Meter, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
+  if (new Set(keys.map(keyText)).size > 1) return meter.getAll(keys, { consistent: true });
+  const item = await meter.get(keys[0]!);
+  return new Map(item ? [[keyText(keys[0]!), item]] : []);
+}
 
-/** The walk's counter (undefined: an item collection counted only from some item on, or not at all). */
+/**
+ * The walk's counter (undefined: an item collection counted only from some item on, or not at all),
+ * and the list's parent in the same call when the parent is read with it.
+ */
 async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Promise<number | undefined> {
+  const parentKeys = parent?.withCounter ? [parent.key] : [];
   if (plan.ceiling !== undefined) {
     if (!plan.counter) return undefined;
-    const item = await meter.get(plan.counter.key);
-    if (parent?.withCounter) parent.found(item);
-    const value = item?.[plan.counter.attribute];
-    return item?.[plan.counter.trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
+    const { key, legacyKey, attribute, trustedIf } = plan.counter;
+    const found = await readKeys(meter, [key, ...(legacyKey ? [legacyKey] : []), ...parentKeys]);
+    if (parent?.withCounter) parent.found(found.get(keyText(parent.key)));
+    const item = found.get(keyText(key)) ?? (legacyKey && found.get(keyText(legacyKey)));
+    const value = item?.[attribute];
+    return item?.[trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
   }
   if (parent?.withCounter) {
     // One call for both: the parent and the counter's shards (a batch charges each item apart).
-    const items = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)]);
-    parent.found(items.find((item) => sameKey(item as unknown as ItemKey, parent.key)));
-    return counterTotal(items.filter((item) => !sameKey(item as unknown as ItemKey, parent.key)));
+    const found = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)], { consistent: true });
+    parent.found(found.get(keyText(parent.key)));
+    found.delete(keyText(parent.key));
+    return counterTotal([...found.values()]);
   }
   const { Items = [] } = await meter.query(counterShardsQuery(plan.partition));
   return counterTotal(Items);
@@ -258,6 +273,9 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   parent?.start(meter);
   if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range', ...(await parentOf(parent)) };
   const { pageNumber, pageSize, pinned } = input.request;
+  if (input.join && !parent && plan.ceiling === undefined && counted(plan) && !pinned && pageNumber === 1) {
+    return joinedFirstPage(meter, plan, input.join, pageSize);
+  }
 
   // Page 1 is read from the start whatever the total: while the total is counted, not after. A new
   // walk's snapshot is this request's now: the counter is its total, and the page its only other call.
@@ -285,7 +303,32 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   }
   // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
   const items = firstPage ? firstPage.slice(0, route.take) : await readRoute(meter, plan, route);
-  return { items, total, cost: meter.cost, route, totalFrom: from, ...found };
+  return { items: await joinAll(meter, input.join, items), total, cost: meter.cost, route, totalFrom: from, ...found };
+}
+
+/**
+ * Page 1 of a new walk whose items are answered with others (ListJoin): its page first, then the
+ * counter's shards and the joined items in one BatchGetItem: two calls, as any page 1 (up to 96
+ * items a page: a batch takes 100 keys).
+ */
+async function joinedFirstPage(meter: Meter, plan: Plan, join: ListJoin, pageSize: number): Promise<ListPage> {
+  const read = await readRoute(meter, plan, firstPageRoute(pageSize));
+  const shards = counterShardKeys(plan.partition);
+  const found = await meter.getAll([...shards, ...read.map(join.keyOf)], { consistent: false });
+  const total = counterTotal(shards.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined)));
+  const route = routeToPage({ page: 1, pageSize, total });
+  const items = route ? read.slice(0, route.take).map((item) => joinedItem(join, item, found)) : [];
+  return { items, total, cost: meter.cost, ...(route ? { route } : {}), totalFrom: 'counter' };
+}
+
+const joinedItem = (join: ListJoin, item: Item, found: ReadonlyMap<string, Item>): Item =>
+  join.merge(item, found.get(keyText(join.keyOf(item))));
+
+/** The items of a page with their joined items (ListJoin), read in one call. */
+async function joinAll(meter: Meter, join: ListJoin | undefined, items: Item[]): Promise<Item[]> {
+  if (!join || items.length === 0) return items;
+  const found = await meter.getAll(items.map(join.keyOf), { consistent: false });
+  return items.map((item) => joinedItem(join, item, found));
 }
 
 const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 'parent'>> =>
@@ -314,7 +357,11 @@ export async function walkPage(
     items.push(item);
   });
   const last = items.at(-1);
-  return { items, ...(items.length === pageSize && last ? { next: keyOf(plan, last) } : {}), cost: meter.cost };
+  return {
+    items: await joinAll(meter, input.join, items),
+    ...(items.length === pageSize && last ? { next: keyOf(plan, last) } : {}),
+    cost: meter.cost,
+  };
 }
 
 export interface ListRecordsInput {
@@ -329,6 +376,8 @@ export interface ListRecordsInput {
   readonly request: PageRequest;
   /** The record the list is under (ListPageInput). */
   readonly parent?: ListPageInput['parent'];
+  /** Another item each record is answered with (ListJoin). */
+  readonly join?: ListJoin | undefined;
 }
 
 /** A page of a tenant's records, as a repository's `list` answers it: stored records and the total. */
@@ -361,12 +410,13 @@ function listPageInput({
   immutable,
   request,
   parent,
+  join,
 }: ListRecordsInput): ListPageInput {
   const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
     value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
   );
   const source = { tenant, collection, ...(scope === undefined ? {} : { scope }), ...(immutable ? { immutable } : {}) };
-  return { source, filters, request, ...(parent ? { parent } : {}) };
+  return { source, filters, request, ...(parent ? { parent } : {}), ...(join ? { join } : {}) };
 }
 
 /** A page of a walk of a tenant's records read in order (walkPage), as a repository's `walk` answers it. */

@@ -76,7 +76,7 @@ const payAna = async (merchant: MerchantWithKey, value: string) =>
 /** The account's available balance (read by its client, `token`), checked equal to the sum of its movements in the table. */
 async function balance(accountId: string, token = tokenA): Promise<string> {
   const items = await api.scan();
-  const account = items.find((item) => item['entity'] === 'ACCOUNT' && item['id'] === accountId)!;
+  const account = items.find((item) => item['entity'] === 'BALANCE' && item['account_id'] === accountId)!;
   const movements = items.filter((item) => item['entity'] === 'MOVEMENT' && item['account_id'] === accountId);
   const sum = movements.reduce((total, movement) => total + Number(movement['amount_cents']), 0);
   expect(account['available_balance_cents']).toBe(sum);

@@ -11,12 +11,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { colombiaDay, dayBounds } from '../../shared/calendar/colombia-days';
 import { getStatement, listMovements, type LedgerDeps, type Statement } from '../../shared/domain/ledger';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { parseCents } from '../../shared/domain/money';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
+import { MOVED_TO_BALANCE_ITEM } from '../../shared/data/balances';
 import { dynamo } from '../../shared/data/client';
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { itemKeys } from '../../shared/data/item-keys';
@@ -248,9 +249,8 @@ it("a refund as a day's first move: refused for the funds without rolling the da
   const payment = (await paymentAt(account, '2026-03-02T15:00:00.000Z', 100_00))!;
   await expect(moveAt(account, '2026-03-02T16:00:00.000Z', -80_00)).resolves.toBe(true);
   const ledgerDay = async () =>
-    (await dynamo().send(new GetCommand({ TableName: table.tableName, Key: itemKeys.account(account.id) }))).Item?.[
-      'lday'
-    ];
+    (await dynamo().send(new GetCommand({ TableName: table.tableName, Key: itemKeys.accountBalance(account.id) })))
+      .Item?.['lday'];
   await expect(refundAt(payment, '2026-03-03T15:00:00.000Z', 50_00)).resolves.toBe('insufficient_funds');
   await expect(ledgerDay()).resolves.toBe('2026-03-02');
   const refund = await refundAt(payment, '2026-03-03T16:00:00.000Z', 20_00);
@@ -291,20 +291,107 @@ it('a statement reads the account, one sealed day and that day: not the days bef
     debits: { count: 1, cents: 50 },
   });
   expect(late.day.openingCents).toBe(500_00 + 28 * 50);
-  // The account, the sealed day's Query (Limit 1) and the day's movements: three calls either way.
-  expect([early.cost.calls, late.cost.calls]).toEqual([3, 3]);
+  // The account with its balance item (two GetItems), the sealed day's Query (Limit 1) and the day's
+  // movements: four calls either way.
+  expect([early.cost.calls, late.cost.calls]).toEqual([4, 4]);
   expect(late.cost.readCapacity).toBe(early.cost.readCapacity);
 });
 
-it('an account linked before ledger days: its statements add up its movements, and its first move starts its days', async () => {
-  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+/**
+ * Makes a new account one linked before balance items (shared/data/balances.ts): its balance item's
+ * attributes back on the account item, with its ledger days (`ledgerDays`) or, linked before those
+ * too, its balance alone.
+ */
+async function asLegacyAccount(account: StoredAccount, { ledgerDays }: { ledgerDays: boolean }) {
+  const key = itemKeys.accountBalance(account.id);
+  const { Item: balance } = await dynamo().send(new GetCommand({ TableName: table.tableName, Key: key }));
+  await dynamo().send(new DeleteCommand({ TableName: table.tableName, Key: key }));
+  const kept = ledgerDays
+    ? ['available_balance_cents', 'moves', 'lday', 'lday_open', 'lsince']
+    : ['available_balance_cents'];
   await dynamo().send(
     new UpdateCommand({
       TableName: table.tableName,
       Key: itemKeys.account(account.id),
-      UpdateExpression: 'REMOVE lday, lday_open, lsince, moves',
+      UpdateExpression: `SET ${kept.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(kept.map((name, i) => [`#a${i}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(kept.map((name, i) => [`:a${i}`, balance![name]])),
     }),
   );
+}
+
+const itemOf = async (key: { pk: string; sk: string }) =>
+  (await dynamo().send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }))).Item;
+
+it("an account linked before balance items: read from its own item until its first move moves the balance out; an older code's move of the stale copy then fails", async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  await moveAt(account, '2026-03-02T15:00:00.000Z', 10_00);
+  await asLegacyAccount(account, { ledgerDays: true });
+  // Read as it is: the account item's balance, its statement and its movements' count.
+  expect((await dynamoAccountStore.get(account.id))!.available_balance_cents).toBe(510_00);
+  const now = new Date().toISOString();
+  expect((await getStatement(deps, account.tenant, account.id, '2026-03-02', now)).closing_balance.value).toBe(
+    '510.00',
+  );
+  expect((await listMovements(deps, account.tenant, account.id, {}, now)).pagination_info.total_elements).toBe(2);
+
+  // A debit the balance cannot cover is refused as such, after the move out; one it covers is written.
+  await expect(moveAt(account, '2026-03-03T15:00:00.000Z', -600_00)).resolves.toBe(false);
+  expect(await itemOf(itemKeys.accountBalance(account.id))).toMatchObject({
+    available_balance_cents: 510_00,
+    moves: 2,
+    lday: '2026-03-02',
+    lsince: '2026-03-01',
+  });
+  expect((await itemOf(itemKeys.account(account.id)))!['available_balance_cents']).toBe(MOVED_TO_BALANCE_ITEM);
+  await expect(moveAt(account, '2026-03-03T16:00:00.000Z', -110_00)).resolves.toBe(true);
+  expect((await dynamoAccountStore.get(account.id))!.available_balance_cents).toBe(400_00);
+  const ledger = await ledgerOf(account.id);
+  expect([ledger.balanceCents, ledger.movementsCents]).toEqual([400_00, 400_00]);
+  const days = await Promise.all(
+    ['2026-03-02', '2026-03-03'].map((day) => getStatement(deps, account.tenant, account.id, day, now)),
+  );
+  expect(days.map((d) => [d.opening_balance.value, d.closing_balance.value])).toEqual([
+    ['500.00', '510.00'],
+    ['510.00', '400.00'],
+  ]);
+  expect((await listMovements(deps, account.tenant, account.id, {}, now)).pagination_info.total_elements).toBe(3);
+
+  // The code before balance items, still running during a deploy, moved the account item: it can do neither now.
+  const staleCredit = new UpdateCommand({
+    TableName: table.tableName,
+    Key: itemKeys.account(account.id),
+    UpdateExpression: 'ADD available_balance_cents :amount, moves :one',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':amount': 5_00, ':one': 1 },
+  });
+  await expect(dynamo().send(staleCredit)).rejects.toThrow();
+  const staleDebit = new UpdateCommand({
+    TableName: table.tableName,
+    Key: itemKeys.account(account.id),
+    UpdateExpression: 'ADD available_balance_cents :amount',
+    ConditionExpression: 'available_balance_cents >= :needed',
+    ExpressionAttributeValues: { ':amount': -5_00, ':needed': 5_00 },
+  });
+  await expect(dynamo().send(staleDebit)).rejects.toThrow(/conditional/i);
+  expect((await dynamoAccountStore.get(account.id))!.available_balance_cents).toBe(400_00);
+});
+
+it('copies of a first move on a legacy account: the balance moves out once, and every move is written once', async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  await asLegacyAccount(account, { ledgerDays: true });
+  const outcomes = await Promise.all(
+    Array.from({ length: 5 }, (_, i) => moveAt(account, `2026-03-02T15:00:0${i}.000Z`, -100_00)),
+  );
+  // 500.00 covers five debits of 100.00, each written once, whoever moved the balance out.
+  expect(outcomes).toEqual([true, true, true, true, true]);
+  const ledger = await ledgerOf(account.id);
+  expect([ledger.balanceCents, ledger.movementsCents, ledger.movements.length]).toEqual([0, 0, 6]);
+});
+
+it('an account linked before ledger days: its statements add up its movements, and its first move starts its days', async () => {
+  const account = await accountOpenedAt(OPENED_AT, OPENING_CENTS);
+  await asLegacyAccount(account, { ledgerDays: false });
   await expect(moveAt(account, '2026-03-03T15:00:00.000Z', 20_00)).resolves.toBe(true);
   await expect(moveAt(account, '2026-03-04T15:00:00.000Z', -700_00)).resolves.toBe(false);
   await expect(moveAt(account, '2026-03-04T16:00:00.000Z', -70_00)).resolves.toBe(true);
