@@ -242,7 +242,8 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'emptyQuerySchema', response: 'statementSchema' },
     problems: [],
     scopes: [SCOPES.accountsRead],
-    // Reads the account, the first sealed ledger day from the date on, and the day's movements.
+    // Reads the account with its balance item, the first sealed ledger day from the date on, and the
+    // day's movements.
     tableActions: ['GetItem', 'Query'],
   },
   {

@@ -7,9 +7,9 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { StoredAccount } from '../domain/accounts';
 import { dayBounds } from '../calendar/colombia-days';
-import type { LedgerDay, LedgerStore, StoredMovement } from '../domain/ledger';
+import type { LedgerDay, LedgerDayRead, LedgerStore, StoredMovement } from '../domain/ledger';
 import type { ListCursor, PageRequest, PageUnder, WalkPage } from '../domain/lists';
-import { ledgerItemOf, ledgerKeys, readAccountItems } from './balances';
+import { ledgerItemOf, ledgerKeys, readAccountItems, type AccountItems } from './balances';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { listPage, ownerOf, walkPage, type Item, type ListSource } from './pagination';
@@ -108,18 +108,28 @@ async function openingOf(cost: ReadCost, accountId: string, day: string, ledger:
 /** A Colombian day of an account's ledger, and what reading it cost. */
 export async function readLedgerDay(accountId: string, day: string): Promise<{ day: LedgerDay; cost: ReadCost }> {
   const cost: ReadCost = { calls: 0, readCapacity: 0 };
+  const items = await readAccount(cost, accountId);
+  if (!items.account) throw new Error(`Account ${accountId} does not exist`);
+  return { day: await dayOf(cost, accountId, day, items), cost };
+}
+
+/** The account and its balance item, strongly consistent: what a day's reading starts with. */
+async function readAccount(cost: ReadCost, accountId: string): Promise<AccountItems> {
   const items = await readAccountItems(accountId, true);
   cost.calls += 2;
   cost.readCapacity += items.readCapacity;
-  const ledger = ledgerItemOf(items);
-  if (!ledger) throw new Error(`Account ${accountId} does not exist`);
+  return items;
+}
+
+async function dayOf(cost: ReadCost, accountId: string, day: string, items: AccountItems): Promise<LedgerDay> {
+  const ledger = ledgerItemOf(items)!;
   const { start, end } = dayBounds(day);
   const { pk } = itemKeys.account(accountId);
   const [openingCents, totals] = await Promise.all([
     openingOf(cost, accountId, day, ledger),
     sumMovements(cost, pk, `${itemKeys.movementPrefix}${start}`, `${itemKeys.movementPrefix}${end}~`),
   ]);
-  return { day: { openingCents, ...totals }, cost };
+  return { openingCents, ...totals };
 }
 
 export const dynamoLedgerStore: LedgerStore = {
@@ -143,5 +153,12 @@ export const dynamoLedgerStore: LedgerStore = {
     return { items: page.items.map(storedMovement), ...(page.next ? { next: page.next } : {}) };
   },
 
-  day: async (account: StoredAccount, day: string): Promise<LedgerDay> => (await readLedgerDay(account.id, day)).day,
+  async day(tenant: string, accountId: string, day: string): Promise<LedgerDayRead> {
+    const cost: ReadCost = { calls: 0, readCapacity: 0 };
+    const items = await readAccount(cost, accountId);
+    const ownerTenant = ownerOf(items.account);
+    // Another client's account: nothing more of it is read.
+    if (ownerTenant !== tenant) return { ownerTenant };
+    return { ownerTenant, day: await dayOf(cost, accountId, day, items) };
+  },
 };

@@ -75,7 +75,14 @@ export interface LedgerStore {
     request: PageRequest,
     after: ListCursor | undefined,
   ): Promise<WalkPage<StoredMovement>>;
-  day(account: StoredAccount, day: string): Promise<LedgerDay>;
+  /** A day of an account's ledger, read with the account's owner: only the asking client's is read whole. */
+  day(tenant: string, accountId: string, day: string): Promise<LedgerDayRead>;
+}
+
+/** A ledger day as LedgerStore.day reads it: the account's owner (undefined: no such account) and, for the asking client, the day. */
+export interface LedgerDayRead {
+  readonly ownerTenant: string | undefined;
+  readonly day?: LedgerDay;
 }
 
 export interface LedgerDeps {
@@ -140,7 +147,7 @@ export const statementOf = (accountId: string, date: string, day: LedgerDay): St
  * day to come has no statement yet: 400, as a date that is not one).
  */
 export async function getStatement(
-  deps: LedgerDeps,
+  deps: Pick<LedgerDeps, 'ledger'>,
   tenant: string,
   accountId: string,
   date: string,
@@ -148,6 +155,8 @@ export async function getStatement(
 ): Promise<Statement> {
   if (!isCalendarDay(date)) throw invalidField('date', 'must be a calendar day YYYY-MM-DD');
   if (date > colombiaDay(now)) throw invalidField('date', 'must not be after today in Colombia (America/Bogota)');
-  const account = await ownAccount(deps.accounts, tenant, accountId);
-  return statementOf(account.id, date, await deps.ledger.day(account, date));
+  const id = accountId.toLowerCase();
+  const read = await deps.ledger.day(tenant, id, date);
+  if (read.ownerTenant !== tenant || !read.day) throw new AppError('NOT_FOUND', `Account ${accountId} does not exist`);
+  return statementOf(id, date, read.day);
 }
