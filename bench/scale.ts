@@ -26,6 +26,9 @@ import { measureRoutes, type RouteCapacity } from './capacity/measure';
 import { touchesOf, type Touch } from './scale/touches';
 import { heatFigure } from './scale/figure';
 
+// The sweeper's index shards, as the code writes them (imported late: the module reads the runtime's settings).
+const { DUE_SHARDS } = await import('../shared/data/due-work');
+
 const PAYMENTS_PER_SECOND = Number(process.env['SCALE_PAYMENTS_PER_SECOND'] ?? 1000);
 const MERCHANTS = Number(process.env['SCALE_MERCHANTS'] ?? 100);
 const QR_PER_MERCHANT_PER_DAY = Number(process.env['SCALE_QR_PER_MERCHANT_PER_DAY'] ?? 10_000);
@@ -34,7 +37,6 @@ const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 3);
 /** DynamoDB's limits per partition. */
 const WCU_PER_PARTITION = 1000;
 const RCU_PER_PARTITION = 3000;
-const DUE_SHARDS = 8;
 
 type Scope = 'own' | 'merchant' | 'client' | 'due';
 interface Template {
