@@ -55,7 +55,7 @@ interface RouteRow {
 
 function rowOf(route: RouteCapacity): RouteRow {
   const { read, write } = capacityOf(route.calls);
-  const floor = writeFloor(route.calls) / route.requests;
+  const floor = writeFloor(route.calls, route.stored) / route.requests;
   const writeUnits = write / route.requests;
   const readUnits = read / route.requests;
   const byIndex = Object.fromEntries(
@@ -142,7 +142,9 @@ backups are not included).
 The floor (bench/capacity/floor.ts) is what the change itself must write: every item put, updated or
 deleted at its size (one unit per started KB, twice in a transaction), guards included, with one
 copy in each index the contract reads it from (the client's lists by creation and update, gsi1 and
-gsi2) and in \`due\` for work that must recover by itself. Not in it: list counters, idempotency
+gsi2) and in \`due\` for work that must recover by itself: a put writes those copies, an update
+rewrites them (a move in update order is a delete and a put), a delete takes them out (each item at
+its size as stored: after an update, before a delete). Not in it: list counters, idempotency
 records, condition checks, the keys-only twins and the scope indexes (gsi3, gsi4). Goal (issue 31):
 at most 2x the floor.
 

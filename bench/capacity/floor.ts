@@ -6,10 +6,16 @@
  *   (`IDEMPOTENCY#`): what a change of the resource must write, its guards (uniqueness) included;
  * - the copies a new or moved item needs in the indexes the contract reads: its client's lists in
  *   creation and update order (gsi1, gsi2, ALL) and, for work that must recover by itself, `due`.
+ * - an updated item's copies too: its copy in each of those indexes holds every attribute, so the
+ *   change rewrites it, and a move in update order (a new `gsi2sk`) is a delete and a put there. The
+ *   item is measured as stored after the update (bench/capacity/measure.ts reads it);
+ * - a deleted item's copies in those indexes, which the delete takes out: measured as the item was
+ *   just before (the meter reads it: bench/functions/dynamodb-meter.ts).
  * Left out: condition checks (they write nothing), the keys-only twins and the scope indexes (gsi3,
  * gsi4: ways to make lists cheaper to read, not what the change must write), counters and
- * idempotency records. An update's item is counted as 1 KB (its size is not on the wire).
+ * idempotency records.
  */
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LoggedCall } from '../functions/dynamodb-meter';
 
 type AttributeValue = Record<string, unknown>;
@@ -54,12 +60,42 @@ interface Written {
   readonly body: Record<string, unknown>;
 }
 
-function floorOfItem({ kind, body }: Written, transactional: boolean): number {
+/** Items as stored after the calls (bench/capacity/measure.ts reads them), by storedKey. */
+export type StoredItems = ReadonlyMap<string, Record<string, unknown>>;
+
+/** An item's entry in StoredItems: `<pk>|<sk>` of its (unmarshalled) key. */
+export const storedKey = (key: Record<string, unknown>): string => `${String(key['pk'])}|${String(key['sk'])}`;
+
+/** Whether an update sets or removes an attribute, named directly or through ExpressionAttributeNames. */
+function touchesAttribute(body: Record<string, unknown>, attribute: string): boolean {
+  const names = Object.entries((body['ExpressionAttributeNames'] ?? {}) as Record<string, string>);
+  const expression = String(body['UpdateExpression'] ?? '');
+  return (
+    new RegExp(`\\b${attribute}\\b`).test(expression) ||
+    names.some(([placeholder, name]) => name === attribute && expression.includes(placeholder))
+  );
+}
+
+function floorOfItem({ kind, body }: Written, transactional: boolean, stored: StoredItems): number {
   const factor = transactional ? 2 : 1;
-  if (kind !== 'Put') {
-    // An update that moves the item in a list (a new updated_at) moves its copy there too.
-    const moves = String(body['UpdateExpression'] ?? '').includes('gsi2sk') ? 2 : 0;
-    return factor * (1 + moves);
+  if (kind === 'Delete') {
+    // Taken out of the table and out of its lists' copies, at its size as it was.
+    const item = stored.get(storedKey(unmarshall(body['Key'] as Parameters<typeof unmarshall>[0])));
+    if (!item) return factor;
+    const copies = FLOOR_INDEXES.filter((attribute) => attribute in item).length;
+    return factor * units(itemSize(marshall(item) as unknown as Record<string, AttributeValue>)) * (1 + copies);
+  }
+  if (kind === 'Update') {
+    const item = stored.get(storedKey(unmarshall(body['Key'] as Parameters<typeof unmarshall>[0])));
+    if (!item) return factor;
+    const size = units(itemSize(marshall(item) as unknown as Record<string, AttributeValue>));
+    // Its copy in the lists by creation and in due work is rewritten; in the lists by update, moved
+    // (a delete and a put) when its updated_at moves it, else rewritten.
+    const copies =
+      ('gsi1pk' in item ? 1 : 0) +
+      ('gsi2pk' in item ? (touchesAttribute(body, 'gsi2sk') ? 2 : 1) : 0) +
+      ('duepk' in item || touchesAttribute(body, 'duepk') ? 1 : 0);
+    return factor * size * (1 + copies);
   }
   const item = body['Item'] as Record<string, AttributeValue>;
   const size = units(itemSize(item));
@@ -68,7 +104,7 @@ function floorOfItem({ kind, body }: Written, transactional: boolean): number {
 }
 
 /** The floor of the write calls among `calls`, in write units. */
-export function writeFloor(calls: readonly LoggedCall[]): number {
+export function writeFloor(calls: readonly LoggedCall[], stored: StoredItems = new Map()): number {
   let floor = 0;
   for (const call of calls) {
     const transactional = call.operation === 'TransactWriteItems';
@@ -94,7 +130,7 @@ export function writeFloor(calls: readonly LoggedCall[]): number {
     }
     for (const item of written) {
       const key = (item.body['Item'] ?? item.body['Key']) as Record<string, AttributeValue> | undefined;
-      if (!isOverhead(key)) floor += floorOfItem(item, transactional);
+      if (!isOverhead(key)) floor += floorOfItem(item, transactional, stored);
     }
   }
   return floor;

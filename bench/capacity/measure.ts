@@ -15,7 +15,7 @@ import { routesFor, type RouteDefinition } from '../../functions/routes';
 import { DynamoDbMeter, type LoggedCall } from '../functions/dynamodb-meter';
 import { send } from '../functions/load';
 import { makeFixtures, samples, type Fixtures } from '../functions/samples';
-import { storedKey } from '../scale/touches';
+import { storedKey } from './floor';
 
 /**
  * A webhook of the fixtures' client for every event a payment reports, to a loopback port nothing
@@ -46,7 +46,7 @@ export interface RouteCapacity {
   readonly calls: LoggedCall[];
   /** With `laterWork`: the calls of the work the requests left for later (events, webhooks, settlement). */
   readonly laterCalls?: LoggedCall[];
-  /** The items the calls updated, deleted or checked, as stored after them (read around the meter). */
+  /** The items the calls updated or checked, as stored after them (read around the meter), and those they deleted, as before. */
   readonly stored: Map<string, Record<string, unknown>>;
   /** With `laterWork`: each request of the later round alone, its calls and its later work's. */
   readonly perRequest?: { readonly calls: LoggedCall[]; readonly laterCalls: LoggedCall[] }[];
@@ -94,6 +94,10 @@ export async function measureRoutes(requests: number, { laterWork = [] as readon
         const key = unmarshall(body['Key'] as Record<string, AttributeValue>);
         const { Item } = await direct.send(new GetCommand({ TableName: TABLE, Key: key }));
         if (Item) stored.set(storedKey(key), Item);
+      }
+      // A deleted item, as the meter read it just before its delete.
+      for (const [key, item] of Object.entries(call.deleted ?? {})) {
+        if (!stored.has(key)) stored.set(key, unmarshall(item as Record<string, AttributeValue>));
       }
     }
     return stored;

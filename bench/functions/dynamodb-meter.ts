@@ -45,7 +45,22 @@ export interface LoggedCall {
   readonly input: Record<string, unknown>;
   /** What DynamoDB answered (`ConsumedCapacity` per table and index among it); undefined on an error. */
   readonly output: Record<string, unknown> | undefined;
+  /** The items the call deletes, as stored just before it (marshalled), by `<pk>|<sk>`: read by the meter, not counted. */
+  readonly deleted?: Record<string, Record<string, unknown>>;
 }
+
+/** The keys a call deletes (a DeleteItem's, a transaction's Delete items'). */
+function deletedKeys(operation: string, input: Record<string, unknown>): Record<string, Record<string, string>>[] {
+  if (operation === 'DeleteItem') return [input['Key'] as Record<string, Record<string, string>>];
+  if (operation !== 'TransactWriteItems') return [];
+  return (input['TransactItems'] as Record<string, Record<string, unknown>>[]).flatMap((entry) =>
+    entry['Delete'] ? [entry['Delete']['Key'] as Record<string, Record<string, string>>] : [],
+  );
+}
+
+/** A transaction's table (its items name it; a DeleteItem names its own). */
+const tableOf = (input: Record<string, unknown>): unknown =>
+  Object.values((input['TransactItems'] as Record<string, Record<string, unknown>>[])[0]!)[0]!['TableName'];
 
 async function bodyOf(message: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -89,21 +104,37 @@ export class DynamoDbMeter {
           input['ReturnConsumedCapacity'] ??= detail ? 'INDEXES' : 'TOTAL';
           body = Buffer.from(JSON.stringify(input));
         }
-        const answer = await new Promise<IncomingMessage>((answered, failed) => {
-          const forwarded = httpRequest(
-            {
-              host: target.hostname,
-              port: target.port,
-              method: incoming.method,
-              path: incoming.url,
-              headers: { ...incoming.headers, host: target.host, 'content-length': body.length },
-              agent,
-            },
-            answered,
-          );
-          forwarded.on('error', failed);
-          forwarded.end(body);
-        });
+        const send = (payload: Buffer, target_: string = String(incoming.headers['x-amz-target'])) =>
+          new Promise<IncomingMessage>((answered, failed) => {
+            const forwarded = httpRequest(
+              {
+                host: target.hostname,
+                port: target.port,
+                method: incoming.method,
+                path: incoming.url,
+                headers: {
+                  ...incoming.headers,
+                  host: target.host,
+                  'x-amz-target': target_,
+                  'content-length': payload.length,
+                },
+                agent,
+              },
+              answered,
+            );
+            forwarded.on('error', failed);
+            forwarded.end(payload);
+          });
+        // The items a delete takes away, as they were: what the delete's floor is made of (DynamoDB
+        // Local does not check signatures, so the read goes out with the call's own headers).
+        const deleted: Record<string, Record<string, unknown>> = {};
+        for (const key of detail ? deletedKeys(operation, input) : []) {
+          const read = { TableName: input['TableName'] ?? tableOf(input), Key: key, ConsistentRead: true };
+          const got = await send(Buffer.from(JSON.stringify(read)), 'DynamoDB_20120810.GetItem');
+          const item = (JSON.parse((await bodyOf(got)).toString('utf8')) as { Item?: Record<string, unknown> }).Item;
+          if (item) deleted[`${key['pk']!['S']}|${key['sk']!['S']}`] = item;
+        }
+        const answer = await send(body);
         const answerBody = await bodyOf(answer);
         meter.record(operation, answer.statusCode ?? 0, answerBody);
         if (detail) {
@@ -111,7 +142,7 @@ export class DynamoDbMeter {
             answer.statusCode === 200
               ? (JSON.parse(answerBody.toString('utf8')) as Record<string, unknown>)
               : undefined;
-          meter.log.push({ operation, input, output });
+          meter.log.push({ operation, input, output, ...(Object.keys(deleted).length ? { deleted } : {}) });
         }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         outgoing.end(answerBody);

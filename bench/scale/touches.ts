@@ -8,7 +8,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LoggedCall } from '../functions/dynamodb-meter';
-import { itemSize } from '../capacity/floor';
+import { itemSize, storedKey, type StoredItems } from '../capacity/floor';
 
 export interface Touch {
   /** `table` or the index name. */
@@ -20,10 +20,6 @@ export interface Touch {
 }
 
 type Marshalled = Record<string, AttributeValue>;
-/** Items as stored, by `<pk>|<sk>`: where an update's item sits in the indexes. */
-export type StoredItems = ReadonlyMap<string, Record<string, unknown>>;
-
-export const storedKey = (key: Record<string, unknown>): string => `${String(key['pk'])}|${String(key['sk'])}`;
 const units = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));
 
 /** Index attributes of the table (shared/data/table.ts): ALL indexes, their KEYS_ONLY twins, `due`. */
