@@ -14,6 +14,8 @@ export const handler = httpHandler<CreateQrCodeRequest>({
   name: 'createQrCode',
   body: createQrCodeRequest,
   oneTransaction: true,
+  // The image (some 2 KB) is drawn from the payload, as GET draws it: not kept under the key.
+  redrawnOnReplay: { field: 'qr_code_image', from: 'qr_code_data', draw: renderQrBase64 },
   handle: ({ auth, body }) =>
     createQrCode(
       {

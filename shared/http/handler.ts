@@ -10,7 +10,7 @@ import { AppError, RetryLater } from '../domain/errors';
 import { actingAs } from '../data/audit-trail';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
-import { readIdempotencyKey, runIdempotently } from './idempotency';
+import { readIdempotencyKey, runIdempotently, type Redrawn } from './idempotency';
 import { tracer } from '../observability/telemetry';
 import { logger } from './logger';
 import { observability } from './observability';
@@ -61,6 +61,8 @@ export interface RouteSpec<Body, Query, Path> {
   readonly oneTransaction?: boolean;
   /** Fields of the answer a replay under the Idempotency-Key leaves out: the secret it shows once. */
   readonly withheldOnReplay?: readonly string[];
+  /** A field of the answer not kept under the Idempotency-Key but drawn again on a replay (a QR image). */
+  readonly redrawnOnReplay?: Redrawn;
   readonly handle: (request: ApiRequest<Body, Query, Path>) => Promise<unknown>;
 }
 
@@ -107,7 +109,11 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         body: request.body,
       },
       run,
-      { oneTransaction: spec.oneTransaction === true, withheld: spec.withheldOnReplay ?? [] },
+      {
+        oneTransaction: spec.oneTransaction === true,
+        withheld: spec.withheldOnReplay ?? [],
+        ...(spec.redrawnOnReplay ? { redrawn: spec.redrawnOnReplay } : {}),
+      },
     );
   };
 

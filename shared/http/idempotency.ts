@@ -82,16 +82,36 @@ export function readIdempotencyKey(headers: Record<string, string | undefined>):
   return key;
 }
 
-const replay = (response: HttpResponse): HttpResponse => ({
-  ...response,
-  headers: { ...response.headers, [REPLAY_HEADER]: 'true' },
-});
+/** The recorded answer as replayed: marked so, with its redrawn field drawn again in its place. */
+async function replay(response: HttpResponse, redrawn: Redrawn | undefined): Promise<HttpResponse> {
+  const replayed = { ...response, headers: { ...response.headers, [REPLAY_HEADER]: 'true' } };
+  if (!redrawn || response.statusCode >= 300 || !response.body) return replayed;
+  const recordedBody = JSON.parse(response.body) as Record<string, unknown>;
+  const source = recordedBody[redrawn.from];
+  if (typeof source !== 'string') return replayed;
+  const drawn = await redrawn.draw(source);
+  const body = Object.fromEntries(
+    Object.entries(recordedBody).flatMap(([name, value]) =>
+      name === redrawn.from
+        ? [
+            [name, value],
+            [redrawn.field, drawn],
+          ]
+        : [[name, value]],
+    ),
+  );
+  return { ...replayed, body: JSON.stringify(body) };
+}
 
-function answerFor(record: IdempotencyRecord, hash: string): HttpResponse | undefined {
+async function answerFor(
+  record: IdempotencyRecord,
+  hash: string,
+  redrawn: Redrawn | undefined,
+): Promise<HttpResponse | undefined> {
   if (record.requestHash !== hash) {
     throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
   }
-  return record.status === 'COMPLETED' && record.response ? replay(record.response) : undefined;
+  return record.status === 'COMPLETED' && record.response ? replay(record.response, redrawn) : undefined;
 }
 
 /**
@@ -103,14 +123,15 @@ async function holderAnswer(
   request: IdempotentRequest,
   hash: string,
   record: IdempotencyRecord,
+  redrawn: Redrawn | undefined,
 ): Promise<HttpResponse> {
-  const answer = answerFor(record, hash);
+  const answer = await answerFor(record, hash, redrawn);
   if (answer) return answer;
   for (const delay of WAIT_FOR_RUNNING_MS) {
     await sleep(delay);
     const current = await store.find(request.tenant, request.key, Date.now());
     if (!current) break;
-    const settled = answerFor(current, hash);
+    const settled = await answerFor(current, hash, redrawn);
     if (settled) return settled;
   }
   throw new AppError(
@@ -130,6 +151,21 @@ export interface IdempotencyOptions {
    * nothing): its answer is committed in that transaction.
    */
   readonly oneTransaction?: boolean;
+  /** A field of a success answer not recorded under the key but drawn again on a replay (Redrawn). */
+  readonly redrawn?: Redrawn;
+}
+
+/**
+ * A top-level field of a success answer drawn from another of its fields (a QR code's image, a PNG of
+ * some 2 KB, from its payload): large, and the same whenever it is drawn. The record keeps the answer
+ * without it, so that it is not written twice (in the record and in the resource's own answer to a
+ * GET, which draws it too); a replay draws it again and puts it back in its place, right after its
+ * source, so the replayed answer is the first one, byte for byte.
+ */
+export interface Redrawn {
+  readonly field: string;
+  readonly from: string;
+  readonly draw: (source: string) => Promise<string>;
 }
 
 export async function runIdempotently(
@@ -139,24 +175,34 @@ export async function runIdempotently(
   options: IdempotencyOptions = {},
 ): Promise<HttpResponse> {
   const hash = requestHash(request);
-  const record = (response: HttpResponse) => recorded(response, options.withheld ?? []);
+  const keeping: Keeping = {
+    record: (response) => recorded(response, options.withheld ?? [], options.redrawn),
+    redrawn: options.redrawn,
+  };
   return options.oneTransaction
-    ? committedWithWork(store, request, hash, run, record)
-    : claimed(store, request, hash, run, record);
+    ? committedWithWork(store, request, hash, run, keeping)
+    : claimed(store, request, hash, run, keeping);
+}
+
+/** How an answer is kept under the key, and what a replay draws again. */
+interface Keeping {
+  readonly record: (response: HttpResponse) => HttpResponse;
+  readonly redrawn: Redrawn | undefined;
 }
 
 /**
  * The answer as kept for 24 hours under the key: a success without its withheld fields, saying which,
  * so that no secret sits in the record nor replays to whoever of the tenant sends the same key and body.
  */
-function recorded(response: HttpResponse, withheld: readonly string[]): HttpResponse {
-  if (withheld.length === 0 || response.statusCode >= 300 || !response.body) return response;
+function recorded(response: HttpResponse, withheld: readonly string[], redrawn: Redrawn | undefined): HttpResponse {
+  if ((withheld.length === 0 && !redrawn) || response.statusCode >= 300 || !response.body) return response;
   const body = JSON.parse(response.body) as Record<string, unknown>;
   for (const field of withheld) delete body[field];
+  if (redrawn) delete body[redrawn.field];
   return {
     ...response,
     body: JSON.stringify(body),
-    headers: { ...response.headers, [WITHHELD_HEADER]: withheld.join(', ') },
+    headers: { ...response.headers, ...(withheld.length ? { [WITHHELD_HEADER]: withheld.join(', ') } : {}) },
   };
 }
 
@@ -166,23 +212,30 @@ async function committedWithWork(
   request: IdempotentRequest,
   hash: string,
   run: () => Promise<HttpResponse>,
-  record: (response: HttpResponse) => HttpResponse,
+  keeping: Keeping,
 ): Promise<HttpResponse> {
   // A run that throws wrote nothing (its transaction was held): the key stays free for a retry.
   const { result: response, transaction } = await store.holding(run);
   // Server-side failures are not the request's answer: nothing is committed, the key stays free.
   if (response.statusCode >= 500) return response;
-  const commit = await store.commit(request.tenant, request.key, hash, record(response), Date.now(), transaction);
+  const commit = await store.commit(
+    request.tenant,
+    request.key,
+    hash,
+    keeping.record(response),
+    Date.now(),
+    transaction,
+  );
   switch (commit.outcome) {
     case 'committed':
       return response;
     case 'taken':
-      return holderAnswer(store, request, hash, commit.record);
+      return holderAnswer(store, request, hash, commit.record, keeping.redrawn);
     case 'refused':
       // The transaction's own conditions refused it (a value taken, a status changed): the answer
       // is the refusal the work gives when it meets them, so it runs again, this time for real,
       // under a claim of the key.
-      return claimed(store, request, hash, run, record);
+      return claimed(store, request, hash, run, keeping);
   }
 }
 
@@ -192,10 +245,10 @@ async function claimed(
   request: IdempotentRequest,
   hash: string,
   run: () => Promise<HttpResponse>,
-  record: (response: HttpResponse) => HttpResponse,
+  keeping: Keeping,
 ): Promise<HttpResponse> {
   const claim = await store.begin(request.tenant, request.key, hash, Date.now());
-  if (!claim.started) return holderAnswer(store, request, hash, claim.record);
+  if (!claim.started) return holderAnswer(store, request, hash, claim.record, keeping.redrawn);
 
   let response: HttpResponse;
   try {
@@ -206,7 +259,7 @@ async function claimed(
   }
   // Server-side failures are not the request's answer: leave the key free for a retry.
   if (response.statusCode >= 500) await settle(() => store.release(request.tenant, request.key));
-  else await settle(() => store.complete(request.tenant, request.key, record(response)));
+  else await settle(() => store.complete(request.tenant, request.key, keeping.record(response)));
   return response;
 }
 
