@@ -485,7 +485,9 @@ export const routes: readonly RouteDefinition[] = [
     schemas: { body: null, query: 'paymentListQuerySchema', response: 'paymentListSchema' },
     problems: [],
     scopes: [SCOPES.paymentsRead],
-    tableActions: LIST_ACTIONS,
+    // A page of payments, then their details in one BatchGetItem (with the counter's shards on page 1
+    // of a new walk: shared/data/payment-details.ts).
+    tableActions: [...LIST_ACTIONS, 'BatchGetItem'],
   },
   {
     name: 'createReport',

@@ -136,9 +136,9 @@ export const workers: readonly WorkerDefinition[] = [
     // One report a message: a report may take the whole invocation.
     source: { queue: 'reports', batchSize: 1 },
     // Reads the report (consistent) and takes it for the run (UpdateItem); reads its list's pages as
-    // the list routes do (the account, Query: lists never write); the finish's transaction updates the
-    // report and puts its event (PutItem).
-    tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    // the list routes do (the account, Query, a page's payment details with BatchGetItem: lists never
+    // write); the finish's transaction updates the report and puts its event (PutItem).
+    tableActions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem'],
     reportFiles: ['write'],
     // Lambda's longest: some 10,000 rows a second are read and written (docs/reconciliation.md).
     timeoutSeconds: 900,

@@ -100,10 +100,7 @@ export const ledgerKeys = (accountId: string): { readonly key: ItemKey; readonly
 });
 
 /** A list of accounts reads each account's balance item with its page (ListJoin). */
-export const balanceJoin: ListJoin = {
-  keyOf: (account) => itemKeys.accountBalance(String(account['id'])),
-  merge: withBalance,
-};
+export const balanceJoin: ListJoin = { sk: itemKeys.accountBalance('').sk, merge: withBalance };
 
 /**
  * Moves a legacy account's ledger from its account item to its balance item (see above). Answers true

@@ -76,6 +76,8 @@ export const itemKeys = {
     sk: 'RATE_WINDOW',
   }),
   payment: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' }),
+  /** A payment's fixed, unfiltered fields, beside it and in no index (shared/data/payment-details.ts). */
+  paymentDetail: (id: string): ItemKey => ({ pk: `PAYMENT#${id}`, sk: 'DETAIL' }),
   /** A refund of an INBOUND payment (shared/data/refunds-repository.ts). */
   refund: (id: string): ItemKey => ({ pk: `REFUND#${id}`, sk: 'REFUND' }),
   webhook: (id: string): ItemKey => ({ pk: `WEBHOOK#${id}`, sk: 'WEBHOOK' }),

@@ -108,11 +108,12 @@ export interface ListPageInput {
 }
 
 /**
- * Another item each listed item is answered with, read by key once the page is known (an account's
- * balance item): one BatchGetItem for the page, which page 1 of a new walk shares with its counter.
+ * Another item each listed item is answered with (an account's balance item, a payment's details):
+ * the item of the listed item's own partition with this sort key, read by key once the page is known,
+ * in one BatchGetItem, which page 1 of a new walk shares with its counter.
  */
 export interface ListJoin {
-  readonly keyOf: (item: Item) => ItemKey;
+  readonly sk: string;
   /** The listed item as answered, given its joined item (undefined: there is none). */
   readonly merge: (item: Item, joined: Item | undefined) => Item;
 }
@@ -224,6 +225,9 @@ function filterCondition(clauses: readonly FilterClause[]): Condition | undefine
 
 /** Sort keys are `<timestamp>#<id>`: `~` sorts after `#`, so `<t>~` bounds every item of instant t. */
 const upperKey = (timestamp: string): string => `${timestamp}~`;
+
+/** No filter narrows the walk below or above its snapshot: a counter can give its total. */
+export const countable = (plan: Plan): boolean => !plan.filter && plan.whole;
 
 export function planOf({ source, filters, request }: ListPageInput): Plan | undefined {
   const collection = source.itemCollection;

@@ -7,26 +7,29 @@
  *   asked: from whichever end of the walk is nearer (the total says where the end is), stepping over
  *   the items in between on a KEYS_ONLY index. Nothing is written: a read never costs write units,
  *   and never fails because writes are throttled.
- * - Totals come from counters written in the same transaction as the items (minus the items created
- *   after the snapshot), from a keys-only count of a date range, or, when a filter rules both out,
- *   from a filtered count. Page 1 of a new walk (its snapshot is now) takes the counter as it is,
- *   read while the page is: two calls.
+ * - Totals (shared/data/list-totals.ts) come from counters written in the same transaction as the
+ *   items (minus the items created after the snapshot), from a keys-only count of a date range, or,
+ *   when a filter rules both out, from a filtered count. Page 1 of a new walk (its snapshot is now)
+ *   takes the counter as it is, read while the page is: two calls.
+ * - A list under a record reads it with the page, and a list joined to another item of each of its
+ *   items reads those by key (shared/data/page-companions.ts): in the same calls on page 1.
  * - A walk read in order from its start (the report worker's) reads each page from where the last
  *   one ended (walkPage): no item is stepped over twice, and no total is counted.
  */
 import { invalidField } from '../domain/errors';
 import type { ListCursor, PageRequest, PageResult, PageUnder, WalkPage } from '../domain/lists';
-import { counterShardKeys, counterShardsQuery, counterTotal } from './counters';
+import { counterShardKeys, counterTotal } from './counters';
 import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { withoutStorageAttributes, type ItemKey } from './item-keys';
+import { withoutStorageAttributes } from './item-keys';
+import { computeTotal, filteredFirstPage, newWalkTotal, type TotalSource } from './list-totals';
+import { joinAll, joinedItem, joinKey, ParentRead } from './page-companions';
 import {
-  countItems,
+  countable,
   keyCondition,
   keyOf,
   keyText,
   Meter,
   planOf,
-  queryInput,
   visitMatching,
   type FilterClause,
   type Item,
@@ -35,7 +38,6 @@ import {
   type ListJoin,
   type ListPageInput,
   type Plan,
-  type SortRange,
 } from './list-plans';
 
 export type { FilterClause, Item, ItemCollection, ListCost, ListJoin, ListPageInput, ListSource } from './list-plans';
@@ -54,161 +56,49 @@ export interface ListPage {
   readonly cost: ListCost;
   /** How the page was reached (undefined past the end): for tests and the benchmark. */
   readonly route?: PageRoute;
-  /**
-   * Where the total came from: `counter` alone (page 1 of a new walk), the counter less the items
-   * after the snapshot, a keys-only count of a date range, a filtered count.
-   */
-  readonly totalFrom: 'counter' | 'counter-at-snapshot' | 'keys-count' | 'filtered-count' | 'empty-range';
+  /** Where the total came from. */
+  readonly totalFrom: TotalSource;
   /** With ListPageInput.parent: the parent record as read (undefined: there is none). */
   readonly parent?: Item | undefined;
 }
 
 /**
- * The list's parent record (ListPageInput.parent), read once: with the walk's counter when the walk
- * reads one (the counter is its item, or its shards are fetched with it), else on its own, in parallel.
+ * The page's items, in the walk's order, read along `route` from the end of the walk it starts at,
+ * each with its joined item when the list has one (ListJoin).
  */
-class ParentRead {
-  private got: Promise<Item | undefined> | undefined;
-
-  constructor(
-    readonly key: ItemKey,
-    /** Whether the counter's read brings it. */
-    readonly withCounter: boolean,
-  ) {}
-
-  static of(input: ListPageInput, plan: Plan | undefined): ParentRead | undefined {
-    const key = input.parent?.key;
-    if (!key) return undefined;
-    const readsCounter =
-      plan !== undefined && counted(plan) && (plan.ceiling === undefined || plan.counter !== undefined);
-    return new ParentRead(key, readsCounter);
-  }
-
-  /** Called by the counter's read with what it found. */
-  found(item: Item | undefined): void {
-    this.got = Promise.resolve(item);
-  }
-
-  /** Starts the read of its own, unless the counter's brings it. */
-  start(meter: Meter): void {
-    if (!this.withCounter) this.got = meter.get(this.key);
-  }
-
-  item(): Promise<Item | undefined> {
-    if (!this.got) throw new Error('The parent record was not read');
-    return this.got;
-  }
-}
-
-/** Items by key, strongly consistent: one GetItem for one key, else one BatchGetItem. */
-async function readKeys(meter: Meter, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
-  if (new Set(keys.map(keyText)).size > 1) return meter.getAll(keys, { consistent: true });
-  const item = await meter.get(keys[0]!);
-  return new Map(item ? [[keyText(keys[0]!), item]] : []);
-}
-
-/**
- * The walk's counter (undefined: an item collection counted only from some item on, or not at all),
- * and the list's parent in the same call when the parent is read with it.
- */
-async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Promise<number | undefined> {
-  const parentKeys = parent?.withCounter ? [parent.key] : [];
-  if (plan.ceiling !== undefined) {
-    if (!plan.counter) return undefined;
-    const { key, legacyKey, attribute, trustedIf } = plan.counter;
-    const found = await readKeys(meter, [key, ...(legacyKey ? [legacyKey] : []), ...parentKeys]);
-    if (parent?.withCounter) parent.found(found.get(keyText(parent.key)));
-    const item = found.get(keyText(key)) ?? (legacyKey && found.get(keyText(legacyKey)));
-    const value = item?.[attribute];
-    return item?.[trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
-  }
-  if (parent?.withCounter) {
-    // One call for both: the parent and the counter's shards (a batch charges each item apart).
-    const found = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)], { consistent: true });
-    parent.found(found.get(keyText(parent.key)));
-    found.delete(keyText(parent.key));
-    return counterTotal([...found.values()]);
-  }
-  const { Items = [] } = await meter.query(counterShardsQuery(plan.partition));
-  return counterTotal(Items);
-}
-
-interface Total {
-  readonly total: number;
-  readonly from: ListPage['totalFrom'];
-  /**
-   * False when the total may be off by an item created while it was counted: the counter and the
-   * items after the snapshot are read at once, and an insert committed between the two reads is in
-   * one and not the other. Positions from the end of the walk need an exact total; positions from
-   * its start do not.
-   */
-  readonly settled: boolean;
-}
-
-/** The items created (or, by update order, updated) after the snapshot: the counter holds them too. */
-const countAfterSnapshot = (meter: Meter, plan: Plan): Promise<number> =>
-  countItems(
-    meter,
-    queryInput(plan, plan.index.keys, keyCondition(plan, { kind: 'after', value: plan.upper }), undefined),
-  );
-
-/** Everything ever counted, minus what came after the snapshot; undefined without a counter to trust. */
-async function totalAtSnapshot(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total | undefined> {
-  // A list partition's counter is always there, read with the items after the snapshot. An item
-  // collection's may not be trusted (an account linked before its ledger counted): it is read first.
-  const [counted, after] =
-    plan.ceiling === undefined
-      ? await Promise.all([counterValue(meter, plan, parent), countAfterSnapshot(meter, plan)])
-      : await counterValue(meter, plan, parent).then(
-          async (value) => [value, value === undefined ? 0 : await countAfterSnapshot(meter, plan)] as const,
-        );
-  if (counted === undefined) return undefined;
-  // Nothing after the snapshot: no insert since it, so none between the two reads either.
-  return { total: Math.max(0, counted - after), from: 'counter-at-snapshot', settled: after === 0 };
-}
-
-/** The walk's items counted one by one: on the keys-only twin, or through the filter. */
-async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
-  const range: SortRange = {
-    kind: 'range',
-    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
-    upper: plan.upper,
-  };
-  if (!plan.filter) {
-    return {
-      total: await countItems(meter, queryInput(plan, plan.index.keys, keyCondition(plan, range), undefined)),
-      from: 'keys-count',
-      settled: true,
-    };
-  }
-  return {
-    total: await countItems(meter, queryInput(plan, plan.index.items, keyCondition(plan, range), plan.filter)),
-    from: 'filtered-count',
-    settled: true,
-  };
-}
-
-/** No filter narrows the walk below or above its snapshot: a counter can give its total. */
-const counted = (plan: Plan): boolean => !plan.filter && plan.whole;
-
-async function computeTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {
-  return (counted(plan) ? await totalAtSnapshot(meter, plan, parent) : undefined) ?? countedTotal(meter, plan);
-}
-
-/** A new walk's snapshot is this request's now: its counter, as it is, is its total. */
-async function newWalkTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {
-  const total = await counterValue(meter, plan, parent);
-  return total === undefined ? countedTotal(meter, plan) : { total, from: 'counter', settled: true };
-}
-
-/** The page's items, in the walk's order, read along `route` from the end of the walk it starts at. */
-async function readRoute(meter: Meter, plan: Plan, route: PageRoute): Promise<Item[]> {
+async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: ListJoin): Promise<Item[]> {
   const scanForward = plan.forward !== route.backward;
   const condition = keyCondition(plan, {
     kind: 'range',
     ...(plan.lower === undefined ? {} : { lower: plan.lower }),
     upper: plan.upper,
   });
+  const inOrder = (page: Item[]) => (route.backward ? page.reverse() : page);
+  if (route.skip > 0 && !plan.filter && join) {
+    // The skipped items and the page's keys in one read of the KEYS_ONLY twin; then the page's items
+    // and their joined items by key, in one BatchGetItem: the page's own read would be a call more.
+    const keys: Key[] = [];
+    await visitMatching(
+      meter,
+      plan,
+      plan.index.keys,
+      condition,
+      undefined,
+      scanForward,
+      undefined,
+      route.skip + route.take,
+      (item, i) => {
+        if (i >= route.skip) keys.push({ pk: item['pk'], sk: item['sk'] });
+      },
+    );
+    const itemKeys = keys.map((key) => ({ pk: String(key['pk']), sk: String(key['sk']) }));
+    const found = await meter.getAll([...itemKeys, ...itemKeys.map((key) => joinKey(join, key))], {
+      consistent: false,
+    });
+    // An item deleted since the index showed its key is left out, as a page read from the index would.
+    const items = itemKeys.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined));
+    return inOrder(items.map((item) => joinedItem(join, item, found)));
+  }
   const page: Item[] = [];
   const collect = (item: Item) => {
     page.push(item);
@@ -257,7 +147,7 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute): Promise<It
       },
     );
   }
-  return route.backward ? page.reverse() : page;
+  return joinAll(meter, join, inOrder(page));
 }
 
 const fromTheStart = (page: number, pageSize: number): PageRoute => ({
@@ -273,18 +163,21 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   parent?.start(meter);
   if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range', ...(await parentOf(parent)) };
   const { pageNumber, pageSize, pinned } = input.request;
-  if (input.join && !parent && plan.ceiling === undefined && counted(plan) && !pinned && pageNumber === 1) {
+  if (input.join && !parent && plan.ceiling === undefined && countable(plan) && !pinned && pageNumber === 1) {
     return joinedFirstPage(meter, plan, input.join, pageSize);
   }
 
   // Page 1 is read from the start whatever the total: while the total is counted, not after. A new
   // walk's snapshot is this request's now: the counter is its total, and the page its only other call.
-  const [{ total, from, settled }, firstPage] = await Promise.all([
-    counted(plan) && !pinned && pageNumber === 1
-      ? newWalkTotal(meter, plan, parent)
-      : computeTotal(meter, plan, parent),
-    pageNumber === 1 ? readRoute(meter, plan, firstPageRoute(pageSize)) : undefined,
-  ]);
+  const [{ total, from, settled }, firstPage] =
+    pageNumber === 1 && plan.filter
+      ? await filteredFirstPage(meter, plan, pageSize)
+      : await Promise.all([
+          countable(plan) && !pinned && pageNumber === 1
+            ? newWalkTotal(meter, plan, parent)
+            : computeTotal(meter, plan, parent),
+          pageNumber === 1 ? readRoute(meter, plan, firstPageRoute(pageSize)) : undefined,
+        ]);
   // Of a parent that is not the tenant's, nothing is told: not even how far its list goes.
   const found = await parentOf(parent);
   if (input.parent && found.parent?.['tenant'] !== input.parent.tenant) {
@@ -302,9 +195,14 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
     );
   }
   // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
-  const items = firstPage ? firstPage.slice(0, route.take) : await readRoute(meter, plan, route);
-  return { items: await joinAll(meter, input.join, items), total, cost: meter.cost, route, totalFrom: from, ...found };
+  const items = firstPage
+    ? await joinAll(meter, input.join, firstPage.slice(0, route.take))
+    : await readRoute(meter, plan, route, input.join);
+  return { items, total, cost: meter.cost, route, totalFrom: from, ...found };
 }
+
+const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 'parent'>> =>
+  parent ? { parent: await parent.item() } : {};
 
 /**
  * Page 1 of a new walk whose items are answered with others (ListJoin): its page first, then the
@@ -314,25 +212,12 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
 async function joinedFirstPage(meter: Meter, plan: Plan, join: ListJoin, pageSize: number): Promise<ListPage> {
   const read = await readRoute(meter, plan, firstPageRoute(pageSize));
   const shards = counterShardKeys(plan.partition);
-  const found = await meter.getAll([...shards, ...read.map(join.keyOf)], { consistent: false });
+  const found = await meter.getAll([...shards, ...read.map((item) => joinKey(join, item))], { consistent: false });
   const total = counterTotal(shards.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined)));
   const route = routeToPage({ page: 1, pageSize, total });
   const items = route ? read.slice(0, route.take).map((item) => joinedItem(join, item, found)) : [];
   return { items, total, cost: meter.cost, ...(route ? { route } : {}), totalFrom: 'counter' };
 }
-
-const joinedItem = (join: ListJoin, item: Item, found: ReadonlyMap<string, Item>): Item =>
-  join.merge(item, found.get(keyText(join.keyOf(item))));
-
-/** The items of a page with their joined items (ListJoin), read in one call. */
-async function joinAll(meter: Meter, join: ListJoin | undefined, items: Item[]): Promise<Item[]> {
-  if (!join || items.length === 0) return items;
-  const found = await meter.getAll(items.map(join.keyOf), { consistent: false });
-  return items.map((item) => joinedItem(join, item, found));
-}
-
-const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 'parent'>> =>
-  parent ? { parent: await parent.item() } : {};
 
 /**
  * The page of a walk read in order that follows `after` (the walk's first page without): read from

@@ -1,7 +1,7 @@
 /**
  * Payments in DynamoDB (docs/payments.md, docs/data-model.md). `writePayment` is the one way money
  * moves: in one TransactWriteItems it puts the payment records (listed in their client's collection
- * and in their customer's scope) or the network's answer to PENDING ones, changes the balances (a
+ * and in their customer's scope, their details beside them) or the network's answer to PENDING ones, changes the balances (a
  * debit only while the balance covers it), records each change as a movement of its account, puts
  * the events that report it (the outbox), updates the list counters, and carries the caller's own
  * items (the resolution's one-payment guard, status checks, a QR code's update), so that either all
@@ -12,7 +12,7 @@ import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-pay
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { SettlementStore } from '../domain/settlement';
 import { tableName } from './client';
-import { dueKeys } from './due-work';
+import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
@@ -21,21 +21,26 @@ import { balanceMoveItems } from './movements';
 import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transaction';
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
+import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
 import { payableQrCode } from './qrcodes-repository';
 import { whileActive, type TransactItem } from './transactions';
 
-const PAYMENTS = underCustomer<StoredPayment, PaymentListFilters>(
-  'PAYMENT',
-  itemKeys.payment,
-  (filters) => ({
-    account_id: filters.accountId,
-    direction: filters.direction,
-    status: filters.status,
-    qr_code_reference: filters.qrCodeReference,
-  }),
-  // A retry meets the payment its first request wrote a moment before.
-  true,
-);
+const PAYMENTS = {
+  ...underCustomer<StoredPayment, PaymentListFilters>(
+    'PAYMENT',
+    itemKeys.payment,
+    (filters) => ({
+      account_id: filters.accountId,
+      direction: filters.direction,
+      status: filters.status,
+      qr_code_reference: filters.qrCodeReference,
+    }),
+    // A retry meets the payment its first request wrote a moment before.
+    true,
+  ),
+  // Its lists read its details with it (shared/data/payment-details.ts).
+  join: detailJoin,
+};
 
 /** A transaction item of the caller's, named so that the caller can tell why a write failed. */
 export interface LabelledItem {
@@ -55,27 +60,51 @@ export const PAYMENT_EXISTS = 'payment-exists';
 export type PaymentWriteOutcome = LedgerWriteOutcome<string>;
 
 /**
- * The Put of an awaiting payment as its answer leaves it (its list keys follow its new updated_at; a
- * whole new item, so without the index of due work's attributes: its work is done), holding only while the stored payment still awaits it: PENDING (OUTBOUND) or PROCESSING (INBOUND).
+ * The update of an awaiting payment to what its answer leaves it: every field of the payment item set
+ * (its list keys follow its new updated_at), out of the index of due work (its work is done), holding
+ * only while the stored payment still awaits it: PENDING (OUTBOUND) or PROCESSING (INBOUND). An update,
+ * not a Put: its details stay where they are (a payment written before details keeps them on its item).
  */
-function answeredPut(payment: StoredPayment): TransactItem {
-  const { Put } = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
+function answeredUpdate(payment: StoredPayment): TransactItem {
+  const { Put } = listedRecordPut(
+    withoutDetails(payment),
+    PAYMENTS.key(payment.id),
+    PAYMENTS.name,
+    listingOf(PAYMENTS, payment),
+  );
+  const fields = Object.entries(Put!.Item!).filter(([name]) => name !== 'pk' && name !== 'sk');
   return {
-    Put: {
-      ...Put!,
+    Update: {
+      TableName: tableName(),
+      Key: PAYMENTS.key(payment.id),
+      UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')} REMOVE ${DUE_ATTRIBUTES.map((_, i) => `#d${i}`).join(', ')}`,
       ConditionExpression: '#status IN (:pending, :processing)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pending': 'PENDING', ':processing': 'PROCESSING' },
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ...Object.fromEntries(DUE_ATTRIBUTES.map((name, i) => [`#d${i}`, name])),
+        '#status': 'status',
+      },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+        ':pending': 'PENDING',
+        ':processing': 'PROCESSING',
+      },
     },
   };
 }
 
 /**
- * The Put of a new payment; one that awaits its answer is also put in the index of due work, at the
- * time its job is due, so a job lost after this commit is run again by the sweeper.
+ * The Put of a new payment (without its details, put beside it); one that awaits its answer is also
+ * put in the index of due work, at the time its job is due, so a job lost after this commit is run
+ * again by the sweeper.
  */
 function newPaymentPut(payment: StoredPayment, workDueAt: PaymentWrite['workDueAt']): TransactItem {
-  const put = listedRecordPut(payment, PAYMENTS.key(payment.id), PAYMENTS.name, listingOf(PAYMENTS, payment));
+  const put = listedRecordPut(
+    withoutDetails(payment),
+    PAYMENTS.key(payment.id),
+    PAYMENTS.name,
+    listingOf(PAYMENTS, payment),
+  );
   if (payment.status !== 'PENDING' && payment.status !== 'PROCESSING') return put;
   const dueAt = workDueAt?.[payment.id];
   if (!dueAt) throw new Error(`Payment ${payment.id} is ${payment.status} without the time its work is due`);
@@ -94,7 +123,7 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
   const answered = write.answered ?? [];
   return writeWithLedgerDays<string>((transaction) => {
     for (const { label, item } of items) transaction.condition(label, item);
-    for (const payment of answered) transaction.condition(NOT_AWAITING, answeredPut(payment));
+    for (const payment of answered) transaction.condition(NOT_AWAITING, answeredUpdate(payment));
     for (const payment of write.payments) {
       transaction.condition(PAYMENT_EXISTS, newPaymentPut(payment, write.workDueAt));
     }
@@ -115,6 +144,7 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
       );
     }
     transaction.add(
+      ...write.payments.map(detailPut),
       ...write.events.map(eventPut),
       // A payment and the payee's record of it may share a counter shard: their increments are added up.
       ...counterIncrementsOf(
@@ -134,7 +164,11 @@ const PAYEE = 'payee';
 const QR_CODE = 'qr-code';
 const KEY = 'key';
 
-const paymentReads = listedReads(PAYMENTS);
+const paymentReads = {
+  ...listedReads(PAYMENTS),
+  // A retry meets the payment its first request wrote a moment before: strongly consistent.
+  get: (id: string): Promise<StoredPayment | undefined> => readPayment(id, true),
+};
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {
   ...paymentReads,

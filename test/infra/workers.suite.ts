@@ -303,15 +303,15 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt.
         sendWebhook: ['GetItem', 'UpdateItem'],
-        // GetItem of the payment; the answer's transaction: Put of the payment, its event and (a
-        // rejection) the movement, Update of the payer's balance. A payment between our merchants: the
+        // GetItem of the payment and its details; the answer's transaction: Update of the payment, Put
+        // of its event and (a rejection) the movement, Update of the payer's balance. A payment between our merchants: the
         // payee's credit as an inbound payment's (ConditionCheckItem of its customer and key).
         settlePayment: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
         // The dispatcher's, for the events it dispatches again.
         redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
-        // GetItem of the report, Update taking it for the run; its list's pages (Query: lists never
-        // write); the finish's transaction: Update, Put of its event.
-        runReport: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // GetItem of the report, Update taking it for the run; its list's pages (Query, and BatchGetItem
+        // of a page's payment details: lists never write); the finish's transaction: Update, Put of its event.
+        runReport: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
         sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });

@@ -47,7 +47,8 @@ const clockAt = (at: string): Clock => ({ now: () => at });
 
 /** The index entry of an item, as [pk, duesk], or undefined when it is out of the index. */
 async function dueEntryOf(pk: string): Promise<string | undefined> {
-  const [item] = await table.scan((i) => i['pk'] === pk);
+  // The entity's own item (`PAYMENT#<id>` / `PAYMENT`), not another of its partition (a payment's details).
+  const [item] = await table.scan((i) => i['pk'] === pk && i['sk'] === pk.split('#')[0]);
   if (!item) throw new Error(`${pk} does not exist`);
   if (item['duepk'] !== undefined) expect(item['duepk']).toBe(`DUE#${dueShardOf(String(item['id']))}`);
   return item['duesk'];

@@ -457,6 +457,78 @@ describe('lists under a parent record', () => {
   });
 });
 
+describe('lists joined to another item of each listed item', () => {
+  let tenant: string;
+  let all: Widget[];
+  const join = {
+    sk: 'EXTRA',
+    merge: (item: Record<string, unknown>, extra: Record<string, unknown> | undefined) =>
+      extra ? { ...item, extra: extra['extra'] } : item,
+  };
+  beforeAll(async () => {
+    tenant = `t-${randomUUID()}`;
+    all = widgets(40);
+    await insert(tenant, all);
+    // Every widget but the first has its extra item; the first reads as it is.
+    for (const w of all.slice(1)) {
+      await table.documents.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: { pk: `WIDGET#${w.id}`, sk: 'EXTRA' },
+          UpdateExpression: 'SET extra = :e',
+          ExpressionAttributeValues: { ':e': `x-${w.id}` },
+        }),
+      );
+    }
+  });
+  const source = () => ({ tenant, collection: COLLECTION });
+  const extras = (items: readonly Record<string, unknown>[]) => items.map((item) => item['extra']);
+
+  test("page 1 of a new walk: the page, then the counter's shards and the joined items in one call", async () => {
+    const page = await pagination.listPage({ source: source(), filters: [], request: request({ pageSize: 5 }), join });
+    expect(page.cost.readCalls).toBe(2);
+    expect(page.total).toBe(40);
+    expect(ids(page.items)).toEqual(ordered(all).slice(0, 5));
+    expect(extras(page.items)).toEqual([undefined, ...all.slice(1, 5).map((w) => `x-${w.id}`)]);
+  });
+
+  test('a later page steps over the keys and reads its items with their joined ones by key, in order both ways', async () => {
+    for (const direction of ['asc', 'desc'] as const) {
+      const base = request({ pageSize: 5, direction });
+      const [, middle] = await walk(source(), base, [1, 3]);
+      const expected = ordered(all, 'created_at', direction === 'desc').slice(10, 15);
+      const page = await pagination.listPage({
+        source: source(),
+        filters: [],
+        request: { ...base, pageNumber: 3, pinned: true },
+        join,
+      });
+      expect(ids(page.items)).toEqual(expected);
+      expect(ids(middle!.items)).toEqual(expected);
+      expect(extras(page.items)).toEqual(expected.map((id) => (id === all[0]!.id ? undefined : `x-${id}`)));
+      expect(page.cost.readCalls).toBeLessThanOrEqual(4);
+    }
+  });
+
+  test('a filtered page 1 is counted as it is read: one read and the join', async () => {
+    const page = await pagination.listPage({
+      source: source(),
+      filters: [{ kind: 'equals', attribute: 'color', value: 'green' }],
+      request: request({ pageSize: 3 }),
+      join,
+    });
+    const green = all.filter((w) => w.color === 'green');
+    expect(page.total).toBe(green.length);
+    expect(ids(page.items)).toEqual(ordered(green).slice(0, 3));
+    expect(extras(page.items)).toEqual(
+      ordered(green)
+        .slice(0, 3)
+        .map((id) => `x-${id}`),
+    );
+    expect(page.cost.readCalls).toBe(2);
+  });
+});
+
 describe('snapshots', () => {
   test('items created during a walk are not in it and do not move its pages', async () => {
     const tenant = `t-${randomUUID()}`;

@@ -6,6 +6,7 @@
  * paying QR codes (a DYNAMIC code once, also under concurrent payments).
  */
 import { randomUUID } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError } from '../../shared/domain/errors';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { creditPaymentId } from '../../shared/domain/network-credits';
@@ -108,9 +109,11 @@ describe('paying one of our merchants', () => {
     const [payerLedger, payeeLedger] = await Promise.all([ledgerOf(payer.account.id), ledgerOf(payee.account.id)]);
     expect([payerLedger.balanceCents, payerLedger.movementsCents]).toEqual([376_55, 376_55]);
     expect([payeeLedger.balanceCents, payeeLedger.movementsCents]).toEqual([123_45, 123_45]);
-    const [inbound] = await table.scan(
+    const [inboundItem] = await table.scan(
       (item) => item['entity'] === 'PAYMENT' && item['account_id'] === payee.account.id,
     );
+    // Read whole (its details are in an item beside it: shared/data/payment-details.ts).
+    const inbound = await dynamoPaymentStore.get(inboundItem!['id']);
     expect(inbound).toMatchObject({
       tenant: payee.customer.tenant,
       customer_id: payee.customer.id,
@@ -164,6 +167,48 @@ describe('paying one of our merchants', () => {
   });
 });
 
+describe('a payment written before its details had an item of their own', () => {
+  it('is read whole, its answer keeps its fields, and its list shows them', async () => {
+    const payer = await storedMerchant(tenant(), 500_00);
+    const resolution = await storedResolution(payer, await otherParticipantKey());
+    const payment = await payResolution(
+      paymentDeps(new HeldSettlements()),
+      payer.customer.tenant,
+      paymentRequest(payer, resolution, '10.00', 'Pedido viejo'),
+    );
+    // As it was written before: every field on the payment item, no detail item.
+    const detailKey = itemKeys.paymentDetail(payment.id);
+    const [detail] = await table.scan((i) => i['pk'] === detailKey.pk && i['sk'] === detailKey.sk);
+    await table.documents.send(new DeleteCommand({ TableName: table.tableName, Key: detailKey }));
+    await table.documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: itemKeys.payment(payment.id),
+        UpdateExpression: 'SET counterparty = :c, resolution_id = :r, description = :d',
+        ExpressionAttributeValues: {
+          ':c': detail!['counterparty'],
+          ':r': detail!['resolution_id'],
+          ':d': detail!['description'],
+        },
+      }),
+    );
+    const before = (await dynamoPaymentStore.get(payment.id))!;
+    expect(publicPayment(before)).toEqual(payment);
+
+    const settled = (await settlePayment(settlementDeps(), payment.id))!;
+    expect(settled.status).toBe('SETTLED');
+    const after = (await dynamoPaymentStore.get(payment.id))!;
+    expect(after).toEqual(settled);
+    expect(after).toMatchObject({
+      counterparty: payment.counterparty,
+      resolution_id: resolution.id,
+      description: 'Pedido viejo',
+    });
+    const listed = await dynamoPaymentStore.list(payer.customer.tenant, { customerId: payer.customer.id }, page());
+    expect(listed.items).toEqual([settled]);
+  });
+});
+
 describe('paying a key at another participant', () => {
   it('answers PENDING with its amount held, and its job settles it: SETTLED, each change with its event', async () => {
     const payer = await storedMerchant(tenant(), 500_00);
@@ -195,7 +240,7 @@ describe('paying a key at another participant', () => {
     expect(await dynamoPaymentStore.get(payment.id)).toEqual(settled);
     const ledger = await ledgerOf(payer.account.id);
     expect([ledger.balanceCents, ledger.movementsCents, ledger.movements.length]).toEqual([499_99, 499_99, 2]);
-    const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}`);
+    const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}` && i['sk'] === 'PAYMENT');
     expect(item).toMatchObject({ gsi2sk: `${settled.updated_at}#${payment.id}` });
     expect((await eventsOf(table, payment.id)).map((e) => [e.type, e.data])).toEqual([
       ['payment.outbound.confirmed', payment],
@@ -379,9 +424,9 @@ describe('one payment per resolution', () => {
     // The same bytes: the first answer and the replays that read the payment back.
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     const payments = await table.scan(
-      (item) => item['entity'] === 'PAYMENT' && item['resolution_id'] === resolution.id,
+      (item) => item['entity'] === 'PAYMENT_DETAIL' && item['resolution_id'] === resolution.id,
     );
-    expect(payments.map((p) => p['id'])).toEqual([answers[0]!.id]);
+    expect(payments.map((p) => String(p['pk']))).toEqual([`PAYMENT#${answers[0]!.id}`]);
     const [payerLedger, payeeLedger] = await Promise.all([ledgerOf(payer.account.id), ledgerOf(payee.account.id)]);
     expect(payerLedger.movements).toHaveLength(2);
     expect(payerLedger.balanceCents).toBe(700_00);
