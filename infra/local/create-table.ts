@@ -1,7 +1,8 @@
 /**
  * Creates the table from the shared definition (the same one the CDK stack deploys), if missing. A
  * table kept from an older version (`.data/`) gets the indexes added since, one at a time as
- * DynamoDB requires, and its stream.
+ * DynamoDB requires, and its stream. An index retired since (gsi4keys, issue 31) is left in place:
+ * nothing reads it, and DynamoDB Local, asked to drop it, keeps it DELETING for minutes.
  */
 import {
   CreateTableCommand,

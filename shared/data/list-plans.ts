@@ -15,6 +15,7 @@ import {
 import type { OrderKey, PageRequest } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { collectionPartition, scopePartition, type ItemKey } from './item-keys';
+import { tableDefinition } from './table';
 
 /** A filtered read never asks DynamoDB for more than this many items at once. */
 const MAX_BATCH = 1000;
@@ -31,18 +32,27 @@ export type Key = Record<string, unknown>;
 interface ListIndex {
   /** The index with whole items: pages are read here (undefined: the table itself). */
   readonly items: string | undefined;
-  /** Its KEYS_ONLY twin: counts and skips are read here when no filter needs other attributes. */
+  /**
+   * Its KEYS_ONLY twin: counts and skips are read here when no filter needs other attributes. An
+   * index without a twin in the table's definition counts and skips on its whole items.
+   */
   readonly keys: string | undefined;
+  /** Steps over whole items (no twin): each costs some six times what its keys would. */
+  readonly stepsWhole: boolean;
   readonly pk: string;
   readonly sk: string;
 }
 
-const listIndex = (n: number): ListIndex => ({
-  items: `gsi${n}`,
-  keys: `gsi${n}keys`,
-  pk: `gsi${n}pk`,
-  sk: `gsi${n}sk`,
-});
+const listIndex = (n: number): ListIndex => {
+  const twin = tableDefinition.globalSecondaryIndexes.find((index) => index.indexName === `gsi${n}keys`);
+  return {
+    items: `gsi${n}`,
+    keys: twin ? twin.indexName : `gsi${n}`,
+    stepsWhole: !twin,
+    pk: `gsi${n}pk`,
+    sk: `gsi${n}sk`,
+  };
+};
 
 const INDEXES: Record<'collection' | 'scope', Record<OrderKey, ListIndex>> = {
   collection: { created_at: listIndex(1), updated_at: listIndex(2) },
@@ -50,7 +60,7 @@ const INDEXES: Record<'collection' | 'scope', Record<OrderKey, ListIndex>> = {
 };
 
 /** An item collection of the table read in its sort key's order: its items are small, no twin needed. */
-const TABLE: ListIndex = { items: undefined, keys: undefined, pk: 'pk', sk: 'sk' };
+const TABLE: ListIndex = { items: undefined, keys: undefined, stepsWhole: false, pk: 'pk', sk: 'sk' };
 
 /** A condition on an item attribute that the index's key cannot express. */
 export type FilterClause =
