@@ -8,6 +8,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LoggedCall } from '../functions/dynamodb-meter';
+import { tableDefinition } from '../../shared/data/table';
 import { itemSize, storedKey, type StoredItems } from '../capacity/floor';
 
 export interface Touch {
@@ -22,14 +23,12 @@ export interface Touch {
 type Marshalled = Record<string, AttributeValue>;
 const units = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));
 
-/** Index attributes of the table (shared/data/table.ts): ALL indexes, their KEYS_ONLY twins, `due`. */
-const INDEXES = [
-  ...[1, 2, 3, 4].flatMap((n) => [
-    { name: `gsi${n}`, pk: `gsi${n}pk`, all: true },
-    { name: `gsi${n}keys`, pk: `gsi${n}pk`, all: false },
-  ]),
-  { name: 'due', pk: 'duepk', all: true },
-];
+/** The table's indexes as the code defines them (shared/data/table.ts): an ALL one holds the whole item. */
+const INDEXES = tableDefinition.globalSecondaryIndexes.map((index) => ({
+  name: index.indexName,
+  pk: index.partitionKey,
+  all: index.projection === 'ALL',
+}));
 
 function indexWrites(item: Record<string, unknown>, factor: number, bytes: number): Touch[] {
   return INDEXES.flatMap((index) => {
