@@ -279,6 +279,13 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
 
 export type SortRange = { readonly kind: 'range'; readonly lower?: string; readonly upper: string };
 
+/** The walk's whole key range: from its lower bound (if any) to its snapshot's. */
+export const walkRange = (plan: Plan): SortRange => ({
+  kind: 'range',
+  ...(plan.lower === undefined ? {} : { lower: plan.lower }),
+  upper: plan.upper,
+});
+
 export function keyCondition(
   plan: Plan,
   range: SortRange | { readonly kind: 'after'; readonly value: string },

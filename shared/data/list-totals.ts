@@ -12,11 +12,11 @@ import {
   keyCondition,
   keyText,
   queryInput,
+  walkRange,
   type Item,
   type Key,
   type Meter,
   type Plan,
-  type SortRange,
 } from './list-plans';
 
 /**
@@ -86,12 +86,8 @@ async function totalAtSnapshot(meter: Meter, plan: Plan, parent?: ParentRead): P
 }
 
 /** The walk's items counted one by one: on the keys-only twin, or through the filter. */
-export async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
-  const range: SortRange = {
-    kind: 'range',
-    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
-    upper: plan.upper,
-  };
+async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
+  const range = walkRange(plan);
   if (!plan.filter) {
     return {
       total: await countItems(meter, queryInput(plan, plan.index.keys, keyCondition(plan, range), undefined)),
@@ -112,11 +108,7 @@ export async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
  * count and then the page would read the first items twice, in a call more.
  */
 export async function filteredFirstPage(meter: Meter, plan: Plan, pageSize: number): Promise<[Total, Item[]]> {
-  const condition = keyCondition(plan, {
-    kind: 'range',
-    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
-    upper: plan.upper,
-  });
+  const condition = keyCondition(plan, walkRange(plan));
   const items: Item[] = [];
   let total = 0;
   let start: Key | undefined;

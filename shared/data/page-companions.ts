@@ -52,7 +52,10 @@ export async function readKeys(meter: Meter, keys: readonly ItemKey[]): Promise<
 }
 
 /** The key of the item joined to a listed item: the listed item's partition, the join's sort key. */
-export const joinKey = (join: ListJoin, item: Item): ItemKey => ({ pk: String(item['pk']), sk: join.sk });
+export const joinKey = (join: ListJoin, item: { readonly pk?: unknown }): ItemKey => ({
+  pk: String(item.pk),
+  sk: join.sk,
+});
 
 export const joinedItem = (join: ListJoin, item: Item, found: ReadonlyMap<string, Item>): Item =>
   join.merge(item, found.get(keyText(joinKey(join, item))));

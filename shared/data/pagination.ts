@@ -20,7 +20,7 @@ import { invalidField } from '../domain/errors';
 import type { ListCursor, PageRequest, PageResult, PageUnder, WalkPage } from '../domain/lists';
 import { counterShardKeys, counterTotal } from './counters';
 import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
-import { withoutStorageAttributes } from './item-keys';
+import { withoutStorageAttributes, type ItemKey } from './item-keys';
 import { computeTotal, filteredFirstPage, newWalkTotal, type TotalSource } from './list-totals';
 import { joinAll, joinedItem, joinKey, ParentRead } from './page-companions';
 import {
@@ -31,6 +31,7 @@ import {
   Meter,
   planOf,
   visitMatching,
+  walkRange,
   type FilterClause,
   type Item,
   type Key,
@@ -71,35 +72,21 @@ export interface ListPage {
  */
 async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: ListJoin): Promise<Item[]> {
   const scanForward = plan.forward !== route.backward;
-  const condition = keyCondition(plan, {
-    kind: 'range',
-    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
-    upper: plan.upper,
-  });
+  const condition = keyCondition(plan, walkRange(plan));
   const inOrder = (page: Item[]) => (route.backward ? page.reverse() : page);
+  // The first `count` keys of the walk on its KEYS_ONLY twin (without a filter: it needs whole items).
+  const visitKeys = (count: number, visit: (item: Item, position: number) => void) =>
+    visitMatching(meter, plan, plan.index.keys, condition, undefined, scanForward, undefined, count, visit);
   if (route.skip > 0 && !plan.filter && join) {
-    // The skipped items and the page's keys in one read of the KEYS_ONLY twin; then the page's items
-    // and their joined items by key, in one BatchGetItem: the page's own read would be a call more.
-    const keys: Key[] = [];
-    await visitMatching(
-      meter,
-      plan,
-      plan.index.keys,
-      condition,
-      undefined,
-      scanForward,
-      undefined,
-      route.skip + route.take,
-      (item, i) => {
-        if (i >= route.skip) keys.push({ pk: item['pk'], sk: item['sk'] });
-      },
-    );
-    const itemKeys = keys.map((key) => ({ pk: String(key['pk']), sk: String(key['sk']) }));
-    const found = await meter.getAll([...itemKeys, ...itemKeys.map((key) => joinKey(join, key))], {
-      consistent: false,
+    // The skipped items and the page's keys in one read of the keys; then the page's items and their
+    // joined items by key, in one BatchGetItem: the page's own read would be a call more.
+    const keys: ItemKey[] = [];
+    await visitKeys(route.skip + route.take, (item, i) => {
+      if (i >= route.skip) keys.push({ pk: String(item['pk']), sk: String(item['sk']) });
     });
+    const found = await meter.getAll([...keys, ...keys.map((key) => joinKey(join, key))], { consistent: false });
     // An item deleted since the index showed its key is left out, as a page read from the index would.
-    const items = itemKeys.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined));
+    const items = keys.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined));
     return inOrder(items.map((item) => joinedItem(join, item, found)));
   }
   const page: Item[] = [];
@@ -107,21 +94,11 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
     page.push(item);
   };
   if (route.skip > 0 && !plan.filter) {
-    // Step over the skipped items on the KEYS_ONLY twin, then read the page's whole items after them.
+    // Step over the skipped items on the keys, then read the page's whole items after them.
     let lastSkipped: Key | undefined;
-    const passed = await visitMatching(
-      meter,
-      plan,
-      plan.index.keys,
-      condition,
-      undefined,
-      scanForward,
-      undefined,
-      route.skip,
-      (item) => {
-        lastSkipped = keyOf(plan, item);
-      },
-    );
+    const passed = await visitKeys(route.skip, (item) => {
+      lastSkipped = keyOf(plan, item);
+    });
     if (passed === route.skip) {
       await visitMatching(
         meter,
@@ -237,11 +214,7 @@ export async function walkPage(
   if (!plan) return { items: [], cost: meter.cost };
   const { pageSize } = input.request;
   const items: Item[] = [];
-  const condition = keyCondition(plan, {
-    kind: 'range',
-    ...(plan.lower === undefined ? {} : { lower: plan.lower }),
-    upper: plan.upper,
-  });
+  const condition = keyCondition(plan, walkRange(plan));
   await visitMatching(meter, plan, plan.index.items, condition, plan.filter, plan.forward, after, pageSize, (item) => {
     items.push(item);
   });
