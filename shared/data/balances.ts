@@ -67,16 +67,19 @@ export interface AccountItems {
 /**
  * The account item and its balance item, read at once: two GetItems, the one action every function
  * reading an account is granted (a Query of the two would need Query, which lists partitions too).
+ * The balance item is read strongly consistent whatever `consistent` says: a legacy account's, moved
+ * out a moment ago, is never missed (its account item no longer holds a number).
  */
 export async function readAccountItems(
   accountId: string,
   consistent: boolean,
 ): Promise<AccountItems & { readonly readCapacity: number }> {
   const [account, balance] = await Promise.all(
-    [itemKeys.account(accountId), itemKeys.accountBalance(accountId)].map((Key) =>
-      dynamo().send(
-        new GetCommand({ TableName: tableName(), Key, ConsistentRead: consistent, ReturnConsumedCapacity: 'TOTAL' }),
-      ),
+    [
+      { Key: itemKeys.account(accountId), ConsistentRead: consistent },
+      { Key: itemKeys.accountBalance(accountId), ConsistentRead: true },
+    ].map((read) =>
+      dynamo().send(new GetCommand({ TableName: tableName(), ...read, ReturnConsumedCapacity: 'TOTAL' })),
     ),
   );
   return {

@@ -120,7 +120,8 @@ export interface ListPageInput {
 /**
  * Another item each listed item is answered with (an account's balance item, a payment's details):
  * the item of the listed item's own partition with this sort key, read by key once the page is known,
- * in one BatchGetItem, which page 1 of a new walk shares with its counter.
+ * in one BatchGetItem, which page 1 of a new walk shares with its counter. Strongly consistent: a
+ * joined item just written (a legacy account's balance, moved out a moment ago) is never missed.
  */
 export interface ListJoin {
   readonly sk: string;
@@ -161,10 +162,10 @@ export class Meter {
   }
 
   /**
-   * Items by key: one call per 100 keys (BatchGetItem's limit), another for each part DynamoDB leaves
-   * unprocessed. Answered by key (`keyText`); a key without an item has no entry.
+   * Items by key, strongly consistent: one call per 100 keys (BatchGetItem's limit), another for each
+   * part DynamoDB leaves unprocessed. Answered by key (`keyText`); a key without an item has no entry.
    */
-  async getAll(keys: readonly ItemKey[], { consistent }: { consistent: boolean }): Promise<Map<string, Item>> {
+  async getAll(keys: readonly ItemKey[]): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const unique = [...new Map(keys.map((key) => [keyText(key), { pk: key.pk, sk: key.sk }])).values()];
     for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
@@ -172,7 +173,7 @@ export class Meter {
       while (wanted?.length) {
         const output: BatchGetCommandOutput = await dynamo().send(
           new BatchGetCommand({
-            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: consistent } },
+            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } },
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );

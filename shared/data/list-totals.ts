@@ -42,7 +42,7 @@ async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Prom
   }
   if (parent?.withCounter) {
     // One call for both: the parent and the counter's shards (a batch charges each item apart).
-    const found = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)], { consistent: true });
+    const found = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)]);
     parent.found(found.get(keyText(parent.key)));
     found.delete(keyText(parent.key));
     return counterTotal([...found.values()]);

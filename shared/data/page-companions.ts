@@ -46,7 +46,7 @@ export class ParentRead {
 
 /** Items by key, strongly consistent: one GetItem for one key, else one BatchGetItem. */
 export async function readKeys(meter: Meter, keys: readonly ItemKey[]): Promise<Map<string, Item>> {
-  if (new Set(keys.map(keyText)).size > 1) return meter.getAll(keys, { consistent: true });
+  if (new Set(keys.map(keyText)).size > 1) return meter.getAll(keys);
   const item = await meter.get(keys[0]!);
   return new Map(item ? [[keyText(keys[0]!), item]] : []);
 }
@@ -63,9 +63,6 @@ export const joinedItem = (join: ListJoin, item: Item, found: ReadonlyMap<string
 /** The items of a page with their joined items (ListJoin), read in one call. */
 export async function joinAll(meter: Meter, join: ListJoin | undefined, items: Item[]): Promise<Item[]> {
   if (!join || items.length === 0) return items;
-  const found = await meter.getAll(
-    items.map((item) => joinKey(join, item)),
-    { consistent: false },
-  );
+  const found = await meter.getAll(items.map((item) => joinKey(join, item)));
   return items.map((item) => joinedItem(join, item, found));
 }

@@ -84,7 +84,7 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
     await visitKeys(route.skip + route.take, (item, i) => {
       if (i >= route.skip) keys.push({ pk: String(item['pk']), sk: String(item['sk']) });
     });
-    const found = await meter.getAll([...keys, ...keys.map((key) => joinKey(join, key))], { consistent: false });
+    const found = await meter.getAll([...keys, ...keys.map((key) => joinKey(join, key))]);
     // An item deleted since the index showed its key is left out, as a page read from the index would.
     const items = keys.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined));
     return inOrder(items.map((item) => joinedItem(join, item, found)));
@@ -193,7 +193,7 @@ const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 
 async function joinedFirstPage(meter: Meter, plan: Plan, join: ListJoin, pageSize: number): Promise<ListPage> {
   const read = await readRoute(meter, plan, firstPageRoute(pageSize));
   const shards = counterShardKeys(plan.partition);
-  const found = await meter.getAll([...shards, ...read.map((item) => joinKey(join, item))], { consistent: false });
+  const found = await meter.getAll([...shards, ...read.map((item) => joinKey(join, item))]);
   const total = counterTotal(shards.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined)));
   const route = routeToPage({ page: 1, pageSize, total });
   const items = route ? read.slice(0, route.take).map((item) => joinedItem(join, item, found)) : [];
