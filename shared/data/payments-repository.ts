@@ -1,11 +1,11 @@
 /**
  * Payments in DynamoDB (docs/payments.md, docs/data-model.md). `writePayment` is the one way money
  * moves: in one TransactWriteItems it puts the payment records (listed in their client's collection
- * and in their customer's scope, their details beside them) or the network's answer to PENDING ones, changes the balances (a
- * debit only while the balance covers it), records each change as a movement of its account, puts
- * the events that report it (the outbox), updates the list counters, and carries the caller's own
- * items (the resolution's one-payment guard, status checks, a QR code's update), so that either all
- * of it is written or none of it.
+ * and in their customer's scope, their details beside them) or the network's answer to PENDING ones,
+ * changes the balances (a debit only while the balance covers it), records each change as a movement
+ * of its account, puts the events that report it (the outbox), updates the list counters, and carries
+ * the caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
+ * that either all of it is written or none of it.
  */
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-payment';
