@@ -11,6 +11,7 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/dispatch';
+import { oncePerBatch } from '../shared/domain/subscribers';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
@@ -27,7 +28,8 @@ export const handler = workerHandler(
   logger,
   async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
     const deps = {
-      webhooks: dynamoWebhookStore,
+      // The tenant's webhooks, read once for the batch's events (shared/domain/subscribers.ts).
+      webhooks: oncePerBatch(dynamoWebhookStore),
       deliveries: dynamoDeliveryStore,
       events: dynamoDispatchedEvents,
       queue: deliveryQueue(),

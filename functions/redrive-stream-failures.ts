@@ -11,6 +11,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/dispatch';
+import { oncePerBatch } from '../shared/domain/subscribers';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
@@ -38,8 +39,7 @@ const batchFields = (batch: StreamBatchInfo) => ({
 export const handler = workerHandler(
   logger,
   async (event: Pick<SQSEvent, 'Records'>, context: Context): Promise<SQSBatchResponse> => {
-    const deps = {
-      webhooks: dynamoWebhookStore,
+    const shared = {
       deliveries: dynamoDeliveryStore,
       events: dynamoDispatchedEvents,
       queue: deliveryQueue(),
@@ -63,6 +63,9 @@ export const handler = workerHandler(
           return;
         }
         let dispatched = 0;
+        // The tenant's webhooks, read once for the batch's events, after they were read back
+        // (shared/domain/subscribers.ts).
+        const deps = { ...shared, webhooks: oncePerBatch(dynamoWebhookStore) };
         for (const record of records) {
           const inserted = insertedEvent(record);
           if (!inserted) continue;

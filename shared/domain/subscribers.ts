@@ -23,3 +23,33 @@ export async function subscribersOf(webhooks: SubscriberReader, event: DomainEve
   const subscribed = (w: StoredWebhook) => w.enabled && w.events.includes(event.type) && existedAt(w, event);
   return (await webhooks.webhooksOf(event.tenant)).filter(subscribed);
 }
+
+/**
+ * A reader that reads each tenant's webhooks once, for every event of one stream batch (the
+ * dispatcher's, functions/dispatch-events.ts, and a re-driven one's): one client's events would
+ * otherwise read its webhook set, its gsi1 list and each of its webhooks once each (issue 31,
+ * docs/scale.md). Make one per batch, never keep it longer.
+ *
+ * Why it weakens nothing: every record of a batch was committed before the stream handed the batch,
+ * and the read is made after that (at the batch's first event of the tenant), consistently. So a
+ * webhook created, disabled or deleted before any of the batch's events was written counts as it is
+ * for each of them, exactly as when each event read them. A change made after the read is one made
+ * after every event of the batch: per event, a change just after that event's own read was missed
+ * too. A delivery it leads to for a webhook disabled or deleted since ends FAILED at its attempt
+ * (`Not sent: ...`), the sender reading the webhook again (shared/domain/deliveries.ts).
+ */
+export function oncePerBatch(reader: SubscriberReader): SubscriberReader {
+  const read = new Map<string, Promise<readonly StoredWebhook[]>>();
+  return {
+    webhooksOf(tenant: string): Promise<readonly StoredWebhook[]> {
+      let webhooks = read.get(tenant);
+      if (!webhooks) {
+        webhooks = reader.webhooksOf(tenant);
+        // A failed read is not kept: the batch is retried from its event, which reads again.
+        webhooks.catch(() => read.delete(tenant));
+        read.set(tenant, webhooks);
+      }
+      return webhooks;
+    },
+  };
+}
