@@ -8,7 +8,7 @@
 import { systemClock } from '../shared/domain/clock';
 import { sweep } from '../shared/domain/sweep';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { dynamoDueWork } from '../shared/data/due-work';
+import { sweptDueWork } from '../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
@@ -17,12 +17,14 @@ import { MetricUnit } from '../shared/observability/emf-metrics';
 import { STRANDED_WORK_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { workerHandler } from '../shared/observability/worker-handler';
-import { readSweepGraceMs } from '../shared/runtime/config';
+import { readSweepGraceMs, readSweepIntervalMs } from '../shared/runtime/config';
 
 export const handler = workerHandler(logger, async (): Promise<void> => {
   const deliveries = deliveryQueue();
   const report = await sweep({
-    due: dynamoDueWork,
+    // Every shard of the index at each run on AWS (a run a minute); the local runtime's frequent runs
+    // share them in turns (shared/data/due-work.ts).
+    due: sweptDueWork(readSweepIntervalMs()),
     settlement: settlementQueue(),
     refunds: refundQueue(),
     deliveries,

@@ -148,7 +148,8 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'sweepStrandedWork',
     handler: 'sweep-stranded-work',
     source: { schedule: 'rate(1 minute)' },
-    // Queries the index of due work and takes each item (UpdateItem, ALL_NEW); queues a payment's job,
+    // Queries the index of due work (where runs share its shards, the turn counter's UpdateItem first:
+    // shared/data/due-work.ts) and takes each item (UpdateItem, ALL_NEW); queues a payment's job,
     // a delivery's attempt or a report's run, and dispatches an event as the dispatcher does (the webhook set's
     // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
     // transaction, UpdateItem marking it dispatched).

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
+  DEFAULT_SWEEP_INTERVAL_MS,
   ENV,
   formatTenantRateLimit,
   QUEUE_ENV,
@@ -104,7 +105,8 @@ export interface LocalRuntimeOptions {
   readonly routeTimeoutMs?: number;
   /**
    * How often the sweeper runs (SWEEP_INTERVAL_MS; default 60000, every minute as on AWS); 0 runs it
-   * never (a test showing what would be lost without it).
+   * never (a test showing what would be lost without it). At 30 s or less its runs share the due
+   * index's shards in turns, so that frequent runs query 8 partitions, not 32 (shared/data/due-work.ts).
    */
   readonly sweepIntervalMs?: number;
   /** How late work must be before the sweeper restarts it (SWEEP_GRACE_MS; default 120000). */
@@ -136,7 +138,7 @@ function setOrClear(name: string, value: number | undefined): void {
 export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 15_000;
 
 /** The sweeper's schedule on AWS: every minute (functions/workers.ts). */
-export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+export { DEFAULT_SWEEP_INTERVAL_MS };
 
 export interface LocalRuntime {
   readonly url: string;
@@ -200,6 +202,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
+    // The sweeper shares the due index's shards among the runs of a minute by its interval
+    // (shared/data/due-work.ts): it reads the interval its schedule runs it at, as the grace.
+    const sweepInterval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+    setOrClear(ENV.sweepIntervalMs, sweepInterval > 0 ? sweepInterval : undefined);
     const network = options.network ?? settings.network;
     process.env[ENV.network] = network.kind;
     if (network.kind === 'connector' && network.url) process.env[ENV.networkConnectorUrl] = network.url;

@@ -32,7 +32,10 @@ export interface DueEntryRef {
 }
 
 export interface DueWorkStore<Entry extends DueEntryRef> {
-  /** Items due at `upTo` or before, the oldest first, at most `limit` (per part of the index). */
+  /**
+   * Items due at `upTo` or before, the oldest first in each part of the index it reads, about `limit`
+   * in all (the parts it reads share it evenly).
+   */
   due(upTo: string, limit: number): Promise<readonly Entry[]>;
   /**
    * Takes one item for this run: it is due again at `now` (one grace later, the next run restarts
@@ -55,8 +58,12 @@ export interface SweepDeps<Entry extends DueEntryRef> {
   readonly graceMs: number;
 }
 
-/** Items one run takes at most from each part of the index: a larger backlog takes the next runs. */
-export const SWEEP_LIMIT = 100;
+/**
+ * Items one run takes at most, shared by the parts of the index it reads (8 shards: 100 each; 32: 25
+ * each): the run's length, and so its timeout, does not grow with the shards. A larger backlog takes
+ * the next runs.
+ */
+export const SWEEP_LIMIT = 800;
 /** Restarts made at once. */
 const PARALLEL = 10;
 

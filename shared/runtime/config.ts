@@ -70,6 +70,12 @@ export const ENV = {
   tracing: 'TRACING',
   /** How long work may be late before the sweeper restarts it (milliseconds; default 120000). */
   sweepGraceMs: 'SWEEP_GRACE_MS',
+  /**
+   * How often the sweeper runs (milliseconds; default 60000, the deployed schedule, which the stack
+   * leaves it at): set by the local runtime, whose sweeps may come far more often. The sweeper shares
+   * the due index's shards among the runs of a minute by it (shared/data/due-work.ts).
+   */
+  sweepIntervalMs: 'SWEEP_INTERVAL_MS',
   /** URL of the SQS queue of report runs (docs/reconciliation.md, "Reports"). */
   reportQueueUrl: 'REPORT_QUEUE_URL',
   /**
@@ -258,6 +264,16 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+/**
+ * SWEEP_INTERVAL_MS as the sweeper reads it, at each run (as the grace above): unset on AWS, where
+ * EventBridge runs it every minute (functions/workers.ts).
+ */
+export const readSweepIntervalMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.sweepIntervalMs, DEFAULT_SWEEP_INTERVAL_MS);
+
+/** The sweeper's deployed schedule, `rate(1 minute)` in the worker table: every minute. */
+export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 
 /** Without a stage's setting: COP 10,000,000.00 a payment (infra/stages.ts sets every stage's). */
 export const DEFAULT_MAX_PAYMENT_CENTS = 1_000_000_000;

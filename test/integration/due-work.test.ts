@@ -3,7 +3,9 @@
  * of work enters the index with the commit that owes it and leaves it with the commit that does it;
  * a sweep restarts each stranded item once (also two sweeps at once), leaves it alone for a grace,
  * and restarts it again if its work has still not happened. The queues are recorders: the messages a
- * crash or an SQS outage would have lost are exactly what the sweeper must send again.
+ * crash or an SQS outage would have lost are exactly what the sweeper must send again. The
+ * repositories reach DynamoDB Local through the recording proxy, which shows the shards each sweep
+ * reads: all 32 at the deployed schedule's minute, 8 (and the turn counter) at the local tests' 300 ms.
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../shared/domain/clock';
@@ -14,13 +16,24 @@ import { settlePayment } from '../../shared/domain/settlement';
 import { sweep, type SweepReport } from '../../shared/domain/sweep';
 import { createWebhook, randomWebhookSecrets } from '../../shared/domain/webhooks';
 import { dynamoDeliveryStore } from '../../shared/data/deliveries-repository';
-import { dynamoDueWork, DUE_SHARDS, dueShardOf, type DueEntry } from '../../shared/data/due-work';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  dynamoDueWork,
+  DUE_SHARDS,
+  dueShardOf,
+  sweptDueWork,
+  SWEEP_TURN_KEY,
+  type DueEntry,
+} from '../../shared/data/due-work';
+import { DUE_INDEX } from '../../shared/data/table';
+import { ENV } from '../../shared/runtime/config';
 import { dynamoDispatchedEvents } from '../../shared/data/events';
 import { dynamoInboundPaymentStore } from '../../shared/data/payments-repository';
 import { dynamoReportStore } from '../../shared/data/reports-repository';
 import type { StoredReport } from '../../shared/domain/reports';
 import { dynamoWebhookStore } from '../../shared/data/webhooks-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { DynamoDbFaultProxy } from '../support/dynamodb-fault-proxy';
 import { testSealer } from '../support/sealer';
 import {
   HeldSettlements,
@@ -35,10 +48,17 @@ import {
 } from '../support/payments';
 
 let table: TestTable;
+let proxy: DynamoDbFaultProxy;
 beforeAll(async () => {
   table = await createTestTable('due-work');
+  proxy = await DynamoDbFaultProxy.start(table.endpoint);
+  // The repositories read the endpoint on first use: every call of theirs crosses the proxy.
+  process.env[ENV.dynamodbEndpoint] = proxy.endpoint;
 });
-afterAll(() => table.drop());
+afterAll(async () => {
+  await table.drop();
+  await proxy.stop();
+});
 
 const MINUTE = 60_000;
 const GRACE_MS = 2 * MINUTE;
@@ -164,7 +184,7 @@ describe('the index of due work', () => {
 
 describe('a sweep', () => {
   /** What a sweep restarts: the recorded messages and dispatches of these items alone. */
-  function sweeper(mine: Set<string>, clock: Clock) {
+  function sweeper(mine: Set<string>, clock: Clock, store = dynamoDueWork) {
     const settled: string[] = [];
     const sent: string[] = [];
     const reportRuns: string[] = [];
@@ -174,8 +194,8 @@ describe('a sweep', () => {
         // The file's other tests leave work due too: this sweep sees the items of its own test.
         due: {
           due: async (upTo: string, limit: number) =>
-            (await dynamoDueWork.due(upTo, limit)).filter((entry: DueEntry) => mine.has(entry.ref)),
-          claim: dynamoDueWork.claim,
+            (await store.due(upTo, limit)).filter((entry: DueEntry) => mine.has(entry.ref)),
+          claim: store.claim,
         },
         settlement: { schedule: async (id: string) => void settled.push(id) },
         refunds: { schedule: async (id: string) => void settled.push(id) },
@@ -282,10 +302,81 @@ describe('a sweep', () => {
     const due = await dynamoDueWork.due(later(new Date().toISOString(), MINUTE), 1000);
     expect(due.some((entry) => entry.ref === `PAYMENT#${payment.id}`)).toBe(true);
     expect(new Set(due.map((entry) => entry.ref)).size).toBe(due.length);
-    expect(DUE_SHARDS).toBe(8);
+    expect(DUE_SHARDS).toBe(32);
     for (let shard = 0; shard < DUE_SHARDS; shard++) {
       const times = due.filter((e) => dueShardOf(e.ref.split('#')[1]!) === shard).map((e) => e.dueAt);
       expect(times).toEqual([...times].sort());
     }
+  });
+
+  /** What one call of `run` asked DynamoDB: the index's shards it queried, and its other calls. */
+  async function callsOf(run: () => Promise<unknown>) {
+    const from = proxy.attempts.length;
+    await run();
+    const calls = proxy.attempts.slice(from).map((a) => ({ operation: a.operation, body: JSON.parse(a.body) }));
+    const queries = calls.filter((c) => c.operation === 'Query' && c.body.IndexName === DUE_INDEX);
+    return {
+      shards: queries.map((q) => Number(String(q.body.ExpressionAttributeValues[':shard'].S).slice('DUE#'.length))),
+      others: calls.filter((c) => !queries.includes(c)).map((c) => c.operation),
+    };
+  }
+  const ALL = Array.from({ length: DUE_SHARDS }, (_, shard) => shard);
+  const sorted = (shards: number[]) => [...shards].sort((a, b) => a - b);
+
+  it('a sweep at the deployed schedule (a run a minute) queries every shard, and nothing else', async () => {
+    // Nothing of this test's is due: the sweep's own calls are all there is.
+    const idle = sweeper(new Set(), clockAt(later(new Date().toISOString(), 60 * MINUTE)), sweptDueWork(60_000));
+    const calls = await callsOf(idle.run);
+    expect(sorted(calls.shards)).toEqual(ALL);
+    expect(calls.others).toEqual([]);
+  });
+
+  it("sweeps at the local tests' 300 ms query 8 shards each and take a turn; 4 in a row query every shard once", async () => {
+    const store = sweptDueWork(300);
+    const idle = sweeper(new Set(), clockAt(later(new Date().toISOString(), 60 * MINUTE)), store);
+    const runs = [];
+    for (let i = 0; i < 4; i++) runs.push(await callsOf(idle.run));
+    for (const run of runs) {
+      expect(run.shards).toHaveLength(8);
+      expect(run.others).toEqual(['UpdateItem']);
+    }
+    expect(sorted(runs.flatMap((run) => run.shards))).toEqual(ALL);
+    // The turn counter is an item of its own, in no index.
+    const [turn] = await table.scan((i) => i['pk'] === SWEEP_TURN_KEY.pk && i['sk'] === SWEEP_TURN_KEY.sk);
+    expect(Object.keys(turn!).sort()).toEqual(['entity', 'pk', 'sk', 'turns']);
+  });
+
+  it('finds an item written under the 8-shard layout, in turns and at every run', async () => {
+    // A payment whose shard under 32 shards is not its shard under 8 (3 ids in 4 are so).
+    let pending = await pendingPayment();
+    for (let tries = 0; dueShardOf(pending.payment.id) < 8 && tries < 20; tries++) pending = await pendingPayment();
+    const { payment } = pending;
+    const shard = dueShardOf(payment.id);
+    expect(shard).toBeGreaterThanOrEqual(8);
+    // As a release before issue 31 wrote it: DUE#<hash % 8>, kept for life.
+    const oldShard = `DUE#${shard % 8}`;
+    await table.documents.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: { pk: `PAYMENT#${payment.id}`, sk: 'PAYMENT' },
+        UpdateExpression: 'SET duepk = :old',
+        ExpressionAttributeValues: { ':old': oldShard },
+      }),
+    );
+    const mine = new Set([`PAYMENT#${payment.id}`]);
+    const hourLater = later(new Date().toISOString(), 60 * MINUTE);
+
+    // Four sweeps 300 ms apart: one of them restarts it, once.
+    const rotating = sweeper(mine, clockAt(hourLater), sweptDueWork(300));
+    let restarted = 0;
+    for (let i = 0; i < 4; i++) restarted += (await rotating.run()).restarted.payment;
+    expect(restarted).toBe(1);
+    expect(rotating.settled).toEqual([payment.id]);
+
+    // A grace later, still PENDING: a sweep of the deployed schedule restarts it again, in its old shard.
+    const deployed = sweeper(mine, clockAt(later(hourLater, GRACE_MS)), sweptDueWork(60_000));
+    expect((await deployed.run()).restarted.payment).toBe(1);
+    const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}` && i['sk'] === 'PAYMENT');
+    expect(item!['duepk']).toBe(oldShard);
   });
 });

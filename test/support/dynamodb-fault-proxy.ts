@@ -35,6 +35,8 @@ export interface Attempt {
   readonly invocation: string;
   readonly attempt: number;
   readonly fault: Fault | undefined;
+  /** The request's JSON body, as the SDK sent it (which table, index, key a call names). */
+  readonly body: string;
 }
 
 const ERROR_BODIES: Partial<Record<Fault, { status: number; type: string; message: string }>> = {
@@ -158,7 +160,7 @@ export class DynamoDbFaultProxy {
     const invocation = String(request.headers['amz-sdk-invocation-id'] ?? randomUUID());
     const attempt = Number(/attempt=(\d+)/.exec(String(request.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1);
     const fault = this.faultFor(operation, invocation);
-    this.attempts.push({ operation, invocation, attempt, fault });
+    this.attempts.push({ operation, invocation, attempt, fault, body: body.toString('utf8') });
 
     if (fault === 'hang') {
       this.held.add(response);
