@@ -7,6 +7,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
 import { ENV, formatTenantRateLimit, type QueueName, type TenantRateLimitSettings } from '../shared/runtime/config';
+import { formatListShards, type ListShardSettings } from '../shared/data/list-shards';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
 
@@ -141,6 +142,12 @@ export interface StageSettings {
    * AMOUNT_ABOVE_LIMIT. The sponsor bank's limit per transfer bounds production's.
    */
   readonly maxPaymentCents: number;
+  /**
+   * The clients (app client ids) whose payment and delivery lists are split in shards, each with its
+   * layouts from a time on (LIST_SHARDS; shared/data/list-shards.ts, docs/scale.md). For a client above
+   * some 150 payments a second; a layout is added, never removed, and dated after its deploy.
+   */
+  readonly listShards?: ListShardSettings;
   readonly edge: EdgePolicy;
   /**
    * The most instances of each queue's consumer at once (the SQS event source's maximum concurrency,
@@ -328,6 +335,7 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     [ENV.network]: settings.network.kind,
     [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
+    ...(settings.listShards ? { [ENV.listShards]: formatListShards(settings.listShards) } : {}),
     ...(settings.network.kind === 'connector' && settings.network.url
       ? { [ENV.networkConnectorUrl]: settings.network.url }
       : {}),

@@ -25,6 +25,7 @@ import { enforceGrants } from './granted-actions';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { stageEnvironment, stages } from '../stages';
+import { formatListShards, type ListShardSettings } from '../../shared/data/list-shards';
 import { bundleLoader } from './bundles';
 import { ensureTable } from './create-table';
 import { defaultAwsEnvironment, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
@@ -73,6 +74,8 @@ export interface LocalRuntimeOptions {
    * applies the local stage's `tenantRateLimit`, as `npm start` does. Off by default, as throttling.
    */
   readonly tenantRateLimit?: TenantRateLimitSettings | 'stage';
+  /** Clients whose payment and delivery lists are sharded (LIST_SHARDS; default: the local stage's, none). */
+  readonly listShards?: ListShardSettings;
   /** How the server loads each route's handler (see LocalServerOptions). */
   readonly loadHandler?: LocalServerOptions['loadHandler'];
   /**
@@ -213,6 +216,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
+    const listShards = options.listShards ?? settings.listShards;
+    if (listShards) process.env[ENV.listShards] = formatListShards(listShards);
+    else delete process.env[ENV.listShards];
     // The network connector's secret: NETWORK_SECRET when set (a whsec_ value the caller's fake bank or
     // simulator shares), else a fresh one for this run, which `npm start` prints.
     if (!process.env[ENV.networkSecretArn] && !process.env[ENV.networkSecret]) {

@@ -12,11 +12,13 @@
  * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
  * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),
+ * LIST_SHARDS (the clients whose payment and delivery lists are sharded: shared/data/list-shards.ts),
  * the test-only fault switches of infra/local/faults.ts, CLOUD_ASSEMBLY (run the Lambda bundles of this
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
 import { ENV } from '../../shared/runtime/config';
+import { parseListShards } from '../../shared/data/list-shards';
 import { SANDBOX_CLIENTS } from './oauth';
 import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
@@ -43,6 +45,7 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
   ...(sweepIntervalMs === undefined ? {} : { sweepIntervalMs }),
   ...(env[ENV.sweepGraceMs] ? { sweepGraceMs: Number(env[ENV.sweepGraceMs]) } : {}),
+  ...(env[ENV.listShards] ? { listShards: parseListShards(env[ENV.listShards]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
 });
 

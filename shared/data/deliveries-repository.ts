@@ -46,7 +46,7 @@ const deliveryInsert = (delivery: StoredDelivery) => {
   const { Put } = listedRecordPut(delivery, itemKeys.delivery(delivery.id), DELIVERIES.name, listing);
   return {
     put: { Put: { ...Put!, Item: { ...Put!.Item, ...dueOf(delivery).sets } } },
-    counters: counterIncrements(listPartitions(delivery.tenant, listing), delivery.id),
+    counters: counterIncrements(listPartitions(delivery, listing), delivery.id),
   };
 };
 

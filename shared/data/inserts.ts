@@ -7,6 +7,7 @@
 import { tableName } from './client';
 import { collectionKeys, collectionPartition, creationKeys, scopePartition, type ItemKey } from './item-keys';
 import { counterIncrements } from './counters';
+import { shardOf } from './list-shards';
 import { getRecord } from './records';
 import type { Condition, TransactItem } from './transactions';
 
@@ -58,11 +59,17 @@ export interface Listing {
   readonly immutable?: boolean;
 }
 
-/** The list partitions a record joins, each with a counter. */
-export const listPartitions = (tenant: string, { collection, scope }: Listing): string[] => [
-  collectionPartition(tenant, collection),
-  ...(scope === undefined ? [] : [scopePartition(tenant, collection, scope)]),
-];
+/**
+ * The list partitions a record joins, each with a counter: its collection's and its scope's, in the
+ * record's shard (shared/data/list-shards.ts), which its id and creation decide for life.
+ */
+export function listPartitions(record: Omit<ListedRecord, 'updated_at'>, { collection, scope }: Listing): string[] {
+  const shard = shardOf(record.tenant, collection, record.id, record.created_at);
+  return [
+    collectionPartition(record.tenant, collection, shard),
+    ...(scope === undefined ? [] : [scopePartition(record.tenant, collection, scope, shard)]),
+  ];
+}
 
 /** The Put of a new record under `key`, with the index keys that list it. */
 export function listedRecordPut(record: ListedRecord, key: ItemKey, entity: string, listing: Listing): TransactItem {
@@ -91,5 +98,5 @@ export const listedRecordInsert = (
   listing: Listing,
 ): TransactItem[] => [
   listedRecordPut(record, key, entity, listing),
-  ...counterIncrements(listPartitions(record.tenant, listing), record.id),
+  ...counterIncrements(listPartitions(record, listing), record.id),
 ];

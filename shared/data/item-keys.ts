@@ -3,6 +3,8 @@
  * keyed by their id, uniqueness guards by the value they protect (written in the same transaction as
  * the entity), counters and page cursors by the list partition they describe.
  */
+import { shardOf } from './list-shards';
+
 export interface ItemKey {
   readonly pk: string;
   readonly sk: string;
@@ -119,21 +121,30 @@ export const itemKeys = {
   counterPartition: (partition: string): string => `COUNT#${partition}`,
 } as const;
 
-/** The list partition of a tenant's collection (gsi1/gsi2), and of a scope inside it (gsi3/gsi4). */
-export const collectionPartition = (tenant: string, collection: string): string => `${tenant}#${collection}`;
-export const scopePartition = (tenant: string, collection: string, scope: string): string =>
-  `${tenant}#${collection}#${scope}`;
+/**
+ * The list partition of a tenant's collection (gsi1/gsi2), and of a scope inside it (gsi3/gsi4), in
+ * its shard (shared/data/list-shards.ts): shard 0, the only one of an unsharded list, is the bare
+ * partition; shard n is `<partition>~<n>` (`~` is in no scope's name).
+ */
+const inShard = (partition: string, shard: number): string => (shard === 0 ? partition : `${partition}~${shard}`);
+export const collectionPartition = (tenant: string, collection: string, shard = 0): string =>
+  inShard(`${tenant}#${collection}`, shard);
+export const scopePartition = (tenant: string, collection: string, scope: string, shard = 0): string =>
+  inShard(`${tenant}#${collection}#${scope}`, shard);
 
 /**
  * Index keys that list a tenant's collection by creation time (gsi1), and, when the item belongs to
- * a scope (e.g. `CUSTOMER#<id>` for accounts), that scope of the collection too (gsi3). Enough alone
- * for a record never updated: its update order is its creation order.
+ * a scope (e.g. `CUSTOMER#<id>` for accounts), that scope of the collection too (gsi3), in the item's
+ * shard. Enough alone for a record never updated: its update order is its creation order.
  */
 export function creationKeys(tenant: string, collection: string, id: string, createdAt: string, scope?: string) {
+  const shard = shardOf(tenant, collection, id, createdAt);
   return {
-    gsi1pk: collectionPartition(tenant, collection),
+    gsi1pk: collectionPartition(tenant, collection, shard),
     gsi1sk: `${createdAt}#${id}`,
-    ...(scope === undefined ? {} : { gsi3pk: scopePartition(tenant, collection, scope), gsi3sk: `${createdAt}#${id}` }),
+    ...(scope === undefined
+      ? {}
+      : { gsi3pk: scopePartition(tenant, collection, scope, shard), gsi3sk: `${createdAt}#${id}` }),
   };
 }
 
@@ -146,12 +157,12 @@ export function collectionKeys(
   updatedAt: string,
   scope?: string,
 ) {
-  const partition = collectionPartition(tenant, collection);
+  const created = creationKeys(tenant, collection, id, createdAt, scope);
   return {
-    ...creationKeys(tenant, collection, id, createdAt, scope),
-    gsi2pk: partition,
+    ...created,
+    gsi2pk: created.gsi1pk,
     gsi2sk: `${updatedAt}#${id}`,
-    ...(scope === undefined ? {} : { gsi4pk: scopePartition(tenant, collection, scope), gsi4sk: `${updatedAt}#${id}` }),
+    ...(created.gsi3pk === undefined ? {} : { gsi4pk: created.gsi3pk, gsi4sk: `${updatedAt}#${id}` }),
   };
 }
 

@@ -15,10 +15,8 @@ import {
 import type { OrderKey, PageRequest } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { collectionPartition, scopePartition, type ItemKey } from './item-keys';
+import { shardsRead } from './list-shards';
 import { tableDefinition } from './table';
-
-/** A filtered read never asks DynamoDB for more than this many items at once. */
-const MAX_BATCH = 1000;
 
 /** BatchGetItem's most keys in one call. */
 const BATCH_GET_KEYS = 100;
@@ -196,7 +194,10 @@ export interface Condition {
 /** A walk's query: which index partition, which key range, which filter, which way. */
 export interface Plan {
   readonly index: ListIndex;
+  /** The walk's list partition (of a sharded list, its shard 0: shared/data/list-shards.ts). */
   readonly partition: string;
+  /** Every shard of the list, `partition` first: a walk reads them all, merged in its order. */
+  readonly partitions: readonly string[];
   /** Inclusive bounds of the index sort key. */
   readonly lower?: string;
   readonly upper: string;
@@ -245,11 +246,13 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
   // An immutable item's update order is its creation order: its creation index answers both.
   const indexOrder = source.immutable ? 'created_at' : request.orderKey;
   const index = collection ? TABLE : INDEXES[source.scope === undefined ? 'collection' : 'scope'][indexOrder];
-  const partition = collection
-    ? collection.pk
-    : source.scope === undefined
-      ? collectionPartition(source.tenant, source.collection)
-      : scopePartition(source.tenant, source.collection, source.scope);
+  const partitionOf = (shard: number): string =>
+    source.scope === undefined
+      ? collectionPartition(source.tenant, source.collection, shard)
+      : scopePartition(source.tenant, source.collection, source.scope, shard);
+  const partitions = collection
+    ? [collection.pk]
+    : Array.from({ length: shardsRead(source.tenant, source.collection) }, (_, shard) => partitionOf(shard));
   const prefix = collection?.prefix ?? '';
   const [orderRange, otherRange, otherAttribute] =
     request.orderKey === 'created_at'
@@ -267,7 +270,8 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
   const lowerKey = lower === undefined ? (collection ? prefix : undefined) : `${prefix}${lower}`;
   return {
     index,
-    partition,
+    partition: partitions[0]!,
+    partitions,
     ...(lowerKey === undefined ? {} : { lower: lowerKey }),
     upper: `${prefix}${upperKey(upperTime)}`,
     whole: lower === undefined && upperTime === request.snapshot,
@@ -280,6 +284,9 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
 
 export type SortRange = { readonly kind: 'range'; readonly lower?: string; readonly upper: string };
 
+/** A walk's key range, or its items after a sort key (those created after its snapshot). */
+export type KeyRange = SortRange | { readonly kind: 'after'; readonly value: string };
+
 /** The walk's whole key range: from its lower bound (if any) to its snapshot's. */
 export const walkRange = (plan: Plan): SortRange => ({
   kind: 'range',
@@ -287,26 +294,24 @@ export const walkRange = (plan: Plan): SortRange => ({
   upper: plan.upper,
 });
 
-export function keyCondition(
-  plan: Plan,
-  range: SortRange | { readonly kind: 'after'; readonly value: string },
-): Condition {
+/** The key condition of `range` in one partition of the walk (its first unless told). */
+export function keyCondition(plan: Plan, range: KeyRange, partition = plan.partition): Condition {
   const names = { '#pk': plan.index.pk, '#sk': plan.index.sk };
   if (range.kind === 'after') {
     return plan.ceiling === undefined
-      ? { expression: '#pk = :pk AND #sk > :after', names, values: { ':pk': plan.partition, ':after': range.value } }
+      ? { expression: '#pk = :pk AND #sk > :after', names, values: { ':pk': partition, ':after': range.value } }
       : {
           expression: '#pk = :pk AND #sk BETWEEN :after AND :ceiling',
           names,
-          values: { ':pk': plan.partition, ':after': range.value, ':ceiling': plan.ceiling },
+          values: { ':pk': partition, ':after': range.value, ':ceiling': plan.ceiling },
         };
   }
   return range.lower === undefined
-    ? { expression: '#pk = :pk AND #sk <= :upper', names, values: { ':pk': plan.partition, ':upper': range.upper } }
+    ? { expression: '#pk = :pk AND #sk <= :upper', names, values: { ':pk': partition, ':upper': range.upper } }
     : {
         expression: '#pk = :pk AND #sk BETWEEN :lower AND :upper',
         names,
-        values: { ':pk': plan.partition, ':lower': range.lower, ':upper': range.upper },
+        values: { ':pk': partition, ':lower': range.lower, ':upper': range.upper },
       };
 }
 
@@ -325,61 +330,9 @@ export function queryInput(
   };
 }
 
-export async function countItems(meter: Meter, input: Omit<QueryCommandInput, 'TableName'>): Promise<number> {
-  let count = 0;
-  let ExclusiveStartKey: Key | undefined;
-  do {
-    const page = await meter.query({ ...input, Select: 'COUNT', ExclusiveStartKey });
-    count += page.Count ?? 0;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return count;
-}
-
 export const keyOf = (plan: Plan, item: Item): Key => ({
   pk: item['pk'],
   sk: item['sk'],
   [plan.index.pk]: item[plan.index.pk],
   [plan.index.sk]: item[plan.index.sk],
 });
-
-/**
- * Visits `need` items matching the plan's filter from `start` on, in read order, keeping none of them
- * itself. Limit applies before the filter, so the read goes on until enough items match, sizing each
- * call by the share of items that matched so far. Answers how many items it visited.
- */
-export async function visitMatching(
-  meter: Meter,
-  plan: Plan,
-  indexName: string | undefined,
-  condition: Condition,
-  filter: Condition | undefined,
-  scanForward: boolean,
-  start: Key | undefined,
-  need: number,
-  visit: (item: Item, position: number) => void,
-): Promise<number> {
-  let matched = 0;
-  let scanned = 0;
-  let ExclusiveStartKey = start;
-  while (matched < need) {
-    const remaining = need - matched;
-    const share = scanned === 0 ? 1 : Math.max(matched / scanned, 0.05);
-    const limit = Math.min(Math.max(remaining, Math.ceil(remaining / share)), Math.max(remaining, MAX_BATCH));
-    const page = await meter.query({
-      ...queryInput(plan, indexName, condition, filter),
-      ScanIndexForward: scanForward,
-      Limit: filter ? limit : remaining,
-      ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
-    });
-    scanned += page.ScannedCount ?? 0;
-    for (const item of page.Items ?? []) {
-      if (matched === need) break;
-      visit(item, matched);
-      matched += 1;
-    }
-    if (!page.LastEvaluatedKey) break;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  }
-  return matched;
-}

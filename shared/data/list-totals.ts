@@ -8,7 +8,6 @@ import { counterShardKeys, counterShardsQuery, counterTotal } from './counters';
 import { ParentRead, readKeys } from './page-companions';
 import {
   countable,
-  countItems,
   keyCondition,
   keyText,
   queryInput,
@@ -18,6 +17,7 @@ import {
   type Meter,
   type Plan,
 } from './list-plans';
+import { countInShards, mergeFirst } from './list-visits';
 
 /**
  * Where a total came from: `counter` alone (page 1 of a new walk), the counter less the items after
@@ -40,13 +40,15 @@ async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Prom
     const value = item?.[attribute];
     return item?.[trustedIf] !== undefined && typeof value === 'number' ? value : undefined;
   }
+  const shards = plan.partitions.flatMap(counterShardKeys);
   if (parent?.withCounter) {
     // One call for both: the parent and the counter's shards (a batch charges each item apart).
-    const found = await meter.getAll([parent.key, ...counterShardKeys(plan.partition)]);
+    const found = await meter.getAll([parent.key, ...shards]);
     parent.found(found.get(keyText(parent.key)));
     found.delete(keyText(parent.key));
     return counterTotal([...found.values()]);
   }
+  if (plan.partitions.length > 1) return counterTotal([...(await meter.getAll(shards)).values()]);
   const { Items = [] } = await meter.query(counterShardsQuery(plan.partition));
   return counterTotal(Items);
 }
@@ -65,10 +67,7 @@ export interface Total {
 
 /** The items created (or, by update order, updated) after the snapshot: the counter holds them too. */
 const countAfterSnapshot = (meter: Meter, plan: Plan): Promise<number> =>
-  countItems(
-    meter,
-    queryInput(plan, plan.index.keys, keyCondition(plan, { kind: 'after', value: plan.upper }), undefined),
-  );
+  countInShards(meter, plan, plan.index.keys, { kind: 'after', value: plan.upper }, undefined);
 
 /** Everything ever counted, minus what came after the snapshot; undefined without a counter to trust. */
 async function totalAtSnapshot(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total | undefined> {
@@ -90,13 +89,13 @@ async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
   const range = walkRange(plan);
   if (!plan.filter) {
     return {
-      total: await countItems(meter, queryInput(plan, plan.index.keys, keyCondition(plan, range), undefined)),
+      total: await countInShards(meter, plan, plan.index.keys, range, undefined),
       from: 'keys-count',
       settled: true,
     };
   }
   return {
-    total: await countItems(meter, queryInput(plan, plan.index.items, keyCondition(plan, range), plan.filter)),
+    total: await countInShards(meter, plan, plan.index.items, range, plan.filter),
     from: 'filtered-count',
     settled: true,
   };
@@ -108,9 +107,30 @@ async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
  * count and then the page would read the first items twice, in a call more.
  */
 export async function filteredFirstPage(meter: Meter, plan: Plan, pageSize: number): Promise<[Total, Item[]]> {
-  const condition = keyCondition(plan, walkRange(plan));
-  const items: Item[] = [];
-  let total = 0;
+  const reads = await Promise.all(plan.partitions.map((partition) => filteredRead(meter, plan, partition, pageSize)));
+  const total = reads.reduce((sum, read) => sum + read.count, 0);
+  const items =
+    reads.length === 1
+      ? reads[0]!.first
+      : mergeFirst(
+          plan,
+          plan.forward,
+          reads.map((read) => read.first),
+          pageSize,
+        );
+  return [{ total, from: 'filtered-count', settled: true }, items];
+}
+
+/** One partition of filteredFirstPage: its first `pageSize` matches, and how many match in all. */
+async function filteredRead(
+  meter: Meter,
+  plan: Plan,
+  partition: string,
+  pageSize: number,
+): Promise<{ first: Item[]; count: number }> {
+  const condition = keyCondition(plan, walkRange(plan), partition);
+  const first: Item[] = [];
+  let count = 0;
   let start: Key | undefined;
   do {
     const page = await meter.query({
@@ -118,11 +138,11 @@ export async function filteredFirstPage(meter: Meter, plan: Plan, pageSize: numb
       ScanIndexForward: plan.forward,
       ...(start ? { ExclusiveStartKey: start } : {}),
     });
-    for (const item of page.Items ?? []) if (items.length < pageSize) items.push(item);
-    total += page.Count ?? 0;
+    for (const item of page.Items ?? []) if (first.length < pageSize) first.push(item);
+    count += page.Count ?? 0;
     start = page.LastEvaluatedKey;
   } while (start);
-  return [{ total, from: 'filtered-count', settled: true }, items];
+  return { first, count };
 }
 
 export async function computeTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {

@@ -100,7 +100,7 @@ export async function deleteListed<T extends ListedRecord>(
         refused: () => 'gone' as const,
       },
     ],
-    [...counterIncrements(listPartitions(record.tenant, listingOf(kind, record)), record.id, -1), ...also],
+    [...counterIncrements(listPartitions(record, listingOf(kind, record)), record.id, -1), ...also],
   );
   return refusal === undefined;
 }

@@ -23,15 +23,13 @@ import { firstPageRoute, routeToPage, type PageRoute } from './page-routes';
 import { withoutStorageAttributes, type ItemKey } from './item-keys';
 import { computeTotal, filteredFirstPage, newWalkTotal, type TotalSource } from './list-totals';
 import { joinAll, joinedItem, joinKey, ParentRead } from './page-companions';
+import { visitMatching } from './list-visits';
 import {
   countable,
-  keyCondition,
   keyOf,
   keyText,
   Meter,
   planOf,
-  visitMatching,
-  walkRange,
   type FilterClause,
   type Item,
   type Key,
@@ -72,11 +70,10 @@ export interface ListPage {
  */
 async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: ListJoin): Promise<Item[]> {
   const scanForward = plan.forward !== route.backward;
-  const condition = keyCondition(plan, walkRange(plan));
   const inOrder = (page: Item[]) => (route.backward ? page.reverse() : page);
   // The first `count` keys of the walk on its KEYS_ONLY twin (without a filter: it needs whole items).
   const visitKeys = (count: number, visit: (item: Item, position: number) => void) =>
-    visitMatching(meter, plan, plan.index.keys, condition, undefined, scanForward, undefined, count, visit);
+    visitMatching(meter, plan, plan.index.keys, undefined, scanForward, undefined, count, visit);
   if (route.skip > 0 && !plan.filter && join) {
     // The skipped items and the page's keys in one read of the keys; then the page's items and their
     // joined items by key, in one BatchGetItem: the page's own read would be a call more.
@@ -100,24 +97,13 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
       lastSkipped = keyOf(plan, item);
     });
     if (passed === route.skip) {
-      await visitMatching(
-        meter,
-        plan,
-        plan.index.items,
-        condition,
-        undefined,
-        scanForward,
-        lastSkipped,
-        route.take,
-        collect,
-      );
+      await visitMatching(meter, plan, plan.index.items, undefined, scanForward, lastSkipped, route.take, collect);
     }
   } else {
     await visitMatching(
       meter,
       plan,
       plan.index.items,
-      condition,
       plan.filter,
       scanForward,
       undefined,
@@ -192,7 +178,7 @@ const parentOf = async (parent: ParentRead | undefined): Promise<Pick<ListPage, 
  */
 async function joinedFirstPage(meter: Meter, plan: Plan, join: ListJoin, pageSize: number): Promise<ListPage> {
   const read = await readRoute(meter, plan, firstPageRoute(pageSize));
-  const shards = counterShardKeys(plan.partition);
+  const shards = plan.partitions.flatMap(counterShardKeys);
   const found = await meter.getAll([...shards, ...read.map((item) => joinKey(join, item))]);
   const total = counterTotal(shards.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined)));
   const route = routeToPage({ page: 1, pageSize, total });
@@ -214,8 +200,7 @@ export async function walkPage(
   if (!plan) return { items: [], cost: meter.cost };
   const { pageSize } = input.request;
   const items: Item[] = [];
-  const condition = keyCondition(plan, walkRange(plan));
-  await visitMatching(meter, plan, plan.index.items, condition, plan.filter, plan.forward, after, pageSize, (item) => {
+  await visitMatching(meter, plan, plan.index.items, plan.filter, plan.forward, after, pageSize, (item) => {
     items.push(item);
   });
   const last = items.at(-1);

@@ -149,7 +149,7 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
       // A payment and the payee's record of it may share a counter shard: their increments are added up.
       ...counterIncrementsOf(
         write.payments.map((payment) => ({
-          partitions: listPartitions(payment.tenant, listingOf(PAYMENTS, payment)),
+          partitions: listPartitions(payment, listingOf(PAYMENTS, payment)),
           itemId: payment.id,
         })),
       ),

@@ -95,9 +95,7 @@ async function insert({
       )
       .add(
         ...events.map(eventPut),
-        ...counterIncrementsOf([
-          { partitions: listPartitions(refund.tenant, listingOf(REFUNDS, refund)), itemId: refund.id },
-        ]),
+        ...counterIncrementsOf([{ partitions: listPartitions(refund, listingOf(REFUNDS, refund)), itemId: refund.id }]),
       ),
   );
   if (outcome.written) return outcome;

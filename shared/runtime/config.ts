@@ -45,6 +45,11 @@ export const ENV = {
    * unset: no limit (the local runtime leaves it unset unless asked, so tests run unthrottled).
    */
   tenantRateLimit: 'TENANT_RATE_LIMIT',
+  /**
+   * The clients whose payment and delivery lists are split in shards, and from when (JSON; unset: none):
+   * shared/data/list-shards.ts.
+   */
+  listShards: 'LIST_SHARDS',
   /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
   maxPaymentCents: 'MAX_PAYMENT_CENTS',
   /** How many days after its creation an INBOUND payment may be refunded (docs/refunds.md; default 90). */

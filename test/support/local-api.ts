@@ -73,6 +73,7 @@ export interface TestApiOptions extends Pick<
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
   | 'network'
+  | 'listShards'
 > {
   /** The DynamoDB the server uses (a fault proxy, another DynamoDB Local); the test run's by default. */
   readonly dynamodbEndpoint?: string;
@@ -107,6 +108,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.network ? { network: options.network } : {}),
     ...(options.edge ? { edge: options.edge } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
+    ...(options.listShards ? { listShards: options.listShards } : {}),
     ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
