@@ -9,7 +9,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { DASHBOARD_CLIENT_ID } from '../../infra/local/people';
 import { REPO_ROOT } from '../../infra/paths';
-import { removalPolicyOf, stages, stageSettings, type StageName } from '../../infra/stages';
+import { removalPolicyOf, stageEnvironment, stages, stageSettings, type StageName } from '../../infra/stages';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 
@@ -97,4 +97,18 @@ describe('LocalStack (stage local)', () => {
     expect(pkg.scripts['synth:all']).toBe('tsx infra/synth-all.ts');
     expect(Object.keys(stages)).toEqual(['local', 'dev', 'staging', 'prod']);
   });
+});
+
+test("a stage's listShards reach every function as LIST_SHARDS, checked: a layout that would misplace items does not synthesize", () => {
+  expect(stageEnvironment(stages.prod, 't')).not.toHaveProperty('LIST_SHARDS');
+  const layouts = { 'big-client': [{ from: '2026-12-01T00:00:00.000Z', shards: { PAYMENT: 16, DELIVERY: 16 } }] };
+  const environment = stageEnvironment({ ...stages.prod, listShards: layouts }, 't');
+  expect(JSON.parse(environment['LIST_SHARDS']!)).toEqual(layouts);
+  const backwards = {
+    'big-client': [
+      { from: '2026-12-01T00:00:00.000Z', shards: { PAYMENT: 16 } },
+      { from: '2026-11-01T00:00:00.000Z', shards: { PAYMENT: 24 } },
+    ],
+  };
+  expect(() => stageEnvironment({ ...stages.prod, listShards: backwards }, 't')).toThrow(/LIST_SHARDS of big-client/);
 });
