@@ -5,6 +5,7 @@
  * time while the runtime's later work is held. Each call keeps its request and the capacity DynamoDB
  * Local reports per table and index (ReturnConsumedCapacity INDEXES).
  */
+import type { ListShardSettings } from '../../shared/data/list-shards';
 import { mkdtempSync } from 'node:fs';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -64,7 +65,13 @@ export interface Measured {
  * for LATER_WORK_MS after each, keeping those calls apart. Answers the calls by route, in the route
  * table's order.
  */
-export async function measureRoutes(requests: number, { laterWork = [] as readonly string[] } = {}): Promise<Measured> {
+export async function measureRoutes(
+  requests: number,
+  {
+    laterWork = [] as readonly string[],
+    listShards,
+  }: { laterWork?: readonly string[]; listShards?: ListShardSettings } = {},
+): Promise<Measured> {
   process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
   const { startDynamoDbLocal } = await import('../../infra/local/dynamodb-local');
   const { startLocalRuntime } = await import('../../infra/local/runtime');
@@ -77,6 +84,7 @@ export async function measureRoutes(requests: number, { laterWork = [] as readon
     tableName: TABLE,
     dynamodbEndpoint: meter.endpoint,
     dynamodbRequestTimeoutMs: 15_000,
+    ...(listShards ? { listShards } : {}),
   });
   const direct = DynamoDBDocumentClient.from(createDynamoDbClient(dynamoDbLocal.endpoint));
   /** The stored items of every key the calls name without the item itself (updates, deletes, checks). */

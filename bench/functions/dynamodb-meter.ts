@@ -9,6 +9,7 @@
  */
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FUNCTION_HEADER } from '../../infra/local/granted-actions';
 
 const CAPACITY_OPERATIONS = new Set([
   'GetItem',
@@ -47,6 +48,8 @@ export interface LoggedCall {
   readonly output: Record<string, unknown> | undefined;
   /** The items the call deletes, as stored just before it (marshalled), by `<pk>|<sk>`: read by the meter, not counted. */
   readonly deleted?: Record<string, Record<string, unknown>>;
+  /** The function whose invocation made the call, as the local runtime names it (FUNCTION_HEADER). */
+  readonly function?: string;
 }
 
 /** The keys a call deletes (a DeleteItem's, a transaction's Delete items'). */
@@ -142,7 +145,14 @@ export class DynamoDbMeter {
             answer.statusCode === 200
               ? (JSON.parse(answerBody.toString('utf8')) as Record<string, unknown>)
               : undefined;
-          meter.log.push({ operation, input, output, ...(Object.keys(deleted).length ? { deleted } : {}) });
+          const by = incoming.headers[FUNCTION_HEADER];
+          meter.log.push({
+            operation,
+            input,
+            output,
+            ...(Object.keys(deleted).length ? { deleted } : {}),
+            ...(typeof by === 'string' ? { function: by } : {}),
+          });
         }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         outgoing.end(answerBody);

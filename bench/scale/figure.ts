@@ -1,4 +1,7 @@
-/** An SVG heat map of partitions over time: a row per partition, a cell per second, coloured by load. */
+/**
+ * An SVG heat map of partitions over time: a row per partition, a cell per second, coloured by its
+ * load, the larger of its write units against their limit and its read units against theirs.
+ */
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** White (idle) to red (at the limit); past the limit, black. */
@@ -8,28 +11,37 @@ function colour(load: number): string {
   return `rgb(255,${g},${g})`;
 }
 
+/** A partition's name with its ids cut to their first 8 characters: the rows stay readable. */
+const shortName = (name: string): string =>
+  name.replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '$1…');
+
 export function heatFigure(
-  rows: readonly { readonly name: string; readonly wcu: readonly number[] }[],
+  rows: readonly { readonly name: string; readonly wcu: readonly number[]; readonly rcu: readonly number[] }[],
   seconds: number,
-  limit: number,
+  limits: { readonly wcu: number; readonly rcu: number },
   title: string,
 ): string {
-  const label = 520;
+  const label = 500;
   const cell = 10;
   const height = 18;
   const width = label + seconds * cell + 20;
+  const load = (row: (typeof rows)[number], s: number) => Math.max(row.wcu[s]! / limits.wcu, row.rcu[s]! / limits.rcu);
   const cells = rows.flatMap((row, r) =>
     row.wcu.map(
       (units, s) =>
-        `<rect x="${label + s * cell}" y="${40 + r * height}" width="${cell}" height="${height - 2}" fill="${colour(units / limit)}"><title>${escape(row.name)}: ${Math.round(units)} WCU in second ${s}</title></rect>`,
+        `<rect x="${label + s * cell}" y="${40 + r * height}" width="${cell}" height="${height - 2}" fill="${colour(load(row, s))}"><title>${escape(row.name)}: ${Math.round(units)} WCU, ${Math.round(row.rcu[s]!)} RCU in second ${s}</title></rect>`,
     ),
   );
+  const peak = (row: (typeof rows)[number]) => {
+    const [wcu, rcu] = [Math.max(...row.wcu), Math.max(...row.rcu)];
+    return wcu / limits.wcu >= rcu / limits.rcu ? `${Math.round(wcu)} WCU/s` : `${Math.round(rcu)} RCU/s`;
+  };
   const labels = rows.map(
     (row, r) =>
-      `<text x="${label - 6}" y="${40 + r * height + 12}" text-anchor="end" font-size="11">${escape(row.name.length > 80 ? `${row.name.slice(0, 77)}...` : row.name)} (peak ${Math.round(Math.max(...row.wcu))})</text>`,
+      `<text x="${label - 6}" y="${40 + r * height + 12}" text-anchor="end" font-size="11">${escape(shortName(row.name))} (peak ${peak(row)})</text>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${60 + rows.length * height}" font-family="sans-serif">
-<text x="10" y="20" font-size="13">Write units per second per partition (${escape(title)}); white 0, red ${limit} (the partition limit), black past it</text>
+<text x="10" y="20" font-size="13">Load per partition (${escape(title)}): white idle, red at the limit (${limits.wcu} WCU/s or ${limits.rcu} RCU/s), black past it</text>
 ${labels.join('\n')}
 ${cells.join('\n')}
 <text x="${label}" y="${52 + rows.length * height}" font-size="11">0 s</text>

@@ -17,6 +17,12 @@ import type { TableAction } from '../../shared/data/table';
 /** The function whose invocation is running, where one is. */
 const running = new AsyncLocalStorage<string>();
 
+/**
+ * The header that names the function making a call (nameCallsByFunction): the benchmarks' recording
+ * proxy keeps it, so that a simulation knows whose call it was (bench/scale.ts). DynamoDB ignores it.
+ */
+export const FUNCTION_HEADER = 'x-breb-function';
+
 /** Runs `call` as an invocation of the function `name`: its DynamoDB calls are checked against its grants. */
 export const asFunction = <T>(name: string, call: () => T): T => running.run(name, call);
 
@@ -76,5 +82,18 @@ export function enforceGrants(client: DynamoDBDocumentClient): void {
       return next(args);
     },
     { step: 'initialize', name: 'enforceGrants' },
+  );
+}
+
+/** Names, in FUNCTION_HEADER, the function whose invocation makes each call of `client`. */
+export function nameCallsByFunction(client: DynamoDBDocumentClient): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const name = running.getStore();
+      const request = args.request as { headers?: Record<string, string> } | undefined;
+      if (name !== undefined && request?.headers) request.headers[FUNCTION_HEADER] = name;
+      return next(args);
+    },
+    { step: 'build', name: 'nameCallsByFunction' },
   );
 }

@@ -21,7 +21,7 @@ import {
   type TenantRateLimitSettings,
 } from '../../shared/runtime/config';
 import { createDynamoDbClient, extendDynamo } from '../../shared/data/client';
-import { enforceGrants } from './granted-actions';
+import { enforceGrants, nameCallsByFunction } from './granted-actions';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { stageEnvironment, stages } from '../stages';
@@ -200,6 +200,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     // Each function's calls are held to its declared table actions, as its role holds them on AWS.
     extendDynamo(enforceGrants);
+    extendDynamo(nameCallsByFunction);
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);

@@ -2,7 +2,7 @@
  * The local runtime's IAM for the table (infra/local/granted-actions.ts), against DynamoDB Local: a
  * call inside a function's invocation is sent only when the function's entry declares its action (a
  * transaction's items each); the rate-limit counters are every route's; calls outside any invocation
- * are not checked.
+ * are not checked; and each call made inside an invocation names its function for the recording proxy.
  */
 import {
   DynamoDBDocumentClient,
@@ -11,7 +11,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { asFunction, enforceGrants } from '../../infra/local/granted-actions';
+import { asFunction, enforceGrants, nameCallsByFunction } from '../../infra/local/granted-actions';
 import { itemKeys } from '../../shared/data/item-keys';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
@@ -86,4 +86,22 @@ it("a route may count its tenant's requests (the shared chain's rate limit), and
 
 it('calls outside any invocation (the runtime, the tests) are not checked', async () => {
   await expect(client.send(query())).resolves.toBeDefined();
+});
+
+it("names the function making each call for the benchmarks' recording proxy, and no other call", async () => {
+  const { DynamoDbMeter } = await import('../../bench/functions/dynamodb-meter');
+  const { createDynamoDbClient } = await import('../../shared/data/client');
+  const meter = await DynamoDbMeter.start(table.endpoint, { detail: true });
+  try {
+    const named = DynamoDBDocumentClient.from(createDynamoDbClient(meter.endpoint));
+    nameCallsByFunction(named);
+    await asFunction('getCustomer', () => named.send(get()));
+    await named.send(get());
+    expect(meter.log.map((call) => [call.operation, call.function])).toEqual([
+      ['GetItem', 'getCustomer'],
+      ['GetItem', undefined],
+    ]);
+  } finally {
+    await meter.stop();
+  }
 });
