@@ -1,9 +1,9 @@
 /**
- * List shards (docs/scale.md, "Sharding a big client's lists"): a list partition takes about 1,000
+ * List shards (docs/pagination.md, "A big client's lists, in shards"; docs/scale.md): a list partition takes about 1,000
  * write units a second, and every payment of a client, and every delivery of its events, lands in its
  * client's one payment and delivery list partitions. A client above some 150 payments a second gets
  * those lists split in shards: each item goes to the shard its id hashes to, and a page reads every
- * shard and merges them (shared/data/list-plans.ts). Sharding costs reads (a query a shard for every
+ * shard and merges them (shared/data/list-visits.ts). Sharding costs reads (a query a shard for every
  * page), so it is a stage setting per client (LIST_SHARDS; infra/stages.ts, listShards), not a default.
  *
  * A client's setting is a history of layouts, each from a time on: an item is placed by the layout of
@@ -35,7 +35,8 @@ export interface ListLayout {
 /** Every client's layouts, oldest first: LIST_SHARDS's JSON, `{"<client>": [ListLayout, ...]}`. */
 export type ListShardSettings = Readonly<Record<string, readonly ListLayout[]>>;
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+/** As `created_at` is written (milliseconds and Z), so that the two compare as the times they are. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The settings, checked: a mistake here would misplace items, so it fails every function's start. */
 export function parseListShards(text: string | undefined): ListShardSettings {
@@ -50,11 +51,14 @@ export function parseListShards(text: string | undefined): ListShardSettings {
     for (const layout of layouts as ListLayout[]) {
       if (typeof layout?.from !== 'string' || !ISO_TIME.test(layout.from) || layout.from <= previous) {
         throw new Error(
-          `LIST_SHARDS of ${client}: each layout needs a "from" ISO time (UTC), later than the one before`,
+          `LIST_SHARDS of ${client}: each layout needs a "from" time (YYYY-MM-DDTHH:MM:SS.mmmZ), later than the one before`,
         );
       }
       previous = layout.from;
-      for (const [collection, shards] of Object.entries(layout.shards ?? {})) {
+      if (typeof layout.shards !== 'object' || layout.shards === null) {
+        throw new Error(`LIST_SHARDS of ${client}: each layout needs its "shards" by collection`);
+      }
+      for (const [collection, shards] of Object.entries(layout.shards)) {
         if (!(SHARDABLE_COLLECTIONS as readonly string[]).includes(collection)) {
           throw new Error(`LIST_SHARDS of ${client}: ${collection} is not a collection that can be sharded`);
         }

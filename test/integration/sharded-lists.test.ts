@@ -295,11 +295,15 @@ test('settings that would misplace items are refused', () => {
     '{"c":{}}',
     '{"c":[{"shards":{"PAYMENT":4}}]}',
     '{"c":[{"from":"2026-12-01","shards":{"PAYMENT":4}}]}',
-    '{"c":[{"from":"2026-12-01T00:00:00Z","shards":{"CUSTOMER":4}}]}',
-    '{"c":[{"from":"2026-12-01T00:00:00Z","shards":{"PAYMENT":0}}]}',
-    `{"c":[{"from":"2026-12-01T00:00:00Z","shards":{"PAYMENT":${shards.MAX_LIST_SHARDS + 1}}}]}`,
-    '{"c":[{"from":"2026-12-01T00:00:00Z","shards":{"PAYMENT":4}},{"from":"2026-11-01T00:00:00Z","shards":{"PAYMENT":8}}]}',
+    '{"c":[{"from":"2026-12-01T00:00:00Z","shards":{"PAYMENT":4}}]}',
+    '{"c":[{"from":"2026-12-01T00:00:00.000Z"}]}',
+    '{"c":[{"from":"2026-12-01T00:00:00.000Z","shards":{"CUSTOMER":4}}]}',
+    '{"c":[{"from":"2026-12-01T00:00:00.000Z","shards":{"PAYMENT":0}}]}',
+    `{"c":[{"from":"2026-12-01T00:00:00.000Z","shards":{"PAYMENT":${shards.MAX_LIST_SHARDS + 1}}}]}`,
+    '{"c":[{"from":"2026-12-01T00:00:00.000Z","shards":{"PAYMENT":4}},{"from":"2026-11-01T00:00:00.000Z","shards":{"PAYMENT":8}}]}',
   ];
   for (const text of bad) expect(() => shards.parseListShards(text)).toThrow(/LIST_SHARDS/);
   expect(shards.parseListShards(undefined)).toEqual({});
+  const good = { c: [{ from: '2026-12-01T00:00:00.000Z', shards: { PAYMENT: 4 } }] };
+  expect(shards.parseListShards(JSON.stringify(good))).toEqual(good);
 });
