@@ -51,39 +51,38 @@ export async function countInShards(
 /** Whether `a` comes before `b` in a read of the index `sk` that goes forward or not. */
 const comesBefore = (sk: string, forward: boolean) => (a: Item, b: Item) => String(a[sk]) < String(b[sk]) === forward;
 
+/** Which of a walk's items to visit, and where. */
+export interface VisitRequest {
+  /** The index read (undefined: the table): the walk's whole items, or their keys-only twin. */
+  readonly index: string | undefined;
+  readonly filter?: Condition | undefined;
+  /** ScanIndexForward: the walk's order, or against it for a page read from the walk's end. */
+  readonly forward: boolean;
+  /** Visit the items after this one (an item's key: keyOf); undefined: from the walk's start. */
+  readonly start?: Key | undefined;
+  readonly need: number;
+}
+
 /**
- * Visits `need` items of the walk matching `filter` after `start` (an item's key: keyOf), in read
- * order, keeping none of them itself. Answers how many items it visited.
+ * Visits `need` items of the walk matching `filter` after `start`, in read order, keeping none of
+ * them itself. Answers how many items it visited.
  */
-export function visitMatching(
+type Visitor = (
   meter: Meter,
   plan: Plan,
-  indexName: string | undefined,
-  filter: Condition | undefined,
-  scanForward: boolean,
-  start: Key | undefined,
-  need: number,
+  request: VisitRequest,
   visit: (item: Item, position: number) => void,
-): Promise<number> {
-  return plan.partitions.length === 1
-    ? visitPartition(meter, plan, indexName, filter, scanForward, start, need, visit)
-    : visitShards(meter, plan, indexName, filter, scanForward, start, need, visit);
-}
+) => Promise<number>;
+
+export const visitMatching: Visitor = (meter, plan, request, visit) =>
+  plan.partitions.length === 1 ? visitPartition(meter, plan, request, visit) : visitShards(meter, plan, request, visit);
 
 /**
  * visitMatching in one partition. Limit applies before the filter, so the read goes on until enough
  * items match, sizing each call by the share of items that matched so far.
  */
-async function visitPartition(
-  meter: Meter,
-  plan: Plan,
-  indexName: string | undefined,
-  filter: Condition | undefined,
-  scanForward: boolean,
-  start: Key | undefined,
-  need: number,
-  visit: (item: Item, position: number) => void,
-): Promise<number> {
+const visitPartition: Visitor = async (meter, plan, request, visit) => {
+  const { index, filter, forward, start, need } = request;
   const condition = keyCondition(plan, walkRange(plan));
   let matched = 0;
   let scanned = 0;
@@ -93,8 +92,8 @@ async function visitPartition(
     const share = scanned === 0 ? 1 : Math.max(matched / scanned, 0.05);
     const limit = Math.min(Math.max(remaining, Math.ceil(remaining / share)), Math.max(remaining, MAX_BATCH));
     const page = await meter.query({
-      ...queryInput(plan, indexName, condition, filter),
-      ScanIndexForward: scanForward,
+      ...queryInput(plan, index, condition, filter),
+      ScanIndexForward: forward,
       Limit: filter ? limit : remaining,
       ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
     });
@@ -108,7 +107,7 @@ async function visitPartition(
     ExclusiveStartKey = page.LastEvaluatedKey;
   }
   return matched;
-}
+};
 
 /** One shard's read: the items read and not yet visited, and where its next read starts. */
 interface ShardRead {
@@ -128,28 +127,19 @@ interface ShardRead {
  * start is a sort key here (an ExclusiveStartKey belongs to one partition): each shard's range starts
  * at it, and the item at it, in one shard only, is left out.
  */
-async function visitShards(
-  meter: Meter,
-  plan: Plan,
-  indexName: string | undefined,
-  filter: Condition | undefined,
-  scanForward: boolean,
-  start: Key | undefined,
-  need: number,
-  visit: (item: Item, position: number) => void,
-): Promise<number> {
+const visitShards: Visitor = async (meter, plan, request, visit) => {
+  const { index, filter, forward, start, need } = request;
   const sk = plan.index.sk;
   const from = start === undefined ? undefined : String(start[sk]);
   const whole = walkRange(plan);
-  const range: SortRange =
-    from === undefined ? whole : scanForward ? { ...whole, lower: from } : { ...whole, upper: from };
+  const range: SortRange = from === undefined ? whole : forward ? { ...whole, lower: from } : { ...whole, upper: from };
   const shards: ShardRead[] = plan.partitions.map((partition) => ({
     condition: keyCondition(plan, range, partition),
     waiting: [],
     done: false,
     again: false,
   }));
-  const before = comesBefore(sk, scanForward);
+  const before = comesBefore(sk, forward);
   let matched = 0;
   while (matched < need) {
     const empty = shards.filter((shard) => !shard.done && shard.waiting.length === 0);
@@ -161,8 +151,8 @@ async function visitShards(
           const wanted = shard.again ? remaining : share;
           shard.again = true;
           const page = await meter.query({
-            ...queryInput(plan, indexName, shard.condition, filter),
-            ScanIndexForward: scanForward,
+            ...queryInput(plan, index, shard.condition, filter),
+            ScanIndexForward: forward,
             Limit: filter ? Math.min(MAX_BATCH, wanted * 4) : wanted,
             ...(shard.next ? { ExclusiveStartKey: shard.next } : {}),
           });
@@ -180,7 +170,7 @@ async function visitShards(
     matched += 1;
   }
   return matched;
-}
+};
 
 /**
  * The first `count` items of every shard's read (each in the walk's order), merged into the walk's

@@ -73,7 +73,7 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
   const inOrder = (page: Item[]) => (route.backward ? page.reverse() : page);
   // The first `count` keys of the walk on its KEYS_ONLY twin (without a filter: it needs whole items).
   const visitKeys = (count: number, visit: (item: Item, position: number) => void) =>
-    visitMatching(meter, plan, plan.index.keys, undefined, scanForward, undefined, count, visit);
+    visitMatching(meter, plan, { index: plan.index.keys, forward: scanForward, need: count }, visit);
   if (route.skip > 0 && !plan.filter && join) {
     // The skipped items and the page's keys in one read of the keys; then the page's items and their
     // joined items by key, in one BatchGetItem: the page's own read would be a call more.
@@ -97,21 +97,19 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
       lastSkipped = keyOf(plan, item);
     });
     if (passed === route.skip) {
-      await visitMatching(meter, plan, plan.index.items, undefined, scanForward, lastSkipped, route.take, collect);
+      const request = { index: plan.index.items, forward: scanForward, start: lastSkipped, need: route.take };
+      await visitMatching(meter, plan, request, collect);
     }
   } else {
-    await visitMatching(
-      meter,
-      plan,
-      plan.index.items,
-      plan.filter,
-      scanForward,
-      undefined,
-      route.skip + route.take,
-      (item, i) => {
-        if (i >= route.skip) collect(item);
-      },
-    );
+    const request = {
+      index: plan.index.items,
+      filter: plan.filter,
+      forward: scanForward,
+      need: route.skip + route.take,
+    };
+    await visitMatching(meter, plan, request, (item, i) => {
+      if (i >= route.skip) collect(item);
+    });
   }
   return joinAll(meter, join, inOrder(page));
 }
@@ -200,7 +198,8 @@ export async function walkPage(
   if (!plan) return { items: [], cost: meter.cost };
   const { pageSize } = input.request;
   const items: Item[] = [];
-  await visitMatching(meter, plan, plan.index.items, plan.filter, plan.forward, after, pageSize, (item) => {
+  const request = { index: plan.index.items, filter: plan.filter, forward: plan.forward, start: after, need: pageSize };
+  await visitMatching(meter, plan, request, (item) => {
     items.push(item);
   });
   const last = items.at(-1);

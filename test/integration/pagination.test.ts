@@ -8,19 +8,15 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../../shared/domain/lists';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { ids, ordered, pageRequest } from '../support/page-requests';
+import { insertWidgets, type Widget } from '../support/widgets';
 
 let table: TestTable;
 let pagination: typeof import('../../shared/data/pagination');
-let keys: typeof import('../../shared/data/item-keys');
-let counters: typeof import('../../shared/data/counters');
-let transactions: typeof import('../../shared/data/transactions');
 
 beforeAll(async () => {
   table = await createTestTable('pagination');
   pagination = await import('../../shared/data/pagination');
-  keys = await import('../../shared/data/item-keys');
-  counters = await import('../../shared/data/counters');
-  transactions = await import('../../shared/data/transactions');
 });
 afterAll(() => table.drop());
 
@@ -28,46 +24,9 @@ const COLLECTION = 'WIDGET';
 const BASE = Date.parse('2025-03-01T00:00:00.000Z');
 const at = (second: number): string => new Date(BASE + second * 1000).toISOString();
 
-interface Widget {
-  readonly id: string;
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly color: string;
-  readonly scope?: string;
-}
-
 /** Inserts widgets the way repositories insert entities: the item and its counters in one transaction. */
-async function insert(tenant: string, widgets: readonly Widget[]): Promise<void> {
-  for (let i = 0; i < widgets.length; i += 10)
-    await Promise.all(widgets.slice(i, i + 10).map((w) => insertOne(tenant, w)));
-}
-
-async function insertOne(tenant: string, widget: Widget): Promise<void> {
-  {
-    const partitions = [keys.collectionPartition(tenant, COLLECTION)];
-    if (widget.scope) partitions.push(keys.scopePartition(tenant, COLLECTION, widget.scope));
-    await transactions.transactWrite({
-      TransactItems: [
-        {
-          Put: {
-            TableName: table.tableName,
-            Item: {
-              pk: `WIDGET#${widget.id}`,
-              sk: 'WIDGET',
-              ...keys.collectionKeys(tenant, COLLECTION, widget.id, widget.created_at, widget.updated_at, widget.scope),
-              entity: 'WIDGET',
-              id: widget.id,
-              created_at: widget.created_at,
-              updated_at: widget.updated_at,
-              color: widget.color,
-            },
-          },
-        },
-        ...counters.counterIncrements(partitions, widget.id),
-      ],
-    });
-  }
-}
+const insert = (tenant: string, widgets: readonly Widget[]): Promise<void> =>
+  insertWidgets(table.tableName, tenant, COLLECTION, widgets);
 
 /** `count` widgets created one second apart from `fromSecond`, colored red, green, blue in turn. */
 function widgets(count: number, fromSecond = 0, extra: Partial<Widget> = {}): Widget[] {
@@ -91,24 +50,7 @@ async function touch(tenant: string, widget: Widget, updatedAt: string): Promise
   );
 }
 
-const request = (overrides: Partial<PageRequest> = {}): PageRequest => ({
-  pageSize: 10,
-  pageNumber: 1,
-  orderKey: 'created_at',
-  direction: 'asc',
-  snapshot: new Date().toISOString(),
-  pinned: false,
-  created: {},
-  updated: {},
-  ...overrides,
-});
-
-const ids = (items: readonly Record<string, unknown>[]): string[] => items.map((item) => String(item['id']));
-const sortKey = (w: Widget, key: 'created_at' | 'updated_at') => `${w[key]}#${w.id}`;
-const ordered = (list: readonly Widget[], key: 'created_at' | 'updated_at' = 'created_at', desc = false) => {
-  const sorted = [...list].sort((a, b) => (sortKey(a, key) < sortKey(b, key) ? -1 : 1)).map((w) => w.id);
-  return desc ? sorted.reverse() : sorted;
-};
+const request = (overrides: Partial<PageRequest> = {}): PageRequest => pageRequest(overrides);
 
 type Source = import('../../shared/data/pagination').ListSource;
 type Filter = import('../../shared/data/pagination').FilterClause;

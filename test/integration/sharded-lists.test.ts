@@ -8,14 +8,14 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { PageRequest } from '../../shared/domain/lists';
 import { ENV } from '../../shared/runtime/config';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { ids, ordered, pageRequest } from '../support/page-requests';
+import { insertWidgets, type Widget } from '../support/widgets';
 
 let table: TestTable;
 let pagination: typeof import('../../shared/data/pagination');
 let keys: typeof import('../../shared/data/item-keys');
-let counters: typeof import('../../shared/data/counters');
 let inserts: typeof import('../../shared/data/inserts');
 let shards: typeof import('../../shared/data/list-shards');
-let transactions: typeof import('../../shared/data/transactions');
 
 // A collection a layout may shard; the items are test items, not payments.
 const COLLECTION = 'PAYMENT';
@@ -31,61 +31,17 @@ beforeAll(async () => {
   process.env[ENV.listShards] = JSON.stringify({ [tenant]: [{ from: at(FROM), shards: { [COLLECTION]: SHARDS } }] });
   pagination = await import('../../shared/data/pagination');
   keys = await import('../../shared/data/item-keys');
-  counters = await import('../../shared/data/counters');
   inserts = await import('../../shared/data/inserts');
   shards = await import('../../shared/data/list-shards');
-  transactions = await import('../../shared/data/transactions');
 });
 afterAll(async () => {
   delete process.env[ENV.listShards];
   await table.drop();
 });
 
-interface Widget {
-  readonly id: string;
-  readonly created_at: string;
-  updated_at: string;
-  readonly color: string;
-  readonly scope?: string;
-}
-
 /** Inserted as repositories insert: the item in its shard and its lists' counters, in one transaction. */
-async function insert(widgets: readonly Widget[]): Promise<void> {
-  for (let i = 0; i < widgets.length; i += 10) {
-    await Promise.all(
-      widgets.slice(i, i + 10).map((widget) =>
-        transactions.transactWrite({
-          TransactItems: [
-            {
-              Put: {
-                TableName: table.tableName,
-                Item: {
-                  pk: `WIDGET#${widget.id}`,
-                  sk: 'WIDGET',
-                  ...keys.collectionKeys(
-                    tenant,
-                    COLLECTION,
-                    widget.id,
-                    widget.created_at,
-                    widget.updated_at,
-                    widget.scope,
-                  ),
-                  entity: 'WIDGET',
-                  tenant,
-                  ...widget,
-                },
-              },
-            },
-            ...counters.counterIncrements(
-              inserts.listPartitions({ tenant, ...widget }, { collection: COLLECTION, scope: widget.scope }),
-              widget.id,
-            ),
-          ],
-        }),
-      ),
-    );
-  }
-}
+const insert = (widgets: readonly Widget[]): Promise<void> =>
+  insertWidgets(table.tableName, tenant, COLLECTION, widgets);
 
 function widgets(count: number, fromSecond: number, scope?: string): Widget[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -97,23 +53,7 @@ function widgets(count: number, fromSecond: number, scope?: string): Widget[] {
   }));
 }
 
-const request = (overrides: Partial<PageRequest> = {}): PageRequest => ({
-  pageSize: 7,
-  pageNumber: 1,
-  orderKey: 'created_at',
-  direction: 'asc',
-  snapshot: new Date().toISOString(),
-  pinned: false,
-  created: {},
-  updated: {},
-  ...overrides,
-});
-
-const ids = (items: readonly Record<string, unknown>[]): string[] => items.map((item) => String(item['id']));
-const ordered = (list: readonly Widget[], key: 'created_at' | 'updated_at', desc: boolean): string[] => {
-  const sorted = [...list].sort((a, b) => (`${a[key]}#${a.id}` < `${b[key]}#${b.id}` ? -1 : 1)).map((w) => w.id);
-  return desc ? sorted.reverse() : sorted;
-};
+const request = (overrides: Partial<PageRequest> = {}): PageRequest => pageRequest({ pageSize: 7, ...overrides });
 
 const source = (scope?: string) => ({ tenant, collection: COLLECTION, ...(scope ? { scope } : {}) });
 
