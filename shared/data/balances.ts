@@ -102,8 +102,15 @@ export const ledgerKeys = (accountId: string): { readonly key: ItemKey; readonly
   legacyKey: itemKeys.account(accountId),
 });
 
-/** A list of accounts reads each account's balance item with its page (ListJoin). */
-export const balanceJoin: ListJoin = { sk: itemKeys.accountBalance('').sk, merge: withBalance };
+/**
+ * A list of accounts reads each account's balance item with its page (ListJoin). An account whose item
+ * holds no balance (a new one, or a legacy one moved out) cannot be answered without it.
+ */
+export const balanceJoin: ListJoin = {
+  sk: itemKeys.accountBalance('').sk,
+  merge: withBalance,
+  needs: (account) => typeof account['available_balance_cents'] !== 'number',
+};
 
 /**
  * Moves a legacy account's ledger from its account item to its balance item (see above). Answers true

@@ -125,6 +125,12 @@ export interface ListJoin {
   readonly sk: string;
   /** The listed item as answered, given its joined item (undefined: there is none). */
   readonly merge: (item: Item, joined: Item | undefined) => Item;
+  /**
+   * Whether the listed item cannot be answered without its joined item (they were written together):
+   * a later page reads its items and their joined items eventually consistent, and reads again,
+   * strongly consistent, a joined item such an item needs and the read missed. Unset: never.
+   */
+  readonly needs?: (item: Item) => boolean;
 }
 
 /** What answering a page cost, from DynamoDB's own ConsumedCapacity. */
@@ -160,10 +166,11 @@ export class Meter {
   }
 
   /**
-   * Items by key, strongly consistent: one call per 100 keys (BatchGetItem's limit), another for each
-   * part DynamoDB leaves unprocessed. Answered by key (`keyText`); a key without an item has no entry.
+   * Items by key, strongly consistent unless told: one call per 100 keys (BatchGetItem's limit),
+   * another for each part DynamoDB leaves unprocessed. Answered by key (`keyText`); a key without an
+   * item has no entry.
    */
-  async getAll(keys: readonly ItemKey[]): Promise<Map<string, Item>> {
+  async getAll(keys: readonly ItemKey[], consistent = true): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const unique = [...new Map(keys.map((key) => [keyText(key), { pk: key.pk, sk: key.sk }])).values()];
     for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
@@ -171,7 +178,7 @@ export class Meter {
       while (wanted?.length) {
         const output: BatchGetCommandOutput = await dynamo().send(
           new BatchGetCommand({
-            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: true } },
+            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: consistent } },
             ReturnConsumedCapacity: 'TOTAL',
           }),
         );

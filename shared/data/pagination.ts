@@ -81,7 +81,17 @@ async function readRoute(meter: Meter, plan: Plan, route: PageRoute, join?: List
     await visitKeys(route.skip + route.take, (item, i) => {
       if (i >= route.skip) keys.push({ pk: String(item['pk']), sk: String(item['sk']) });
     });
-    const found = await meter.getAll([...keys, ...keys.map((key) => joinKey(join, key))]);
+    // Eventually consistent, as the index the keys come from (half the units: a batch charges each
+    // item apart). What the read missed of an item just written, or of what it needs (ListJoin.needs),
+    // is read again strongly consistent.
+    const found = await meter.getAll([...keys, ...keys.map((key) => joinKey(join, key))], false);
+    const missed = keys.flatMap((key) => {
+      const item = found.get(keyText(key));
+      const joined = joinKey(join, key);
+      if (!item) return [key, joined];
+      return join.needs?.(item) && !found.has(keyText(joined)) ? [joined] : [];
+    });
+    if (missed.length > 0) for (const [key, item] of await meter.getAll(missed)) found.set(key, item);
     // An item deleted since the index showed its key is left out, as a page read from the index would.
     const items = keys.flatMap((key) => [found.get(keyText(key))].filter((item) => item !== undefined));
     return inOrder(items.map((item) => joinedItem(join, item, found)));

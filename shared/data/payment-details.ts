@@ -49,8 +49,15 @@ const withDetails = (payment: Item, detail: Item | undefined): Item =>
     ? { ...payment, ...Object.fromEntries(DETAIL_FIELDS.flatMap((f) => (f in detail ? [[f, detail[f]]] : []))) }
     : payment;
 
-/** A list of payments reads its page's details with it (shared/data/pagination.ts). */
-export const detailJoin: ListJoin = { sk: itemKeys.paymentDetail('').sk, merge: withDetails };
+/**
+ * A list of payments reads its page's details with it (shared/data/pagination.ts). A payment written
+ * with its details (no counterparty of its own: a legacy one keeps them) cannot be answered without.
+ */
+export const detailJoin: ListJoin = {
+  sk: itemKeys.paymentDetail('').sk,
+  merge: withDetails,
+  needs: (payment) => payment['counterparty'] === undefined,
+};
 
 /** A payment whole: its item and its detail item, read at once (two GetItems, no other action needed). */
 export async function readPayment(id: string, consistent: boolean): Promise<StoredPayment | undefined> {

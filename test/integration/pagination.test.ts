@@ -452,6 +452,26 @@ describe('lists joined to another item of each listed item', () => {
     }
   });
 
+  test('a later page reads its items and joined items eventually consistent, again strongly those it needs and missed', async () => {
+    const base = request({ pageSize: 5 });
+    const third = { ...base, pageNumber: 3, pinned: true };
+    const expected = ordered(all).slice(10, 15);
+    const read = await pagination.listPage({ source: source(), filters: [], request: third, join });
+    // Counter, items after the snapshot, the keys, then one batch of 10 items charged half a unit each.
+    expect(read.cost.readCalls).toBe(4);
+    expect(read.cost.readCapacity).toBeLessThan(10);
+    // A joined item that is not there but that one listed item needs: read again, strongly consistent.
+    const needy = {
+      sk: 'NOT_WRITTEN',
+      merge: join.merge,
+      needs: (item: Record<string, unknown>) => item['id'] === expected[2],
+    };
+    const again = await pagination.listPage({ source: source(), filters: [], request: third, join: needy });
+    expect(ids(again.items)).toEqual(expected);
+    expect(extras(again.items)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(again.cost.readCalls).toBe(5);
+  });
+
   test('a filtered page 1 is counted as it is read: one read and the join', async () => {
     const page = await pagination.listPage({
       source: source(),
