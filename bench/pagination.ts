@@ -31,7 +31,12 @@ const FILTER_TENANT = 'bench-client-filters';
 const ONE_PAGE_TENANT = 'bench-client-one-page';
 const ONE_PAGE_ACCOUNTS = 7;
 
-type Phase = 'cursor lookup' | 'total' | 'skip (keys only)' | 'page items' | 'cache write' | 'other';
+/**
+ * What a call is for. `by key` is a BatchGetItem: page 1's counter shards with its joined items (an
+ * account's balance item), a later page's items with theirs. A write would be a failure of the lists'
+ * rule that reads never write (docs/pagination.md): it is counted apart, to show none.
+ */
+type Phase = 'total' | 'skip (keys only)' | 'page items' | 'by key' | 'write' | 'other';
 
 interface CallRecord {
   readonly command: string;
@@ -43,10 +48,10 @@ interface CallRecord {
 const calls: CallRecord[] = [];
 
 function phaseOf(command: string, input: Record<string, unknown>): Phase {
-  if (command === 'PutItemCommand' || command === 'BatchWriteItemCommand') return 'cache write';
+  if (/^(Put|Update|Delete|BatchWrite)Item|^TransactWrite/.test(command)) return 'write';
+  if (command === 'BatchGetCommand' || command === 'BatchGetItemCommand') return 'by key';
   if (command !== 'QueryCommand') return 'other';
   const values = JSON.stringify(input['ExpressionAttributeValues'] ?? {});
-  if (values.includes('WALK#')) return 'cursor lookup';
   if (values.includes('COUNT#') || input['Select'] === 'COUNT') return 'total';
   if (String(input['IndexName'] ?? '').endsWith('keys')) return 'skip (keys only)';
   return 'page items';
@@ -85,8 +90,8 @@ async function measured<T>(action: () => Promise<T>): Promise<{ result: T; measu
   const result = await action();
   const ms = performance.now() - started;
   const made = calls.slice(from);
-  const writes = made.filter((c) => c.phase === 'cache write');
-  const reads = made.filter((c) => c.phase !== 'cache write');
+  const writes = made.filter((c) => c.phase === 'write');
+  const reads = made.filter((c) => c.phase !== 'write');
   const phases: Measurement['phases'] = {};
   for (const call of made) {
     const phase = (phases[call.phase] ??= { calls: 0, capacity: 0 });
@@ -373,7 +378,7 @@ function markdownTable(rows: readonly Row[]): string {
 }
 
 function phaseTable(rows: readonly Row[]): string {
-  const phases: Phase[] = ['cursor lookup', 'total', 'skip (keys only)', 'page items', 'cache write'];
+  const phases: Phase[] = ['total', 'skip (keys only)', 'page items', 'by key', 'write'];
   const header = `| Request | ${phases.join(' | ')} |\n|---|${phases.map(() => '--:').join('|')}|`;
   const lines = rows.map(
     (r) =>
@@ -437,7 +442,8 @@ async function main(): Promise<void> {
   const countedWalkWorst = worstWalk(counted);
   const cold100 = main.find((r) => r.kind === 'cold jump' && r.page === 100)!;
   const cold50 = main.find((r) => r.kind === 'cold jump' && r.page === 50)!;
-  const totalCalls = main.find((r) => r.kind === 'walk' && r.page === 1)!.phases.total?.calls ?? 0;
+  // Page 1 reads the counter with its joined items (by key): page 2 shows what a total costs.
+  const totalCalls = main.find((r) => r.kind === 'walk' && r.page === 2)!.phases.total?.calls ?? 0;
   const targets = {
     walk_page_at_most_2x_page_1: { worst_ratio: mainWalkWorst, holds: mainWalkWorst <= 2 },
     walk_page_at_most_2x_page_1_every_counted_list: { worst_ratio: countedWalkWorst, holds: countedWalkWorst <= 2 },
@@ -482,7 +488,7 @@ differ on AWS.
 |---|---|---|
 | Every page of a walk costs at most 2x page 1 | worst ${mainWalkWorst.toFixed(2)}x (${countedWalkWorst.toFixed(2)}x over the four lists counted by counters) | ${targets.walk_page_at_most_2x_page_1.holds && targets.walk_page_at_most_2x_page_1_every_counted_list.holds ? 'yes' : 'no'} |
 | A cold jump to page 100 costs at most 10x page 1 | ${cold100.ratio.toFixed(2)}x: page 100 is the last page, reached from the end of the list; page 50, the worst place to land, ${cold50.ratio.toFixed(2)}x | ${targets.cold_jump_page_100_at_most_10x_page_1.holds ? 'yes' : 'no'} |
-| Totals cost O(1) calls without filters | ${totalCalls} calls (counter shards + items created after the snapshot), whatever the size | ${targets.total_calls_without_filters.holds ? 'yes' : 'no'} |
+| Totals cost O(1) calls without filters | ${totalCalls} calls on a later page (counter shards + items created after the snapshot), whatever the size; page 1 reads the counter's shards in its call by key | ${targets.total_calls_without_filters.holds ? 'yes' : 'no'} |
 
 ## Results
 
@@ -490,8 +496,13 @@ ${markdownTable(rows)}
 
 How to read the last two scenarios: their totals cannot come from counters. With created_from, page
 1 counts the range on the keys-only index; with customer_status, page 1 counts with the filter over
-the whole partition (every item read, matching or not). Either count is paid once per walk and cached
-with its pages, so the walk's later pages are cheap; a cold jump pays it again, as a new walk.
+the whole partition (every item read, matching or not). Nothing is kept between requests (a read
+never writes): each page of such a walk counts again, page 1 as it reads its page.
+
+Accounts are answered with their balance item (docs/pagination.md, joins): page 1 reads the counter's
+shards and the page's balance items in one BatchGetItem, strongly consistent (each item a unit);
+a later page steps over the keys, then reads its accounts and their balance items by key, eventually
+consistent (half a unit each).
 
 ## Where the capacity goes (${scenarios[0]!.name})
 
