@@ -241,6 +241,8 @@ describe.each([
     const settled = `SETTLED (${words['code.refundStatus.SETTLED']})`;
     const rows = page.getByRole('row').filter({ has: page.getByRole('cell') });
     await rows.first().waitFor();
+    // The merchants' names come with their own list, which may answer after the refunds'.
+    await page.getByRole('cell', { name: 'Panaderia La Espiga SAS' }).first().waitFor();
     expect(await page.getByRole('columnheader').allTextContents()).toEqual(
       (
         [
