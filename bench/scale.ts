@@ -33,7 +33,7 @@ import { REPO_ROOT } from '../infra/paths';
 import { measureRoutes, type RouteCapacity } from './capacity/measure';
 import { touchesOf, type Touch } from './scale/touches';
 import type { LoggedCall } from './functions/dynamodb-meter';
-import { heatFigure } from './scale/figure';
+import { heatFigure, UUID } from './scale/figure';
 
 // The sweeper's index shards, as the code writes them (imported late: the module reads the runtime's settings).
 const { DUE_SHARDS } = await import('../shared/data/due-work');
@@ -44,6 +44,8 @@ const QR_PER_MERCHANT_PER_DAY = Number(process.env['SCALE_QR_PER_MERCHANT_PER_DA
 const SECONDS = Number(process.env['SCALE_SECONDS'] ?? 60);
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 3);
 const LIST_SHARDS = Number(process.env['SCALE_LIST_SHARDS'] ?? 16);
+/** The report's name: docs/benchmarks/<name>.json and docs/img/<name with scale-heat>.svg. */
+const OUTPUT = process.env['SCALE_OUTPUT'] ?? 'scale';
 /** The bench's client: the samples' (bench/functions/samples.ts). */
 const CLIENT = 'sandbox-client-a';
 /**
@@ -54,8 +56,6 @@ const CLIENT = 'sandbox-client-a';
  */
 const STREAM_SHARDS = Number(process.env['SCALE_STREAM_SHARDS'] ?? 32);
 const POLLS_PER_SECOND = 4;
-/** The report's name: docs/benchmarks/<name>.json and docs/img/<name with scale-heat>.svg. */
-const OUTPUT = process.env['SCALE_OUTPUT'] ?? 'scale';
 const DISPATCHER_BATCH_SIZE = 100;
 /** A payment's events (its creation and its answer), each dispatched. */
 const EVENTS_PER_PAYMENT = 2;
@@ -232,7 +232,7 @@ const top = partitions.slice(0, 12);
 /** A partition's kind: its name without the ids and shard numbers that tell its like apart. */
 const kindOf = (name: string): string =>
   name
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(UUID, '<id>')
     .replace(/~\d+$/, '~<n>')
     .replace(/DUE#\d+/, 'DUE#<n>')
     .replace(/\(merchant \d+\)/, '(merchant <n>)');

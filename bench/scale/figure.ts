@@ -11,9 +11,11 @@ function colour(load: number): string {
   return `rgb(255,${g},${g})`;
 }
 
+/** An id (a UUID) in a partition's name. */
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /** A partition's name with its ids cut to their first 8 characters: the rows stay readable. */
-const shortName = (name: string): string =>
-  name.replace(/([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '$1…');
+const shortName = (name: string): string => name.replace(UUID, (id) => `${id.slice(0, 8)}…`);
 
 export function heatFigure(
   rows: readonly { readonly name: string; readonly wcu: readonly number[]; readonly rcu: readonly number[] }[],
