@@ -25,8 +25,14 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { contractRoutes } from '../functions/contract';
-import { networkRoutes as networkRouteTable } from '../functions/network-routes';
-import { routes as routeTable, type RouteDefinition } from '../functions/routes';
+import {
+  clientRouteFamilies,
+  networkRouteFamily,
+  ROUTE_TIMEOUT_SECONDS,
+  routes as routeTable,
+  type NetworkRouteDefinition,
+  type RouteDefinition,
+} from '../functions/routes';
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers as workerTable } from '../functions/workers';
 import { tableDefinition } from '../shared/data/table';
@@ -36,6 +42,7 @@ import { ContractFunction } from './constructs/contract-function';
 import { DashboardSite } from './constructs/dashboard-site';
 import { Identity } from './constructs/identity';
 import { Monitoring } from './constructs/monitoring';
+import { RouteFamilyStack } from './constructs/route-family-stack';
 import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
@@ -51,6 +58,12 @@ import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type EdgeSettings, type 
  * table gives it: the API's integrations, not the permission, decide that.
  */
 const API_INVOKE_PERMISSION = { scopePermissionToRoute: false } as const;
+
+/** The network connector's family of routes, in its nested stack. */
+type NetworkFamilyStack = RouteFamilyStack<NetworkRouteDefinition, ServiceFunction>;
+
+/** What every function's construct is given by the stage: its settings, and the resources it may be granted. */
+type SharedFunctionProps = Omit<ServiceFunctionProps, 'definition' | 'description' | 'timeout'>;
 
 /** What every stage's stack and resources are tagged with: the service, and which stage. */
 export const stackTags = (settings: StageSettings): Record<string, string> => ({
@@ -82,13 +95,17 @@ export class BrebApiStack extends Stack {
   readonly apiStage: ApiStage;
   /** The routes this stage serves: sandbox operator routes only where the sandbox is enabled. */
   readonly routes: readonly RouteDefinition[];
+  /** The nested stack of each family of the clients' routes that the stage serves (functions/routes/). */
+  readonly routeFamilies: readonly RouteFamilyStack<RouteDefinition, ApiFunction>[];
   /** Keyed by route name, so tests and tools can find the function of a route. */
   readonly functions: ReadonlyMap<string, ApiFunction>;
   /** The function of GET /openapi.json and /docs, and its routes: the only ones without the authorizer. */
   readonly contract: ContractFunction;
   readonly contractRoutes: readonly HttpRoute[];
-  /** The routes the network connector calls, signed, without the authorizer (functions/network-routes.ts). */
+  /** The routes the network connector calls, signed, without the authorizer (functions/routes/network.ts). */
   readonly networkRoutes: readonly HttpRoute[];
+  /** The nested stack of their functions. */
+  readonly networkFamily: NetworkFamilyStack;
   /** Their functions, by route name. */
   readonly networkFunctions: ReadonlyMap<string, ServiceFunction>;
   readonly queues: WorkQueues;
@@ -122,7 +139,7 @@ export class BrebApiStack extends Stack {
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
     this.queues = new WorkQueues(this, 'Queues', { settings });
     this.reportBucket = new ReportBucket(this, 'ReportFiles', { settings }).bucket;
-    const shared = {
+    const shared: SharedFunctionProps = {
       settings,
       table: this.table,
       secrets: this.secrets.byName,
@@ -146,25 +163,36 @@ export class BrebApiStack extends Stack {
     this.apiStage = new ApiStage(this, 'ApiStage', { api: this.api, settings });
     this.apiDomain = this.edge ? this.createApiDomain(this.edge) : undefined;
 
-    const functions = new Map<string, ApiFunction>();
-    for (const route of this.routes) {
-      // The construct id is the route name: logical ids stay stable and readable per route.
-      const fn = new ApiFunction(this, route.name, { ...shared, route });
-      // One integration per function, shared by all of its paths, and one invoke permission for it
-      // (API_INVOKE_PERMISSION).
-      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
-      for (const path of route.paths) {
-        this.api.addRoutes({
-          path,
-          methods: [HttpMethod[route.method]],
-          integration,
-          // Every route names at least one scope (the route table's type requires it).
-          authorizationScopes: [...route.scopes],
-        });
+    // Each family's functions, integrations and invoke permissions in a nested stack of its own
+    // (route-family-stack.ts); the routes stay here, on the API, behind the authorizer.
+    const unfamiliar = this.routes.filter((route) => !clientRouteFamilies.some((f) => f.routes.includes(route)));
+    if (unfamiliar.length > 0) throw new Error(`Routes of no family: ${unfamiliar.map((r) => r.name).join(', ')}`);
+    // A family none of whose routes the stage serves (the sandbox's on production) has no stack.
+    const deployedFamilies = clientRouteFamilies
+      .map((family) => ({ family, routes: family.routes.filter((route) => this.routes.includes(route)) }))
+      .filter(({ routes }) => routes.length > 0);
+    this.routeFamilies = deployedFamilies.map(({ family, routes }) => {
+      const familyStack = new RouteFamilyStack(this, {
+        settings,
+        family,
+        routes,
+        api: this.api,
+        createFunction: (scope, route) => new ApiFunction(scope, route.name, { ...shared, route }),
+      });
+      for (const route of familyStack.routes) {
+        for (const path of route.paths) {
+          this.api.addRoutes({
+            path,
+            methods: [HttpMethod[route.method]],
+            integration: familyStack.integrations.get(route.name)!,
+            // Every route names at least one scope (the route table's type requires it).
+            authorizationScopes: [...route.scopes],
+          });
+        }
       }
-      functions.set(route.name, fn);
-    }
-    this.functions = functions;
+      return familyStack;
+    });
+    this.functions = new Map(this.routeFamilies.flatMap((familyStack) => [...familyStack.functions]));
 
     // The API's description: public, since it holds nothing of any client. Its construct id is its
     // name, as a route's is, so the local server finds its bundle as it finds theirs.
@@ -192,9 +220,8 @@ export class BrebApiStack extends Stack {
         },
       ]);
     }
-    const networkFunctions = new Map<string, ServiceFunction>();
-    this.networkRoutes = this.addNetworkRoutes(settings, shared, networkFunctions);
-    this.networkFunctions = networkFunctions;
+    ({ familyStack: this.networkFamily, routes: this.networkRoutes } = this.addNetworkRoutes(settings, shared));
+    this.networkFunctions = this.networkFamily.functions;
 
     const { identity } = settings;
     this.dashboard =
@@ -206,7 +233,7 @@ export class BrebApiStack extends Stack {
             api: this.api,
             // The network connector's routes too: behind the edge, the API answers only through the
             // distribution (its execute-api endpoint is off), so /network/* must reach it there.
-            routes: [...this.routes, contractRoutes, ...networkRouteTable],
+            routes: [...this.routes, contractRoutes, ...networkRouteFamily.routes],
             ...(this.edge ? { edge: this.edge } : {}),
           })
         : undefined;
@@ -216,7 +243,7 @@ export class BrebApiStack extends Stack {
     const workerScope = new Construct(this, 'Workers');
     this.workers = new Map(
       workerTable.map((worker) => {
-        if (functions.has(worker.name)) throw new Error(`Worker ${worker.name} has the name of a route`);
+        if (this.functions.has(worker.name)) throw new Error(`Worker ${worker.name} has the name of a route`);
         return [worker.name, new WorkerFunction(workerScope, worker.name, { ...shared, worker })];
       }),
     );
@@ -226,8 +253,8 @@ export class BrebApiStack extends Stack {
 
     const { personClaims } = this.identity;
     this.serviceFunctions = new Map<string, ServiceFunction>([
-      ...functions,
-      ...networkFunctions,
+      ...this.functions,
+      ...this.networkFunctions,
       ...this.workers,
       [contractRoutes.name, this.contract],
       ...(personClaims ? [[personClaimsTrigger.name, personClaims] as const] : []),
@@ -246,37 +273,39 @@ export class BrebApiStack extends Stack {
   }
 
   /**
-   * The routes the network connector calls (functions/network-routes.ts): no authorizer, since the
-   * handler checks the connector's signature on every request; each with its own throttling, so that
-   * the clients' traffic never starves the network's callbacks, nor the other way round.
+   * The routes the network connector calls (functions/routes/network.ts), their functions in the
+   * network family's nested stack: no authorizer, since the handler checks the connector's signature
+   * on every request; each with its own throttling, so that the clients' traffic never starves the
+   * network's callbacks, nor the other way round.
    */
   private addNetworkRoutes(
     settings: StageSettings,
-    shared: Omit<ServiceFunctionProps, 'definition' | 'description' | 'timeout'>,
-    functions: Map<string, ServiceFunction>,
-  ): HttpRoute[] {
-    const added: HttpRoute[] = [];
-    for (const route of networkRouteTable) {
-      const fn = new ServiceFunction(this, route.name, {
-        ...shared,
-        definition: route,
-        description: `${route.method} ${route.paths.join(' ')} (network connector)`,
-        // The network's time limit for an answer is seconds: as the clients' routes.
-        timeout: Duration.seconds(10),
-      });
-      const integration = new HttpLambdaIntegration(`${route.name}Integration`, fn.function, API_INVOKE_PERMISSION);
-      for (const path of route.paths) {
-        added.push(
-          ...this.api.addRoutes({
-            path,
-            methods: [HttpMethod[route.method]],
-            integration,
-            authorizer: new HttpNoneAuthorizer(),
-          }),
-        );
-      }
-      functions.set(route.name, fn);
-    }
+    shared: SharedFunctionProps,
+  ): { familyStack: NetworkFamilyStack; routes: HttpRoute[] } {
+    const familyStack: NetworkFamilyStack = new RouteFamilyStack(this, {
+      settings,
+      family: networkRouteFamily,
+      routes: networkRouteFamily.routes,
+      api: this.api,
+      createFunction: (scope, route) =>
+        new ServiceFunction(scope, route.name, {
+          ...shared,
+          definition: route,
+          description: `${route.method} ${route.paths.join(' ')} (network connector)`,
+          // The network's time limit for an answer is seconds: as the clients' routes.
+          timeout: Duration.seconds(ROUTE_TIMEOUT_SECONDS),
+        }),
+    });
+    const added = familyStack.routes.flatMap((route) =>
+      route.paths.flatMap((path) =>
+        this.api.addRoutes({
+          path,
+          methods: [HttpMethod[route.method]],
+          integration: familyStack.integrations.get(route.name)!,
+          authorizer: new HttpNoneAuthorizer(),
+        }),
+      ),
+    );
     for (const route of added) {
       NagSuppressions.addResourceSuppressions(route, [
         {
@@ -288,7 +317,7 @@ export class BrebApiStack extends Stack {
       ]);
     }
     const routeSettings = Object.fromEntries(
-      networkRouteTable.flatMap((route) =>
+      networkRouteFamily.routes.flatMap((route) =>
         route.paths.map((path) => [
           `${route.method} ${path}`,
           {
@@ -299,7 +328,7 @@ export class BrebApiStack extends Stack {
       ),
     );
     (this.apiStage.stage.node.defaultChild as CfnStage).addPropertyOverride('RouteSettings', routeSettings);
-    return added;
+    return { familyStack, routes: added };
   }
 
   /** The API's custom domain, mapped to its $default stage: CloudFront's origin. */

@@ -6,14 +6,15 @@
  * Each route's handler is found as Lambda finds it. The template names every function's code folder
  * (`aws:asset:path` metadata, which `cdk synth` writes unless told --no-asset-metadata) and its
  * handler (`index.handler`: the export `handler` of index.js, .mjs or .cjs in that folder); the
- * construct path (`aws:cdk:path`, unless --no-path-metadata) names its route, since infra/stack.ts
- * gives each route's ApiFunction the route's name as its id.
+ * construct path (`aws:cdk:path`, unless --no-path-metadata) names its route, since each route's
+ * function has the route's name as its id, in its family's nested stack (route-family-stack.ts), whose
+ * template is a file of the assembly that the stage's template names (`aws:asset:path` again).
  *
  * A bundle resolves the imports it left out of itself from the node_modules above its folder, where
  * Lambda has none: only an assembly outside the repository (the tests write theirs to the temporary
  * folder) fails on such an import as Lambda does.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ASSET_RESOURCE_METADATA_PATH_KEY, CloudAssembly, PATH_METADATA_KEY } from 'aws-cdk-lib/cx-api';
@@ -22,8 +23,11 @@ import type { LambdaHandler, LoadableFunction } from './server';
 /** The files Lambda's Node.js runtime tries for a handler's module, in its order. */
 const MODULE_EXTENSIONS = ['.js', '.mjs', '.cjs'] as const;
 
-/** `<stack>/<route name>/Function/Resource`: the function of an ApiFunction (infra/constructs/api-function.ts). */
-const ROUTE_FUNCTION_PATH = /^[^/]+\/([^/]+)\/Function\/Resource$/;
+/**
+ * `<stack>/<Family>Routes/<route name>/Function/Resource`: a route's function in its family's nested
+ * stack; `<stack>/serveContract/Function/Resource`, the API description's, in the stage's own.
+ */
+const ROUTE_FUNCTION_PATH = /^[^/]+\/(?:[A-Za-z]+Routes\/)?([^/]+)\/Function\/Resource$/;
 
 export interface LambdaBundle {
   /** The module Lambda loads. */
@@ -32,7 +36,7 @@ export interface LambdaBundle {
   readonly exportName: string;
 }
 
-/** The CloudFormation of a function, as far as finding its code goes. */
+/** The CloudFormation of a function, or of a nested stack, as far as finding its code goes. */
 interface FunctionResource {
   readonly Type: string;
   readonly Metadata?: Record<string, unknown>;
@@ -49,7 +53,7 @@ export function lambdaBundles(assemblyDir: string): Map<string, LambdaBundle> {
     );
   }
   const bundles = new Map<string, LambdaBundle>();
-  for (const [logicalId, resource] of Object.entries(stack.template.Resources as Record<string, FunctionResource>)) {
+  for (const [logicalId, resource] of resourcesWithNested(assemblyDir, stack.template as TemplateResources)) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
     const route = ROUTE_FUNCTION_PATH.exec(String(resource.Metadata?.[PATH_METADATA_KEY] ?? ''))?.[1];
     if (!route) continue;
@@ -65,6 +69,23 @@ export function lambdaBundles(assemblyDir: string): Map<string, LambdaBundle> {
     bundles.set(route, { file, exportName: handler.slice(separator + 1) });
   }
   return bundles;
+}
+
+/** Every resource of a template and of the nested stacks' templates it names, by logical id. */
+function* resourcesWithNested(assemblyDir: string, template: TemplateResources): Generator<[string, FunctionResource]> {
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    yield [logicalId, resource];
+    const nestedTemplate = resource.Metadata?.[ASSET_RESOURCE_METADATA_PATH_KEY];
+    if (resource.Type === 'AWS::CloudFormation::Stack' && typeof nestedTemplate === 'string') {
+      const file = path.join(assemblyDir, nestedTemplate);
+      yield* resourcesWithNested(assemblyDir, JSON.parse(readFileSync(file, 'utf8')) as TemplateResources);
+    }
+  }
+}
+
+/** A template, as far as finding the functions goes. */
+interface TemplateResources {
+  readonly Resources: Record<string, FunctionResource>;
 }
 
 /** A LocalServerOptions.loadHandler that runs each route's bundle from the assembly. */

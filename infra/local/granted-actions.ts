@@ -8,8 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { networkRoutes } from '../../functions/network-routes';
-import { routesFor, type FunctionDefinition } from '../../functions/routes';
+import { networkRoutes, routesFor, type FunctionDefinition } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import type { TableAction } from '../../shared/data/table';

@@ -10,8 +10,8 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
 import { invokeWithin, LambdaTimeout } from './lambda-context';
 import { CONTRACT_TIMEOUT_SECONDS, contractRoutes } from '../../functions/contract';
-import { networkRoutes } from '../../functions/network-routes';
 import {
+  networkRoutes,
   ROUTE_TIMEOUT_SECONDS,
   routesFor,
   type FunctionDefinition,

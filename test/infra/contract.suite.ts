@@ -5,7 +5,7 @@
  * document and the page's files is shown by test/infra/bundles.test.ts; cdk-nag by nag.suite.ts.)
  */
 import { contractRoutes, TOKEN_URL_ENV } from '../../functions/contract';
-import { networkRoutes } from '../../functions/network-routes';
+import { networkRoutes } from '../../functions/routes';
 import { stages, type StageName } from '../../infra/stages';
 import { managedPolicies, permissionProblems } from './privileges';
 import { functionLogicalId, resourcesOf, roleStatements, synth, type Json, type Synth } from './synth';

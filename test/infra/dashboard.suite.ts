@@ -8,8 +8,7 @@
  * with their config.json. The distribution's viewer-request function is run here on sample requests.
  */
 import { contractRoutes } from '../../functions/contract';
-import { networkRoutes } from '../../functions/network-routes';
-import { routesFor } from '../../functions/routes';
+import { networkRoutes, routesFor } from '../../functions/routes';
 import { PERSON_ATTRIBUTES, personClaimsTrigger } from '../../functions/triggers';
 import { apiPathPatterns } from '../../infra/constructs/dashboard-site';
 import { ACCESS_LOG_FIELDS, WITHHELD_ACCESS_LOG_FIELDS } from '../../infra/constructs/cloudfront-access-logs';

@@ -9,8 +9,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, SuppressionIgnoreAlways } from 'cdk-nag';
-import { networkRoutes } from '../../functions/network-routes';
-import { routesFor } from '../../functions/routes';
+import { networkRoutes, routesFor } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { REFUSAL_METRICS } from '../../infra/constructs/api-stage';
 import { CROSS_ORIGIN_OPENER_POLICY, PERMISSIONS_POLICY } from '../../infra/constructs/dashboard-site';

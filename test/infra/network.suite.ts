@@ -3,7 +3,7 @@
  * connector, never the sandbox simulator; its synthesis fails, naming networkConnectorUrl, without
  * the connector's URL; the connector's signing secret is in Secrets Manager on every stage.
  */
-import { networkRoutes } from '../../functions/network-routes';
+import { networkRoutes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { networkSecretName } from '../../infra/constructs/stage-secrets';
 import { EXAMPLE_CONNECTOR_URL, stages, type StageName } from '../../infra/stages';

@@ -65,6 +65,13 @@ export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttribu
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * The same resources, in any order: CDK sorts a statement's resources by their tokens, which name the
+ * table through a parameter in a route family's nested stack and directly in the stage's.
+ */
+const sameResources = (a: readonly Json[], b: readonly Json[]): boolean =>
+  same(a.map((item) => JSON.stringify(item)).sort(), b.map((item) => JSON.stringify(item)).sort());
+
 /** The stage's secret key, as a function's sealing grant names it. */
 export const secretKeyArnOf = (synthed: Synth): Json => ({
   'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.secrets.secretKey), 'Arn'],
@@ -232,7 +239,7 @@ export function permissionProblems(synthed: Synth, definition: FunctionDefinitio
 /** The table actions a function's role holds on the table and its indexes (its declared work). */
 export const grantedTableActions = (synthed: Synth, definition: FunctionDefinition): string[] =>
   roleStatements(synthed, definition.name)
-    .filter((statement) => same(asArray(statement.Resource), tableResourcesOf(synthed)))
+    .filter((statement) => sameResources(asArray(statement.Resource), tableResourcesOf(synthed)))
     .flatMap((s) => asArray<string>(s.Action))
     .filter((a) => a.startsWith('dynamodb:'))
     .sort();

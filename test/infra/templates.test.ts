@@ -14,6 +14,7 @@ import './nag.suite';
 import './network.suite';
 import './reports.suite';
 import './secrets.suite';
+import './split.suite';
 import './stack.suite';
 import './tracing.suite';
 import './workers.suite';

@@ -10,8 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { contractRoutes } from '../../functions/contract';
-import { networkRoutes } from '../../functions/network-routes';
-import { routes } from '../../functions/routes';
+import { networkRoutes, routes } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
 import { SWAGGER_UI_PACKAGE } from '../../infra/constructs/contract-function';
@@ -28,7 +27,7 @@ const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigger, contractRoutes];
 
 /** The modules of functions/ that declare functions rather than handle anything. */
-const TABLE_MODULES = ['routes', 'network-routes', 'workers', 'triggers', 'contract'];
+const TABLE_MODULES = ['workers', 'triggers', 'contract'];
 
 /** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
 const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];

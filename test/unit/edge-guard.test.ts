@@ -5,8 +5,7 @@
  * the public description is no protected path.
  */
 import { contractRoutes } from '../../functions/contract';
-import { networkRoutes } from '../../functions/network-routes';
-import { routesFor } from '../../functions/routes';
+import { networkRoutes, routesFor } from '../../functions/routes';
 import { isProtected, protectedPaths } from '../../infra/edge-rules';
 import { EdgeGuard } from '../../infra/local/edge-guard';
 

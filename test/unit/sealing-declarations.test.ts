@@ -6,10 +6,9 @@
  * inbound-payment ports, which ask the approval callback, and the own-merchant credit ports that hold
  * them), and the other way round.
  */
-import { networkRoutes } from '../../functions/network-routes';
+import { networkRoutes, routes } from '../../functions/routes';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { routes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { REPO_ROOT } from '../../infra/paths';
 

@@ -7,13 +7,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { allScopes, routes } from '../../functions/routes';
+import { allScopes, routes, networkRoutes } from '../../functions/routes';
 import { REPO_ROOT } from '../../infra/paths';
 import { GENERATED_DIR, namedSchemas } from '../schema-modules';
 import type { JsonObject } from './components';
 import { openApiDocument } from './document';
 import { networkOpenApiDocument } from './network-document';
-import { networkRoutes } from '../../functions/network-routes';
 
 export const OPENAPI_FILE = path.join(GENERATED_DIR, 'openapi.json');
 export const OPENAPI_TYPES_FILE = path.join(GENERATED_DIR, 'openapi-types.d.ts');

@@ -5,7 +5,7 @@
  * connector. Built from the same schemas the handlers validate with; `npm run generate` writes it
  * (network-openapi.json), and the contract function serves it at GET /network/openapi.json.
  */
-import type { NetworkRouteDefinition } from '../../functions/network-routes';
+import type { NetworkRouteDefinition } from '../../functions/routes';
 import { ERROR_CATALOG, type ErrorCode } from '../../shared/domain/errors';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
 import { SchemaComponents, type JsonObject } from './components';

@@ -4,9 +4,10 @@
  * throttled apart from the clients' routes. Kept out of the
  * route table's `routes`, whose every entry the clients' suites (authorization matrix, fuzz, the
  * clients' OpenAPI document) put behind a token; the stack and the local server mount these the same
- * way. Nothing here imports handler code.
+ * way. They are a family of their own (index.ts), deployed in their own nested stack. Nothing here
+ * imports handler code.
  */
-import type { FunctionDefinition, HttpMethod } from './routes';
+import type { FunctionDefinition, HttpMethod, RouteFamily } from './definitions';
 
 export interface NetworkRouteDefinition extends FunctionDefinition {
   readonly method: HttpMethod;
@@ -50,3 +51,9 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     queues: ['settlement'],
   },
 ];
+
+export const networkRouteFamily: RouteFamily<NetworkRouteDefinition> = {
+  name: 'network',
+  title: 'Network',
+  routes: networkRoutes,
+};
