@@ -2,7 +2,7 @@
  * The worker table: the functions no route calls, each fed by the table's stream or by a queue
  * (docs/architecture.md, "Later work"). The CDK stack creates one function per entry, with exactly
  * these table actions and queues, and its event source; the local runtime feeds the same handlers
- * from its own stream reader and queues. As routes.ts, nothing here imports handler code.
+ * from its own stream reader and queues. As the route table (functions/routes/), nothing here imports handler code.
  */
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, type QueueName } from '../shared/runtime/config';
 import type { FunctionDefinition } from './routes';

@@ -1,7 +1,8 @@
 /**
  * The whole deployment of one stage: the table, the stage's secrets, who issues tokens (Cognito or
- * an external issuer), the HTTP API with its JWT authorizer, throttling and access logs, one
- * function per route of functions/routes.ts, the queues of the later work and one function per
+ * an external issuer), the HTTP API with its JWT authorizer, throttling, access logs and routes, one
+ * function per route of the route table (functions/routes/) in a nested stack per family of routes
+ * (constructs/route-family-stack.ts), the queues of the later work and one function per
  * worker of functions/workers.ts, the merchant dashboard (S3 and CloudFront, with the API behind the
  * same distribution, and its people's sign-in on Cognito), and the alarms and CloudWatch dashboard.
  * Everything that differs between stages comes from StageSettings; everything a function needs

@@ -326,7 +326,7 @@ cost with 1,000 accounts), the [QR benchmark](benchmarks/qr.md) (CPU per QR code
 
 ## What is compared
 
-Every function of the route table (functions/routes.ts), built two ways and measured in the same run:
+Every function of the route table (functions/routes/), built two ways and measured in the same run:
 
 - **Bundle**: the Lambda bundle the stack deploys. The bench synthesizes the CDK stack with bundling
   (infra/constructs/service-function.ts: esbuild, minified ESM for Node 24, request validators generated

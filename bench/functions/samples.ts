@@ -1,5 +1,5 @@
 /**
- * One sample request per route of functions/routes.ts: what the function benchmark sends to each
+ * One sample request per route of the route table (functions/routes/): what the function benchmark sends to each
  * function, warm and cold. A route without a sample fails the benchmark (`missingSamples`): add one
  * here when adding a route.
  *

@@ -3,7 +3,7 @@
  * function with its role, policy and log group (service-function.ts), its integration with the
  * stage's HTTP API, and the API's permission to invoke it. A nested stack has CloudFormation's 500
  * resources to itself, so routes added to one family never push the stage's template, or another
- * family's, over the limit (test/infra/stack.suite.ts says how much room each has left).
+ * family's, over the limit (test/infra/split.suite.ts says how much room each has left).
  *
  * The routes themselves (method and path, authorizer, scopes) stay on the API in the stage's stack,
  * where they were before the split: their logical ids did not change, so deploying the split onto a

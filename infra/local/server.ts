@@ -242,7 +242,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
   // Load every handler up front, so a broken module fails the start rather than a request. One at a
   // time: jest's ES module loader fails on concurrent imports of a shared module.
   const handlers = new Map<string, LambdaHandler>();
-  // The network connector's routes (functions/network-routes.ts): no token, their handler checks the
+  // The network connector's routes (functions/routes/network.ts): no token, their handler checks the
   // connector's signature.
   const networkMounted = mountRoutes(networkRoutes);
   for (const route of [...routes, contractRoutes, ...networkRoutes]) {

@@ -5,7 +5,7 @@
  * encryption context of the record's tenant and owner. KMS refuses to decrypt the data key under any
  * other context, and the same context is the GCM's associated data, so a sealed value copied onto
  * another tenant's record opens nowhere. Only the functions whose entry declares `sealing: ['open']`
- * may call kms:Decrypt (functions/routes.ts, functions/workers.ts).
+ * may call kms:Decrypt (functions/routes/, functions/workers.ts).
  *
  * Locally (no KMS) the data key is encrypted with AES-256-GCM under a key the local runtime keeps in
  * its data folder: the same envelope, the same code, another key service.

@@ -2,7 +2,7 @@
  * What the reliability suites need to know about each route of the route table, keyed by its `name`:
  * a request the route accepts, what another client gets when it aims that request at the owner's
  * data, and the uniqueness rule the route enforces. Everything else (methods, paths, scopes) comes
- * from functions/routes.ts, so a new route is fuzzed, raced, faulted and put through the
+ * from the route table (functions/routes/), so a new route is fuzzed, raced, faulted and put through the
  * authorization matrix as soon as it has an entry here; a test fails while it has none.
  */
 import { randomUUID } from 'node:crypto';

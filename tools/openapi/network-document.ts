@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the network connector's contract (docs/network.md), apart from the
- * clients' one: the routes the connector calls (functions/network-routes.ts), signed rather than
+ * clients' one: the routes the connector calls (functions/routes/network.ts), signed rather than
  * behind a token, and, as an OpenAPI `webhooks` entry, the signed transfer order we POST to the
  * connector. Built from the same schemas the handlers validate with; `npm run generate` writes it
  * (network-openapi.json), and the contract function serves it at GET /network/openapi.json.

@@ -1,7 +1,8 @@
 /**
  * Which problem codes an operation can answer, by status. A route declares the codes of its own
- * rules (functions/routes.ts, `problems`; one raised as its other kind at that kind's status); the rest follow from what the HTTP chain does with any
- * route of its shape (shared/http/, infra/local/server.ts), and are added here:
+ * rules (the route table, functions/routes/, `problems`; one raised as its other kind at that kind's
+ * status); the rest follow from what the HTTP chain does with any route of its shape (shared/http/,
+ * infra/local/server.ts), and are added here:
  *
  * - every route: a token is checked (401), the query string is validated and unknown parameters are
  *   refused (400), the tenant's limit and the stage's throttling apply (429), and so do the limit on
