@@ -720,6 +720,12 @@ test('merchant-admin-a refunds part of a received payment from its page; viewer-
   expect(await amount.inputValue()).toBe('80000.00');
   await amount.fill('30.000');
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  // Asked once more, naming the amount; Cancel gives the form back as it was.
+  await page.getByText(`Refund ${formatCop('30000.00')} of this payment?`).waitFor();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  expect(await amount.inputValue()).toBe('30.000');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.getByRole('button', { name: `Yes, refund ${formatCop('30000.00')}` }).click();
   await page.getByText('Refund made.').waitFor();
   await rowWith(page, formatCop('30000.00')).waitFor();
   // The payment read again: what was refunded, and the rest offered next.
@@ -746,6 +752,39 @@ test('merchant-admin-a refunds part of a received payment from its page; viewer-
   });
   expect(refused.status).toBe(403);
   await leave(viewer.context);
+});
+
+test('a refund pressed twice, or confirmed twice, is one refund; the remainder is only offered again', async () => {
+  const machineA = await api.token('sandbox-client-a');
+  const received = await api.request('POST', '/sandbox/payments/inbound', {
+    token: machineA,
+    body: { key: merchantA.key, amount: { value: '20000.00', currency: 'COP' } },
+  });
+  expect(received.body.status).toBe('SETTLED');
+  const refunded = async () =>
+    (await api.request('GET', `/v1/refunds?payment_id=${received.body.id}`, { token: machineA })).body.refunds.map(
+      (r: { amount: { value: string } }) => r.amount.value,
+    );
+  const { context, page } = await newPerson(DESK);
+  await signIn(page, 'merchant-admin-a');
+  await open(page, `#/payments/${received.body.id}`, `Payment of ${formatCop('20000.00')}`);
+  await page.getByLabel('Amount to give back (COP)').fill('100');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  const confirmation = page.getByRole('button', { name: `Yes, refund ${formatCop('100.00')}` });
+  // A double tap on the confirmation, then a third tap where it was, after the refund is made and the
+  // form offers the remainder (the 20,000 payment's whole 19,900, which the old form refunded).
+  await confirmation.dblclick();
+  await page.getByText('Refund made.').waitFor();
+  // The payment read again, the form starts anew with what is left.
+  await page.waitForFunction("document.getElementById('refund-amount')?.value === '19900.00'");
+  const box = (await page.getByRole('button', { name: 'Refund', exact: true }).boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  // The taps only asked: the remainder waits for its own confirmation.
+  await page.getByText(`Refund ${formatCop('19900.00')} of this payment?`).waitFor();
+  await page.waitForTimeout(1_500);
+  expect(await refunded()).toEqual(['100.00']);
+  await leave(context);
 });
 
 test('merchant-admin-a deletes a code (asked twice), suspends a key and activates it again', async () => {

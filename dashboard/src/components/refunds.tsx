@@ -1,12 +1,13 @@
 /**
  * A received payment's refunds (docs/refunds.md): the list of them, and for people who may refund
  * (the payments write scope) a Refund button with the amount to give back, the whole remainder by
- * default. The API decides either way: a viewer is refused there too.
+ * default, which asks to confirm that amount before it refunds. The API decides either way: a viewer
+ * is refused there too.
  */
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Payment, Refund } from '../api';
 import { centsOf, parseCop } from '../money';
-import { formatTime } from '../format';
+import { formatCop, formatTime } from '../format';
 import { t } from '../i18n';
 import { newIdempotencyKey, useDashboard, useMay } from './context';
 import type { Column } from './data-table';
@@ -30,6 +31,12 @@ function remainderOf(payment: Payment): string {
   const left = centsOf(payment.amount.value) - centsOf(payment.refunded_amount?.value ?? '0.00');
   const cents = left.toString().padStart(3, '0');
   return `${cents.slice(0, -2)}.${cents.slice(-2)}`;
+}
+
+export /** A refund asked for: its amount, and the Idempotency-Key of every press of its confirmation. */
+interface Intent {
+  readonly value: string;
+  readonly idempotencyKey: string;
 }
 
 export function PaymentRefunds({
@@ -80,6 +87,13 @@ export function PaymentRefunds({
   );
 }
 
+/**
+ * A refund is asked for, then confirmed: the first press names the amount, only the second, on a
+ * button of its own below the form that says the amount, sends it. Each amount asked in a form is one
+ * intent with one Idempotency-Key, kept through Cancel: pressing its confirmation again (a double
+ * tap, a retry after a failure whose answer was lost) is the same refund, never a second one. A refund
+ * made starts a new form (PaymentRefunds' key), whose first press only asks again.
+ */
 function RefundForm(props: {
   readonly payment: Payment;
   readonly remainder: string;
@@ -89,27 +103,62 @@ function RefundForm(props: {
   const { api } = useDashboard();
   const { action } = props;
   const [amount, setAmount] = useState(props.remainder);
-  const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  const [intent, setIntent] = useState<Intent>();
+  const keys = useRef(new Map<string, string>());
+  // Set as the request leaves, before the page draws the button disabled: a second press in between
+  // sends nothing.
+  const sending = useRef(false);
   const parsed = parseCop(amount);
-  const refund = (event: Event) => {
+  const ask = (event: Event) => {
     event.preventDefault();
     if (!parsed.ok) return document.getElementById('refund-amount')?.focus();
+    const { value } = parsed;
+    if (!keys.current.has(value)) keys.current.set(value, newIdempotencyKey());
+    setIntent({ value, idempotencyKey: keys.current.get(value)! });
+  };
+  const confirm = () => {
+    if (!intent || sending.current) return;
+    sending.current = true;
     action.run(
-      () => api.refundPayment(props.payment.id, parsed.value, idempotencyKey),
+      () =>
+        api
+          .refundPayment(props.payment.id, intent.value, intent.idempotencyKey)
+          .finally(() => (sending.current = false)),
       t('refunds.made'),
-      () => {
-        // The next refund is another refund: a key of its own.
-        setIdempotencyKey(newIdempotencyKey());
-        props.onRefunded();
-      },
+      props.onRefunded,
     );
   };
+  const money = intent && formatCop(intent.value);
+  // The question comes below the form, whose button waits disabled meanwhile: a second tap where
+  // Refund was meets a disabled button, not the confirmation.
   return (
-    <form class="action" onSubmit={refund} aria-label={t('refunds.form')} noValidate>
-      <MoneyField id="refund-amount" label={t('refunds.amount')} value={amount} onText={setAmount} />
-      <button type="submit" disabled={action.busy}>
-        {t('refunds.refund')}
-      </button>
-    </form>
+    <>
+      <form class="action" onSubmit={ask} aria-label={t('refunds.form')} noValidate>
+        <MoneyField
+          id="refund-amount"
+          label={t('refunds.amount')}
+          value={amount}
+          onText={(text) => {
+            // Another amount is another intent: the question asked of the last one goes.
+            setAmount(text);
+            setIntent(undefined);
+          }}
+        />
+        <button type="submit" disabled={action.busy || intent !== undefined}>
+          {t('refunds.refund')}
+        </button>
+      </form>
+      {money && (
+        <p class="action">
+          {t('refunds.ask', { amount: money })}{' '}
+          <button type="button" class="danger" disabled={action.busy} onClick={confirm}>
+            {t('refunds.yes', { amount: money })}
+          </button>{' '}
+          <button type="button" disabled={action.busy} onClick={() => setIntent(undefined)}>
+            {t('refunds.no')}
+          </button>
+        </p>
+      )}
+    </>
   );
 }

@@ -298,6 +298,9 @@ export const en = {
   'refunds.form': 'Refund',
   'refunds.amount': 'Amount to give back (COP)',
   'refunds.refund': 'Refund',
+  'refunds.ask': 'Refund {amount} of this payment?',
+  'refunds.yes': 'Yes, refund {amount}',
+  'refunds.no': 'Cancel',
   'refunds.made': 'Refund made.',
 
   // Merchants, accounts and keys.

@@ -287,6 +287,9 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'refunds.form': 'Devolución',
   'refunds.amount': 'Monto a devolver (COP)',
   'refunds.refund': 'Devolver',
+  'refunds.ask': '¿Devolver {amount} de este pago?',
+  'refunds.yes': 'Sí, devolver {amount}',
+  'refunds.no': 'Cancelar',
   'refunds.made': 'Devolución hecha.',
 
   'merchants.title': 'Comercios',
