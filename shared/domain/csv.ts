@@ -41,11 +41,24 @@ function valueAt(record: unknown, path: readonly string[]): string {
 }
 
 /**
- * One field as RFC 4180 writes it: quoted, with its quotes doubled, when it holds a quote, a comma,
- * a carriage return or a line feed; as it is otherwise.
+ * What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"): a payer's description
+ * such as `=HYPERLINK(...)` would run in the finance team's spreadsheet that opens the report.
  */
-export const csvField = (value: string): string =>
-  /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A number as the API writes one (`-120.50`): a spreadsheet reads it as the number it is, never a formula. */
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * One field as RFC 4180 writes it: quoted, with its quotes doubled, when it holds a quote, a comma,
+ * a carriage return or a line feed; as it is otherwise. A field that a spreadsheet would take for a
+ * formula gets a leading apostrophe inside quotes, which spreadsheets show as text (OWASP's rule);
+ * plain numbers are left as they are.
+ */
+export const csvField = (value: string): string => {
+  if (FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)) return `"'${value.replaceAll('"', '""')}"`;
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+};
 
 /** One record (CRLF-terminated, as RFC 4180 asks). */
 export const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;

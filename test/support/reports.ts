@@ -52,5 +52,12 @@ export function flattened(record: Record<string, unknown>, prefix = ''): Record<
 /** The row a record of the list should be in a CSV of `header`: its fields, and empty fields for those it has not. */
 export const expectedRow = (header: readonly string[], record: Record<string, unknown>): Record<string, string> => {
   const flat = flattened(record);
-  return Object.fromEntries(header.map((name) => [name, flat[name] ?? '']));
+  return Object.fromEntries(header.map((name) => [name, asSpreadsheetText(flat[name] ?? '')]));
 };
+
+/**
+ * A value as the report must write it: behind an apostrophe where a spreadsheet would take it for a
+ * formula (a leading =, +, -, @, tab or carriage return), unless it is a number as the API writes one.
+ */
+const asSpreadsheetText = (value: string): string =>
+  /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;

@@ -1,6 +1,6 @@
 /**
- * The reports' CSV (shared/domain/csv.ts): RFC 4180 quoting, CRLF records, and columns that follow a
- * record's JSON schema (nested fields joined with `_`, money value first), read back by csv-parse.
+ * The reports' CSV (shared/domain/csv.ts): RFC 4180 quoting, formulas kept as text, CRLF records, and
+ * columns that follow a record's JSON schema (nested fields joined with `_`, money value first), read back by csv-parse.
  */
 import { parse } from 'csv-parse/sync';
 import { columnsOf, csvField, csvHeader, csvRows } from '../../shared/domain/csv';
@@ -15,6 +15,21 @@ test('a field is quoted, its quotes doubled, only when it holds a quote, a comma
   expect(csvField('dice "hola"')).toBe('"dice ""hola"""');
   expect(csvField('línea 1\nlínea 2')).toBe('"línea 1\nlínea 2"');
   expect(csvField('a\rb')).toBe('"a\rb"');
+});
+
+test('a field a spreadsheet would run as a formula is text: an apostrophe first, inside quotes', () => {
+  for (const formula of ['=HYPERLINK("http://x.example","pay")', '+1+1', '-2+3', '@SUM(A1)', '\tx', '\rx']) {
+    const field = csvField(formula);
+    expect(field).toBe(`"'${formula.replaceAll('"', '""')}"`);
+    // Read back by an independent parser: the value, behind the apostrophe that makes it text.
+    expect(parse(`${field}\r\n`)).toEqual([[`'${formula}`]]);
+  }
+  // The API's numbers, negative ones too, stay numbers; a sign or @ later in a field is no formula.
+  expect(csvField('-120.50')).toBe('-120.50');
+  expect(csvField('-3')).toBe('-3');
+  expect(csvField('a=b')).toBe('a=b');
+  expect(csvField('ana@example.com')).toBe('ana@example.com');
+  expect(csvField('-')).toBe(`"'-"`);
 });
 
 test("columns follow the record's schema: nested fields joined with _, money value first", () => {
