@@ -75,13 +75,17 @@ export const paymentRoutes: RouteFamily = {
         'REFUND_WINDOW_EXPIRED',
         // A conflict with the merchant's balance here (409); a payment answers it 400.
         { code: 'INSUFFICIENT_FUNDS', kind: 'conflict' },
+        // The merchant deactivated (a customer INACTIVE) sends no money out: 409 here, 400 to a payment.
+        { code: 'CUSTOMER_INACTIVE', kind: 'conflict' },
+        { code: 'ACCOUNT_INACTIVE', kind: 'conflict' },
         'IDEMPOTENCY_KEY_REQUIRED',
       ],
       scopes: [SCOPES.paymentsWrite],
-      // Reads the key's refund and the payment; the transaction puts the refund, raises the payment's
-      // refunded_amount, holds the amount (the account's update and its movement), puts the event and
-      // updates the counters; the refund's settlement is then scheduled on the settlement queue.
-      tableActions: IDEMPOTENCY_ACTIONS,
+      // Reads the key's refund and the payment; the transaction puts the refund, checks the merchant's
+      // customer and account ACTIVE, raises the payment's refunded_amount, holds the amount (the
+      // account's update and its movement), puts the event and updates the counters; the refund's
+      // settlement is then scheduled on the settlement queue.
+      tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
       queues: ['settlement'],
     },
     {

@@ -25,7 +25,7 @@ import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { writeWithLedgerDays } from './ledger-transaction';
 import { refundMoveItems, type LedgerDaySeen, type RefundMove } from './movements';
-import type { TransactItem } from './transactions';
+import { whileActive, type TransactItem } from './transactions';
 
 const REFUNDS = underCustomer<StoredRefund, RefundListFilters>(
   'REFUND',
@@ -74,7 +74,10 @@ const moveOf = (refund: StoredRefund, amountCents: number): RefundMove => ({
   amountCents,
 });
 
-/** What a new refund's failed conditions mean, in the order a client would be told: the key's refund, the remainder, the funds. */
+/**
+ * What a new refund's failed conditions mean, in the order a client would be told: the key's refund,
+ * the merchant's state, the remainder, the funds.
+ */
 type InsertRefusal = Extract<RefundInsertResult, { written: false }>['reason'];
 
 async function insert({
@@ -88,6 +91,9 @@ async function insert({
     transaction
       // Its id follows from the Idempotency-Key: a refund of that key already made fails here.
       .condition('refund_exists', { Put: { ...put, Item: { ...put.Item, ...dueKeys(refund.id, workDueAt) } } })
+      // Checked in the transaction, not read before it: a merchant deactivated meanwhile refunds nothing.
+      .condition('customer_inactive', whileActive(itemKeys.customer(refund.customer_id)))
+      .condition('account_inactive', whileActive(itemKeys.account(refund.account_id), 'account_status'))
       .condition('exceeds_remaining', refundedAmountUpdate(refund, paymentAmountCents))
       // The hold, on the merchant's ledger day.
       .move('insufficient_funds', refund.account_id, (seen) =>

@@ -26,8 +26,14 @@ export const ERROR_CATALOG = {
     kind: 'invalid',
     title: "The account is not approved at the sponsor bank for this customer's NIT",
   },
-  CUSTOMER_INACTIVE: { kind: 'invalid', title: 'The customer is inactive' },
-  ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active' },
+  CUSTOMER_INACTIVE: {
+    kind: 'invalid',
+    title: 'The customer is inactive',
+    // A refund of an inactive merchant's payment is refused as a conflict with the merchant's state,
+    // as a refund's other refusals are; a payment's 400 stays, clients rely on it.
+    alsoKind: 'conflict',
+  },
+  ACCOUNT_INACTIVE: { kind: 'invalid', title: 'The account is not active', alsoKind: 'conflict' },
   AMOUNT_ABOVE_LIMIT: { kind: 'invalid', title: 'The amount is above the maximum of one payment' },
   INSUFFICIENT_FUNDS: {
     kind: 'invalid',

@@ -155,7 +155,11 @@ export interface RefundWrite {
 
 export type RefundInsertResult =
   | { readonly written: true }
-  | { readonly written: false; readonly reason: 'refund_exists' | 'exceeds_remaining' | 'insufficient_funds' };
+  | {
+      readonly written: false;
+      readonly reason:
+        'refund_exists' | 'customer_inactive' | 'account_inactive' | 'exceeds_remaining' | 'insufficient_funds';
+    };
 
 export type RefundAnswerResult =
   { readonly written: true } | { readonly written: false; readonly reason: 'not_pending' | 'payer_account_missing' };
@@ -252,8 +256,10 @@ async function madeMeanwhile(
 /**
  * POST /v1/payments/{id}/refunds. Checks, in order: the Idempotency-Key (400), the key's refund made
  * already (answered again), the payment (404), refundable (409), within the window (409), the amount
- * within what is left (409), then the transaction: the merchant's funds (409 INSUFFICIENT_FUNDS) and,
- * against concurrent refunds, the remainder again (409). Nothing is written by a refusal.
+ * within what is left (409), then the transaction: the merchant ACTIVE, its customer and its account
+ * (409 CUSTOMER_INACTIVE, ACCOUNT_INACTIVE: a merchant deactivated, for fraud say, sends no money out),
+ * the merchant's funds (409 INSUFFICIENT_FUNDS) and, against concurrent refunds, the remainder again
+ * (409). Nothing is written by a refusal.
  */
 export async function createRefund(
   deps: CreateRefundDeps,
@@ -320,6 +326,15 @@ export async function createRefund(
     }
     case 'insufficient_funds':
       throw refundNotCovered(payment.account_id);
+    case 'customer_inactive':
+      throw new AppError(
+        'CUSTOMER_INACTIVE',
+        `Customer ${payment.customer_id} is inactive: no money leaves it, refunds included`,
+        {},
+        'conflict',
+      );
+    case 'account_inactive':
+      throw new AppError('ACCOUNT_INACTIVE', `Account ${payment.account_id} is not active`, {}, 'conflict');
   }
 }
 

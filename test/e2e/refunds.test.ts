@@ -280,4 +280,29 @@ describe('refusals', () => {
     expect((await refund(payment.id, { amount: cop('5.00') })).status).toBe(200);
     expect(await balance(merchant.accountId)).toBe('0.00');
   });
+
+  it("an INACTIVE merchant sends no money out: 409 CUSTOMER_INACTIVE (a payment's is 400), nothing written", async () => {
+    const merchant = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
+    const payment = await received(merchant, '30.00');
+    const status = async (value: 'ACTIVE' | 'INACTIVE') =>
+      expect(
+        (await api.request('PATCH', `/v1/customers/${merchant.customerId}`, { token: tokenA, body: { status: value } }))
+          .status,
+      ).toBe(200);
+    await status('INACTIVE');
+    const key = randomUUID();
+    expectProblem(await refund(payment.id, {}, tokenA, key), 409, 'CUSTOMER_INACTIVE');
+    // The same state refuses a payment 400, as payments always have.
+    expectProblem(await payAna(merchant, '1.00'), 400, 'CUSTOMER_INACTIVE');
+    expect(await balance(merchant.accountId)).toBe('30.00');
+    const { items } = await walkAll(api, tokenA, '/v1/refunds', 'refunds', { payment_id: payment.id });
+    expect(items).toEqual([]);
+    // Active again: the refused request's key answers its refusal again, as any answered key does; a
+    // new request refunds.
+    await status('ACTIVE');
+    expectProblem(await refund(payment.id, {}, tokenA, key), 409, 'CUSTOMER_INACTIVE');
+    const made = await refund(payment.id, { amount: cop('10.00') });
+    expect(made.status).toBe(200);
+    expect(await balance(merchant.accountId)).toBe('20.00');
+  });
 });

@@ -6,9 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredPayment } from '../../shared/domain/payments';
-import type { StoredRefund } from '../../shared/domain/refunds';
+import type { RefundInsertResult, StoredRefund } from '../../shared/domain/refunds';
 import { writePayment, type PaymentWriteOutcome } from '../../shared/data/payments-repository';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
+
+/** Why the store refused a refund. */
+type RefundRefusal = Extract<RefundInsertResult, { written: false }>['reason'];
 
 const COUNTERPARTY: StoredPayment['counterparty'] = {
   owner: { identification_type: 'CC', identification_number: '1', type: 'PERSON' },
@@ -68,7 +71,7 @@ export async function refundAt(
   payment: StoredPayment,
   at: string,
   cents: number,
-): Promise<StoredRefund | 'exceeds_remaining' | 'insufficient_funds' | 'refund_exists'> {
+): Promise<StoredRefund | RefundRefusal> {
   const refund: StoredRefund = {
     id: randomUUID(),
     tenant: payment.tenant,

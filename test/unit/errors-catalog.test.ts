@@ -51,7 +51,11 @@ const EXPECTED_STATUS: Record<ErrorCode, number> = {
 };
 
 /** The codes a rule raises as another kind too, and that kind's status: a refund's INSUFFICIENT_FUNDS. */
-const OTHER_STATUS: Partial<Record<ErrorCode, number>> = { INSUFFICIENT_FUNDS: 409 };
+const OTHER_STATUS: Partial<Record<ErrorCode, number>> = {
+  CUSTOMER_INACTIVE: 409,
+  ACCOUNT_INACTIVE: 409,
+  INSUFFICIENT_FUNDS: 409,
+};
 
 const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
