@@ -28,9 +28,24 @@ export function protectedPaths(routes: readonly Pick<RouteDefinition, 'paths'>[]
 export const isProtected = (rules: readonly ProtectedPath[], path: string): boolean =>
   rules.some((rule) => ('prefix' in rule ? path.startsWith(rule.prefix) : path === rule.exact));
 
+/**
+ * What the edge takes for a token: the Bearer scheme (any case, as HTTP schemes are) and a JWT, three
+ * base64url parts joined by dots, as the authorizer will read it. Anything else (no header, an empty
+ * one, `Authorization: x`, a bare word) is tokenless to the edge, refused before the stage's throttle
+ * counts it. One expression that WAF's regex match (infra/edge-stack.ts) and the local edge
+ * (infra/local/edge-guard.ts) both apply.
+ */
+export const BEARER_JWT_PATTERN = '^[Bb][Ee][Aa][Rr][Ee][Rr] +[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$';
+
+const bearerJwt = new RegExp(BEARER_JWT_PATTERN);
+
+/** Whether an Authorization header has the shape of a token (BEARER_JWT_PATTERN). */
+export const hasBearerJwt = (authorization: string | undefined): boolean =>
+  authorization !== undefined && bearerJwt.test(authorization);
+
 /** The edge's two refusals, with the problem body both answer (the web ACL's is static: no request id). */
 export const EDGE_REFUSALS = {
-  /** A request to the API without an Authorization header: refused before the stage counts it. */
+  /** A request to the API without a token's shape in its Authorization header: refused before the stage counts it. */
   tokenless: {
     code: 'UNAUTHORIZED',
     status: 401,

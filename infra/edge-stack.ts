@@ -18,7 +18,14 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { routes as routeTable, type RouteDefinition } from '../functions/routes';
-import { EDGE_REFUSALS, edgeProblem, protectedPaths, type EdgeRefusal, type ProtectedPath } from './edge-rules';
+import {
+  BEARER_JWT_PATTERN,
+  EDGE_REFUSALS,
+  edgeProblem,
+  protectedPaths,
+  type EdgeRefusal,
+  type ProtectedPath,
+} from './edge-rules';
 import { removalPolicyOf, type StageSettings } from './stages';
 
 /** CloudFront's web ACLs live in this region only. */
@@ -76,15 +83,18 @@ function pathStatement(rule: ProtectedPath): CfnWebACL.StatementProperty {
   };
 }
 
-/** A request to one of the API's protected paths with no Authorization header (or an empty one). */
+/**
+ * A request to one of the API's protected paths whose Authorization header has no token's shape
+ * (BEARER_JWT_PATTERN): none, an empty one, or `Authorization: x`, which would otherwise reach the
+ * stage's throttle and spend the bucket every tenant shares.
+ */
 export function tokenlessStatement(routes: readonly Pick<RouteDefinition, 'paths'>[]): CfnWebACL.StatementProperty {
   const paths = protectedPaths(routes).map(pathStatement);
   const onApi = paths.length === 1 ? paths[0]! : { orStatement: { statements: paths } };
   const withToken: CfnWebACL.StatementProperty = {
-    sizeConstraintStatement: {
+    regexMatchStatement: {
       fieldToMatch: { singleHeader: { Name: 'authorization' } },
-      comparisonOperator: 'GT',
-      size: 0,
+      regexString: BEARER_JWT_PATTERN,
       textTransformations: [{ priority: 0, type: 'NONE' }],
     },
   };

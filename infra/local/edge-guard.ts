@@ -1,11 +1,11 @@
 /**
  * The local server's model of the stage's edge (infra/edge-stack.ts: CloudFront's WAF web ACL),
  * applied before the stage's throttling as deployed: each client address has a bucket of its own
- * (the web ACL's per-IP rate rule), and a request to the API's protected paths without a token is
- * refused here (its tokenless rule), so a tokenless flood never spends the stage's one bucket, which
- * every tenant shares. AWS's IP reputation list has no local stand-in.
+ * (the web ACL's per-IP rate rule), and a request to the API's protected paths without a token's
+ * shape (`Bearer <JWT>`) is refused here (its tokenless rule), so a tokenless flood, `Authorization: x`
+ * included, never spends the stage's one bucket, which every tenant shares. AWS's IP reputation list has no local stand-in.
  */
-import { isProtected, type ProtectedPath } from '../edge-rules';
+import { hasBearerJwt, isProtected, type ProtectedPath } from '../edge-rules';
 import { StageThrottle, type ThrottleDecision } from './rate-limiter';
 
 export interface EdgeLimits {
@@ -32,11 +32,14 @@ export class EdgeGuard {
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  /** Counts the request against its address, then refuses it when over the rate or tokenless. */
-  check(address: string, path: string, hasToken: boolean): EdgeDecision {
+  /**
+   * Counts the request against its address, then refuses it when over the rate or tokenless (its
+   * Authorization header, as sent, without a token's shape).
+   */
+  check(address: string, path: string, authorization: string | undefined): EdgeDecision {
     const rate = this.bucketOf(address).take();
     if (!rate.allowed) return { refused: 'perIpRate', retryAfterSeconds: rate.retryAfterSeconds };
-    if (!hasToken && isProtected(this.protectedPaths, path)) return { refused: 'tokenless' };
+    if (!hasBearerJwt(authorization) && isProtected(this.protectedPaths, path)) return { refused: 'tokenless' };
     return { refused: false };
   }
 

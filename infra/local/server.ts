@@ -285,7 +285,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
 
     // The edge first, as deployed (CloudFront's web ACL, before API Gateway): a flood from one address
     // or without tokens stops here, before it spends the stage's bucket that every tenant shares.
-    const atEdge = edge?.check(request.socket.remoteAddress ?? '', url.pathname, token !== undefined);
+    const atEdge = edge?.check(request.socket.remoteAddress ?? '', url.pathname, request.headers.authorization);
     if (atEdge?.refused === 'perIpRate') return rateLimited(atEdge.retryAfterSeconds, EDGE_REFUSALS.perIpRate.detail);
     if (atEdge?.refused === 'tokenless') return refuseToken({ kind: 'missing' });
 

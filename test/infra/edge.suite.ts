@@ -15,7 +15,7 @@ import { REFUSAL_METRICS } from '../../infra/constructs/api-stage';
 import { CROSS_ORIGIN_OPENER_POLICY, PERMISSIONS_POLICY } from '../../infra/constructs/dashboard-site';
 import { PERSON_TOKEN_VALIDITY } from '../../infra/constructs/identity';
 import { BrebEdgeStack, EDGE_REGION, EDGE_RULES } from '../../infra/edge-stack';
-import { EDGE_REFUSALS } from '../../infra/edge-rules';
+import { BEARER_JWT_PATTERN, EDGE_REFUSALS } from '../../infra/edge-rules';
 import { stages, type StageName } from '../../infra/stages';
 import { secretKeyArnOf } from './privileges';
 import { asArray, EXAMPLE_EDGE, logicalIdOf, nestedOf, resourcesOf, roleStatements, synth, type Json } from './synth';
@@ -187,7 +187,7 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
     });
   });
 
-  test("requests to the API's paths without an Authorization header are blocked with 401", () => {
+  test("requests to the API's paths without a Bearer JWT in their Authorization header are blocked with 401", () => {
     const tokenless = rule(EDGE_RULES.tokenless);
     expect(tokenless.Action.Block.CustomResponse).toEqual({
       ResponseCode: 401,
@@ -210,11 +210,14 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
         false,
       );
     }
-    expect(withoutToken.NotStatement.Statement.SizeConstraintStatement).toMatchObject({
+    // Without a token's shape, not only without the header: `Authorization: x` is blocked too.
+    expect(withoutToken.NotStatement.Statement.RegexMatchStatement).toEqual({
       FieldToMatch: { SingleHeader: { Name: 'authorization' } },
-      ComparisonOperator: 'GT',
-      Size: 0,
+      RegexString: BEARER_JWT_PATTERN,
+      TextTransformations: [{ Priority: 0, Type: 'NONE' }],
     });
+    // WAF takes a regular expression of at most 512 characters.
+    expect(BEARER_JWT_PATTERN.length).toBeLessThanOrEqual(512);
   });
 
   test('the sandbox paths are covered where the sandbox is deployed', () => {

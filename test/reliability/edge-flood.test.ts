@@ -22,7 +22,7 @@ const FLOOD_CAP = 3_000;
  * Status codes of GET /v1/customers without a token from the attacker's address, 64 at a time, until
  * `done` resolves (and at least `FLOOD` of them, at most FLOOD_CAP).
  */
-async function tokenlessFlood(api: TestApi, done: Promise<unknown>): Promise<number[]> {
+async function tokenlessFlood(api: TestApi, done: Promise<unknown>, authorization?: string): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, localAddress: ATTACKER_ADDRESS });
   const { hostname, port } = new URL(api.url);
   let over = false;
@@ -32,7 +32,8 @@ async function tokenlessFlood(api: TestApi, done: Promise<unknown>): Promise<num
   const statuses: number[] = [];
   const one = () =>
     new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ agent, hostname, port, path: '/v1/customers', method: 'GET' }, (res) => {
+      const headers = authorization === undefined ? {} : { authorization };
+      const req = httpRequest({ agent, hostname, port, path: '/v1/customers', method: 'GET', headers }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       });
@@ -51,11 +52,11 @@ async function tokenlessFlood(api: TestApi, done: Promise<unknown>): Promise<num
 }
 
 /** The tenant's requests, one after the other while the flood runs, and the flood's statuses. */
-async function floodWithTenant(api: TestApi) {
+async function floodWithTenant(api: TestApi, authorization?: string) {
   const token = await api.token('sandbox-client-a');
   let finished!: () => void;
   const tenantDone = new Promise<void>((resolve) => (finished = resolve));
-  const flood = tokenlessFlood(api, tenantDone);
+  const flood = tokenlessFlood(api, tenantDone, authorization);
   const tenant: number[] = [];
   try {
     for (let i = 0; i < TENANT_REQUESTS; i += 1) {
@@ -79,6 +80,17 @@ test('behind the edge, a tokenless flood leaves a valid tenant served: every one
     const { tenant, flood } = await floodWithTenant(api);
     expect(count(flood, 401)).toBe(flood.length);
     expect(flood.length).toBeGreaterThanOrEqual(FLOOD);
+    expect(tenant).toEqual(Array.from({ length: TENANT_REQUESTS }, () => 200));
+  } finally {
+    await api.stop();
+  }
+});
+
+test('behind the edge, a flood of `Authorization: x` is tokenless too: the tenant is served', async () => {
+  const api = await startTestApi({ ...stageLimits, edge: 'stage' });
+  try {
+    const { tenant, flood } = await floodWithTenant(api, 'x');
+    expect(count(flood, 401)).toBe(flood.length);
     expect(tenant).toEqual(Array.from({ length: TENANT_REQUESTS }, () => 200));
   } finally {
     await api.stop();
