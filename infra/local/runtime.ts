@@ -90,7 +90,7 @@ export interface LocalRuntimeOptions {
   readonly sandboxSettlementDelayMs?: number;
   /** How long a webhook receiver has to answer (WEBHOOK_TIMEOUT_MS; default 5000). */
   readonly webhookTimeoutMs?: number;
-  /** The first retry's delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 1000). */
+  /** The first retry's longest delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 60000). */
   readonly webhookRetryBaseMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;

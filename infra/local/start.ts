@@ -8,7 +8,7 @@
  * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
  * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 1000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
+ * (default 60000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
  * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
  * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),

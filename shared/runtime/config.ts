@@ -289,8 +289,8 @@ export const DEFAULT_REFUND_WINDOW_DAYS = 90;
 /** A receiver has five seconds to answer 2xx (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 
-/** RETRY waits 1 s before its first retry, doubling each time (docs/webhooks.md). */
-export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 1_000;
+/** RETRY waits up to a minute before its first retry, the ceiling doubling each time (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_RETRY_BASE_MS = 60_000;
 
 /** An approval callback has three seconds to answer (docs/inbound-approval.md). */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 3_000;

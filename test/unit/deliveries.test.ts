@@ -21,6 +21,7 @@ import {
 } from '../../shared/domain/deliveries';
 import { dispatchEvent } from '../../shared/domain/dispatch';
 import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
+import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../shared/runtime/config';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
@@ -33,9 +34,12 @@ type WebhookFields = Partial<Omit<StoredWebhook, 'secrets'>> & { readonly secret
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND };
-/** The retries' jitter in these tests: every draw halfway, so that each wait is pinned (half its ceiling). */
+/** The retries' jitter in these tests: every draw halfway, so that each wait is pinned (3/4 of its ceiling). */
 const JITTER = 0.5;
-const jittered = (n: number): number => Math.floor(JITTER * SETTINGS.retryBaseMs * 2 ** (n - 1));
+const jittered = (n: number): number => {
+  const ceiling = SETTINGS.retryBaseMs * 2 ** (n - 1);
+  return Math.floor(ceiling / 2 + (JITTER * ceiling) / 2);
+};
 const DEPLOYED: WebhookUrlPolicy = { localReceivers: false };
 const LOCAL: WebhookUrlPolicy = { localReceivers: true };
 const PUBLIC_ADDRESS = '93.184.216.34';
@@ -436,25 +440,53 @@ describe('attemptDelivery', () => {
     expect(w.sent).toHaveLength(2 * MAX_RETRIES);
   });
 
-  test('full jitter: each retry waits anywhere from 0 to base × 2^(n-1), capped, spread over that window', () => {
+  test('each retry waits between half and all of base × 2^(n-1), capped at a day, spread over that window', () => {
     for (let n = 1; n <= MAX_RETRIES; n += 1) {
       const ceiling = SETTINGS.retryBaseMs * 2 ** (n - 1);
       expect(retryCeilingMs(SETTINGS, n)).toBe(ceiling);
-      // The bounds: a draw of 0 retries at once, the highest draw just under the ceiling.
-      expect(retryDelayMs(SETTINGS, n, () => 0)).toBe(0);
+      // The bounds, with a fixed random source: the lowest draw waits half, the highest just under all.
+      expect(retryDelayMs(SETTINGS, n, () => 0)).toBe(ceiling / 2);
       expect(retryDelayMs(SETTINGS, n, () => 1 - Number.EPSILON)).toBe(ceiling - 1);
-      // A thousand deliveries failing together come back spread, not at one instant.
+      // A thousand deliveries failing together come back spread over the upper half, not at one instant.
       const waits = Array.from({ length: 1000 }, () => retryDelayMs(SETTINGS, n, Math.random));
-      expect(Math.min(...waits)).toBeGreaterThanOrEqual(0);
+      expect(Math.min(...waits)).toBeGreaterThanOrEqual(ceiling / 2);
       expect(Math.max(...waits)).toBeLessThan(ceiling);
-      expect(new Set(waits).size).toBeGreaterThan(Math.min(ceiling, 1000) / 2);
+      expect(new Set(waits).size).toBeGreaterThan(Math.min(ceiling / 2, 1000) / 2);
       const mean = waits.reduce((a, b) => a + b, 0) / waits.length;
-      expect(Math.abs(mean - ceiling / 2)).toBeLessThan(ceiling * 0.1);
+      expect(Math.abs(mean - (ceiling * 3) / 4)).toBeLessThan(ceiling * 0.05);
+      // Waits never shrink: the shortest wait before the next retry is the longest before this one.
+      if (n < MAX_RETRIES) {
+        expect(retryDelayMs(SETTINGS, n + 1, () => 0)).toBeGreaterThanOrEqual(
+          retryDelayMs(SETTINGS, n, () => 1 - Number.EPSILON),
+        );
+      }
     }
+  });
+
+  test('the default schedule: a minute first, a day at most, some one to two and a half days in all', () => {
+    const schedule = { retryBaseMs: DEFAULT_WEBHOOK_RETRY_BASE_MS };
+    expect(DEFAULT_WEBHOOK_RETRY_BASE_MS).toBe(MINUTE);
+    const bounds = Array.from({ length: MAX_RETRIES }, (_, i) => [
+      retryDelayMs(schedule, i + 1, () => 0),
+      retryDelayMs(schedule, i + 1, () => 1 - Number.EPSILON),
+    ]);
+    expect(bounds[0]).toEqual([30 * SECOND, MINUTE - 1]);
+    // The 11th retry's ceiling is 1,024 minutes; the 12th's, 2,048, is capped at a day.
+    expect(bounds[10]).toEqual([512 * MINUTE, 1_024 * MINUTE - 1]);
+    // (At a day, the highest draw rounds to the ceiling itself: never past it.)
+    expect(bounds[11]![0]).toBe(MAX_RETRY_DELAY_MS / 2);
+    expect(bounds[11]![1]).toBeGreaterThanOrEqual(MAX_RETRY_DELAY_MS - 1);
+    expect(bounds[11]![1]).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
+    expect(MAX_RETRY_DELAY_MS).toBe(24 * 60 * MINUTE);
+    const [earliest, latest] = [0, 1].map((side) => bounds.reduce((sum, bound) => sum + bound[side]!, 0));
+    // The last retry comes 1 day 5 h 3.5 min to 2 days 10 h 7 min after the first attempt.
+    expect(earliest).toBe(1_743.5 * MINUTE);
+    expect(latest).toBeGreaterThanOrEqual(3_487 * MINUTE - MAX_RETRIES);
+    expect(latest).toBeLessThanOrEqual(3_487 * MINUTE);
     // However large the base, no wait exceeds the cap.
-    const slow = { ...SETTINGS, retryBaseMs: 10 * 60 * SECOND };
+    const slow = { ...SETTINGS, retryBaseMs: 10 * 60 * 60 * SECOND };
     expect(retryCeilingMs(slow, MAX_RETRIES)).toBe(MAX_RETRY_DELAY_MS);
-    expect(retryDelayMs(slow, MAX_RETRIES, () => 1 - Number.EPSILON)).toBeLessThan(MAX_RETRY_DELAY_MS);
+    expect(retryDelayMs(slow, MAX_RETRIES, () => 1 - Number.EPSILON)).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
   });
 
   test("the delivery's next attempt takes the jitter its deps draw", async () => {
@@ -469,8 +501,8 @@ describe('attemptDelivery', () => {
     const waitOf = (d: StoredDelivery) =>
       Date.parse(d.next_attempt_at!) - Date.parse(d.attempts[0]!.attempted_at) - d.attempts[0]!.duration_ms;
     expect([waitOf(one.delivery()), waitOf(two.delivery())]).toEqual([
-      Math.floor(0.1 * SETTINGS.retryBaseMs),
-      Math.floor(0.9 * SETTINGS.retryBaseMs),
+      Math.floor(0.55 * SETTINGS.retryBaseMs),
+      Math.floor(0.95 * SETTINGS.retryBaseMs),
     ]);
   });
 

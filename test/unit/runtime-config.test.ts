@@ -38,7 +38,7 @@ test('reads every setting the stack passes', () => {
     maxPaymentCents: 1_000_000_000,
     refundWindowDays: 90,
     webhookTimeoutMs: 5000,
-    webhookRetryBaseMs: 1000,
+    webhookRetryBaseMs: 60_000,
     approvalTimeoutMs: 3000,
     sweepGraceMs: 120_000,
   });
@@ -61,8 +61,8 @@ test('an approval callback gets 3 s to answer unless told otherwise', () => {
   expect(() => readRuntimeConfig({ ...base, [ENV.approvalTimeoutMs]: '-1' })).toThrow('APPROVAL_TIMEOUT_MS');
 });
 
-test('webhooks get 5 s to answer and retry from 1 s unless told otherwise', () => {
-  expect(readRuntimeConfig(base)).toMatchObject({ webhookTimeoutMs: 5000, webhookRetryBaseMs: 1000 });
+test('webhooks get 5 s to answer and retry from a minute unless told otherwise', () => {
+  expect(readRuntimeConfig(base)).toMatchObject({ webhookTimeoutMs: 5000, webhookRetryBaseMs: 60_000 });
   const set = readRuntimeConfig({ ...base, [ENV.webhookTimeoutMs]: '300', [ENV.webhookRetryBaseMs]: '5' });
   expect(set).toMatchObject({ webhookTimeoutMs: 300, webhookRetryBaseMs: 5 });
   expect(() => readRuntimeConfig({ ...base, [ENV.webhookRetryBaseMs]: '0' })).toThrow('WEBHOOK_RETRY_BASE_MS');
