@@ -110,17 +110,18 @@ const RESOURCE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  * without a lookup (DynamoDB refuses keys over 2,048 bytes, which would otherwise be a 500).
  */
 export function resourceIds(): ApiMiddleware {
-  return {
-    before: ({ event }) => {
-      for (const [name, value] of Object.entries(event.pathParameters ?? {})) {
-        // A statement's calendar day is no id: its route checks it (400 when it is not a day).
-        if (name === DATE_PARAMETER) continue;
-        if (value === undefined || !RESOURCE_ID.test(value)) {
-          throw new AppError('NOT_FOUND', 'No resource has this id');
-        }
-      }
-    },
-  };
+  return { before: ({ event }) => checkResourceIds(event.pathParameters) };
+}
+
+/** 404 NOT_FOUND unless every path parameter but a statement's date is a resource id (resourceIds). */
+export function checkResourceIds(pathParameters: Readonly<Record<string, string | undefined>> | undefined): void {
+  for (const [name, value] of Object.entries(pathParameters ?? {})) {
+    // A statement's calendar day is no id: its route checks it (400 when it is not a day).
+    if (name === DATE_PARAMETER) continue;
+    if (value === undefined || !RESOURCE_ID.test(value)) {
+      throw new AppError('NOT_FOUND', 'No resource has this id');
+    }
+  }
 }
 
 export function bodySizeLimit(maxBytes = MAX_BODY_BYTES): ApiMiddleware {

@@ -1,15 +1,17 @@
 /**
  * `networkHandler` builds the handler of a route the network connector calls (docs/network.md): no
  * JWT and no tenant, but a Standard Webhooks signature by the connector's secret over the exact bytes
- * received, with a timestamp at most 5 minutes away; without one, 401 before anything is parsed or
- * read. Then the body as JSON, validated, and the route's work. The same observability and answers as
+ * received, with a timestamp at most 5 minutes away; without one, 401 (saying only that, the reason in
+ * our log) before anything is parsed or read. Then the path's ids (404 when one is no resource id),
+ * the body as JSON, validated, and the route's work. The same observability and answers as
  * the clients' routes (shared/http/handler.ts).
  */
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import { AppError, RetryLater } from '../domain/errors';
 import { tracer } from '../observability/telemetry';
-import { bodySizeLimit, httpResponses, type ApiContext, type ApiEvent } from './middlewares';
+import { logger } from './logger';
+import { bodySizeLimit, checkResourceIds, httpResponses, type ApiContext, type ApiEvent } from './middlewares';
 import { observability } from './observability';
 import { errorResponse, jsonResponse, type HttpResponse } from './responses';
 import { bodyValidator, type SchemaValidator } from './validation';
@@ -49,8 +51,15 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
     const requestId = event.requestContext.requestId;
     const body = rawBody(event);
     const check = await spec.verify(event.headers ?? {}, body);
-    if (!check.valid)
-      throw new AppError('NETWORK_SIGNATURE_INVALID', `The request is not signed by the network: ${check.reason}`);
+    if (!check.valid) {
+      // Why is for our log, not for the caller: a detail that says which check failed (no header, a
+      // stale timestamp, no signature that matches) would guide whoever is trying to forge one.
+      logger.warn('Network request refused', { reason: check.reason });
+      throw new AppError('NETWORK_SIGNATURE_INVALID', 'The request is not signed by the network connector');
+    }
+    // Signed, its path ids are still checked: an id that is no resource id names nothing (404), where
+    // DynamoDB would refuse a key over 2,048 bytes (a 500).
+    checkResourceIds(event.pathParameters);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

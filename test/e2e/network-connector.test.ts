@@ -157,6 +157,12 @@ describe('transfer orders out', () => {
   it('an unknown transfer is 404; a payment that never went to the network is no transfer', async () => {
     const unknown = await bank.callBack(api.url, UNKNOWN, { status: 'SETTLED' });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    // A signed callback whose id is no id of ours, however long, names nothing (DynamoDB would refuse
+    // a key that long: a 500).
+    for (const id of ['x'.repeat(2_100), 'not-an-id']) {
+      const odd = await bank.callBack(api.url, id, { status: 'SETTLED' });
+      expect([odd.status, odd.body.code]).toEqual([404, 'NOT_FOUND']);
+    }
 
     // A payment to one of our own merchants is settled between our accounts: the network never saw it.
     const payer = await merchantWithKey(api, token, { availableBalance: '20.00' });
@@ -183,6 +189,8 @@ describe('transfer orders out', () => {
     for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
       const refused = await bank.callBack(api.url, payment.id, { status: 'REJECTED' }, signing);
       expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
+      // One answer for every refusal: which check failed is our log's, not the caller's.
+      expect(refused.body.detail).toBe('The request is not signed by the network connector');
       expect([refused.headers.get('x-content-type-options'), refused.headers.get('cache-control')]).toEqual([
         'nosniff',
         'no-store',
