@@ -15,7 +15,7 @@ export const webhookRoutes: RouteFamily = {
       handler: 'create-webhook',
       summary: 'Create a webhook; the answer shows its signing secret, once',
       schemas: { body: 'createWebhookRequestSchema', query: 'emptyQuerySchema', response: 'webhookWithSecretSchema' },
-      problems: [],
+      problems: ['WEBHOOK_LIMIT_REACHED'],
       scopes: [SCOPES.webhooksWrite],
       // The transaction puts the webhook and its audit event, and updates its list's counters and its
       // tenant's webhook set.

@@ -7,7 +7,13 @@
  * (itemKeys.webhookSet), in that same transaction: the dispatcher's consistent list of the tenant's
  * webhooks.
  */
-import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
+import {
+  MAX_WEBHOOKS,
+  type StoredWebhook,
+  type WebhookChanges,
+  type WebhookListFilters,
+  type WebhookStore,
+} from '../domain/webhooks';
 import { tableName } from './client';
 import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
@@ -41,8 +47,9 @@ interface WebhookSetItem {
  * The transaction item that adds a webhook's id to its tenant's webhook set (`ADD`, creating the item
  * on the tenant's first webhook) or takes it out (`DELETE`). One item per tenant, so two creates of
  * one tenant at the same moment conflict: transactWrite retries the loser (shared/data/transactions.ts),
- * and webhooks are created rarely. There is no limit on a tenant's webhooks; a set lives in one item,
- * which DynamoDB limits to 400 KB: about 10,000 ids (36-character UUIDs), far beyond any client's use.
+ * and webhooks are created rarely. An `ADD` holds only while the set has fewer than MAX_WEBHOOKS ids:
+ * the limit, kept exactly however many creates race. (A webhook created before the set existed is in
+ * none: such an old client's limit counts only the ones created since.)
  */
 const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): TransactItem => ({
   Update: {
@@ -50,24 +57,28 @@ const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): Tra
     Key: itemKeys.webhookSet(webhook.tenant),
     UpdateExpression: `SET entity = :entity, #tenant = :tenant ${change} #ids :id`,
     ExpressionAttributeNames: { '#tenant': 'tenant', '#ids': 'ids' },
-    ExpressionAttributeValues: { ':entity': 'WEBHOOK_SET', ':tenant': webhook.tenant, ':id': new Set([webhook.id]) },
+    ExpressionAttributeValues: {
+      ':entity': 'WEBHOOK_SET',
+      ':tenant': webhook.tenant,
+      ':id': new Set([webhook.id]),
+      ...(change === 'ADD' ? { ':max': MAX_WEBHOOKS } : {}),
+    },
+    ...(change === 'ADD' ? { ConditionExpression: 'attribute_not_exists(#ids) OR size(#ids) < :max' } : {}),
   },
 });
 
 export const dynamoWebhookStore: WebhookStore = {
   ...listedReads(WEBHOOKS),
 
-  async insert(webhook: StoredWebhook): Promise<void> {
-    // A fresh UUID: the insert's only condition (the item not there yet) cannot fail.
-    await insertListed<StoredWebhook, never>(
+  async insert(webhook: StoredWebhook): Promise<'inserted' | 'limit_reached'> {
+    // A fresh UUID: the webhook's own condition (the item not there yet) cannot fail; the set's can.
+    const outcome = await insertListed<StoredWebhook, 'limit_reached'>(
       WEBHOOKS,
       { ...webhook, version: 1 } as WebhookItem,
-      [],
-      [
-        webhookSetChange(webhook, 'ADD'),
-        ...auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
-      ],
+      [{ item: webhookSetChange(webhook, 'ADD'), refused: () => 'limit_reached' }],
+      auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
     );
+    return outcome === 'limit_reached' ? outcome : 'inserted';
   },
 
   async update(seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined> {

@@ -56,6 +56,7 @@ export const ERROR_CATALOG = {
   KEY_ALREADY_REGISTERED: { kind: 'conflict', title: 'This key is already registered in the Bre-B directory' },
   KEY_STATUS_CONFLICT: { kind: 'conflict', title: "The key's status does not allow this change" },
   QR_CODE_REFERENCE_TAKEN: { kind: 'conflict', title: 'The merchant already has a QR code with this reference' },
+  WEBHOOK_LIMIT_REACHED: { kind: 'conflict', title: 'The client has as many webhooks as it may' },
   QR_CODE_STATUS_CONFLICT: { kind: 'conflict', title: "The QR code's status does not allow this change" },
   CONCURRENT_UPDATE: { kind: 'conflict', title: 'The resource was changed by another request at the same time' },
   IDEMPOTENCY_KEY_REUSED: { kind: 'conflict', title: 'The Idempotency-Key was used with another request' },

@@ -100,7 +100,12 @@ export async function inspectWebhookUrl(
   return { allowed: true, url, addresses };
 }
 
-/** inspectWebhookUrl for a request: 400 VALIDATION_FAILED on `field` when the URL is refused. */
+/**
+ * inspectWebhookUrl for a request (a webhook's URL, an approval callback's): 400 VALIDATION_FAILED on
+ * `field` when the URL is refused. On a deployed stage it also names port 443 or none: our calls
+ * leave only for the web's HTTPS port, never another service a public host runs. (Checked when a URL
+ * is set, not on each attempt: a URL set before the rule keeps working until it is changed.)
+ */
 export async function checkWebhookUrl(
   raw: string,
   policy: WebhookUrlPolicy,
@@ -109,4 +114,7 @@ export async function checkWebhookUrl(
 ): Promise<void> {
   const check = await inspectWebhookUrl(raw, policy, resolver);
   if (!check.allowed) throw invalidField(field, check.reason);
+  if (!policy.localReceivers && check.url.port !== '') {
+    throw invalidField(field, `must name port 443 or none (it names ${check.url.port})`);
+  }
 }

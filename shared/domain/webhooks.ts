@@ -82,8 +82,12 @@ export type WebhookChanges = Partial<
 /** No list filter beyond the shared conventions. */
 export type WebhookListFilters = Record<string, never>;
 
+/** A client's webhooks at most (docs/webhooks.md): each one is called for every event it subscribes to. */
+export const MAX_WEBHOOKS = 20;
+
 export interface WebhookStore extends RecordReader<StoredWebhook, WebhookListFilters> {
-  insert(webhook: StoredWebhook): Promise<void>;
+  /** Inserts the webhook unless its tenant has MAX_WEBHOOKS already (`limit_reached`), atomically. */
+  insert(webhook: StoredWebhook): Promise<'inserted' | 'limit_reached'>;
   /**
    * Applies `changes` and sets updated_at to `now`, only while the webhook is as it was read (same
    * updated_at): the webhook as stored afterwards, or undefined when it changed or went meanwhile.
@@ -168,7 +172,10 @@ export interface CreateWebhookDeps extends NewRecords, WebhookUrlDeps {
   readonly sealer: Pick<SecretSealer, 'seal'>;
 }
 
-/** POST /v1/webhooks: a refused URL is 400 on `url`; the answer is the only one but rotate's with the secret. */
+/**
+ * POST /v1/webhooks: a refused URL is 400 on `url`; a client with MAX_WEBHOOKS already, 409
+ * WEBHOOK_LIMIT_REACHED; the answer is the only one but rotate's with the secret.
+ */
 export async function createWebhook(
   deps: CreateWebhookDeps,
   tenant: string,
@@ -186,7 +193,13 @@ export async function createWebhook(
     ...(request.description === undefined ? {} : { description: request.description }),
     secrets: await deps.sealer.seal([{ secret }], webhookSecretOwner(record)),
   };
-  await deps.webhooks.insert(webhook);
+  if ((await deps.webhooks.insert(webhook)) === 'limit_reached') {
+    throw new AppError(
+      'WEBHOOK_LIMIT_REACHED',
+      `The client has ${MAX_WEBHOOKS} webhooks, as many as it may: delete one, or subscribe one to more events`,
+      { limit: MAX_WEBHOOKS },
+    );
+  }
   return withSecret(webhook, secret);
 }
 

@@ -29,6 +29,8 @@ export const problemSchema = closedObject(
     qr_code_status: { type: 'string', enum: QR_CODE_STATUSES },
     // AMOUNT_ABOVE_LIMIT: the stage's maximum for one payment.
     max_amount: moneySchema,
+    // WEBHOOK_LIMIT_REACHED: how many webhooks a client may have.
+    limit: { type: 'integer', minimum: 1 },
   },
   ['type', 'title', 'status', 'detail', 'code', 'request_id'],
 );

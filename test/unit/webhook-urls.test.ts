@@ -189,6 +189,27 @@ describe('the answer a client reads', () => {
     ]);
   });
 
+  test('on a deployed stage, a URL set names port 443 or none; the local stage takes any port', async () => {
+    const refusal = async (url: string, policy: WebhookUrlPolicy) =>
+      (await checkWebhookUrl(url, policy, names).catch((e: unknown) => e)) as AppError | undefined;
+    for (const url of ['https://hooks.example.com/breb', 'https://hooks.example.com:443/breb']) {
+      expect(await refusal(url, DEPLOYED)).toBeUndefined();
+    }
+    for (const [url, port] of [
+      ['https://hooks.example.com:8443/breb', '8443'],
+      ['https://93.184.216.34:22/hooks', '22'],
+      ['https://hooks.example.com:80/breb', '80'],
+    ] as const) {
+      const error = await refusal(url, DEPLOYED);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error!.extensions.errors).toEqual([
+        { field: 'url', message: `must name port 443 or none (it names ${port})` },
+      ]);
+    }
+    expect(await refusal('https://hooks.example.com:8443/breb', LOCAL)).toBeUndefined();
+    expect(await refusal('http://127.0.0.1:4000/hooks', LOCAL)).toBeUndefined();
+  });
+
   test('an accepted URL answers the addresses checked, for the sender to connect to', async () => {
     const check = await inspectWebhookUrl('https://hooks.example.com/breb', DEPLOYED, names);
     expect(check).toMatchObject({ allowed: true, addresses: ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'] });
