@@ -7,13 +7,7 @@
  * (itemKeys.webhookSet), in that same transaction: the dispatcher's consistent list of the tenant's
  * webhooks.
  */
-import {
-  MAX_WEBHOOKS,
-  type StoredWebhook,
-  type WebhookChanges,
-  type WebhookListFilters,
-  type WebhookStore,
-} from '../domain/webhooks';
+import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } from '../domain/webhooks';
 import { tableName } from './client';
 import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
@@ -47,11 +41,11 @@ interface WebhookSetItem {
  * The transaction item that adds a webhook's id to its tenant's webhook set (`ADD`, creating the item
  * on the tenant's first webhook) or takes it out (`DELETE`). One item per tenant, so two creates of
  * one tenant at the same moment conflict: transactWrite retries the loser (shared/data/transactions.ts),
- * and webhooks are created rarely. An `ADD` holds only while the set has fewer than MAX_WEBHOOKS ids:
+ * and webhooks are created rarely. An `ADD` holds only while the set has fewer than `limit` ids:
  * the limit, kept exactly however many creates race. (A webhook created before the set existed is in
  * none: such an old client's limit counts only the ones created since.)
  */
-const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): TransactItem => ({
+const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE', limit?: number): TransactItem => ({
   Update: {
     TableName: tableName(),
     Key: itemKeys.webhookSet(webhook.tenant),
@@ -61,21 +55,21 @@ const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE'): Tra
       ':entity': 'WEBHOOK_SET',
       ':tenant': webhook.tenant,
       ':id': new Set([webhook.id]),
-      ...(change === 'ADD' ? { ':max': MAX_WEBHOOKS } : {}),
+      ...(limit === undefined ? {} : { ':max': limit }),
     },
-    ...(change === 'ADD' ? { ConditionExpression: 'attribute_not_exists(#ids) OR size(#ids) < :max' } : {}),
+    ...(limit === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#ids) OR size(#ids) < :max' }),
   },
 });
 
 export const dynamoWebhookStore: WebhookStore = {
   ...listedReads(WEBHOOKS),
 
-  async insert(webhook: StoredWebhook): Promise<'inserted' | 'limit_reached'> {
+  async insert(webhook: StoredWebhook, limit: number): Promise<'inserted' | 'limit_reached'> {
     // A fresh UUID: the webhook's own condition (the item not there yet) cannot fail; the set's can.
     const outcome = await insertListed<StoredWebhook, 'limit_reached'>(
       WEBHOOKS,
       { ...webhook, version: 1 } as WebhookItem,
-      [{ item: webhookSetChange(webhook, 'ADD'), refused: () => 'limit_reached' }],
+      [{ item: webhookSetChange(webhook, 'ADD', limit), refused: () => 'limit_reached' }],
       auditItems({ action: 'webhook.created', ...audited(webhook), after: webhook, at: webhook.created_at }),
     );
     return outcome === 'limit_reached' ? outcome : 'inserted';

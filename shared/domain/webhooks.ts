@@ -86,8 +86,8 @@ export type WebhookListFilters = Record<string, never>;
 export const MAX_WEBHOOKS = 20;
 
 export interface WebhookStore extends RecordReader<StoredWebhook, WebhookListFilters> {
-  /** Inserts the webhook unless its tenant has MAX_WEBHOOKS already (`limit_reached`), atomically. */
-  insert(webhook: StoredWebhook): Promise<'inserted' | 'limit_reached'>;
+  /** Inserts the webhook unless its tenant has `limit` already (`limit_reached`), atomically. */
+  insert(webhook: StoredWebhook, limit: number): Promise<'inserted' | 'limit_reached'>;
   /**
    * Applies `changes` and sets updated_at to `now`, only while the webhook is as it was read (same
    * updated_at): the webhook as stored afterwards, or undefined when it changed or went meanwhile.
@@ -193,7 +193,7 @@ export async function createWebhook(
     ...(request.description === undefined ? {} : { description: request.description }),
     secrets: await deps.sealer.seal([{ secret }], webhookSecretOwner(record)),
   };
-  if ((await deps.webhooks.insert(webhook)) === 'limit_reached') {
+  if ((await deps.webhooks.insert(webhook, MAX_WEBHOOKS)) === 'limit_reached') {
     throw new AppError(
       'WEBHOOK_LIMIT_REACHED',
       `The client has ${MAX_WEBHOOKS} webhooks, as many as it may: delete one, or subscribe one to more events`,

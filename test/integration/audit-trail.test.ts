@@ -5,7 +5,7 @@
  * event is written; the list reads a resource's events alone, and never another tenant's.
  */
 import { randomUUID } from 'node:crypto';
-import type { StoredWebhook } from '../../shared/domain/webhooks';
+import { MAX_WEBHOOKS, type StoredWebhook } from '../../shared/domain/webhooks';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { readableSeal } from '../support/sealer';
@@ -50,7 +50,7 @@ test('a change writes its event with the actor, the action and the non-secret fi
   const tenant = `tenant-${randomUUID()}`;
   const actor = { tenant, subject: 'person-ana', requestId: 'req-1' };
   const webhook = webhookOf(tenant);
-  await audit.actingAs(actor, () => webhooks.insert(webhook));
+  await audit.actingAs(actor, () => webhooks.insert(webhook, MAX_WEBHOOKS));
   const stored = (await webhooks.get(webhook.id))!;
   const updated = await audit.actingAs({ ...actor, requestId: 'req-2' }, () =>
     webhooks.update(stored, { url: 'https://elsewhere.example.com/b', enabled: false }, now()),
@@ -81,7 +81,7 @@ test('a change refused (another request changed the webhook first) writes no eve
   const tenant = `tenant-${randomUUID()}`;
   const actor = { tenant, subject: 'person-eva', requestId: 'req-1' };
   const webhook = webhookOf(tenant);
-  await audit.actingAs(actor, () => webhooks.insert(webhook));
+  await audit.actingAs(actor, () => webhooks.insert(webhook, MAX_WEBHOOKS));
   const seen = (await webhooks.get(webhook.id))!;
   await audit.actingAs(actor, () => webhooks.update(seen, { enabled: false }, now()));
   // Made on the version read before that change: refused, and no event for it.
@@ -106,7 +106,7 @@ test('a change whose transaction fails writes no event, and an event is never wr
 test('outside a request nobody acts: the change is made, no event written', async () => {
   const tenant = `tenant-${randomUUID()}`;
   const webhook = webhookOf(tenant);
-  await webhooks.insert(webhook);
+  await webhooks.insert(webhook, MAX_WEBHOOKS);
   expect(await webhooks.get(webhook.id)).toBeDefined();
   expect(await eventsOf(tenant)).toEqual([]);
 });
@@ -115,7 +115,7 @@ test('events, never updated, are listed by creation only: no copies in the updat
   const tenant = `tenant-${randomUUID()}`;
   const actor = { tenant, subject: 'person-eva', requestId: 'req-1' };
   const webhook = webhookOf(tenant);
-  await audit.actingAs(actor, () => webhooks.insert(webhook));
+  await audit.actingAs(actor, () => webhooks.insert(webhook, MAX_WEBHOOKS));
   let current = (await webhooks.get(webhook.id))!;
   for (const enabled of [false, true, false]) {
     current = (await audit.actingAs(actor, () => webhooks.update(current, { enabled }, now())))!;

@@ -25,7 +25,7 @@ import {
   type StreamPositions,
 } from '../../infra/local/event-stream';
 import type { DomainEvent } from '../../shared/domain/events';
-import type { StoredWebhook, WebhookStore } from '../../shared/domain/webhooks';
+import { MAX_WEBHOOKS, type StoredWebhook, type WebhookStore } from '../../shared/domain/webhooks';
 import type { TransactItem } from '../../shared/data/transactions';
 import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
 
@@ -108,7 +108,7 @@ async function addWebhook(tenant: string, fields: Partial<StoredWebhook> = {}): 
     updated_at: now,
     ...fields,
   };
-  await webhooks.insert(webhook);
+  await webhooks.insert(webhook, MAX_WEBHOOKS);
   return webhook;
 }
 
