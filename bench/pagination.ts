@@ -277,7 +277,14 @@ async function seed(): Promise<Seeded> {
     for (let i = 0; i < numbers.length; i += 100) {
       await seeded(() =>
         dynamoSponsorBank.saveMerchant(
-          { identificationType: 'NIT', identificationNumber: nit, businessName: name, approvedAt: systemClock.now() },
+          {
+            identificationType: 'NIT',
+            identificationNumber: nit,
+            businessName: name,
+            approvedAt: systemClock.now(),
+            platform: tenant,
+            status: 'APPROVED',
+          },
           numbers.slice(i, i + 100).map((number) => ({ number, availableBalanceCents: 100_000_00 })),
         ),
       );

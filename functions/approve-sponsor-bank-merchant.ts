@@ -10,5 +10,5 @@ export const handler = httpHandler<ApproveSponsorBankMerchantRequest>({
   name: 'approveSponsorBankMerchant',
   body: approveSponsorBankMerchantRequest,
   status: 201,
-  handle: ({ body }) => approveSponsorBankMerchant(dynamoSponsorBank, body, systemClock.now()),
+  handle: ({ auth, body }) => approveSponsorBankMerchant(dynamoSponsorBank, body, systemClock.now(), auth.tenant),
 });

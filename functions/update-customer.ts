@@ -3,11 +3,17 @@ import { systemClock } from '../shared/domain/clock';
 import { setCustomerStatus } from '../shared/domain/customers';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { UpdateCustomerRequest } from '../shared/schemas/customers';
 import { updateCustomerRequest } from '../shared/schemas/generated/customers';
 
-const deps = { customers: dynamoCustomerStore, followers: dynamoAccountStore, clock: systemClock };
+const deps = {
+  customers: dynamoCustomerStore,
+  followers: dynamoAccountStore,
+  sponsorBank: dynamoSponsorBank,
+  clock: systemClock,
+};
 
 export const handler = httpHandler<UpdateCustomerRequest, Record<string, never>, { id: string }>({
   name: 'updateCustomer',

@@ -48,7 +48,7 @@ export const customerRoutes: RouteFamily = {
       handler: 'update-customer',
       summary: 'Activate or deactivate a customer',
       schemas: { body: 'updateCustomerRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
-      problems: ['CONCURRENT_UPDATE'],
+      problems: ['CONCURRENT_UPDATE', 'MERCHANT_NOT_APPROVED'],
       scopes: [SCOPES.customersWrite],
       // Reads and updates the customer, then finds its accounts (Query) and updates their status copies.
       tableActions: ['GetItem', 'UpdateItem', 'Query'],

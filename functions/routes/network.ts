@@ -50,6 +50,19 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // The decision job, queued before the payment is written.
     queues: ['settlement'],
   },
+  {
+    name: 'applyMerchantDecision',
+    handler: 'apply-merchant-decision',
+    method: 'PUT',
+    paths: ['/network/v1/merchants/{identification_type}/{identification_number}'],
+    auth: 'signature',
+    summary: 'The sponsor bank approves a merchant for one platform, with its accounts, or revokes it',
+    // Reads the approval and writes it (Update) and its new accounts (Put); for a revocation, reads
+    // the platform's NIT guard and customer, changes its status and its accounts' copies (Query,
+    // Update), walks its keys (Query) and suspends each with its directory entry and audit event.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'ConditionCheckItem'],
+    secrets: ['network'],
+  },
 ];
 
 export const networkRouteFamily: RouteFamily<NetworkRouteDefinition> = {

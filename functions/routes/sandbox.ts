@@ -57,7 +57,8 @@ export const sandboxRoutes: RouteFamily = {
         response: 'approvedMerchantSchema',
       },
       status: 201,
-      problems: [],
+      // A NIT approved for another client is theirs (shared/domain/sponsor-bank.ts).
+      problems: ['FORBIDDEN'],
       // Plays the sponsor bank: only full-access clients and admins (docs/sandbox.md).
       scopes: [SCOPES.sandboxOperate],
       tableActions: [...IDEMPOTENCY_ACTIONS, 'Query'],

@@ -5,7 +5,7 @@
  */
 import type { DirectoryEntry, DirectoryStore } from '../../shared/domain/directory';
 import { SANDBOX_SHOPPER } from '../../shared/domain/sandbox-inbound';
-import { approveSponsorBankMerchant, type SponsorBankStore } from '../../shared/domain/sponsor-bank';
+import { approveSponsorBankMerchant, EVERY_PLATFORM, type SponsorBankStore } from '../../shared/domain/sponsor-bank';
 
 export const SANDBOX_MERCHANT = {
   identification_type: 'NIT',
@@ -53,7 +53,14 @@ export async function seedSandbox(
   directory: Pick<DirectoryStore, 'insertSandbox'>,
   now: string,
 ): Promise<void> {
-  await approveSponsorBankMerchant(sponsorBank, { ...SANDBOX_MERCHANT, accounts: [...SANDBOX_MERCHANT.accounts] }, now);
+  // Approved for every sandbox client, written as the bank writes (docs/sandbox.md).
+  await approveSponsorBankMerchant(
+    sponsorBank,
+    { ...SANDBOX_MERCHANT, accounts: [...SANDBOX_MERCHANT.accounts] },
+    now,
+    EVERY_PLATFORM,
+    'bank',
+  );
   // insertSandbox leaves a taken value alone, which makes the seed idempotent.
   for (const entry of SANDBOX_DIRECTORY_KEYS) {
     // The seed's owners are people and businesses at other participants: no merchant NIT to check.

@@ -2,7 +2,8 @@
  * Accounts in DynamoDB (docs/data-model.md). One transaction writes the account (listed in the
  * tenant's collection and in its customer's scope), its balance item (shared/data/balances.ts), the
  * guard of its number in the customer's item collection, a check that the customer is still ACTIVE,
- * the first movement of its balance (the opening balance), and the counters of both lists. Every read
+ * the first movement of its balance (the opening balance), the number's claim across all clients when
+ * its approval binds it to one platform, and the counters of both lists. Every read
  * answers the account with the balance its balance item holds.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -41,7 +42,10 @@ export const dynamoAccountStore: AccountStore = {
     return account ? withoutStorageAttributes<StoredAccount>(withBalance(account, balance)) : undefined;
   },
 
-  insert: ({ available_balance_cents: openingCents, ...account }: StoredAccount): Promise<InsertAccountResult> =>
+  insert: (
+    { available_balance_cents: openingCents, ...account }: StoredAccount,
+    claim = { acrossClients: false },
+  ): Promise<InsertAccountResult> =>
     insertListed(
       accountsAs<AccountItem>(),
       account,
@@ -53,6 +57,18 @@ export const dynamoAccountStore: AccountStore = {
           account.id,
           (existingId) => ({ inserted: false, reason: 'number_taken', existingId }),
         ),
+        // One customer per number across all clients: one real account, one ledger.
+        ...(claim.acrossClients
+          ? [
+              uniqueGuard(
+                itemKeys.accountNumberClaim(account.number),
+                'ACCOUNT_NUMBER_CLAIM',
+                'account_id',
+                account.id,
+                () => ({ inserted: false, reason: 'linked_elsewhere' }) as const,
+              ),
+            ]
+          : []),
         // The status copied onto the account must be the customer's: a concurrent deactivation
         // either comes first (and this fails) or finds this account when it copies the status.
         activeOr({ inserted: false, reason: 'customer_inactive' }, itemKeys.customer(account.customer_id)),

@@ -1,12 +1,14 @@
 /**
  * Customers in DynamoDB: the item (listed in the tenant's collection, and in a scope per NIT so the
- * identification_number filter reads one partition), a NIT guard per client, and the list counters,
- * all written in one transaction.
+ * identification_number filter reads one partition), a NIT guard per client, the NIT's claim across
+ * all clients when its approval binds it to one platform, and the list counters, all written in one
+ * transaction.
  */
 import type { CustomerListFilters, CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
 import type { CustomerStatus } from '../schemas/customers';
 import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
+import { getRecord } from './records';
 import { insertListed, listedReads, type ListedKind } from './listed-records';
 import { changeStatus } from './status-changes';
 
@@ -26,16 +28,33 @@ const CUSTOMERS: ListedKind<StoredCustomer, CustomerListFilters> = {
 export const dynamoCustomerStore: CustomerStore = {
   ...listedReads(CUSTOMERS),
 
-  insert: (customer: StoredCustomer): Promise<InsertCustomerResult> =>
+  // The client's own guard first: relinking its own NIT is 409 with its customer, not "linked elsewhere".
+  insert: (customer: StoredCustomer, claim = { acrossClients: false }): Promise<InsertCustomerResult> =>
     insertListed(CUSTOMERS, customer, [
       uniqueGuard(
         itemKeys.nitGuard(customer.tenant, customer.identification_number),
         'NIT_GUARD',
         'customer_id',
         customer.id,
-        (existingId) => ({ inserted: false, existingId }),
+        (existingId) => ({ inserted: false, reason: 'already_linked', existingId }),
       ),
+      ...(claim.acrossClients
+        ? [
+            uniqueGuard(
+              itemKeys.nitClaim(customer.identification_number),
+              'NIT_CLAIM',
+              'customer_id',
+              customer.id,
+              () => ({ inserted: false, reason: 'linked_elsewhere' }) as const,
+            ),
+          ]
+        : []),
     ]),
+
+  async findByNit(tenant: string, nit: string): Promise<StoredCustomer | undefined> {
+    const guard = await getRecord<{ customer_id: string }>(itemKeys.nitGuard(tenant, nit), { consistent: true });
+    return guard ? dynamoCustomerStore.get(guard.customer_id) : undefined;
+  },
 
   // updated_at moves the customer in the updated_at orderings (gsi2, and gsi4 of its NIT scope).
   updateStatus: (seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined> =>

@@ -32,6 +32,13 @@ export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
   nitGuard: (tenant: string, nit: string): ItemKey => ({ pk: `GUARD#NIT#${tenant}#${nit}`, sk: 'GUARD' }),
+  /**
+   * One client per NIT across all clients, where the sponsor bank's approval binds it to one platform
+   * (shared/domain/sponsor-bank.ts): the guard holds the id of the customer that took it.
+   */
+  nitClaim: (nit: string): ItemKey => ({ pk: `GUARD#NIT_CLAIM#${nit}`, sk: 'GUARD' }),
+  /** One customer per account number across all clients, as nitClaim: the guard holds the account's id. */
+  accountNumberClaim: (number: string): ItemKey => ({ pk: `GUARD#ACCOUNT_CLAIM#${number}`, sk: 'GUARD' }),
   account: (id: string): ItemKey => ({ pk: `ACCOUNT#${id}`, sk: 'ACCOUNT' }),
   /** An account's balance and ledger day (shared/data/balances.ts), in the account's item collection. */
   accountBalance: (id: string): ItemKey => ({ pk: `ACCOUNT#${id}`, sk: 'BALANCE' }),

@@ -1,7 +1,10 @@
-/** The sponsor bank's approved merchants and accounts (sandbox records), keyed by NIT. */
+/**
+ * The sponsor bank's approved merchants and accounts, keyed by NIT: the bank's decisions on a
+ * connector stage, the sandbox's records on the others.
+ */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
+import type { ApprovalWriter, ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { itemKeys } from './item-keys';
@@ -22,6 +25,9 @@ export const dynamoSponsorBank: SponsorBankStore = {
       identificationNumber: Item['identification_number'],
       businessName: Item['business_name'],
       approvedAt: Item['approved_at'],
+      // Neither on an approval stored before approvals named them (sandbox stages only).
+      ...(Item['platform'] === undefined ? {} : { platform: Item['platform'] }),
+      ...(Item['approval_status'] === undefined ? {} : { status: Item['approval_status'] }),
     };
   },
 
@@ -34,24 +40,45 @@ export const dynamoSponsorBank: SponsorBankStore = {
     return { number: account.number, availableBalanceCents: account.available_balance_cents };
   },
 
-  async saveMerchant(merchant: ApprovedMerchant, accounts: readonly ApprovedAccount[]): Promise<ApprovedAccount[]> {
+  async saveMerchant(
+    merchant: ApprovedMerchant,
+    accounts: readonly ApprovedAccount[],
+    writer: ApprovalWriter = 'bank',
+  ): Promise<ApprovedAccount[] | 'other_platform'> {
     const TableName = tableName();
     const nit = merchant.identificationNumber;
-    await dynamo().send(
-      new UpdateCommand({
-        TableName,
-        Key: itemKeys.sponsorMerchant(nit),
-        UpdateExpression:
-          'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, approved_at = if_not_exists(approved_at, :now)',
-        ExpressionAttributeValues: {
-          ':entity': 'SPONSOR_MERCHANT',
-          ':type': merchant.identificationType,
-          ':nit': nit,
-          ':name': merchant.businessName,
-          ':now': merchant.approvedAt,
-        },
-      }),
-    );
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName,
+          Key: itemKeys.sponsorMerchant(nit),
+          UpdateExpression:
+            'SET entity = :entity, identification_type = :type, identification_number = :nit, business_name = :name, ' +
+            '#platform = :platform, approval_status = :status, approved_at = if_not_exists(approved_at, :now)',
+          // A platform writes only its own approvals (or a new NIT, or one stored before approvals
+          // named their platform); the bank writes any.
+          ...(writer === 'platform'
+            ? {
+                ConditionExpression:
+                  'attribute_not_exists(pk) OR attribute_not_exists(#platform) OR #platform = :platform',
+              }
+            : {}),
+          ExpressionAttributeNames: { '#platform': 'platform' },
+          ExpressionAttributeValues: {
+            ':entity': 'SPONSOR_MERCHANT',
+            ':type': merchant.identificationType,
+            ':nit': nit,
+            ':name': merchant.businessName,
+            ':platform': merchant.platform,
+            ':status': merchant.status,
+            ':now': merchant.approvedAt,
+          },
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return 'other_platform';
+      throw error;
+    }
     // An account the bank already holds keeps its balance: approval only adds.
     await Promise.all(
       accounts.map((account) =>

@@ -7,7 +7,7 @@ import { AppError } from './errors';
 import { ownReader } from './ownership';
 import { listOwn, type RecordReader } from './lists';
 import { cop } from './money';
-import type { SponsorBankStore } from './sponsor-bank';
+import { approvedFor, claimsAcrossClients, type SponsorBankStore } from './sponsor-bank';
 
 /** An account as stored: the public fields, the tenant, and copies of the owner's data lists filter by. */
 export interface StoredAccount {
@@ -34,7 +34,8 @@ export interface StoredAccount {
 export type InsertAccountResult =
   | { readonly inserted: true }
   | { readonly inserted: false; readonly reason: 'number_taken'; readonly existingId: string }
-  | { readonly inserted: false; readonly reason: 'customer_inactive' };
+  | { readonly inserted: false; readonly reason: 'customer_inactive' }
+  | { readonly inserted: false; readonly reason: 'linked_elsewhere' };
 
 export interface AccountListFilters {
   readonly customerId?: string;
@@ -44,10 +45,11 @@ export interface AccountListFilters {
 
 export interface AccountStore extends RecordReader<StoredAccount, AccountListFilters> {
   /**
-   * Inserts unless the customer already has this account number, and only while the customer is
-   * ACTIVE; atomic against concurrent inserts and status changes.
+   * Inserts unless the customer already has this account number ('number_taken') or, when `claim` says
+   * the number is claimed across all clients, another customer has ('linked_elsewhere'); and only
+   * while the customer is ACTIVE; atomic against concurrent inserts and status changes.
    */
-  insert(account: StoredAccount): Promise<InsertAccountResult>;
+  insert(account: StoredAccount, claim?: { readonly acrossClients: boolean }): Promise<InsertAccountResult>;
   /** Copies a customer's status onto its accounts; a copy of a newer version already there wins. */
   propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
 }
@@ -55,7 +57,7 @@ export interface AccountStore extends RecordReader<StoredAccount, AccountListFil
 export interface LinkAccountDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'insert'>;
-  readonly sponsorBank: Pick<SponsorBankStore, 'findAccount'>;
+  readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant' | 'findAccount'>;
 }
 
 /** The account object: the answer of the link call and of GET /v1/accounts/{id}. */
@@ -92,12 +94,21 @@ export function accountListItem(account: StoredAccount, bankName: string): Accou
   };
 }
 
+const accountNotApproved = () =>
+  new AppError(
+    'ACCOUNT_NOT_APPROVED',
+    "No account with this number is approved at the sponsor bank for the customer's NIT and this client",
+  );
+
 const inactive = (customerId: string) =>
   new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: activate it before linking accounts`);
 
 /**
- * POST /accounts: links an account the sponsor bank approved for the customer's NIT. Unknown customer
- * 404, another client's 403, inactive 400, unapproved number 400, number already linked 409.
+ * POST /accounts: links an account the sponsor bank approved for the customer's NIT, for this client.
+ * Unknown customer 404, another client's 403, inactive 400; a number not approved, the merchant's
+ * approval revoked or another platform's, or the number linked by another customer: the one 400
+ * ACCOUNT_NOT_APPROVED (no answer tells one platform what another holds); the customer's own number
+ * again 409.
  */
 export async function linkAccount(
   deps: LinkAccountDeps,
@@ -106,13 +117,11 @@ export async function linkAccount(
 ): Promise<Account> {
   const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
   if (customer.status !== 'ACTIVE') throw inactive(customer.id);
-  const approved = await deps.sponsorBank.findAccount(customer.identification_number, request.number);
-  if (!approved) {
-    throw new AppError(
-      'ACCOUNT_NOT_APPROVED',
-      "No account with this number is approved at the sponsor bank for the customer's NIT",
-    );
-  }
+  const [merchant, approved] = await Promise.all([
+    deps.sponsorBank.findMerchant(customer.identification_number),
+    deps.sponsorBank.findAccount(customer.identification_number, request.number),
+  ]);
+  if (!approvedFor(merchant, tenant) || !approved) throw accountNotApproved();
   const account: StoredAccount = {
     ...newRecord(deps, tenant),
     customer_id: customer.id,
@@ -127,9 +136,10 @@ export async function linkAccount(
     customer_status_version: customer.status_version ?? 0,
     customer_mobile: customer.mobile_phone_number,
   };
-  const result = await deps.accounts.insert(account);
+  const result = await deps.accounts.insert(account, { acrossClients: claimsAcrossClients(merchant) });
   if (!result.inserted) {
     if (result.reason === 'customer_inactive') throw inactive(customer.id);
+    if (result.reason === 'linked_elsewhere') throw accountNotApproved();
     throw new AppError('ACCOUNT_ALREADY_LINKED', 'This customer already linked an account with this number', {
       account_id: result.existingId,
     });

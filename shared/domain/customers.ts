@@ -5,7 +5,7 @@ import { AppError } from './errors';
 import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
 import { normaliseMobilePhone } from './phone';
-import type { SponsorBankStore } from './sponsor-bank';
+import { approvedFor, claimsAcrossClients, type SponsorBankStore } from './sponsor-bank';
 
 /** A customer as stored: the public object plus the client (tenant) that linked it. */
 export interface StoredCustomer extends Customer {
@@ -18,7 +18,9 @@ export interface StoredCustomer extends Customer {
 }
 
 export type InsertCustomerResult =
-  { readonly inserted: true } | { readonly inserted: false; readonly existingId: string };
+  | { readonly inserted: true }
+  | { readonly inserted: false; readonly reason: 'already_linked'; readonly existingId: string }
+  | { readonly inserted: false; readonly reason: 'linked_elsewhere' };
 
 export interface CustomerListFilters {
   readonly status?: CustomerStatus;
@@ -27,8 +29,14 @@ export interface CustomerListFilters {
 }
 
 export interface CustomerStore extends RecordReader<StoredCustomer, CustomerListFilters> {
-  /** Inserts unless the tenant already linked this NIT; atomic against concurrent inserts. */
-  insert(customer: StoredCustomer): Promise<InsertCustomerResult>;
+  /**
+   * Inserts unless the tenant already linked this NIT ('already_linked') or, when `claim` says the NIT
+   * is claimed across all clients, another client did ('linked_elsewhere'); atomic against
+   * concurrent inserts.
+   */
+  insert(customer: StoredCustomer, claim?: { readonly acrossClients: boolean }): Promise<InsertCustomerResult>;
+  /** The customer `tenant` linked with this NIT, if any. */
+  findByNit(tenant: string, nit: string): Promise<StoredCustomer | undefined>;
   /**
    * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
    * customer as stored afterwards, or undefined when another change came first.
@@ -50,6 +58,22 @@ export function publicCustomer({ tenant: _tenant, status_version: _version, ...c
   return customer;
 }
 
+/**
+ * The one answer to a NIT this client may not link: not approved, approved for another platform,
+ * revoked, or linked by another client. The same words for each, so that no answer tells one
+ * platform what another holds (docs/onboarding.md).
+ */
+export const merchantNotApproved = (): AppError =>
+  new AppError(
+    'MERCHANT_NOT_APPROVED',
+    'No merchant with this identification is approved at the sponsor bank for this client; the identification type and number must match the sign-up data',
+  );
+
+/**
+ * POST /v1/customers/business/link: a merchant the sponsor bank approved for this client. Its name is
+ * the bank's `business_name` (what the directory shows); a name the request gives that differs is
+ * kept as `trade_name`.
+ */
 export async function linkMerchant(
   deps: LinkMerchantDeps,
   tenant: string,
@@ -57,11 +81,8 @@ export async function linkMerchant(
 ): Promise<Customer> {
   const mobilePhone = normaliseMobilePhone(request.mobile_phone_number);
   const approved = await deps.sponsorBank.findMerchant(request.identification_number);
-  if (!approved || approved.identificationType !== request.identification_type) {
-    throw new AppError(
-      'MERCHANT_NOT_APPROVED',
-      'No merchant with this identification is approved at the sponsor bank; the identification type and number must match the sign-up data',
-    );
+  if (!approvedFor(approved, tenant) || approved.identificationType !== request.identification_type) {
+    throw merchantNotApproved();
   }
   const now = deps.clock.now();
   // Field by field, not newRecord: the answer is this object without its tenant, in this order.
@@ -69,7 +90,8 @@ export async function linkMerchant(
     id: deps.ids.newId(),
     status: 'ACTIVE',
     type: request.type,
-    business_name: request.business_name,
+    business_name: approved.businessName,
+    ...(request.business_name === approved.businessName ? {} : { trade_name: request.business_name }),
     email: request.email,
     mobile_phone_number: mobilePhone,
     identification_type: request.identification_type,
@@ -80,8 +102,9 @@ export async function linkMerchant(
     updated_at: now,
     tenant,
   };
-  const result = await deps.customers.insert(customer);
+  const result = await deps.customers.insert(customer, { acrossClients: claimsAcrossClients(approved) });
   if (!result.inserted) {
+    if (result.reason === 'linked_elsewhere') throw merchantNotApproved();
     throw new AppError('CUSTOMER_ALREADY_LINKED', 'This client already linked a merchant with this NIT', {
       customer_id: result.existingId,
     });
@@ -94,6 +117,8 @@ export const getOwnCustomer = ownReader<StoredCustomer>('Customer');
 
 export interface SetCustomerStatusDeps {
   readonly customers: Pick<CustomerStore, 'get' | 'updateStatus'>;
+  /** Activating asks the sponsor bank: a merchant it revoked, or approved for another client, stays INACTIVE. */
+  readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant'>;
   readonly followers: CustomerStatusFollowers;
   readonly clock: Clock;
 }
@@ -104,7 +129,8 @@ const STATUS_CHANGE_ATTEMPTS = 3;
  * PATCH /v1/customers/{id}: activates or deactivates a customer. Setting the status it already has
  * changes nothing (updated_at stays). Either way the status is copied onto the customer's accounts
  * before answering, so account lists filtered by customer_status agree with the customer (and a
- * retry repairs a copy an earlier attempt left unfinished).
+ * retry repairs a copy an earlier attempt left unfinished). Activating a merchant the sponsor bank
+ * no longer approves for this client is 400 MERCHANT_NOT_APPROVED.
  */
 export async function setCustomerStatus(
   deps: SetCustomerStatusDeps,
@@ -113,6 +139,11 @@ export async function setCustomerStatus(
   status: CustomerStatus,
 ): Promise<Customer> {
   let customer = await getOwnCustomer(deps.customers, tenant, id);
+  if (status === 'ACTIVE' && customer.status !== 'ACTIVE') {
+    if (!approvedFor(await deps.sponsorBank.findMerchant(customer.identification_number), tenant)) {
+      throw merchantNotApproved();
+    }
+  }
   for (let attempt = 1; customer.status !== status; attempt += 1) {
     const updated = await deps.customers.updateStatus(customer, status, deps.clock.now());
     if (updated) {

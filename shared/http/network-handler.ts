@@ -33,6 +33,8 @@ export interface NetworkRouteSpec<Body, Path> {
     body: string,
   ) => Promise<NetworkSignatureCheck>;
   readonly body: SchemaValidator<Body, 'body'>;
+  /** The route checks its own path parameters (a merchant's NIT is no resource id); else each must be one. */
+  readonly checksOwnPath?: boolean;
   readonly handle: (request: NetworkRequest<Body, Path>) => Promise<unknown>;
 }
 
@@ -59,7 +61,7 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
     }
     // Signed, its path ids are still checked: an id that is no resource id names nothing (404), where
     // DynamoDB would refuse a key over 2,048 bytes (a 500).
-    checkResourceIds(event.pathParameters);
+    if (!spec.checksOwnPath) checkResourceIds(event.pathParameters);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);

@@ -32,13 +32,31 @@ export const linkMerchantRequestSchema = allRequired({
 export type LinkMerchantRequest = FromSchema<typeof linkMerchantRequestSchema>;
 export type Address = FromSchema<typeof addressSchema>;
 
-export const customerSchema = allRequired({
+const customerProperties = {
   id: UUID,
   status: { type: 'string', enum: ['ACTIVE', 'INACTIVE'] },
   ...linkMerchantRequestSchema.properties,
+  // The name the sponsor bank approved (what the directory shows); the link request's, when it differs,
+  // is `trade_name`.
+  trade_name: text(140),
   mobile_phone_number: matching('^\\+[0-9]{7,15}$', 'must be + and 7 to 15 digits'),
   ...TIMESTAMPS,
-});
+} as const;
+
+export const customerSchema = closedObject(customerProperties, [
+  'id',
+  'status',
+  'type',
+  'business_name',
+  'email',
+  'mobile_phone_number',
+  'identification_type',
+  'identification_number',
+  'address',
+  'merchant_category_code',
+  'created_at',
+  'updated_at',
+]);
 
 export type Customer = FromSchema<typeof customerSchema>;
 export type CustomerStatus = Customer['status'];

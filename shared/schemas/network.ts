@@ -3,7 +3,7 @@
  * signed. Its own OpenAPI document describes it, apart from the clients' one.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObject, moneySchema, text, TIMESTAMP, UUID } from './common';
+import { ACCOUNT_NUMBER, allRequired, closedObject, matching, moneySchema, NIT, text, TIMESTAMP, UUID } from './common';
 import { keyOfAnyType, keyOwnerSchema, participantSchema } from './keys';
 import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterpartySchema } from './payments';
 
@@ -103,3 +103,44 @@ export const creditAnswerSchema = closedObject(
 );
 
 export type CreditAnswer = FromSchema<typeof creditAnswerSchema>;
+
+/**
+ * `PUT /network/v1/merchants/{identification_type}/{identification_number}` (docs/onboarding.md): the
+ * sponsor bank's decision on a merchant, bound to the one platform (our client id) that may link it,
+ * with the accounts it approved and the balance each opens with.
+ */
+export const merchantDecisionRequestSchema = closedObject(
+  {
+    platform: matching('^[A-Za-z0-9_.-]{1,128}$', 'must be a client id: 1 to 128 letters, digits, _ . -'),
+    business_name: text(140),
+    status: { type: 'string', enum: ['APPROVED', 'REVOKED'] },
+    accounts: {
+      type: 'array',
+      maxItems: 100,
+      items: allRequired({
+        account_number: ACCOUNT_NUMBER,
+        account_type: { type: 'string', enum: ['ORDINARY', 'SAVINGS', 'CHECKING'] },
+        opening_balance: moneySchema,
+      }),
+    },
+  },
+  ['platform', 'business_name', 'status'],
+);
+
+export type MerchantDecisionRequest = FromSchema<typeof merchantDecisionRequestSchema>;
+
+/**
+ * The answer: the merchant as the bank's record now stands (every account approved for it, each
+ * with the balance it opened with), and whether a linked customer was deactivated by this decision.
+ */
+export const merchantDecisionAnswerSchema = allRequired({
+  identification_type: { type: 'string', enum: ['NIT'] },
+  identification_number: NIT,
+  platform: merchantDecisionRequestSchema.properties.platform,
+  business_name: text(140),
+  status: merchantDecisionRequestSchema.properties.status,
+  accounts: { type: 'array', items: allRequired({ account_number: ACCOUNT_NUMBER, opening_balance: moneySchema }) },
+  customer_deactivated: { type: 'boolean' },
+});
+
+export type MerchantDecisionAnswer = FromSchema<typeof merchantDecisionAnswerSchema>;

@@ -17,11 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => api.stop());
 
-async function approvedNit(): Promise<string> {
+/** A NIT the sponsor bank approved for `token`'s client, under the name linkMerchantBody gives. */
+async function approvedNit(token = tokenA): Promise<string> {
   const nit = uniqueNit();
   const answer = await api.request('POST', '/sandbox/sponsor-bank/merchants', {
-    token: tokenA,
-    body: { identification_type: 'NIT', identification_number: nit, business_name: 'Ferretería El Tornillo SAS' },
+    token,
+    body: { identification_type: 'NIT', identification_number: nit, business_name: linkMerchantBody().business_name },
   });
   expect(answer.status).toBe(201);
   return nit;
@@ -181,7 +182,7 @@ describe('rules of the link request (400)', () => {
 });
 
 describe('one customer per NIT and client (409)', () => {
-  it('answers 409 with the existing customer id, and lets another client link the same NIT', async () => {
+  it("answers 409 with the existing customer id; another client gets an unknown NIT's answer", async () => {
     const nit = await approvedNit();
     const first = await api.request('POST', LINK, {
       token: tokenA,
@@ -194,12 +195,13 @@ describe('one customer per NIT and client (409)', () => {
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'CUSTOMER_ALREADY_LINKED', customer_id: first.body.id });
 
+    // The NIT is approved for client A only (docs/onboarding.md).
     const otherClient = await api.request('POST', LINK, {
       token: tokenB,
       body: linkMerchantBody({ identification_number: nit }),
     });
-    expect(otherClient.status).toBe(200);
-    expect(otherClient.body.id).not.toBe(first.body.id);
+    expect(otherClient.status).toBe(400);
+    expect(otherClient.body.code).toBe('MERCHANT_NOT_APPROVED');
   });
 
   it('creates exactly one customer from concurrent requests for one NIT', async () => {
@@ -245,6 +247,7 @@ describe('Idempotency-Key', () => {
 
   it('keeps keys apart per client', async () => {
     const nit = await approvedNit();
+    const nitOfB = await approvedNit(tokenB);
     const headers = { 'idempotency-key': `shared-key-${nit}` };
     const a = await api.request('POST', LINK, {
       token: tokenA,
@@ -253,7 +256,7 @@ describe('Idempotency-Key', () => {
     });
     const b = await api.request('POST', LINK, {
       token: tokenB,
-      body: linkMerchantBody({ identification_number: nit }),
+      body: linkMerchantBody({ identification_number: nitOfB }),
       headers,
     });
     expect([a.status, b.status]).toEqual([200, 200]);

@@ -442,7 +442,11 @@ describe('credits in', () => {
     const answer = await fetch(`${api.url}/network/openapi.json`);
     expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'application/json']);
     const network = { body: (await answer.json()) as Record<string, any> };
-    expect(Object.keys(network.body.paths)).toEqual(['/network/v1/transfers/{id}/status', '/network/v1/credits']);
+    expect(Object.keys(network.body.paths)).toEqual([
+      '/network/v1/transfers/{id}/status',
+      '/network/v1/credits',
+      '/network/v1/merchants/{identification_type}/{identification_number}',
+    ]);
     expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/CreditRequest',
     });

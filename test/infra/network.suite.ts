@@ -69,7 +69,11 @@ describe('network.suite: the network of each stage', () => {
     test('the /network/ routes: no authorizer (the handler checks the signature), throttled apart', () => {
       const synthed = synth(stage);
       const keys = networkRoutes.flatMap((route) => route.paths.map((path) => `${route.method} ${path}`));
-      expect(keys).toEqual(['POST /network/v1/transfers/{id}/status', 'POST /network/v1/credits']);
+      expect(keys).toEqual([
+        'POST /network/v1/transfers/{id}/status',
+        'POST /network/v1/credits',
+        'PUT /network/v1/merchants/{identification_type}/{identification_number}',
+      ]);
       const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];
       for (const key of keys) {
         const [route] = apiRoutes.filter((r) => r.Properties.RouteKey === key);

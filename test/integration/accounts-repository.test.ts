@@ -108,6 +108,23 @@ test('a number already linked to the customer answers the first account, and wri
   await expect(accounts.insert(account(other, first.number))).resolves.toEqual({ inserted: true });
 });
 
+test('a number claimed across clients: the customer of another client gets none, nor a ledger', async () => {
+  const holder = await newCustomer();
+  const number = nextNumber();
+  const first = account(holder, number);
+  await expect(accounts.insert(first, { acrossClients: true })).resolves.toEqual({ inserted: true });
+  const other = await newCustomer();
+  const copy = account(other, number);
+  await expect(accounts.insert(copy, { acrossClients: true })).resolves.toEqual({
+    inserted: false,
+    reason: 'linked_elsewhere',
+  });
+  await expect(accounts.get(copy.id)).resolves.toBeUndefined();
+  expect(await accountItems(other.id)).toHaveLength(0);
+  expect(await table.scan((item) => String(item['pk']) === `ACCOUNT#${copy.id}`)).toEqual([]);
+  expect((await accounts.list(other.tenant, {}, page())).total).toBe(0);
+});
+
 test('20 concurrent inserts of one number: one wins, every other gets its id; the counters count one', async () => {
   const customer = await newCustomer();
   const number = nextNumber();

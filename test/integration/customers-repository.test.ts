@@ -77,7 +77,11 @@ test('a second insert of the same tenant and NIT answers the first id and writes
   const second = { ...customer(tenant, nit), business_name: 'Otra Razón Social SAS' };
   await store.insert(first);
 
-  await expect(store.insert(second)).resolves.toEqual({ inserted: false, existingId: first.id });
+  await expect(store.insert(second)).resolves.toEqual({
+    inserted: false,
+    reason: 'already_linked',
+    existingId: first.id,
+  });
 
   const items = await customerItems(tenant, nit);
   expect(items.map((i) => i['id'])).toEqual([first.id]);
@@ -97,6 +101,37 @@ test('the same NIT linked by another tenant is inserted', async () => {
   expect(await customerItems(ofB.tenant, nit)).toHaveLength(1);
 });
 
+test("a NIT claimed across clients: another tenant's insert is refused and writes nothing", async () => {
+  const nit = uniqueNit();
+  const ofA = customer(uniqueTenant(), nit);
+  const ofB = customer(uniqueTenant(), nit);
+  await expect(store.insert(ofA, { acrossClients: true })).resolves.toEqual({ inserted: true });
+  await expect(store.insert(ofB, { acrossClients: true })).resolves.toEqual({
+    inserted: false,
+    reason: 'linked_elsewhere',
+  });
+  await expect(store.get(ofB.id)).resolves.toBeUndefined();
+  expect(await customerItems(ofB.tenant, nit)).toHaveLength(0);
+  expect(await guardItems(ofB.tenant, nit)).toEqual([]);
+  // The claim's own tenant again: its own 409, with its customer.
+  await expect(store.insert(customer(ofA.tenant, nit), { acrossClients: true })).resolves.toEqual({
+    inserted: false,
+    reason: 'already_linked',
+    existingId: ofA.id,
+  });
+  await expect(store.findByNit(ofA.tenant, nit)).resolves.toEqual(ofA);
+  await expect(store.findByNit(ofB.tenant, nit)).resolves.toBeUndefined();
+});
+
+test('20 concurrent inserts of one NIT by 20 tenants, claimed across clients: one wins', async () => {
+  const nit = uniqueNit();
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () => store.insert(customer(uniqueTenant(), nit), { acrossClients: true })),
+  );
+  expect(results.filter((result) => result.inserted)).toHaveLength(1);
+  expect(results.filter((result) => !result.inserted && result.reason === 'linked_elsewhere')).toHaveLength(19);
+});
+
 test('20 concurrent inserts of one tenant and NIT: one wins, all others get its id', async () => {
   const tenant = uniqueTenant();
   const nit = uniqueNit();
@@ -108,7 +143,7 @@ test('20 concurrent inserts of one tenant and NIT: one wins, all others get its 
   expect(winners).toHaveLength(1);
   const winnerId = winners[0]!.id;
   for (const result of results.filter((r) => !r.inserted)) {
-    expect(result).toEqual({ inserted: false, existingId: winnerId });
+    expect(result).toEqual({ inserted: false, reason: 'already_linked', existingId: winnerId });
   }
   const items = await customerItems(tenant, nit);
   expect(items.map((i) => i['id'])).toEqual([winnerId]);

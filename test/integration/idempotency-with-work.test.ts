@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { systemNewRecords } from '../../shared/domain/clock';
 import { AppError } from '../../shared/domain/errors';
 import { itemKeys } from '../../shared/data/item-keys';
+import { EVERY_PLATFORM } from '../../shared/domain/sponsor-bank';
 import { ENV } from '../../shared/runtime/config';
 import { REPLAY_HEADER, requestHash, type IdempotentRequest } from '../../shared/http/idempotency';
 import { errorResponse, jsonResponse, type HttpResponse } from '../../shared/http/responses';
@@ -66,6 +67,8 @@ async function approvedLink(nit = uniqueNit(), approve = true): Promise<Link> {
         identificationNumber: nit,
         businessName: 'Tienda',
         approvedAt: new Date().toISOString(),
+        platform: EVERY_PLATFORM,
+        status: 'APPROVED',
       },
       [],
     );

@@ -8,6 +8,7 @@ import type { DirectoryEntry, StoredResolution } from '../../shared/domain/direc
 import type { StoredKey } from '../../shared/domain/keys';
 import type { KeyType } from '../../shared/domain/key-formats';
 import { parsePageRequest } from '../../shared/domain/lists';
+import { EVERY_PLATFORM } from '../../shared/domain/sponsor-bank';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { insertOwner, keyOf, type Owner } from '../support/stored-entities';
 
@@ -102,7 +103,14 @@ test("a sandbox entry naming a sponsor bank merchant's NIT is refused, and nothi
   const nit = String(900_000_000 + (++counter % 1000) * 1000 + Math.floor(Math.random() * 1000));
   const { dynamoSponsorBank } = await import('../../shared/data/sponsor-bank-repository');
   await dynamoSponsorBank.saveMerchant(
-    { identificationType: 'NIT', identificationNumber: nit, businessName: 'Squatted SAS', approvedAt: now() },
+    {
+      identificationType: 'NIT',
+      identificationNumber: nit,
+      businessName: 'Squatted SAS',
+      approvedAt: now(),
+      platform: EVERY_PLATFORM,
+      status: 'APPROVED',
+    },
     [],
   );
   const other = `${nit}9`;

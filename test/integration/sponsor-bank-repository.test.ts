@@ -1,8 +1,11 @@
 /** The sponsor bank's approved merchants and accounts in DynamoDB Local (docs/sandbox.md). */
 import { randomInt } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
   approveSponsorBankMerchant,
   DEFAULT_SANDBOX_BALANCE_CENTS,
+  approvedFor,
+  claimsAcrossClients,
   type ApprovedMerchant,
 } from '../../shared/domain/sponsor-bank';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
@@ -34,10 +37,14 @@ const merchant = (
   identificationNumber: nit,
   businessName,
   approvedAt,
+  platform: 'client-a',
+  status: 'APPROVED',
 });
 
-const byNumber = <T extends { number: string }>(accounts: readonly T[]): T[] =>
-  [...accounts].sort((a, b) => a.number.localeCompare(b.number));
+const byNumber = <T extends { number: string }>(accounts: readonly T[] | 'other_platform'): T[] => {
+  if (accounts === 'other_platform') throw new Error('refused: approved for another platform');
+  return [...accounts].sort((a, b) => a.number.localeCompare(b.number));
+};
 
 describe('dynamoSponsorBank', () => {
   test('saveMerchant then findMerchant', async () => {
@@ -122,6 +129,7 @@ describe('approveSponsorBankMerchant', () => {
         ],
       },
       '2025-01-02T03:04:05.678Z',
+      'client-a',
     );
 
     expect(DEFAULT_SANDBOX_BALANCE_CENTS).toBe(100_000_000);
@@ -146,11 +154,13 @@ describe('approveSponsorBankMerchant', () => {
       bank,
       { ...request, accounts: [{ number: '7777', available_balance: '5.00' }] },
       '2025-01-01T00:00:00.000Z',
+      'client-a',
     );
     const again = await approveSponsorBankMerchant(
       bank,
       { ...request, accounts: ['7777', '8888'] },
       '2025-01-02T00:00:00.000Z',
+      'client-a',
     );
     expect(byNumber(again.accounts)).toEqual([
       { number: '7777', available_balance: { currency: 'COP', value: '5.00' } },
@@ -164,8 +174,57 @@ describe('approveSponsorBankMerchant', () => {
       bank,
       { identification_type: 'NIT', identification_number: nit, business_name: 'Sin Cuentas SAS' },
       '2025-01-02T00:00:00.000Z',
+      'client-a',
     );
     expect(answer.accounts).toEqual([]);
     await expect(bank.findMerchant(nit)).resolves.toMatchObject({ businessName: 'Sin Cuentas SAS' });
+  });
+
+  test("a platform approves only its own NITs: another platform's is 403 and nothing changes", async () => {
+    const nit = uniqueNit();
+    const request = { identification_type: 'NIT', identification_number: nit, business_name: 'Mía SAS' } as const;
+    await approveSponsorBankMerchant(bank, { ...request, accounts: ['1212'] }, '2025-01-01T00:00:00.000Z', 'client-a');
+    await expect(
+      approveSponsorBankMerchant(
+        bank,
+        { ...request, business_name: 'Robada SAS', accounts: ['3434'] },
+        '2025-01-02T00:00:00.000Z',
+        'client-b',
+      ),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(bank.findMerchant(nit)).resolves.toMatchObject({ platform: 'client-a', businessName: 'Mía SAS' });
+    await expect(bank.findAccount(nit, '3434')).resolves.toBeUndefined();
+  });
+
+  test('the bank moves an approval to another platform, or revokes it', async () => {
+    const nit = uniqueNit();
+    await bank.saveMerchant(merchant(nit), [], 'bank');
+    await bank.saveMerchant({ ...merchant(nit), platform: 'client-b' }, [], 'bank');
+    await expect(bank.findMerchant(nit)).resolves.toMatchObject({ platform: 'client-b', status: 'APPROVED' });
+    await bank.saveMerchant({ ...merchant(nit), platform: 'client-b', status: 'REVOKED' }, [], 'bank');
+    await expect(bank.findMerchant(nit)).resolves.toMatchObject({ platform: 'client-b', status: 'REVOKED' });
+  });
+
+  test('an approval stored before approvals named a platform is APPROVED for every platform', async () => {
+    const nit = uniqueNit();
+    await table.documents.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: {
+          pk: `SPONSOR#${nit}`,
+          sk: 'MERCHANT',
+          entity: 'SPONSOR_MERCHANT',
+          identification_type: 'NIT',
+          identification_number: nit,
+          business_name: 'Antigua SAS',
+          approved_at: '2024-01-01T00:00:00.000Z',
+        },
+      }),
+    );
+    const approval = await bank.findMerchant(nit);
+    expect(approval).not.toHaveProperty('platform');
+    expect(approval).not.toHaveProperty('status');
+    expect(approvedFor(approval, 'any-client')).toBe(true);
+    expect(claimsAcrossClients(approval!)).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
  * A fake sponsor bank's connector on loopback, for the network contract tests (docs/network.md): a
  * real HTTP server that verifies our transfer orders' signatures with the connector secret, answers
  * each as the test says (202, a failure, or nothing for a while), and calls our status route back,
- * signed, as the network would.
+ * sends credits and pushes its decisions on merchants, signed, as the network would.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,6 +29,8 @@ export interface Signing {
   readonly secret?: string;
   readonly unsigned?: boolean;
   readonly ageSeconds?: number;
+  /** The bytes sent instead of the ones signed: a body changed in transit. */
+  readonly tamper?: (signed: string) => string;
 }
 
 export interface NetworkAnswer {
@@ -117,15 +119,30 @@ export class FakeBank {
     return this.send(`${apiUrl}/network/v1/credits`, body, signing);
   }
 
-  private async send(url: string, body: string, signing: Signing): Promise<NetworkAnswer> {
+  /**
+   * Pushes the bank's decision on a merchant to our onboarding route (docs/onboarding.md), signed as
+   * callBack; `path` names it, by default `NIT/<nit>` of the decision's own `nit`.
+   */
+  decide(
+    apiUrl: string,
+    nit: string,
+    decision: Record<string, unknown> | string,
+    signing: Signing = {},
+    path = `NIT/${nit}`,
+  ): Promise<NetworkAnswer> {
+    const body = typeof decision === 'string' ? decision : JSON.stringify(decision);
+    return this.send(`${apiUrl}/network/v1/merchants/${path}`, body, signing, 'PUT');
+  }
+
+  private async send(url: string, body: string, signing: Signing, method = 'POST'): Promise<NetworkAnswer> {
     const timestamp = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
     const headers = signing.unsigned
       ? {}
       : signedHeaders(`msg_${randomUUID()}`, timestamp, body, [signing.secret ?? this.secret()]);
     const response = await fetch(url, {
-      method: 'POST',
+      method,
       headers: { 'content-type': 'application/json', ...headers },
-      body,
+      body: signing.tamper ? signing.tamper(body) : body,
     });
     const text = await response.text();
     // The headers ride along unenumerated, so that a test may compare the answer's status and body whole.

@@ -11,6 +11,7 @@ import {
 } from '../../shared/domain/accounts';
 import { setCustomerStatus, type StoredCustomer } from '../../shared/domain/customers';
 import { AppError } from '../../shared/domain/errors';
+import { EVERY_PLATFORM, type ApprovedMerchant } from '../../shared/domain/sponsor-bank';
 import type { PageRequest } from '../../shared/domain/lists';
 import { accountListItemSchema, accountSchema } from '../../shared/schemas/accounts';
 import type { CustomerStatus } from '../../shared/schemas/customers';
@@ -41,7 +42,14 @@ const customer = (overrides: Partial<StoredCustomer> = {}): StoredCustomer => ({
   ...overrides,
 });
 
-function deps(options: { stored?: StoredCustomer; approved?: boolean; insert?: InsertAccountResult } = {}) {
+function deps(
+  options: {
+    stored?: StoredCustomer;
+    approved?: boolean;
+    merchant?: Partial<ApprovedMerchant> | null;
+    insert?: InsertAccountResult;
+  } = {},
+) {
   const inserted: StoredAccount[] = [];
   const lookups: [string, string][] = [];
   return {
@@ -49,12 +57,24 @@ function deps(options: { stored?: StoredCustomer; approved?: boolean; insert?: I
     lookups,
     customers: { get: async (id: string) => (id === CUSTOMER_ID ? (options.stored ?? customer()) : undefined) },
     accounts: {
-      insert: async (account: StoredAccount): Promise<InsertAccountResult> => {
+      insert: async (account: StoredAccount, _claim?: { acrossClients: boolean }): Promise<InsertAccountResult> => {
         inserted.push(account);
         return options.insert ?? { inserted: true };
       },
     },
     sponsorBank: {
+      findMerchant: async (nit: string): Promise<ApprovedMerchant | undefined> =>
+        options.merchant === null
+          ? undefined
+          : {
+              identificationType: 'NIT',
+              identificationNumber: nit,
+              businessName: 'Tienda La Esperanza SAS',
+              approvedAt: NOW,
+              platform: TENANT,
+              status: 'APPROVED',
+              ...options.merchant,
+            },
       findAccount: async (nit: string, number: string) => {
         lookups.push([nit, number]);
         return options.approved === false ? undefined : { number, availableBalanceCents: 25_000_050 };
@@ -113,6 +133,20 @@ describe('linkAccount', () => {
     ["another client's customer", { stored: customer({ tenant: 'sandbox-client-b' }) }, CUSTOMER_ID, 'FORBIDDEN'],
     ['an inactive customer', { stored: customer({ status: 'INACTIVE' }) }, CUSTOMER_ID, 'CUSTOMER_INACTIVE'],
     ['a number not approved for the NIT', { approved: false }, CUSTOMER_ID, 'ACCOUNT_NOT_APPROVED'],
+    ['a merchant no longer approved', { merchant: null }, CUSTOMER_ID, 'ACCOUNT_NOT_APPROVED'],
+    [
+      'a merchant approved for another platform',
+      { merchant: { platform: 'sandbox-client-b' } },
+      CUSTOMER_ID,
+      'ACCOUNT_NOT_APPROVED',
+    ],
+    ['a revoked merchant', { merchant: { status: 'REVOKED' } }, CUSTOMER_ID, 'ACCOUNT_NOT_APPROVED'],
+    [
+      "a number another client's customer linked",
+      { insert: { inserted: false, reason: 'linked_elsewhere' } },
+      CUSTOMER_ID,
+      'ACCOUNT_NOT_APPROVED',
+    ],
     [
       'a number the customer already linked',
       { insert: { inserted: false, reason: 'number_taken', existingId: 'a-1' } },
@@ -127,6 +161,20 @@ describe('linkAccount', () => {
     ],
   ])('rejects %s', async (_, options, customerId, code) => {
     expect(await codeOf(linkAccount(deps(options), TENANT, { ...request, customer_id: customerId }))).toBe(code);
+  });
+
+  test("a number is claimed across clients unless the approval is every platform's (the sandbox fixture)", async () => {
+    const claims: boolean[] = [];
+    for (const platform of [TENANT, EVERY_PLATFORM]) {
+      const d = deps({ merchant: { platform } });
+      const insert = d.accounts.insert;
+      d.accounts.insert = async (account, claim) => {
+        claims.push(claim?.acrossClients === true);
+        return insert(account);
+      };
+      await linkAccount(d, TENANT, request);
+    }
+    expect(claims).toEqual([true, false]);
   });
 
   test('a conflict names the existing account', async () => {
@@ -227,7 +275,7 @@ describe('listAccounts', () => {
 });
 
 describe('setCustomerStatus', () => {
-  function statusDeps(initial: StoredCustomer, raceOnce = false) {
+  function statusDeps(initial: StoredCustomer, raceOnce = false, approvedFor = TENANT) {
     let current = initial;
     let raced = !raceOnce;
     const propagated: [string, CustomerStatus, number][] = [];
@@ -252,6 +300,16 @@ describe('setCustomerStatus', () => {
         propagateCustomerStatus: async (id: string, status: CustomerStatus, version: number) => {
           propagated.push([id, status, version]);
         },
+      },
+      sponsorBank: {
+        findMerchant: async (nit: string): Promise<ApprovedMerchant | undefined> => ({
+          identificationType: 'NIT',
+          identificationNumber: nit,
+          businessName: 'Tienda La Esperanza SAS',
+          approvedAt: NOW,
+          platform: approvedFor,
+          status: 'APPROVED',
+        }),
       },
       clock: { now: () => '2025-06-16T00:00:00.000Z' },
     };
@@ -279,6 +337,17 @@ describe('setCustomerStatus', () => {
     const answer = await setCustomerStatus(d, TENANT, CUSTOMER_ID, 'INACTIVE');
     expect(answer.status).toBe('INACTIVE');
     expect(d.propagated).toEqual([[CUSTOMER_ID, 'INACTIVE', 7]]);
+  });
+
+  test('a merchant the bank approves for another client now is not activated again', async () => {
+    const d = statusDeps(customer({ status: 'INACTIVE' }), false, 'sandbox-client-b');
+    expect(await codeOf(setCustomerStatus(d, TENANT, CUSTOMER_ID, 'ACTIVE'))).toBe('MERCHANT_NOT_APPROVED');
+    expect(d.current().status).toBe('INACTIVE');
+    // Deactivating asks nobody.
+    const active = statusDeps(customer(), false, 'sandbox-client-b');
+    await expect(setCustomerStatus(active, TENANT, CUSTOMER_ID, 'INACTIVE')).resolves.toMatchObject({
+      status: 'INACTIVE',
+    });
   });
 
   test("another client's customer is 403, an unknown one 404", async () => {

@@ -54,7 +54,11 @@ describe('a stage without the sandbox', () => {
 });
 
 test("the network connector's document stands apart: its routes and the transfer order, none of the clients'", () => {
-  expect(Object.keys(networkDocument.paths)).toEqual(['/network/v1/transfers/{id}/status', '/network/v1/credits']);
+  expect(Object.keys(networkDocument.paths)).toEqual([
+    '/network/v1/transfers/{id}/status',
+    '/network/v1/credits',
+    '/network/v1/merchants/{identification_type}/{identification_number}',
+  ]);
   expect(Object.keys(networkDocument.webhooks)).toEqual(['transfer.requested']);
   expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
   expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);

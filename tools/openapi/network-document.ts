@@ -29,6 +29,17 @@ const ROUTE_SCHEMAS: Readonly<
     response: 'creditAnswerSchema',
     problems: { 409: ['CREDIT_IN_PROGRESS'] },
   },
+  applyMerchantDecision: {
+    body: 'merchantDecisionRequestSchema',
+    response: 'merchantDecisionAnswerSchema',
+    problems: { 404: ['NOT_FOUND'] },
+  },
+};
+
+/** The schema of a path parameter: a resource id, or a merchant's identification. */
+const PATH_PARAMETER_SCHEMAS: Readonly<Record<string, JsonObject>> = {
+  identification_type: { type: 'string', enum: ['NIT'] },
+  identification_number: { type: 'string', pattern: '^[0-9]{9}$' },
 };
 
 /** The problems every network route may answer, by status. */
@@ -79,7 +90,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
           name,
           in: 'path',
           required: true,
-          schema: { type: 'string', format: 'uuid' },
+          schema: PATH_PARAMETER_SCHEMAS[name!] ?? { type: 'string', format: 'uuid' },
         })),
         ...headerParameters(),
       ];
