@@ -26,7 +26,7 @@ import {
   type EdgeRefusal,
   type ProtectedPath,
 } from './edge-rules';
-import { removalPolicyOf, type StageSettings } from './stages';
+import { ALARM_EMAIL_CONTEXT, ALARM_TOPIC_CONTEXT, removalPolicyOf, resolveAlarms, type StageSettings } from './stages';
 
 /** CloudFront's web ACLs live in this region only. */
 export const EDGE_REGION = 'us-east-1';
@@ -107,7 +107,13 @@ export class BrebEdgeStack extends Stack {
 
   constructor(scope: Construct, id: string, props: BrebEdgeStackProps) {
     super(scope, id, { ...props, env: { ...props.env, region: EDGE_REGION } });
-    const { settings } = props;
+    // Its one alarm (in us-east-1) reaches the stage's e-mail: an alarm's SNS action must be in its own
+    // region, so a stage's existing topic (alarmTopicArn) is for the stage's own alarms.
+    const settings = resolveAlarms(
+      props.settings,
+      this.node.tryGetContext(ALARM_EMAIL_CONTEXT),
+      this.node.tryGetContext(ALARM_TOPIC_CONTEXT),
+    );
     const routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
     const name = `breb-merchant-api-${settings.name}`;
 

@@ -50,7 +50,15 @@ import { WorkQueues } from './constructs/work-queues';
 import { ReportBucket } from './constructs/report-bucket';
 import { WorkerFunction } from './constructs/worker-function';
 import { edgeSettingsOf } from './edge';
-import { NETWORK_CONNECTOR_URL_CONTEXT, resolveNetwork, type EdgeSettings, type StageSettings } from './stages';
+import {
+  ALARM_EMAIL_CONTEXT,
+  ALARM_TOPIC_CONTEXT,
+  NETWORK_CONNECTOR_URL_CONTEXT,
+  resolveAlarms,
+  resolveNetwork,
+  type EdgeSettings,
+  type StageSettings,
+} from './stages';
 
 /**
  * A function's invoke permission names this API (any stage, method and route of it), not each of its
@@ -128,7 +136,11 @@ export class BrebApiStack extends Stack {
     // @aws-cdk/core:explicitStackTags: Tags.of(stack) no longer reaches the stack itself.
     super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
     // A production stage without its connector's URL fails here, naming networkConnectorUrl.
-    const settings = resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT));
+    const settings = resolveAlarms(
+      resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT)),
+      this.node.tryGetContext(ALARM_EMAIL_CONTEXT),
+      this.node.tryGetContext(ALARM_TOPIC_CONTEXT),
+    );
     this.settings = settings;
     this.routes = (props.routes ?? routeTable).filter((route) => !route.sandbox || settings.sandboxEnabled);
     this.edge = edgeSettingsOf(this, settings);

@@ -165,8 +165,16 @@ export interface StageSettings {
    */
   readonly retainData: boolean;
   readonly alarms: {
-    /** Subscribed to the alarm topic when set (the address must confirm the subscription). */
+    /**
+     * Subscribed to the alarm topic when set (the address must confirm the subscription); the context
+     * value `alarmEmail` gives it too (resolveAlarms).
+     */
     readonly email?: string;
+    /**
+     * An SNS topic that already reaches someone (an on-call tool's, a chat's): every alarm publishes to
+     * it too. The context value `alarmTopicArn` gives it too.
+     */
+    readonly topicArn?: string;
     /** API answers slower than this at p99 over 5 minutes raise an alarm. */
     readonly latencyP99Ms: number;
     /** More than this share (%) of 5xx answers over 5 minutes raises an alarm. */
@@ -314,6 +322,50 @@ export function resolveNetwork(settings: StageSettings, contextUrl: unknown): St
   // Transfer orders carry money: never in clear text.
   if (parsed.protocol !== 'https:') throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} of stage ${name} must be https`);
   return { ...settings, network: { kind: 'connector', url: parsed.toString() } };
+}
+
+/** The context values (`cdk synth -c alarmEmail=...`) that say who the stage's alarms reach. */
+export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
+export const ALARM_TOPIC_CONTEXT = 'alarmTopicArn';
+/** What `npm run synth:all` and the template tests pass where no address is given, only to check the templates. */
+export const EXAMPLE_ALARM_EMAIL = 'oncall@example.com';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
+
+const givenText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/**
+ * The stage's settings with who its alarms reach resolved: an e-mail address and an existing topic,
+ * each from its context value, else from the stage settings. A stage that keeps its data (staging,
+ * prod) does not synthesize without one of them: an alarm nobody reads is no alarm.
+ */
+export function resolveAlarms(settings: StageSettings, contextEmail: unknown, contextTopicArn: unknown): StageSettings {
+  const { name } = settings;
+  const email = givenText(contextEmail) ?? settings.alarms.email;
+  const topicArn = givenText(contextTopicArn) ?? settings.alarms.topicArn;
+  if (email !== undefined && !EMAIL.test(email)) {
+    throw new Error(`${ALARM_EMAIL_CONTEXT} "${email}" of stage ${name} is not an e-mail address`);
+  }
+  if (topicArn !== undefined && !SNS_TOPIC_ARN.test(topicArn)) {
+    throw new Error(`${ALARM_TOPIC_CONTEXT} "${topicArn}" of stage ${name} is not an SNS topic ARN`);
+  }
+  if (settings.retainData && email === undefined && topicArn === undefined) {
+    throw new Error(
+      `Stage ${name} keeps its data, so its alarms must reach someone: cdk synth -c stage=${name} ` +
+        `-c ${ALARM_EMAIL_CONTEXT}=oncall@yourcompany.example (or -c ${ALARM_TOPIC_CONTEXT}=arn:aws:sns:..., ` +
+        'or alarms.email in infra/stages.ts)',
+    );
+  }
+  return {
+    ...settings,
+    alarms: {
+      ...settings.alarms,
+      ...(email === undefined ? {} : { email }),
+      ...(topicArn === undefined ? {} : { topicArn }),
+    },
+  };
 }
 
 /** RETAIN for stages that keep their data, DESTROY elsewhere. */

@@ -4,14 +4,21 @@
  * stack per stage): each function is bundled once for all the stages (infra/app.ts). Production's
  * edge settings live in the operator's cdk.context.json, not in the repository: where none are given,
  * the example ones stand in (infra/edge.ts), so that the check runs offline on any clone; so does the
- * example URL of production's network connector (infra/stages.ts, EXAMPLE_CONNECTOR_URL) where none is given.
+ * example URL of production's network connector (infra/stages.ts, EXAMPLE_CONNECTOR_URL) and the example
+ * alarm e-mail of the stages that keep their data (EXAMPLE_ALARM_EMAIL, or ALARM_EMAIL) where none is given.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from './edge';
 import { REPO_ROOT } from './paths';
-import { EXAMPLE_CONNECTOR_URL, NETWORK_CONNECTOR_URL_CONTEXT } from './stages';
+import {
+  ALARM_EMAIL_CONTEXT,
+  ALARM_TOPIC_CONTEXT,
+  EXAMPLE_ALARM_EMAIL,
+  EXAMPLE_CONNECTOR_URL,
+  NETWORK_CONNECTOR_URL_CONTEXT,
+} from './stages';
 
 const cdk = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
 const outdir = path.join('cdk.out', 'all');
@@ -33,14 +40,24 @@ const connector =
       ? []
       : ['-c', `${NETWORK_CONNECTOR_URL_CONTEXT}=${EXAMPLE_CONNECTOR_URL}`];
 
+// Staging and production need someone their alarms reach (ALARM_EMAIL_CONTEXT); a check uses the example.
+const givenAlarmEmail = process.env['ALARM_EMAIL'];
+const alarms =
+  givenAlarmEmail !== undefined
+    ? ['-c', `${ALARM_EMAIL_CONTEXT}=${givenAlarmEmail}`]
+    : ALARM_EMAIL_CONTEXT in context || ALARM_TOPIC_CONTEXT in context
+      ? []
+      : ['-c', `${ALARM_EMAIL_CONTEXT}=${EXAMPLE_ALARM_EMAIL}`];
+
 const examples = [
   ...(hasEdge ? [] : ['the example edge settings']),
   ...(connector.length > 0 && givenConnectorUrl === undefined ? ["the example connector's URL"] : []),
+  ...(alarms.length > 0 && givenAlarmEmail === undefined ? ['the example alarm e-mail'] : []),
 ];
 console.log(
   `Synthesizing every stage into ${outdir}${examples.length > 0 ? ` (production with ${examples.join(' and ')})` : ''}`,
 );
-execFileSync(cdk, ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, '-o', outdir], {
+execFileSync(cdk, ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, ...alarms, '-o', outdir], {
   cwd: REPO_ROOT,
   stdio: 'inherit',
 });

@@ -26,7 +26,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -113,6 +113,11 @@ export class Monitoring extends NestedStack {
     const namespace = stageMetricsNamespace(settings.name);
 
     this.topic = this.createTopic(settings);
+    // The stage's topic, and the existing one that already reaches someone, when the stage names one.
+    const reached: ITopic[] = [
+      this.topic,
+      ...(settings.alarms.topicArn ? [Topic.fromTopicArn(this, 'ExistingAlarmTopic', settings.alarms.topicArn)] : []),
+    ];
     const alarm = (alarmId: string, description: string, options: AlarmOptions): Alarm => {
       const created = new Alarm(this, alarmId, {
         alarmName: `${prefix}-${alarmId}`,
@@ -122,8 +127,10 @@ export class Monitoring extends NestedStack {
         treatMissingData: TreatMissingData.NOT_BREACHING,
         ...options,
       });
-      created.addAlarmAction(new SnsAction(this.topic));
-      created.addOkAction(new SnsAction(this.topic));
+      for (const topic of reached) {
+        created.addAlarmAction(new SnsAction(topic));
+        created.addOkAction(new SnsAction(topic));
+      }
       this.alarms.push(created);
       return created;
     };
@@ -217,6 +224,17 @@ export class Monitoring extends NestedStack {
       'Work left undone after its commit for 15 minutes, the sweeper restarting it (operations.md: stranded work)',
       { metric: strandedAge, threshold: STRANDED_WORK_ALARM_SECONDS, evaluationPeriods: 1 },
     );
+    // The sweeper runs every minute: no invocation in 5 minutes means its schedule or function is gone,
+    // and stranded work would then raise nothing (no data). Here no data is the incident.
+    const sweeper = props.workers.get(SWEEPER_WORKER);
+    if (!sweeper) throw new Error(`The stage has no ${SWEEPER_WORKER} worker to watch`);
+    alarm('SweeperStopped', 'The sweeper of stranded work ran not once in 5 minutes (operations.md: sweeper stopped)', {
+      metric: sweeper.function.metricInvocations({ period: PERIOD, statistic: 'Sum' }),
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      threshold: 1,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.BREACHING,
+    });
     alarm('TenantRateLimitUnavailable', "Requests let through without their tenant's rate limit (counter unwritable)", {
       metric: new MathExpression({
         expression: requestMetricQuery(namespace, RATE_LIMIT_UNAVAILABLE_METRIC),
@@ -376,6 +394,9 @@ export class Monitoring extends NestedStack {
  * How far behind a stream consumer is: how old the last record of a batch was when Lambda read it,
  * the most of each 5 minutes.
  */
+/** The worker whose schedule restarts stranded work (functions/workers.ts). */
+const SWEEPER_WORKER = 'sweepStrandedWork';
+
 const iteratorAge = (worker: WorkerFunction): Metric =>
   worker.function.metric('IteratorAge', { period: PERIOD, statistic: 'Maximum' });
 
@@ -431,5 +452,5 @@ type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | '
 
 type AlarmOptions = Pick<
   ConstructorParameters<typeof Alarm>[2],
-  'metric' | 'threshold' | 'evaluationPeriods' | 'datapointsToAlarm'
+  'metric' | 'threshold' | 'evaluationPeriods' | 'datapointsToAlarm' | 'comparisonOperator' | 'treatMissingData'
 >;

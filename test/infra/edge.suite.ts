@@ -16,7 +16,7 @@ import { CROSS_ORIGIN_OPENER_POLICY, PERMISSIONS_POLICY } from '../../infra/cons
 import { PERSON_TOKEN_VALIDITY } from '../../infra/constructs/identity';
 import { BrebEdgeStack, EDGE_REGION, EDGE_RULES } from '../../infra/edge-stack';
 import { BEARER_JWT_PATTERN, EDGE_REFUSALS } from '../../infra/edge-rules';
-import { stages, type StageName } from '../../infra/stages';
+import { ALARM_EMAIL_CONTEXT, EXAMPLE_ALARM_EMAIL, stages, type StageName } from '../../infra/stages';
 import { secretKeyArnOf } from './privileges';
 import { asArray, EXAMPLE_EDGE, logicalIdOf, nestedOf, resourcesOf, roleStatements, synth, type Json } from './synth';
 
@@ -143,11 +143,13 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
   let acl: Json;
   let template: Template;
   beforeAll(() => {
-    const app = new App();
+    const app = new App({ context: { [ALARM_EMAIL_CONTEXT]: EXAMPLE_ALARM_EMAIL } });
     const stack = new BrebEdgeStack(app, 'BrebMerchantEdge-prod', { settings });
     expect(stack.region).toBe(EDGE_REGION);
     template = Template.fromStack(stack);
     acl = only(template.toJSON().Resources, 'AWS::WAFv2::WebACL').Properties;
+    // Its one alarm reaches the stage's e-mail (resolveAlarms), as the stage's own alarms do.
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: EXAMPLE_ALARM_EMAIL });
   });
   const rule = (name: string) => acl.Rules.find((r: Json) => r.Name === name);
 
@@ -221,7 +223,7 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
   });
 
   test('the sandbox paths are covered where the sandbox is deployed', () => {
-    const app = new App();
+    const app = new App({ context: { [ALARM_EMAIL_CONTEXT]: EXAMPLE_ALARM_EMAIL } });
     const staging = Template.fromStack(new BrebEdgeStack(app, 'Edge', { settings: stages.staging }));
     const text = JSON.stringify(staging.toJSON());
     expect(text).toContain('"SearchString":"/sandbox/"');
@@ -229,7 +231,7 @@ describe('edge.suite: the web ACL of the edge stack (us-east-1)', () => {
   });
 
   test("cdk-nag's AwsSolutions rules find nothing in it, suppressed or not", () => {
-    const app = new App();
+    const app = new App({ context: { [ALARM_EMAIL_CONTEXT]: EXAMPLE_ALARM_EMAIL } });
     const stack = new BrebEdgeStack(app, 'Edge', { settings });
     Aspects.of(app).add(new AwsSolutionsChecks({ suppressionIgnoreCondition: new SuppressionIgnoreAlways('audit') }));
     app.synth();

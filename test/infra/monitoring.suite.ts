@@ -41,14 +41,31 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
     // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
-    // up, stranded work, the tenant rate limit unavailable, the directory scanned.
+    // up, stranded work, the sweeper stopped, the tenant rate limit unavailable, the directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(4);
-    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
-      expect(alarm.TreatMissingData).toBe('notBreaching');
+      // Only the sweeper's heartbeat takes no data as an incident.
+      expect(alarm.TreatMissingData).toBe(alarm === named('SweeperStopped') ? 'breaching' : 'notBreaching');
     }
+  });
+
+  test("the sweeper's heartbeat: fewer than one invocation in 5 minutes, missing data breaching", () => {
+    const alarm = named('SweeperStopped');
+    expect(alarm).toMatchObject({
+      MetricName: 'Invocations',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    const sweeper = synthed.stack.workers.get('sweepStrandedWork')!;
+    expect(alarm.Dimensions).toEqual([{ Name: 'FunctionName', Value: expect.anything() }]);
+    expect(fromStage(alarm.Dimensions[0].Value)).toEqual({ Ref: logicalIdOf(synthed, sweeper.function) });
   });
 
   test('API 5xx rate, in percent of requests', () => {
@@ -248,8 +265,8 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     expect(topicPolicy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
-    // No address in the settings, no subscription.
-    monitoring.template.resourceCountIs('AWS::SNS::Subscription', settings.alarms.email ? 1 : 0);
+    // The address the stage resolved (the tests pass the example's): its one subscription.
+    monitoring.template.resourceCountIs('AWS::SNS::Subscription', synthed.stack.settings.alarms.email ? 1 : 0);
   });
 
   test('one dashboard: API, every function, the table, the queues, the deliveries, the alarms', () => {
@@ -286,8 +303,46 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   });
 });
 
+describe('who the alarms reach', () => {
+  test.each(['staging', 'prod'] as const)('%s, which keeps its data, does not synthesize without someone', (stage) => {
+    expect(() => synth(stage, { context: { alarmEmail: undefined } })).toThrow(
+      /keeps its data, so its alarms must reach someone: .*-c alarmEmail=/,
+    );
+  });
+
+  test('a stage that keeps nothing synthesizes without: its topic has no subscriber', () => {
+    const synthed = synth('dev', { context: { alarmEmail: undefined } });
+    nestedOf(synthed, synthed.stack.monitoring).template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  test('the context value alarmEmail subscribes its address; a malformed one is refused', () => {
+    const synthed = synth('prod', { context: { alarmEmail: 'guardia@pagos.example' } });
+    nestedOf(synthed, synthed.stack.monitoring).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'guardia@pagos.example',
+    });
+    expect(() => synth('prod', { context: { alarmEmail: 'guardia' } })).toThrow(/not an e-mail address/);
+  });
+
+  test('an existing topic (alarmTopicArn) is enough, and every alarm publishes to it too', () => {
+    const existing = 'arn:aws:sns:us-east-2:123456789012:oncall-pager';
+    const synthed = synth('prod', { context: { alarmEmail: undefined, alarmTopicArn: existing } });
+    const monitoring = nestedOf(synthed, synthed.stack.monitoring);
+    const topicId = logicalIdOf(synthed, synthed.stack.monitoring.topic);
+    const alarms = Object.values(monitoring.template.findResources('AWS::CloudWatch::Alarm')) as Json[];
+    expect(alarms.length).toBeGreaterThan(10);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }, existing]);
+      expect(alarm.Properties.OKActions).toEqual([{ Ref: topicId }, existing]);
+    }
+    monitoring.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(() => synth('prod', { context: { alarmTopicArn: 'oncall-pager' } })).toThrow(/not an SNS topic ARN/);
+  });
+});
+
 test('an alarm e-mail in the stage settings subscribes to the topic', () => {
   const synthed = synth('prod', {
+    context: { alarmEmail: undefined },
     settings: (s) => ({ ...s, alarms: { ...s.alarms, email: 'oncall@example.com' } }),
   });
   nestedOf(synthed, synthed.stack.monitoring).template.hasResourceProperties('AWS::SNS::Subscription', {

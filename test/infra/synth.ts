@@ -15,6 +15,8 @@ import { REPO_ROOT } from '../../infra/paths';
 import { BrebApiStack } from '../../infra/stack';
 import { EDGE_CONTEXT_KEY, EXAMPLE_EDGE } from '../../infra/edge';
 import {
+  ALARM_EMAIL_CONTEXT,
+  EXAMPLE_ALARM_EMAIL,
   EXAMPLE_CONNECTOR_URL,
   NETWORK_CONNECTOR_URL_CONTEXT,
   stageSettings,
@@ -44,8 +46,8 @@ export interface SynthOptions {
   /**
    * Context values besides cdk.json's (`-c name=value`), instead of the examples: production's edge
    * settings default to EXAMPLE_EDGE (`{ edge: {} }` gives none) and its connector URL to the
-   * documentation's example, as `npm run synth:all` passes them (`{ networkConnectorUrl: undefined }`
-   * synthesizes without it).
+   * documentation's example, and the alarms' e-mail to EXAMPLE_ALARM_EMAIL, as `npm run synth:all`
+   * passes them (`{ networkConnectorUrl: undefined }` synthesizes without it).
    */
   readonly context?: Record<string, unknown>;
 }
@@ -71,6 +73,7 @@ function synthesize(stage: StageName, options: SynthOptions) {
     ...cdkContext,
     [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
     [NETWORK_CONNECTOR_URL_CONTEXT]: EXAMPLE_CONNECTOR_URL,
+    [ALARM_EMAIL_CONTEXT]: EXAMPLE_ALARM_EMAIL,
     ...options.context,
     stage,
     // With bundles, the metadata `cdk synth` writes by default: each function's code folder and construct
