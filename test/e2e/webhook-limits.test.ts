@@ -28,8 +28,14 @@ const create = (token = tokenA) =>
     headers: { 'Idempotency-Key': randomUUID() },
   });
 
-test(`${MAX_WEBHOOKS + 5} racing creates make ${MAX_WEBHOOKS} webhooks; the rest are 409, and a delete frees a place`, async () => {
-  const answers = await Promise.all(Array.from({ length: MAX_WEBHOOKS + 5 }, () => create()));
+test(`${MAX_WEBHOOKS} webhooks at most: 5 creates racing for the last 2 places make 2; a delete frees one`, async () => {
+  // One after the other up to 2 short of the limit: racing creates of one client meet on its one webhook
+  // set (a transaction conflict each, retried), which is the race below, not a load to put on CI.
+  const first: Awaited<ReturnType<typeof create>>[] = [];
+  for (let i = 0; i < MAX_WEBHOOKS - 2; i += 1) first.push(await create());
+  expect(first.every((answer) => answer.status === 200)).toBe(true);
+  const racing = await Promise.all(Array.from({ length: 5 }, () => create()));
+  const answers = [...first, ...racing];
   const made = answers.filter((answer) => answer.status === 200);
   expect(made).toHaveLength(MAX_WEBHOOKS);
   for (const refused of answers.filter((answer) => answer.status !== 200)) {
