@@ -3,7 +3,8 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
+import { dynamoResolutionStore } from '../shared/data/directory-repository';
+import { stageDirectory } from './network-ports';
 import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
 import { httpHandler } from '../shared/http/handler';
 import type { ResolveKeyRequest } from '../shared/schemas/keys';
@@ -12,7 +13,7 @@ import { resolveKeyRequest } from '../shared/schemas/generated/keys';
 const deps = {
   ...systemNewRecords,
   customers: dynamoCustomerStore,
-  directory: dynamoDirectory,
+  directory: stageDirectory,
   resolutions: dynamoResolutionStore,
   lookups: dynamoLookupBudget(LOOKUP_BUDGET),
 };

@@ -13,8 +13,6 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { routedNetwork } from '../shared/domain/own-merchant-payments';
 import { sandboxNetwork, settlePayment, type SettlementNetwork } from '../shared/domain/settlement';
 import { connectorNetwork } from '../shared/domain/transfer-orders';
-import { fetchConnector } from '../shared/data/network-connector';
-import { networkSecrets } from '../shared/data/network-secret';
 import { readNetwork, readParticipant } from '../shared/runtime/config';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
@@ -26,6 +24,7 @@ import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { settleRefund } from '../shared/domain/refund-settlement';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { connectorClient } from './network-ports';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('settle-payment');
@@ -37,13 +36,9 @@ const stageNetwork: SettlementNetwork = {
   answer(payment) {
     const network = readNetwork(process.env);
     if (network.kind === 'sandbox') return sandboxNetwork.answer(payment);
-    return connectorNetwork({
-      transport: fetchConnector,
-      url: network.url,
-      participant: readParticipant(process.env),
-      secrets: () => networkSecrets(),
-      nowSeconds: () => Math.floor(Date.now() / 1000),
-    }).answer(payment);
+    return connectorNetwork({ ...connectorClient(network.url), participant: readParticipant(process.env) }).answer(
+      payment,
+    );
   },
 };
 

@@ -1,13 +1,20 @@
 /** POST /v1/validate-key: whether a person or business owns a Bre-B key, MATCH or NO_MATCH (docs/keys.md). */
 import { validateKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
-import { dynamoDirectory } from '../shared/data/directory-repository';
+import { stageDirectory } from './network-ports';
 import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
 import { httpHandler } from '../shared/http/handler';
+import { readParticipant } from '../shared/runtime/config';
 import type { ValidateKeyRequest } from '../shared/schemas/keys';
 import { validateKeyRequest } from '../shared/schemas/generated/keys';
 
-const deps = { directory: dynamoDirectory, lookups: dynamoLookupBudget(LOOKUP_BUDGET) };
+const deps = {
+  directory: stageDirectory,
+  lookups: dynamoLookupBudget(LOOKUP_BUDGET),
+  get participant() {
+    return readParticipant(process.env);
+  },
+};
 
 export const handler = httpHandler<ValidateKeyRequest>({
   name: 'validateKey',

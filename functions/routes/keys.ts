@@ -86,11 +86,13 @@ export const keyRoutes: RouteFamily = {
       handler: 'resolve-key',
       summary: 'Resolve a Bre-B key to its owner, participant and account',
       schemas: { body: 'resolveKeyRequestSchema', query: 'emptyQuerySchema', response: 'resolutionSchema' },
-      problems: ['NOT_FOUND', 'FORBIDDEN', 'KEY_NOT_FOUND', 'KEY_LOOKUPS_EXHAUSTED'],
+      problems: ['NOT_FOUND', 'FORBIDDEN', 'KEY_NOT_FOUND', 'KEY_LOOKUPS_EXHAUSTED', 'LOOKUP_LIMITED'],
       // Paying's first step, with an identity in the answer: a scope no read-only principal holds
       // (docs/keys.md); it stores the resolution it answers.
       scopes: [SCOPES.keysResolve],
       tableActions: IDEMPOTENCY_ACTIONS,
+      // On a connector stage it asks the network's directory, signed (docs/network.md, "Directory").
+      secrets: ['network'],
     },
     {
       name: 'validateKey',
@@ -99,13 +101,14 @@ export const keyRoutes: RouteFamily = {
       handler: 'validate-key',
       summary: 'Tell whether a person or business owns a Bre-B key',
       schemas: { body: 'validateKeyRequestSchema', query: 'emptyQuerySchema', response: 'keyValidationSchema' },
-      problems: ['KEY_LOOKUPS_EXHAUSTED'],
+      problems: ['KEY_LOOKUPS_EXHAUSTED', 'LOOKUP_LIMITED'],
       // resolve-key's scope: validating checks an identity the caller already holds against the
       // directory (MATCH or NO_MATCH, nothing stored), so it is paying's first step too, under the same
       // scope and the same anti-scanning bucket (docs/keys.md). The one GetItem is the directory's; the
       // rest are those of an Idempotency-Key a client may send.
       scopes: [SCOPES.keysResolve],
       tableActions: ANSWER_RECORD_ACTIONS,
+      secrets: ['network'],
     },
     {
       name: 'getResolution',

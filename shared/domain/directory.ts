@@ -24,8 +24,11 @@ export interface DirectoryEntry {
   readonly owner: KeyOwner;
   readonly participant: { readonly name: string; readonly identification_number: string };
   readonly account: { readonly account_number: string; readonly account_type: string };
-  /** API: a key of one of our clients' merchants; SANDBOX: a key at another participant. */
-  readonly source: 'API' | 'SANDBOX';
+  /**
+   * API: a key of one of our clients' merchants; SANDBOX: a key at another participant in the
+   * sandbox's directory; NETWORK: a key the network's directory answered (a connector stage).
+   */
+  readonly source: 'API' | 'SANDBOX' | 'NETWORK';
   /** Only ACTIVE entries resolve (a SUSPENDED key keeps its value but does not resolve). */
   readonly status: 'ACTIVE' | 'SUSPENDED';
   /** The key behind an API entry, and its client. */
@@ -44,6 +47,27 @@ export interface DirectoryStore {
    */
   insertSandbox(entry: DirectoryEntry, merchantNits: readonly string[]): Promise<SandboxInsertResult>;
 }
+
+/** Who asks the directory: the paying customer, or (a validation) the sponsor bank itself. */
+export interface Requester {
+  readonly identification_type: string;
+  readonly identification_number: string;
+}
+
+/**
+ * Where resolve-key and validate-key look a key up: the stage's directory. The sandbox's is our
+ * table (tableLookup); a connector stage's is the network's (shared/domain/network-directory.ts).
+ * Answers the key's entry, or undefined when the directory has none; refuses (RetryLater) when the
+ * directory cannot answer now.
+ */
+export interface DirectoryLookup {
+  find(key: DirectoryKey, requestedBy: Requester): Promise<DirectoryEntry | undefined>;
+}
+
+/** The sandbox's directory: our table's entries, ours and the sandbox's alike. */
+export const tableLookup = (directory: Pick<DirectoryStore, 'get'>): DirectoryLookup => ({
+  find: (key) => directory.get(key),
+});
 
 export type SandboxInsertResult =
   | { readonly inserted: true }
@@ -76,7 +100,7 @@ export interface ResolutionStore {
 
 export interface ResolveKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
-  readonly directory: Pick<DirectoryStore, 'get'>;
+  readonly directory: DirectoryLookup;
   readonly resolutions: Pick<ResolutionStore, 'insert'>;
   readonly lookups: LookupBudget;
 }
@@ -124,7 +148,10 @@ export async function resolveKey(
 ): Promise<Resolution> {
   const key = parseKey(request.key);
   const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
-  const entry = await deps.directory.get(key);
+  const entry = await deps.directory.find(key, {
+    identification_type: customer.identification_type,
+    identification_number: customer.identification_number,
+  });
   const found = entry?.status === 'ACTIVE' ? entry : undefined;
   // Before the answer is told or stored: a refused lookup leaves nothing behind (lookup-budget.ts).
   await spendLookup(deps.lookups, tenant, found ? 'hit' : 'miss');
@@ -189,12 +216,20 @@ function keyToValidate(key: ValidateKeyRequest['key']): { readonly read: Directo
  * stores no resolution.
  */
 export async function validateKey(
-  deps: { readonly directory: Pick<DirectoryStore, 'get'>; readonly lookups: LookupBudget },
+  deps: {
+    readonly directory: DirectoryLookup;
+    readonly lookups: LookupBudget;
+    /** Who asks the directory for a validation: our sponsor bank (no customer of ours pays here). */
+    readonly participant: { readonly nit: string };
+  },
   tenant: string,
   request: ValidateKeyRequest,
 ): Promise<KeyValidation> {
   const { read, wellFormed } = keyToValidate(request.key);
-  const entry = await deps.directory.get(read);
+  const entry = await deps.directory.find(read, {
+    identification_type: 'NIT',
+    identification_number: deps.participant.nit,
+  });
   const owns =
     wellFormed &&
     entry?.status === 'ACTIVE' &&

@@ -1,13 +1,13 @@
 /**
  * Our side of the network connector for payments to other participants (docs/network.md): the
- * signed transfer order we POST (`transfer.requested`), and the network's status callback applied to
+ * signed transfer order we POST to `<connector>/v1/transfers` (`transfer.requested`), and the network's status callback applied to
  * the payment once. A payment's order always carries the same `end_to_end_id`, derived from its id, so
  * that a retried order (a queue's redelivery, the sweeper's restart) is the same transfer to the bank.
  */
 import { cop, type Money } from './money';
 import type { Counterparty, StoredPayment } from './payments';
 import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
-import { signedHeaders } from './webhook-signature';
+import { sendToConnector, type ConnectorClient } from './connector';
 import { answerPendingRefund } from './refund-settlement';
 import type { RefundStore } from './refunds';
 
@@ -55,26 +55,11 @@ export function transferOrderOf(payment: StoredPayment, participant: OwnParticip
   };
 }
 
-/** Posts one request to the connector: its status, or why there was none. */
-export interface ConnectorTransport {
-  post(request: {
-    readonly url: string;
-    readonly headers: Readonly<Record<string, string>>;
-    readonly body: string;
-    readonly timeoutMs: number;
-  }): Promise<{ readonly status?: number; readonly error?: string }>;
-}
-
 /** How long the connector has to take an order: it only records it, the network answers later. */
 export const CONNECTOR_TIMEOUT_MS = 5_000;
 
-export interface ConnectorDeps {
-  readonly transport: ConnectorTransport;
-  readonly url: string;
+export interface ConnectorDeps extends ConnectorClient {
   readonly participant: OwnParticipant;
-  /** The `whsec_` secrets that sign now (during a rotation, the new and the old one). */
-  readonly secrets: () => Promise<readonly string[]>;
-  readonly nowSeconds: () => number;
   readonly timeoutMs?: number;
 }
 
@@ -94,11 +79,14 @@ export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
   return {
     async answer(payment) {
       const body = JSON.stringify(transferOrderOf(payment, deps.participant));
-      const signed = signedHeaders(orderMessageId(payment.id), deps.nowSeconds(), body, await deps.secrets());
-      const headers = { 'content-type': 'application/json', 'user-agent': 'breb-merchant-api', ...signed };
-      const result = await deps.transport.post({ url: deps.url, headers, body, timeoutMs });
-      if (result.status !== 202) {
-        const why = result.error ?? `it answered ${result.status}`;
+      const result = await sendToConnector(
+        deps,
+        { method: 'POST', path: 'v1/transfers', messageId: orderMessageId(payment.id) },
+        body,
+        timeoutMs,
+      );
+      if (!('status' in result) || result.status !== 202) {
+        const why = 'error' in result ? result.error : `it answered ${result.status}`;
         throw new Error(`Transfer order ${payment.id} not taken by the connector: ${why}`);
       }
       return undefined;

@@ -19,7 +19,7 @@ export const ENV = {
   qrSigningSecret: 'QR_SIGNING_SECRET',
   /** `sandbox` (the simulator answers transfer orders) or `connector` (docs/network.md); unset: sandbox. */
   network: 'NETWORK',
-  /** Where a `connector` stage POSTs its signed transfer orders. */
+  /** The base URL of a `connector` stage's connector: its transfer orders and directory lookups go under it. */
   networkConnectorUrl: 'NETWORK_CONNECTOR_URL',
   /** Secrets Manager ARN of the network connector's signing secrets; set on the functions that sign or verify. */
   networkSecretArn: 'NETWORK_SECRET_ARN',
@@ -198,7 +198,7 @@ export interface RuntimeConfig {
   /** Unset means a deployed stage as far as any rule goes: only an explicit `local` relaxes one. */
   readonly stage: string | undefined;
   readonly sandboxEnabled: boolean;
-  /** Where transfer orders go: the simulator, or the sponsor bank's connector at its URL. */
+  /** Where transfer orders and directory lookups go: the simulator and our table, or the sponsor bank's connector. */
   readonly network: RuntimeNetwork;
   readonly acquirerId: string;
   readonly participant: { readonly name: string; readonly nit: string };

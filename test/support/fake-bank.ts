@@ -1,12 +1,14 @@
 /**
  * A fake sponsor bank's connector on loopback, for the network contract tests (docs/network.md): a
- * real HTTP server that verifies our transfer orders' signatures with the connector secret, answers
- * each as the test says (202, a failure, or nothing for a while), and calls our status route back,
+ * real HTTP server that verifies our requests' signatures with the connector secret, answers each
+ * transfer order as the test says (202, a failure, or nothing for a while) and each directory lookup
+ * from its directory (or as the test says), and calls our status route back,
  * sends credits and pushes its decisions on merchants, signed, as the network would.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { SANDBOX_DIRECTORY_KEYS } from '../../infra/local/sandbox-fixtures';
 import { signedHeaders, verifySignedMessage } from '../../shared/domain/webhook-signature';
 
 export interface ReceivedOrder {
@@ -22,6 +24,17 @@ export interface OrderAnswer {
   readonly status: number;
   readonly delayMs?: number;
   readonly before?: (order: ReceivedOrder) => Promise<void>;
+}
+
+/** A directory entry as the network's directory answers a lookup. */
+export type DirectoryAnswer = (typeof SANDBOX_DIRECTORY_KEYS)[number];
+
+/** How the bank answers a lookup instead of from its directory: a status, a Retry-After, a body, after a wait. */
+export interface LookupAnswer {
+  readonly status: number;
+  readonly retryAfter?: string;
+  readonly body?: string;
+  readonly delayMs?: number;
 }
 
 /** How a request to our network routes is signed: another secret, no signature, or a stale timestamp. */
@@ -47,6 +60,14 @@ export class FakeBank {
    * take an answer meant for this one.
    */
   readonly plans = new Map<string, OrderAnswer[]>();
+  /** The directory lookups received, in order. */
+  readonly lookups: ReceivedOrder[] = [];
+  /** How the next lookups are answered, in turn; once used up, from the directory. */
+  readonly lookupPlans: LookupAnswer[] = [];
+  /** The network's directory: the sandbox's people and businesses at other participants, and what `hold` adds. */
+  private readonly directory = new Map<string, DirectoryAnswer>(
+    SANDBOX_DIRECTORY_KEYS.map((entry) => [`${entry.key.key_type}:${entry.key.key_value}`, entry]),
+  );
   private readonly server: Server;
   private waiters: (() => void)[] = [];
 
@@ -66,7 +87,8 @@ export class FakeBank {
     });
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
     const address = server.address() as { port: number };
-    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}/transfers`, secret);
+    // The connector's base URL: orders go to <base>/v1/transfers, lookups to <base>/v1/directory/lookups.
+    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}`, secret);
     return started.bank;
   }
 
@@ -76,13 +98,52 @@ export class FakeBank {
     const raw = Buffer.concat(chunks).toString('utf8');
     const headers = request.headers as Record<string, string | undefined>;
     const check = verifySignedMessage(headers, raw, [this.secret()], Math.floor(Date.now() / 1000));
-    const order: ReceivedOrder = { headers, body: JSON.parse(raw) as Record<string, any>, raw, signed: check.valid };
+    const received: ReceivedOrder = { headers, body: JSON.parse(raw) as Record<string, any>, raw, signed: check.valid };
+    const route = `${request.method} ${request.url}`;
+    if (route === 'POST /v1/transfers') return this.takeOrder(received, response);
+    if (route === 'POST /v1/directory/lookups') return this.lookUp(received, response);
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{"reason":"NO_SUCH_ROUTE"}');
+  }
+
+  /**
+   * A directory lookup: the key's entry (200), 404 KEY_NOT_FOUND, or the next of `lookupPlans` (a 429
+   * with Retry-After, a 500, a wait, a body outside the contract); 401 when our signature fails.
+   */
+  private async lookUp(lookup: ReceivedOrder, response: ServerResponse): Promise<void> {
+    this.lookups.push(lookup);
+    const plan = this.lookupPlans.shift();
+    if (plan?.delayMs) await sleep(plan.delayMs);
+    if (!lookup.signed) {
+      response.writeHead(401).end();
+      return;
+    }
+    const json = { 'content-type': 'application/json' };
+    if (plan) {
+      const headers = plan.retryAfter === undefined ? json : { ...json, 'retry-after': plan.retryAfter };
+      response.writeHead(plan.status, headers).end(plan.body ?? '{}');
+      return;
+    }
+    const key = lookup.body['key'] as { key_type?: string; key_value: string };
+    const entry = this.directory.get(`${key.key_type}:${key.key_value}`);
+    if (!entry) {
+      response.writeHead(404, json).end('{"reason":"KEY_NOT_FOUND"}');
+      return;
+    }
+    response.writeHead(200, json).end(JSON.stringify(entry));
+  }
+
+  /** Holds `entry` in the bank's directory: a key of someone at another participant. */
+  hold(entry: DirectoryAnswer): void {
+    this.directory.set(`${entry.key.key_type}:${entry.key.key_value}`, entry);
+  }
+
+  private async takeOrder(order: ReceivedOrder, response: ServerResponse): Promise<void> {
     this.orders.push(order);
     for (const wake of this.waiters.splice(0)) wake();
     const answer = this.plans.get(String(order.body['amount']?.value))?.shift() ?? { status: 202 };
     await answer.before?.(order);
     if (answer.delayMs) await sleep(answer.delayMs);
-    if (!check.valid) {
+    if (!order.signed) {
       response.writeHead(401).end();
       return;
     }

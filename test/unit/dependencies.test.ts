@@ -27,7 +27,8 @@ const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigger, contractRoutes];
 
 /** The modules of functions/ that declare functions rather than handle anything. */
-const TABLE_MODULES = ['workers', 'triggers', 'contract'];
+/** Modules of functions/ that are no handler: the tables, and the network ports the handlers share. */
+const TABLE_MODULES = ['workers', 'triggers', 'contract', 'network-ports'];
 
 /** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
 const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];

@@ -1,0 +1,57 @@
+/**
+ * The sponsor bank's connector as we call it (docs/network.md): its paths under the one base URL a
+ * stage names (`networkConnectorUrl`), each request signed with the connector secret, sent through a
+ * transport port (shared/data/network-connector.ts is the HTTP one).
+ */
+import { signedHeaders } from './webhook-signature';
+
+/** One request to the connector: its status, body and Retry-After, or why there was no answer. */
+export interface ConnectorTransport {
+  send(request: {
+    readonly method: 'POST' | 'PATCH' | 'DELETE';
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string;
+    readonly timeoutMs: number;
+  }): Promise<ConnectorAnswer>;
+}
+
+export type ConnectorAnswer =
+  { readonly status: number; readonly body: string; readonly retryAfter?: string } | { readonly error: string };
+
+/** How we reach the connector: where, signed with what, and when (for the signature's timestamp). */
+export interface ConnectorClient {
+  readonly transport: ConnectorTransport;
+  /** The connector's base URL: `<base>/v1/transfers`, `<base>/v1/directory/lookups`, ... */
+  readonly url: string;
+  /** The `whsec_` secrets that sign now (during a rotation, the new and the old one). */
+  readonly secrets: () => Promise<readonly string[]>;
+  readonly nowSeconds: () => number;
+}
+
+/** The connector's `path` (`v1/transfers`) under its base URL, whether the base ends in `/` or not. */
+export const connectorUrl = (base: string, path: string): string =>
+  new URL(path, base.endsWith('/') ? base : `${base}/`).toString();
+
+/** Sends `body` to the connector's `path`, signed with message id `messageId`. */
+export async function sendToConnector(
+  client: ConnectorClient,
+  request: { readonly method: 'POST' | 'PATCH' | 'DELETE'; readonly path: string; readonly messageId: string },
+  body: string,
+  timeoutMs: number,
+): Promise<ConnectorAnswer> {
+  const signed = signedHeaders(request.messageId, client.nowSeconds(), body, await client.secrets());
+  return client.transport.send({
+    method: request.method,
+    url: connectorUrl(client.url, request.path),
+    headers: { 'content-type': 'application/json', 'user-agent': 'breb-merchant-api', ...signed },
+    body,
+    timeoutMs,
+  });
+}
+
+/** Seconds of a Retry-After header (delay-seconds form), at least 1 and at most an hour; 1 when absent or odd. */
+export function retryAfterSeconds(header: string | undefined): number {
+  const seconds = header === undefined ? Number.NaN : Number(header.trim());
+  return Number.isInteger(seconds) && seconds >= 1 ? Math.min(seconds, 3_600) : 1;
+}
