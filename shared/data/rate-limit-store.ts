@@ -84,17 +84,23 @@ export const rateCounter = {
  */
 export function dynamoLookupBudget(settings: LookupBudgetSettings): LookupBudget {
   const lengthMs = settings.windowSeconds * 1000;
+  /** Adds `cost` to the tenant's current window: undefined when it had room, else the seconds it has left. */
+  const add = async (tenant: string, cost: number) => {
+    const now = Date.now();
+    const index = Math.floor(now / lengthMs);
+    const window = { index, limit: settings.unitsPerWindow, endsAtMs: (index + 1) * lengthMs };
+    if (await addWithinLimit(rateCounter.lookups(tenant), window, cost)) return undefined;
+    return { retryAfterSeconds: Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)) };
+  };
   return {
-    async spend(tenant, outcome, cost) {
+    spend(tenant, outcome, cost) {
       // The service dimension alone, whichever route looked up: the alarm divides misses by lookups.
       metrics
         .singleMetric()
         .addMetric(outcome === 'hit' ? LOOKUP_METRICS.hits : LOOKUP_METRICS.misses, MetricUnit.Count, 1);
-      const now = Date.now();
-      const index = Math.floor(now / lengthMs);
-      const window = { index, limit: settings.unitsPerWindow, endsAtMs: (index + 1) * lengthMs };
-      if (await addWithinLimit(rateCounter.lookups(tenant), window, cost)) return undefined;
-      return { retryAfterSeconds: Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)) };
+      return add(tenant, cost);
     },
+    // Adding nothing under the same condition: the window's room, told by the one conditional write.
+    room: (tenant) => add(tenant, 0),
   };
 }

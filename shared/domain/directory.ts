@@ -12,7 +12,7 @@ import { getOwnCustomer, type CustomerStore } from './customers';
 import { AppError, invalidField } from './errors';
 import { ownReader } from './ownership';
 import { inferredKeyType, normalisedKeyValue, normaliseKeyValue, parseKey, type KeyType } from './key-formats';
-import { spendLookup, type LookupBudget } from './lookup-budget';
+import { requireLookupRoom, spendLookup, type LookupBudget } from './lookup-budget';
 
 export interface DirectoryKey {
   readonly key_type: KeyType;
@@ -148,6 +148,7 @@ export async function resolveKey(
 ): Promise<Resolution> {
   const key = parseKey(request.key);
   const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
+  await requireLookupRoom(deps.lookups, tenant);
   const entry = await deps.directory.find(key, {
     identification_type: customer.identification_type,
     identification_number: customer.identification_number,
@@ -211,7 +212,7 @@ function keyToValidate(key: ValidateKeyRequest['key']): { readonly read: Directo
  * POST /v1/validate-key: MATCH when the key resolves (an ACTIVE entry of the directory) to an owner
  * of exactly this identification type and number; NO_MATCH for every other case alike (no such
  * key, a suspended one, another owner, a value of no key format), so that the answer tells nothing
- * but the match. Every answer costs one read of the directory and one write of the lookup budget: a
+ * but the match. Every answer costs one read of the directory and two writes of the lookup budget: a
  * miss is not told apart from a hit by its cost (only the budget spent differs), and validating
  * stores no resolution.
  */
@@ -226,6 +227,7 @@ export async function validateKey(
   request: ValidateKeyRequest,
 ): Promise<KeyValidation> {
   const { read, wellFormed } = keyToValidate(request.key);
+  await requireLookupRoom(deps.lookups, tenant);
   const entry = await deps.directory.find(read, {
     identification_type: 'NIT',
     identification_number: deps.participant.nit,

@@ -36,16 +36,29 @@ export interface LookupBudget {
     outcome: LookupOutcome,
     cost: number,
   ): Promise<{ readonly retryAfterSeconds: number } | undefined>;
+  /** Whether the tenant's budget holds anything now, spending nothing: else the seconds until it refills. */
+  room(tenant: string): Promise<{ readonly retryAfterSeconds: number } | undefined>;
+}
+
+const exhausted = (retryAfterSeconds: number): RetryLater =>
+  new RetryLater(
+    'KEY_LOOKUPS_EXHAUSTED',
+    `This client's directory lookups are spent until the next window (a miss costs ${LOOKUP_BUDGET.costs.miss} hits)`,
+    retryAfterSeconds,
+  );
+
+/**
+ * Refuses a lookup before it is made when the tenant's budget holds nothing: our budget stands in
+ * front of the network's directory, so that one client's scan never spends the lookups the network
+ * allows all of ours (its 429s). The lookup's cost is still spent once its answer is known.
+ */
+export async function requireLookupRoom(budget: LookupBudget, tenant: string): Promise<void> {
+  const refused = await budget.room(tenant);
+  if (refused) throw exhausted(refused.retryAfterSeconds);
 }
 
 /** Spends the lookup's cost, or refuses its answer: 429 KEY_LOOKUPS_EXHAUSTED with Retry-After. */
 export async function spendLookup(budget: LookupBudget, tenant: string, outcome: LookupOutcome): Promise<void> {
   const refused = await budget.spend(tenant, outcome, LOOKUP_BUDGET.costs[outcome]);
-  if (refused) {
-    throw new RetryLater(
-      'KEY_LOOKUPS_EXHAUSTED',
-      `This client's directory lookups are spent until the next window (a miss costs ${LOOKUP_BUDGET.costs.miss} hits)`,
-      refused.retryAfterSeconds,
-    );
-  }
+  if (refused) throw exhausted(refused.retryAfterSeconds);
 }

@@ -5,7 +5,7 @@
  * with its Retry-After; a failing, slow or off-contract directory is 503 and stores nothing. Our own
  * merchants' keys resolve from our table, with no call.
  */
-import { FakeBank } from '../support/fake-bank';
+import { FakeBank } from '../../tools/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
 
@@ -149,5 +149,23 @@ describe('validating a key through the network', () => {
     bank.lookupPlans.push({ status: 429, retryAfter: '3' });
     const answer = await validate(LUCIA.key, 'CC', '52777001');
     expect([answer.status, answer.body.code, answer.headers.get('retry-after')]).toEqual([429, 'LOOKUP_LIMITED', '3']);
+  });
+
+  it("our client's budget stands in front of the network's: a spent budget asks the bank nothing", async () => {
+    // Another client's budget, spent by misses (20 units of 600 each); the loop rides over a window's end.
+    const tokenB = await api.token('sandbox-client-b');
+    const miss = () =>
+      api.request('POST', '/v1/validate-key', {
+        token: tokenB,
+        body: { key: { key_value: '3157770012' }, identification_type: 'CC', identification_number: '1' },
+      });
+    let asked = bank.lookups.length;
+    let answer = await miss();
+    for (let sent = 1; answer.status !== 429 && sent < 70; sent += 1) {
+      asked = bank.lookups.length;
+      answer = await miss();
+    }
+    expect([answer.status, answer.body.code]).toEqual([429, 'KEY_LOOKUPS_EXHAUSTED']);
+    expect(bank.lookups.length).toBe(asked);
   });
 });

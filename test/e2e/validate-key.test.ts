@@ -98,8 +98,11 @@ describe('MATCH', () => {
         status: 200,
         body: { result: 'MATCH' },
       });
-      // The directory's entry, then the lookup budget's counter (docs/keys.md, Anti-scanning).
-      expect({ label, calls: validation.calls }).toEqual({ label, calls: ['GetItem', 'UpdateItem'] });
+      // The lookup budget's room, the directory's entry, then the budget's cost (docs/keys.md, Anti-scanning).
+      expect({ label, calls: validation.calls }).toEqual({
+        label,
+        calls: ['UpdateItem', 'GetItem', 'UpdateItem'],
+      });
     }
   });
 });
