@@ -1,15 +1,16 @@
 /**
- * A fake sponsor bank's connector on loopback, for the network contract tests (docs/network.md): a
- * real HTTP server that verifies our requests' signatures with the connector secret, answers each
- * transfer order as the test says (202, a failure, or nothing for a while) and each directory lookup
- * from its directory (or as the test says), and calls our status route back,
- * sends credits and pushes its decisions on merchants, signed, as the network would.
+ * A fake sponsor bank's connector on loopback, speaking only the documented contract (docs/network.md):
+ * a real HTTP server that verifies our requests' signatures with the connector secret, answers each
+ * transfer order (202, or as a test says: a failure, or nothing for a while) and each directory lookup
+ * from its directory (or as a test says), and calls our status route back, sends credits and pushes
+ * its decisions on merchants, signed, as the network would. The connector-mode tests run against it,
+ * and `npm run fake-bank` runs it on its own (tools/run-fake-bank.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_DIRECTORY_KEYS } from '../../infra/local/sandbox-fixtures';
-import { signedHeaders, verifySignedMessage } from '../../shared/domain/webhook-signature';
+import { SANDBOX_DIRECTORY_KEYS } from '../infra/local/sandbox-fixtures';
+import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
 
 export interface ReceivedOrder {
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -24,6 +25,13 @@ export interface OrderAnswer {
   readonly status: number;
   readonly delayMs?: number;
   readonly before?: (order: ReceivedOrder) => Promise<void>;
+}
+
+export interface FakeBankOptions {
+  /** The port on 127.0.0.1; by default any free one. */
+  readonly port?: number;
+  /** Answers every order it takes (202) on our status route at `apiUrl`, `delayMs` later (a standalone bank). */
+  readonly answerOrders?: { readonly apiUrl: string; readonly delayMs: number };
 }
 
 /** A directory entry as the network's directory answers a lookup. */
@@ -75,20 +83,21 @@ export class FakeBank {
     server: Server,
     readonly url: string,
     private readonly secret: () => string,
+    private readonly options: FakeBankOptions,
   ) {
     this.server = server;
   }
 
-  static async start(secret: () => string): Promise<FakeBank> {
+  static async start(secret: () => string, options: FakeBankOptions = {}): Promise<FakeBank> {
     // The server answers only once the bank exists, which needs the server's port.
     const started: { bank?: FakeBank } = {};
     const server = createServer((request, response) => {
       started.bank!.take(request, response).catch(() => response.destroy());
     });
-    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', () => ready()));
+    await new Promise<void>((ready) => server.listen(options.port ?? 0, '127.0.0.1', () => ready()));
     const address = server.address() as { port: number };
     // The connector's base URL: orders go to <base>/v1/transfers, lookups to <base>/v1/directory/lookups.
-    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}`, secret);
+    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}`, secret, options);
     return started.bank;
   }
 
@@ -148,6 +157,20 @@ export class FakeBank {
       return;
     }
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end('{}');
+    if (answer.status === 202 && this.options.answerOrders) this.answerLater(order.body, this.options.answerOrders);
+  }
+
+  /** The network's answer to a taken order, a moment later: REJECTED for an amount ending in .99, as the sandbox. */
+  private answerLater(order: Record<string, any>, { apiUrl, delayMs }: { apiUrl: string; delayMs: number }): void {
+    const rejected = String(order['amount']?.value).endsWith('.99');
+    const status = rejected ? { status: 'REJECTED', reason: 'AC04' } : { status: 'SETTLED' };
+    setTimeout(() => {
+      this.callBack(apiUrl, String(order['transfer_id']), status).then(
+        (answer) =>
+          console.log(`fake bank: ${order['transfer_id']} ${status.status}, the API answered ${answer.status}`),
+        (error: unknown) => console.error(`fake bank: callback failed: ${String(error)}`),
+      );
+    }, delayMs);
   }
 
   /** Waits until the bank has received `count` orders for transfer `transferId`; answers them. */

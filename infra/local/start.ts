@@ -9,6 +9,7 @@
  * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
  * (default 60000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
+ * NETWORK and NETWORK_CONNECTOR_URL (`connector` and its base URL: production's network adapters, e.g. against `npm run fake-bank`),
  * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
  * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),
@@ -17,7 +18,7 @@
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
-import { ENV } from '../../shared/runtime/config';
+import { ENV, readNetwork } from '../../shared/runtime/config';
 import { parseListShards } from '../../shared/data/list-shards';
 import { SANDBOX_CLIENTS } from './oauth';
 import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
@@ -47,6 +48,9 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.sweepGraceMs] ? { sweepGraceMs: Number(env[ENV.sweepGraceMs]) } : {}),
   ...(env[ENV.listShards] ? { listShards: parseListShards(env[ENV.listShards]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
+  // NETWORK=connector with NETWORK_CONNECTOR_URL: production's network adapters, against a connector
+  // such as `npm run fake-bank`'s; unset, the sandbox simulator.
+  ...(env[ENV.network] ? { network: readNetwork(env) } : {}),
 });
 
 const client = SANDBOX_CLIENTS[0]!;
@@ -54,6 +58,7 @@ console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
   The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
+  Network: ${env[ENV.network] === 'connector' ? `the connector at ${env[ENV.networkConnectorUrl]}` : 'the sandbox simulator'}
   Network connector secret (NETWORK_SECRET; signs /network/ calls both ways): ${runtime.networkSecret ?? 'from NETWORK_SECRET_ARN'}
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}

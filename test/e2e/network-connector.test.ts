@@ -11,7 +11,7 @@
  */
 import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
-import { FakeBank } from '../support/fake-bank';
+import { FakeBank } from '../../tools/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey } from '../support/merchants';
 import { answeredPayment } from '../support/settlement';

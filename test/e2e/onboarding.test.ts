@@ -6,7 +6,7 @@
  * deactivates the customer and takes its keys out of the directory.
  */
 import { accountNumbers, linkAccount, setStatus } from '../support/accounts';
-import { FakeBank } from '../support/fake-bank';
+import { FakeBank } from '../../tools/fake-bank';
 import { linkMerchantBody, SANDBOX_NIT, uniqueNit } from '../support/fixtures';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
