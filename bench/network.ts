@@ -45,7 +45,7 @@ async function call(runtime: Runtime, token: string, method: string, route: stri
   });
   const text = await response.text();
   if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, any>;
+  return JSON.parse(text) as Record<string, string>;
 }
 
 /** The median milliseconds of `run` over REQUESTS runs, and the connector calls one run made. */
@@ -64,9 +64,13 @@ const nit = (i: number): string => String(830_000_000 + i);
 const accountNumber = (i: number): string => String(440_000_000_000 + i);
 
 // Connector mode.
-let runtime: Runtime | undefined;
-const bank = await FakeBank.start(() => runtime!.networkSecret!);
-runtime = await startLocalRuntime({ port: 0, dataDir: IN_MEMORY, network: { kind: 'connector', url: bank.url } });
+const started: { runtime?: Runtime } = {};
+const bank = await FakeBank.start(() => started.runtime!.networkSecret!);
+const runtime = (started.runtime = await startLocalRuntime({
+  port: 0,
+  dataDir: IN_MEMORY,
+  network: { kind: 'connector', url: bank.url },
+}));
 const token = await tokenOf(runtime);
 const bankCalls = () => bank.lookups.length + bank.orders.length;
 const connected = runtime;
@@ -101,7 +105,7 @@ const linkMerchant = await measure(bankCalls, async (i) => {
     address: { line_1: 'Calle 1', city: 'Bogotá', state: 'Cundinamarca', post_code: '110111', country: 'CO' },
     merchant_category_code: '5411',
   });
-  customers.push(customer['id']);
+  customers.push(customer['id']!);
 });
 const accounts: string[] = [];
 const linkAccount = await measure(bankCalls, async (i) => {
@@ -110,7 +114,7 @@ const linkAccount = await measure(bankCalls, async (i) => {
     type: 'ORDINARY',
     number: accountNumber(i),
   });
-  accounts.push(account['id']);
+  accounts.push(account['id']!);
 });
 const ownKey = { key_type: 'ALPHA', key_value: '@benchnetwork' };
 await call(connected, token, 'POST', '/v1/keys', { account_id: accounts[0], key: ownKey });

@@ -12,9 +12,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DIRECTORY_KEYS } from '../infra/local/sandbox-fixtures';
 import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
 
+/**
+ * A JSON body as the bank reads it, and as the tests that drive it read it: loosely, the tests'
+ * assertions being the type check (as eslint allows in test/).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
+
 export interface ReceivedOrder {
   readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: Record<string, any>;
+  readonly body: Json;
   readonly raw: string;
   /** Whether our signature verified with the connector secret. */
   readonly signed: boolean;
@@ -56,7 +63,7 @@ export interface Signing {
 
 export interface NetworkAnswer {
   readonly status: number;
-  readonly body: any;
+  readonly body: Json;
   readonly headers: Headers;
 }
 
@@ -107,7 +114,7 @@ export class FakeBank {
     const raw = Buffer.concat(chunks).toString('utf8');
     const headers = request.headers as Record<string, string | undefined>;
     const check = verifySignedMessage(headers, raw, [this.secret()], Math.floor(Date.now() / 1000));
-    const received: ReceivedOrder = { headers, body: JSON.parse(raw) as Record<string, any>, raw, signed: check.valid };
+    const received: ReceivedOrder = { headers, body: JSON.parse(raw) as Json, raw, signed: check.valid };
     const route = `${request.method} ${request.url}`;
     if (route === 'POST /v1/transfers') return this.takeOrder(received, response);
     if (route === 'POST /v1/directory/lookups') return this.lookUp(received, response);
@@ -161,7 +168,7 @@ export class FakeBank {
   }
 
   /** The network's answer to a taken order, a moment later: REJECTED for an amount ending in .99, as the sandbox. */
-  private answerLater(order: Record<string, any>, { apiUrl, delayMs }: { apiUrl: string; delayMs: number }): void {
+  private answerLater(order: Json, { apiUrl, delayMs }: { apiUrl: string; delayMs: number }): void {
     const rejected = String(order['amount']?.value).endsWith('.99');
     const status = rejected ? { status: 'REJECTED', reason: 'AC04' } : { status: 'SETTLED' };
     setTimeout(() => {
