@@ -15,12 +15,12 @@ export const reportRoutes: RouteFamily = {
       handler: 'create-report',
       summary: "Ask for a CSV report of payments, of an account's movements or of refunds over a period",
       schemas: { body: 'createReportRequestSchema', query: 'emptyQuerySchema', response: 'reportSchema' },
-      problems: ['NOT_FOUND'],
+      problems: ['NOT_FOUND', 'REPORTS_BUSY'],
       // A report reads what GET /v1/payments, the movements list and GET /v1/refunds read: a read, under
       // the read scope.
       scopes: [SCOPES.paymentsRead],
       // Reads a movements report's account; the transaction puts the report and updates its list's
-      // counters; its run is then queued.
+      // counters and the client's count of PENDING reports; its run is then queued.
       tableActions: IDEMPOTENCY_ACTIONS,
       queues: ['reports'],
     },

@@ -106,6 +106,8 @@ export const itemKeys = {
   event: (id: string): ItemKey => ({ pk: `EVENT#${id}`, sk: 'EVENT' }),
   /** A report run of a client's (shared/data/reports-repository.ts). */
   report: (id: string): ItemKey => ({ pk: `REPORT#${id}`, sk: 'REPORT' }),
+  /** How many of a client's reports are PENDING: counted up by a create, down by the run that finishes one. */
+  pendingReports: (tenant: string): ItemKey => ({ pk: `PENDING_REPORTS#${tenant}`, sk: 'COUNT' }),
   /** The delivery of one event to one webhook (shared/data/deliveries-repository.ts). */
   delivery: (id: string): ItemKey => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
   /**

@@ -3,6 +3,8 @@
  * and in the index of due work from their creation until a run finishes them (shared/data/due-work.ts):
  * a run takes the report for its time by moving its due time past it, so the sweeper queues it again
  * only when a run was lost. Finishing removes it from the index, in the transaction of its event.
+ * The client's count of PENDING reports goes up with a create (which a full count refuses) and down
+ * with the finish, in their own transactions: exact however many creates race.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -13,7 +15,7 @@ import { eventPut } from './events';
 import { listedRecordInsert } from './inserts';
 import { itemKeys, REPORT_ENTITY, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
-import { transactWrite, writeUnless, type TransactItem } from './transactions';
+import { writeUnless, type TransactItem } from './transactions';
 
 const REPORTS: ListedKind<StoredReport, Record<string, never>> = {
   name: REPORT_ENTITY,
@@ -51,16 +53,43 @@ function finishUpdate(report: StoredReport): TransactItem {
   };
 }
 
+/**
+ * The change of the client's count of PENDING reports: one more, only while fewer than `limit`; or one
+ * less. (A report created before the count existed takes one off it when it finishes: the count may
+ * then stand below the truth by that many, for good, which only ever lets that client one more.)
+ */
+function pendingCountChange(
+  tenant: string,
+  change: { readonly add: 1; readonly limit: number } | { readonly add: -1 },
+) {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: itemKeys.pendingReports(tenant),
+      UpdateExpression: 'SET entity = :entity ADD pending :add',
+      ExpressionAttributeValues: {
+        ':entity': 'PENDING_REPORTS',
+        ':add': change.add,
+        ...('limit' in change ? { ':limit': change.limit } : {}),
+      },
+      ...('limit' in change ? { ConditionExpression: 'attribute_not_exists(pending) OR pending < :limit' } : {}),
+    },
+  };
+}
+
 /** Writes the finish of a report (with `also`); false when another run finished it first. */
 async function finishReport(report: StoredReport, also: readonly TransactItem[]): Promise<boolean> {
-  const refused = await writeUnless([{ item: finishUpdate(report), refused: () => 'finished' as const }], also);
+  const refused = await writeUnless(
+    [{ item: finishUpdate(report), refused: () => 'finished' as const }],
+    [pendingCountChange(report.tenant, { add: -1 }), ...also],
+  );
   return refused === undefined;
 }
 
 export const dynamoReportStore: ReportStore = {
   ...listedReads(REPORTS),
 
-  async insert(report) {
+  async insert(report, limit) {
     const [put, ...counters] = listedRecordInsert(
       report,
       REPORTS.key(report.id),
@@ -69,7 +98,11 @@ export const dynamoReportStore: ReportStore = {
     );
     // Due from its creation: a queue message lost after this commit is sent again by the sweeper.
     const due = { Put: { ...put!.Put!, Item: { ...put!.Put!.Item, ...dueKeys(report.id, report.created_at) } } };
-    await transactWrite({ TransactItems: [due, ...counters] });
+    const refused = await writeUnless(
+      [{ item: pendingCountChange(report.tenant, { add: 1, limit }), refused: () => 'busy' as const }],
+      [due, ...counters],
+    );
+    return refused ?? 'inserted';
   },
 
   async startRun(id, until) {

@@ -92,6 +92,7 @@ export const ERROR_CATALOG = {
     kind: 'rate_limited',
     title: "The client's directory lookups are spent for now (misses cost more than hits)",
   },
+  REPORTS_BUSY: { kind: 'rate_limited', title: 'The client has as many reports pending as it may' },
   LOOKUP_LIMITED: { kind: 'rate_limited', title: "The network's directory limits lookups for now" },
   INTERNAL_ERROR: { kind: 'internal', title: 'Unexpected error' },
   SERVICE_UNAVAILABLE: { kind: 'unavailable', title: 'The service is temporarily unavailable' },

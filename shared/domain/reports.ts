@@ -8,7 +8,7 @@
 import type { CreateReportRequest, ReportListQuery, ReportStatus, ReportType } from '../schemas/reports';
 import { newRecord, type Clock, type NewRecords } from './clock';
 import { csvHeader, csvRows } from './csv';
-import { AppError } from './errors';
+import { AppError, RetryLater } from './errors';
 import { newEvent, type DomainEvent } from './events';
 import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './lists';
 import { later } from './payments';
@@ -25,6 +25,11 @@ export const DOWNLOAD_URL_SECONDS = 15 * 60;
  * by its queue and by the sweeper, and the third run that does not finish gives up.
  */
 export const MAX_REPORT_RUNS = 3;
+
+/** A client's reports PENDING at once, at most (docs/reconciliation.md): each one reads a whole list. */
+export const MAX_PENDING_REPORTS = 3;
+/** What a busy client is told to wait: a report of a day's payments runs in seconds. */
+const REPORTS_BUSY_RETRY_SECONDS = 10;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -100,8 +105,11 @@ export interface ReportQueue {
 }
 
 export interface ReportStore extends RecordReader<StoredReport, Record<string, never>> {
-  /** Puts a new PENDING report, due (the sweeper's index) from its creation until a run finishes it. */
-  insert(report: StoredReport): Promise<void>;
+  /**
+   * Puts a new PENDING report, due (the sweeper's index) from its creation until a run finishes it,
+   * unless its client has `limit` PENDING already ('busy'); atomic against concurrent creates.
+   */
+  insert(report: StoredReport, limit: number): Promise<'inserted' | 'busy'>;
   /**
    * Takes the PENDING report for one run until `until` (the sweeper leaves it alone until then) and
    * counts the run; undefined when it is no longer PENDING.
@@ -175,7 +183,13 @@ export async function createReport(
     status: 'PENDING',
     runs: 0,
   };
-  await deps.reports.insert(report);
+  if ((await deps.reports.insert(report, MAX_PENDING_REPORTS)) === 'busy') {
+    throw new RetryLater(
+      'REPORTS_BUSY',
+      `The client has ${MAX_PENDING_REPORTS} reports PENDING, as many as it may: ask again once one is done`,
+      REPORTS_BUSY_RETRY_SECONDS,
+    );
+  }
   await deps.queue.run(report.id);
   return publicReport(report);
 }

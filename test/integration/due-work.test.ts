@@ -237,7 +237,7 @@ describe('a sweep', () => {
       created_at: at,
       updated_at: at,
     };
-    await dynamoReportStore.insert(report);
+    await dynamoReportStore.insert(report, 1_000);
     const mine = new Set([
       `REPORT#${report.id}`,
       `PAYMENT#${payment.id}`,

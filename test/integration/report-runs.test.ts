@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredPayment } from '../../shared/domain/payments';
 import {
+  MAX_PENDING_REPORTS,
   MAX_REPORT_RUNS,
   reportFile,
   runReport,
@@ -119,7 +120,8 @@ async function pendingReport(tenant: string, created_at = new Date().toISOString
     created_at,
     updated_at: created_at,
   };
-  await dynamoReportStore.insert(report);
+  // Far above the client's limit: these tests run many reports of one client, not the limit.
+  await dynamoReportStore.insert(report, 1_000);
   return report;
 }
 
@@ -237,4 +239,46 @@ it('two runs at once finish the report once, with one event', async () => {
   expect(await dynamoReportStore.get(report.id)).toMatchObject({ status: 'SUCCEEDED', row_count: 120 });
   const events = await table.scan((item) => item['entity'] === 'EVENT' && item['data']?.id === report.id);
   expect(events.map((event) => event['type'])).toEqual(['report.ready']);
+});
+
+it(`a client's PENDING reports are ${MAX_PENDING_REPORTS} at most, exactly under a race; a finished one frees a place`, async () => {
+  const tenant = `tenant-${randomUUID()}`;
+  const report = (): StoredReport => {
+    const at = new Date().toISOString();
+    return {
+      id: randomUUID(),
+      tenant,
+      type: 'payments',
+      created_from: '2026-02-01',
+      created_to: '2026-02-28',
+      status: 'PENDING',
+      runs: 0,
+      created_at: at,
+      updated_at: at,
+    };
+  };
+  const candidates = Array.from({ length: MAX_PENDING_REPORTS + 3 }, report);
+  const outcomes = await Promise.all(candidates.map((r) => dynamoReportStore.insert(r, MAX_PENDING_REPORTS)));
+  expect(outcomes.filter((outcome) => outcome === 'inserted')).toHaveLength(MAX_PENDING_REPORTS);
+  expect(outcomes.filter((outcome) => outcome === 'busy')).toHaveLength(3);
+  // A refused create wrote nothing.
+  const refused = candidates.filter((_, i) => outcomes[i] === 'busy');
+  for (const r of refused) await expect(dynamoReportStore.get(r.id)).resolves.toBeUndefined();
+  // Another client's count is its own.
+  await expect(
+    dynamoReportStore.insert({ ...report(), tenant: `tenant-${randomUUID()}` }, MAX_PENDING_REPORTS),
+  ).resolves.toBe('inserted');
+
+  // A report that fails, or succeeds, frees its place; a second finish of it frees nothing more.
+  const [first, second] = candidates.filter((_, i) => outcomes[i] === 'inserted') as [StoredReport, StoredReport];
+  const now = new Date().toISOString();
+  expect(await dynamoReportStore.fail({ ...first, status: 'FAILED', failure_reason: 'test', updated_at: now })).toBe(
+    true,
+  );
+  expect(await dynamoReportStore.fail({ ...first, status: 'FAILED', failure_reason: 'test', updated_at: now })).toBe(
+    false,
+  );
+  await expect(dynamoReportStore.insert(report(), MAX_PENDING_REPORTS)).resolves.toBe('inserted');
+  await expect(dynamoReportStore.insert(report(), MAX_PENDING_REPORTS)).resolves.toBe('busy');
+  expect(second.status).toBe('PENDING');
 });
