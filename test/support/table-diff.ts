@@ -56,13 +56,20 @@ const BOOKKEEPING = new Set(['IDEMPOTENCY']);
 export interface Writes {
   /** Items added, by `entity` (bookkeeping and counters aside). */
   readonly entities: Readonly<Record<string, number>>;
-  /** How much each list counter moved, by counter partition. */
+  /** How much each counter moved (lists', a client's PENDING reports), by its partition. */
   readonly counters: Readonly<Record<string, number>>;
   /** Entity items changed in place (status changes), by `entity`. */
   readonly updated: Readonly<Record<string, number>>;
 }
 
-const countOf = (item: Item | undefined): number => Number(item?.['count'] ?? 0);
+/**
+ * Items that count something, and the attribute holding the count: a list's counter, a client's count
+ * of PENDING reports. What is compared is how far they moved, not whether the item was there before.
+ */
+const COUNT_ATTRIBUTE: Readonly<Record<string, string>> = { COUNTER: 'count', PENDING_REPORTS: 'pending' };
+
+const countOf = (item: Item | undefined, entity: string): number =>
+  Number(item?.[COUNT_ATTRIBUTE[entity] ?? 'count'] ?? 0);
 
 /** The resource writes a set of changes amounts to, to compare one request's with a race's. */
 export function writesOf(changes: TableChanges): Writes {
@@ -74,12 +81,13 @@ export function writesOf(changes: TableChanges): Writes {
   };
   for (const item of changes.added) {
     const entity = String(item['entity']);
-    if (entity === 'COUNTER') bump(counters, String(item['pk']), countOf(item));
+    if (entity in COUNT_ATTRIBUTE) bump(counters, String(item['pk']), countOf(item, entity));
     else if (!BOOKKEEPING.has(entity)) bump(entities, entity);
   }
   for (const { before, after } of changes.changed) {
     const entity = String(after['entity']);
-    if (entity === 'COUNTER') bump(counters, String(after['pk']), countOf(after) - countOf(before));
+    if (entity in COUNT_ATTRIBUTE)
+      bump(counters, String(after['pk']), countOf(after, entity) - countOf(before, entity));
     else if (!BOOKKEEPING.has(entity)) bump(updated, entity);
   }
   for (const item of changes.removed) {
