@@ -52,15 +52,17 @@ async function tokenlessFlood(api: TestApi, done: Promise<unknown>, authorizatio
 }
 
 /** The tenant's requests, one after the other while the flood runs, and the flood's statuses. */
-async function floodWithTenant(api: TestApi, authorization?: string) {
-  const token = await api.token('sandbox-client-a');
+async function floodWithTenant(api: TestApi, authorization?: string, client = 'sandbox-client-a') {
+  const token = await api.token(client);
   let finished!: () => void;
   const tenantDone = new Promise<void>((resolve) => (finished = resolve));
   const flood = tokenlessFlood(api, tenantDone, authorization);
-  const tenant: number[] = [];
+  // Each answer's status; a refusal with its code and detail, so that a failure says which limit refused.
+  const tenant: (number | string)[] = [];
   try {
     for (let i = 0; i < TENANT_REQUESTS; i += 1) {
-      tenant.push((await api.request('GET', '/v1/customers', { token })).status);
+      const answer = await api.request('GET', '/v1/customers', { token });
+      tenant.push(answer.status === 200 ? 200 : `${answer.status} ${answer.body?.code}: ${answer.body?.detail}`);
     }
   } finally {
     finished();
@@ -89,7 +91,10 @@ test('behind the edge, a tokenless flood leaves a valid tenant served: every one
 test('behind the edge, a flood of `Authorization: x` is tokenless too: the tenant is served', async () => {
   const api = await startTestApi({ ...stageLimits, edge: 'stage' });
   try {
-    const { tenant, flood } = await floodWithTenant(api, 'x');
+    // A client no other test of the file uses: under CI's load this test saw 429s no flood of its own
+    // explains, as if the test before's requests shared the tenant's window; each refusal now names
+    // its limit, should it come back.
+    const { tenant, flood } = await floodWithTenant(api, 'x', 'sandbox-client-b');
     expect(count(flood, 401)).toBe(flood.length);
     expect(tenant).toEqual(Array.from({ length: TENANT_REQUESTS }, () => 200));
   } finally {
@@ -103,7 +108,7 @@ test('without the edge (the finding), the same flood spends the stage’s bucket
   try {
     const { tenant, flood } = await floodWithTenant(api);
     expect(count(flood, 429)).toBeGreaterThan(0);
-    expect(count(tenant, 429)).toBeGreaterThan(0);
+    expect(tenant.filter((answer) => String(answer).startsWith('429 ')).length).toBeGreaterThan(0);
   } finally {
     await api.stop();
   }
