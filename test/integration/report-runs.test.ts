@@ -108,18 +108,21 @@ async function storedPayments(tenant: string, count: number): Promise<StoredPaym
   return payments;
 }
 
+/** A new PENDING report of February's payments, not stored yet. */
+const newReport = (tenant: string, created_at = new Date().toISOString()): StoredReport => ({
+  id: randomUUID(),
+  tenant,
+  type: 'payments',
+  created_from: '2026-02-01',
+  created_to: '2026-02-28',
+  status: 'PENDING',
+  runs: 0,
+  created_at,
+  updated_at: created_at,
+});
+
 async function pendingReport(tenant: string, created_at = new Date().toISOString()): Promise<StoredReport> {
-  const report: StoredReport = {
-    id: randomUUID(),
-    tenant,
-    type: 'payments',
-    created_from: '2026-02-01',
-    created_to: '2026-02-28',
-    status: 'PENDING',
-    runs: 0,
-    created_at,
-    updated_at: created_at,
-  };
+  const report = newReport(tenant, created_at);
   // Far above the client's limit: these tests run many reports of one client, not the limit.
   await dynamoReportStore.insert(report, 1_000);
   return report;
@@ -243,20 +246,7 @@ it('two runs at once finish the report once, with one event', async () => {
 
 it(`a client's PENDING reports are ${MAX_PENDING_REPORTS} at most, exactly under a race; a finished one frees a place`, async () => {
   const tenant = `tenant-${randomUUID()}`;
-  const report = (): StoredReport => {
-    const at = new Date().toISOString();
-    return {
-      id: randomUUID(),
-      tenant,
-      type: 'payments',
-      created_from: '2026-02-01',
-      created_to: '2026-02-28',
-      status: 'PENDING',
-      runs: 0,
-      created_at: at,
-      updated_at: at,
-    };
-  };
+  const report = (): StoredReport => newReport(tenant);
   const candidates = Array.from({ length: MAX_PENDING_REPORTS + 3 }, report);
   const outcomes = await Promise.all(candidates.map((r) => dynamoReportStore.insert(r, MAX_PENDING_REPORTS)));
   expect(outcomes.filter((outcome) => outcome === 'inserted')).toHaveLength(MAX_PENDING_REPORTS);
