@@ -730,7 +730,7 @@ test('merchant-admin-a refunds part of a received payment from its page; viewer-
   await rowWith(page, formatCop('30000.00')).waitFor();
   // The payment read again: what was refunded, and the rest offered next.
   await page.getByText(formatCop('30000.00'), { exact: true }).first().waitFor();
-  await page.waitForFunction("document.getElementById('refund-amount')?.value === '50000.00'");
+  await until(async () => (await page.locator('#refund-amount').inputValue()) === '50000.00', 'offering 50000.00');
   // The sandbox network settles the refund while the page is open.
   await rowWith(page, 'SETTLED').waitFor({ timeout: 15_000 });
   const refunds = await api.request('GET', `/v1/refunds?payment_id=${received.body.id}`, { token: machineA });
@@ -776,7 +776,7 @@ test('a refund pressed twice, or confirmed twice, is one refund; the remainder i
   await confirmation.dblclick();
   await page.getByText('Refund made.').waitFor();
   // The payment read again, the form starts anew with what is left.
-  await page.waitForFunction("document.getElementById('refund-amount')?.value === '19900.00'");
+  await until(async () => (await page.locator('#refund-amount').inputValue()) === '19900.00', 'offering 19900.00');
   const box = (await page.getByRole('button', { name: 'Refund', exact: true }).boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
