@@ -20,7 +20,13 @@ import {
 import { diffItems, writesOf, type Writes } from '../support/table-diff';
 
 const RACERS = 25;
-const TIMEOUT_MS = 30_000;
+/**
+ * DynamoDB Local serialises transactions: the last of 25 racing on one item waits for the other 24
+ * and their conflict retries, past the deployed 10 s route timeout on a loaded CI machine (a 503 for
+ * that racer). These races show uniqueness, not speed: each route gets 30 s, each test 60 s.
+ */
+const ROUTE_TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 60_000;
 
 let api: TestApi;
 let party: Party;
@@ -28,7 +34,7 @@ let races = 0;
 
 beforeAll(async () => {
   // Each race is measured by the table's changes: no settlement job may change it in the background.
-  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS });
+  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS, routeTimeoutMs: ROUTE_TIMEOUT_MS });
   party = await createParty(api, 'sandbox-client-a');
 });
 
