@@ -193,7 +193,10 @@ export class FakeBank {
 
   /**
    * Calls our status route for `transferId`, signed with the connector secret unless `signing` says
-   * otherwise: another secret, no signature, or a timestamp `ageSeconds` old.
+   * otherwise: another secret, no signature, or a timestamp `ageSeconds` old. The body names the
+   * transfer, as the contract asks: its `transfer_id` and the `end_to_end_id` of the order received for
+   * it (or, for one never received, the id derived as our orders derive it), unless `status` names
+   * them itself.
    */
   callBack(
     apiUrl: string,
@@ -201,7 +204,10 @@ export class FakeBank {
     status: Record<string, unknown>,
     signing: Signing = {},
   ): Promise<NetworkAnswer> {
-    return this.send(`${apiUrl}/network/v1/transfers/${transferId}/status`, JSON.stringify(status), signing);
+    const order = this.orders.find((received) => received.body['transfer_id'] === transferId);
+    const endToEndId = order?.body['end_to_end_id'] ?? `E${transferId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 35);
+    const body = JSON.stringify({ transfer_id: transferId, end_to_end_id: endToEndId, ...status });
+    return this.send(`${apiUrl}/network/v1/transfers/${transferId}/status`, body, signing);
   }
 
   /** Sends a credit to our credit route (a shopper's bank paying one of our merchants), signed as callBack. */

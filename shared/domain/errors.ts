@@ -14,6 +14,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'headers_too_large'
+  | 'unprocessable'
   | 'rate_limited'
   | 'internal'
   | 'unavailable';
@@ -44,6 +45,10 @@ export const ERROR_CATALOG = {
   IDEMPOTENCY_KEY_REQUIRED: { kind: 'invalid', title: 'This request needs an Idempotency-Key' },
   UNAUTHORIZED: { kind: 'unauthorized', title: 'The access token is missing, invalid or expired' },
   NETWORK_SIGNATURE_INVALID: { kind: 'unauthorized', title: 'The request is not signed by the network connector' },
+  TRANSFER_MISMATCH: {
+    kind: 'unprocessable',
+    title: "The callback's transfer_id or end_to_end_id is not the transfer its path names",
+  },
   INSUFFICIENT_SCOPE: { kind: 'forbidden', title: 'The access token lacks the scope this operation needs' },
   FORBIDDEN: { kind: 'forbidden', title: 'The resource belongs to another client' },
   DOWNLOAD_URL_REFUSED: { kind: 'forbidden', title: 'The download URL was altered or has expired' },

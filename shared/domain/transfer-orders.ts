@@ -4,6 +4,7 @@
  * the payment once. A payment's order always carries the same `end_to_end_id`, derived from its id, so
  * that a retried order (a queue's redelivery, the sweeper's restart) is the same transfer to the bank.
  */
+import { AppError } from './errors';
 import { cop, type Money } from './money';
 import type { Counterparty, StoredPayment } from './payments';
 import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
@@ -96,6 +97,9 @@ export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
 
 /** The body of `POST /network/v1/transfers/{id}/status`. */
 export interface TransferStatus {
+  /** The transfer the callback is about: the path's, and its end-to-end id (else 422 TRANSFER_MISMATCH). */
+  readonly transfer_id: string;
+  readonly end_to_end_id: string;
   readonly status: 'SETTLED' | 'REJECTED';
   /** The network's words for a rejection: logged, the payment says NETWORK_REJECTED. */
   readonly reason?: string;
@@ -117,6 +121,21 @@ export interface TransferStatusDeps extends Pick<SettlePaymentDeps, 'payments' |
 }
 
 /**
+ * The path is not signed: a callback names its transfer in the signed body, so that one captured for a
+ * transfer cannot be replayed onto another. Ids are compared without regard to case, as the bank may
+ * write them in either.
+ */
+function requireSameTransfer(transferId: string, status: TransferStatus): void {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  if (!same(status.transfer_id, transferId) || !same(status.end_to_end_id, endToEndIdOf(transferId))) {
+    throw new AppError(
+      'TRANSFER_MISMATCH',
+      `The callback names transfer ${status.transfer_id} (${status.end_to_end_id}), not the path's ${transferId}`,
+    );
+  }
+}
+
+/**
  * A transfer is an OUTBOUND payment to a payee at another participant: a payment to one of our own
  * merchants never reaches the network, so the network cannot answer it.
  */
@@ -133,6 +152,7 @@ export async function applyTransferStatus(
   transferId: string,
   status: TransferStatus,
 ): Promise<TransferStatusAnswer | undefined> {
+  requireSameTransfer(transferId, status);
   const answer: NetworkAnswer =
     status.status === 'SETTLED' ? { status: 'SETTLED' } : { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
   const payment = await deps.payments.get(transferId);

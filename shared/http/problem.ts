@@ -13,6 +13,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   headers_too_large: 431,
+  unprocessable: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

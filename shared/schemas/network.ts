@@ -10,10 +10,13 @@ import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterp
 /** `POST /network/v1/transfers/{id}/status`: the network's answer to one of our transfer orders. */
 export const transferStatusRequestSchema = closedObject(
   {
+    // The transfer the callback is about, as the order named it: a signed callback binds its path.
+    transfer_id: UUID,
+    end_to_end_id: END_TO_END_ID,
     status: { type: 'string', enum: ['SETTLED', 'REJECTED'] },
     reason: text(300),
   },
-  ['status'],
+  ['transfer_id', 'end_to_end_id', 'status'],
 );
 
 /** The transfer as it stands once the status was applied (or had been already: `applied` false). */

@@ -154,6 +154,33 @@ describe('transfer orders out', () => {
     expect(early).toMatchObject({ status: 200, body: { status: 'SETTLED', applied: true } });
   });
 
+  it('a callback names its transfer: replayed onto another, or with another end-to-end id, 422', async () => {
+    const first = await pendingTransfer('61.00');
+    const second = await pendingTransfer('62.00');
+    const [order] = await bank.ordersFor(first.payment.id);
+    await bank.ordersFor(second.payment.id);
+    // The first transfer's callback, as signed for it, sent on the second's path.
+    const replayed = await bank.callBack(api.url, second.payment.id, {
+      transfer_id: first.payment.id,
+      end_to_end_id: order!.body.end_to_end_id,
+      status: 'REJECTED',
+    });
+    expect([replayed.status, replayed.body.code]).toEqual([422, 'TRANSFER_MISMATCH']);
+    const otherEndToEnd = await bank.callBack(api.url, second.payment.id, {
+      end_to_end_id: order!.body.end_to_end_id,
+      status: 'REJECTED',
+    });
+    expect([otherEndToEnd.status, otherEndToEnd.body.code]).toEqual([422, 'TRANSFER_MISMATCH']);
+    expect((await read(second.payment.id)).body.status).toBe('PENDING');
+    // Its own ids, in capitals, are its own.
+    const own = await bank.callBack(api.url, first.payment.id, {
+      transfer_id: first.payment.id.toUpperCase(),
+      end_to_end_id: order!.body.end_to_end_id.toUpperCase(),
+      status: 'SETTLED',
+    });
+    expect(own.body).toMatchObject({ status: 'SETTLED', applied: true });
+  });
+
   it('an unknown transfer is 404; a payment that never went to the network is no transfer', async () => {
     const unknown = await bank.callBack(api.url, UNKNOWN, { status: 'SETTLED' });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);

@@ -36,6 +36,9 @@ import {
 } from '../support/payments';
 import { HeldRefunds, receivedPayment, SHOPPER, refundDeps, refundSettlementDeps } from '../support/refunds';
 
+/** A status callback's ids for transfer `id`, as the bank names it. */
+const named = (id: string) => ({ transfer_id: id, end_to_end_id: endToEndIdOf(id) });
+
 let table: TestTable;
 beforeAll(async () => {
   table = await createTestTable('refunds');
@@ -281,12 +284,17 @@ describe("the connector's status callback", () => {
       clock: { now: () => new Date().toISOString() },
       ids: { newId: () => randomUUID() },
     };
-    const first = await applyTransferStatus(deps, refund.id, { status: 'REJECTED', reason: 'AC03' });
+    const first = await applyTransferStatus(deps, refund.id, {
+      ...named(refund.id),
+      status: 'REJECTED',
+      reason: 'AC03',
+    });
     expect(first).toMatchObject({ transfer_id: refund.id, status: 'REJECTED', applied: true });
-    const again = await applyTransferStatus(deps, refund.id, { status: 'SETTLED' });
+    const again = await applyTransferStatus(deps, refund.id, { ...named(refund.id), status: 'SETTLED' });
     expect(again).toMatchObject({ status: 'REJECTED', applied: false });
     expect(await balanceOf(merchant)).toBe(200_00);
-    expect(await applyTransferStatus(deps, randomUUID(), { status: 'SETTLED' })).toBeUndefined();
+    const unknown = randomUUID();
+    expect(await applyTransferStatus(deps, unknown, { ...named(unknown), status: 'SETTLED' })).toBeUndefined();
   });
 });
 
@@ -338,7 +346,9 @@ describe('a refund to one of our own merchants', () => {
     expect([await balanceOf(payer), await balanceOf(payee)]).toEqual([60_00, 29_01]);
     // Never ordered from the network: a status for it is a transfer we do not know (the route's 404).
     const statusDeps = { ...refundSettlementDeps(), payments: dynamoSettlementStore, participant: PARTICIPANT };
-    expect(await applyTransferStatus(statusDeps, refund.id, { status: 'REJECTED', reason: 'AC03' })).toBeUndefined();
+    expect(
+      await applyTransferStatus(statusDeps, refund.id, { ...named(refund.id), status: 'REJECTED', reason: 'AC03' }),
+    ).toBeUndefined();
 
     const settled = await Promise.all([0, 1].map(() => settleRefund(refundSettlementDeps(), refund.id)));
     expect(settled.map((answer) => answer?.status)).toEqual(['SETTLED', 'SETTLED']);

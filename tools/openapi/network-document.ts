@@ -22,7 +22,7 @@ const ROUTE_SCHEMAS: Readonly<
   applyTransferStatus: {
     body: 'transferStatusRequestSchema',
     response: 'transferStatusAnswerSchema',
-    problems: { 404: ['NOT_FOUND'] },
+    problems: { 404: ['NOT_FOUND'], 422: ['TRANSFER_MISMATCH'] },
   },
   receiveNetworkCredit: {
     body: 'creditRequestSchema',
