@@ -17,6 +17,7 @@ import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
 import type { MerchantDecisionRequest } from '../shared/schemas/network';
 import { merchantDecisionRequest } from '../shared/schemas/generated/network';
+import { stagePublisher } from './network-ports';
 
 /** Who the audit trail names for the bank's changes to a platform's records. */
 const SPONSOR_BANK_ACTOR = 'sponsor-bank';
@@ -26,6 +27,7 @@ const depsFor = (requestId: string) => ({
   customers: dynamoCustomerStore,
   followers: dynamoAccountStore,
   keys: dynamoKeyStore,
+  publisher: stagePublisher,
   clock: systemClock,
   onBehalfOf: <T>(platform: string, work: () => Promise<T>) =>
     actingAs({ tenant: platform, subject: SPONSOR_BANK_ACTOR, requestId }, work),

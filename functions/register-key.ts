@@ -8,6 +8,7 @@ import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { RegisterKeyRequest } from '../shared/schemas/keys';
 import { registerKeyRequest } from '../shared/schemas/generated/keys';
+import { stagePublisher } from './network-ports';
 
 export const handler = httpHandler<RegisterKeyRequest>({
   name: 'registerKey',
@@ -20,6 +21,7 @@ export const handler = httpHandler<RegisterKeyRequest>({
         customers: dynamoCustomerStore,
         accounts: dynamoAccountStore,
         keys: dynamoKeyStore,
+        publisher: stagePublisher,
         participant: runtimeConfig().participant,
       },
       auth.tenant,

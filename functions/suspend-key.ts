@@ -3,9 +3,15 @@ import { systemClock } from '../shared/domain/clock';
 import { changeKeyStatus } from '../shared/domain/keys';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
+import { stagePublisher } from './network-ports';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'suspendKey',
   handle: ({ auth, path }) =>
-    changeKeyStatus({ keys: dynamoKeyStore, clock: systemClock }, auth.tenant, path.id, 'suspend'),
+    changeKeyStatus(
+      { keys: dynamoKeyStore, publisher: stagePublisher, clock: systemClock },
+      auth.tenant,
+      path.id,
+      'suspend',
+    ),
 });

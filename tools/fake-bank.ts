@@ -1,9 +1,10 @@
 /**
  * A fake sponsor bank's connector on loopback, speaking only the documented contract (docs/network.md):
  * a real HTTP server that verifies our requests' signatures with the connector secret, answers each
- * transfer order (202, or as a test says: a failure, or nothing for a while) and each directory lookup
- * from its directory (or as a test says), and calls our status route back, sends credits and pushes
- * its decisions on merchants, signed, as the network would. The connector-mode tests run against it,
+ * transfer order (202, or as a test says: a failure, or nothing for a while), each directory lookup
+ * from its directory and each key we publish, suspend, activate or delete there (or as a test says),
+ * and calls our status route back, sends credits and pushes its decisions on merchants, signed, as
+ * the network would. The connector-mode tests run against it,
  * and `npm run fake-bank` runs it on its own (tools/run-fake-bank.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -37,12 +38,22 @@ export interface OrderAnswer {
 export interface FakeBankOptions {
   /** The port on 127.0.0.1; by default any free one. */
   readonly port?: number;
+  /** Who the keys we publish are held by: our sponsor bank (by default the local stage's). */
+  readonly participant?: { readonly name: string; readonly identification_number: string };
   /** Answers every order it takes (202) on our status route at `apiUrl`, `delayMs` later (a standalone bank). */
   readonly answerOrders?: { readonly apiUrl: string; readonly delayMs: number };
 }
 
 /** A directory entry as the network's directory answers a lookup. */
 export type DirectoryAnswer = (typeof SANDBOX_DIRECTORY_KEYS)[number];
+
+/** A key in the bank's directory: whether it resolves, and whether we published it (else another participant). */
+export type HeldKey = DirectoryAnswer & { readonly status: 'ACTIVE' | 'SUSPENDED'; readonly ours: boolean };
+
+/** Our participant on the local stage (shared/runtime/config.ts, readParticipant's defaults). */
+const LOCAL_PARTICIPANT = { name: 'Banco Patrocinador Sandbox', identification_number: '860000001' };
+
+const KEY_PATH = /^\/v1\/directory\/keys\/([^/]+)\/([^/]+)$/;
 
 /** How the bank answers a lookup instead of from its directory: a status, a Retry-After, a body, after a wait. */
 export interface LookupAnswer {
@@ -67,6 +78,10 @@ export interface NetworkAnswer {
   readonly headers: Headers;
 }
 
+/** A key as the directory files it: its type and its value. */
+const keyOf = (key: { readonly key_type?: string; readonly key_value: string }): string =>
+  `${key.key_type}:${key.key_value}`;
+
 export class FakeBank {
   readonly orders: ReceivedOrder[] = [];
   /**
@@ -79,9 +94,13 @@ export class FakeBank {
   readonly lookups: ReceivedOrder[] = [];
   /** How the next lookups are answered, in turn; once used up, from the directory. */
   readonly lookupPlans: LookupAnswer[] = [];
-  /** The network's directory: the sandbox's people and businesses at other participants, and what `hold` adds. */
-  private readonly directory = new Map<string, DirectoryAnswer>(
-    SANDBOX_DIRECTORY_KEYS.map((entry) => [`${entry.key.key_type}:${entry.key.key_value}`, entry]),
+  /** Our requests that publish, suspend, activate or delete keys, in order. */
+  readonly keyChanges: ReceivedOrder[] = [];
+  /** How the next of those are answered, in turn; once used up, by the directory. */
+  readonly keyChangePlans: LookupAnswer[] = [];
+  /** The network's directory: the sandbox's people and businesses at other participants, what `hold` adds, and ours. */
+  private readonly directory = new Map<string, HeldKey>(
+    SANDBOX_DIRECTORY_KEYS.map((entry) => [keyOf(entry.key), { ...entry, status: 'ACTIVE', ours: false }]),
   );
   private readonly server: Server;
   private waiters: (() => void)[] = [];
@@ -114,11 +133,56 @@ export class FakeBank {
     const raw = Buffer.concat(chunks).toString('utf8');
     const headers = request.headers as Record<string, string | undefined>;
     const check = verifySignedMessage(headers, raw, [this.secret()], Math.floor(Date.now() / 1000));
-    const received: ReceivedOrder = { headers, body: JSON.parse(raw) as Json, raw, signed: check.valid };
+    const received: ReceivedOrder = { headers, body: (raw ? JSON.parse(raw) : {}) as Json, raw, signed: check.valid };
     const route = `${request.method} ${request.url}`;
     if (route === 'POST /v1/transfers') return this.takeOrder(received, response);
     if (route === 'POST /v1/directory/lookups') return this.lookUp(received, response);
+    const keyPath = KEY_PATH.exec(request.url ?? '');
+    if (route === 'POST /v1/directory/keys' || (keyPath && ['PATCH', 'DELETE'].includes(request.method ?? ''))) {
+      const key = keyPath ? `${decodeURIComponent(keyPath[1]!)}:${decodeURIComponent(keyPath[2]!)}` : undefined;
+      return this.changeKey(request.method!, key, received, response);
+    }
     response.writeHead(404, { 'content-type': 'application/json' }).end('{"reason":"NO_SUCH_ROUTE"}');
+  }
+
+  /**
+   * A key we publish (POST: 201, or 409 KEY_HELD_ELSEWHERE when another participant, or another
+   * account of ours, holds it; the same registration again is 201 and changes nothing), suspend or
+   * activate (PATCH `{"status"}`: 200) or delete (DELETE: 204); 404 for a key we do not hold; the
+   * next of `keyChangePlans` instead, when there is one; 401 when our signature fails.
+   */
+  private async changeKey(method: string, key: string | undefined, change: ReceivedOrder, response: ServerResponse) {
+    this.keyChanges.push(change);
+    const plan = this.keyChangePlans.shift();
+    if (plan?.delayMs) await sleep(plan.delayMs);
+    const json = { 'content-type': 'application/json' };
+    if (!change.signed) return void response.writeHead(401).end();
+    if (plan) return void response.writeHead(plan.status, json).end(plan.body ?? '{}');
+    if (method === 'POST') {
+      const { key: published, account, owner } = change.body;
+      const held = this.directory.get(keyOf(published));
+      if (held && !(held.ours && held.account.account_number === account.account_number)) {
+        return void response.writeHead(409, json).end('{"reason":"KEY_HELD_ELSEWHERE"}');
+      }
+      const participant = this.options.participant ?? LOCAL_PARTICIPANT;
+      const entry: HeldKey = held ?? { key: published, owner, participant, account, status: 'ACTIVE', ours: true };
+      this.directory.set(keyOf(published), entry);
+      return void response.writeHead(201, json).end(JSON.stringify(entry));
+    }
+    const held = key === undefined ? undefined : this.directory.get(key);
+    if (!held?.ours) return void response.writeHead(404, json).end('{"reason":"KEY_NOT_FOUND"}');
+    if (method === 'DELETE') {
+      this.directory.delete(key!);
+      return void response.writeHead(204).end();
+    }
+    const changed = { ...held, status: change.body['status'] as HeldKey['status'] };
+    this.directory.set(key!, changed);
+    response.writeHead(200, json).end(JSON.stringify(changed));
+  }
+
+  /** The directory's entry of a key, as it stands (undefined when no participant holds it). */
+  entry(key: { readonly key_type: string; readonly key_value: string }): HeldKey | undefined {
+    return this.directory.get(keyOf(key));
   }
 
   /**
@@ -139,18 +203,18 @@ export class FakeBank {
       response.writeHead(plan.status, headers).end(plan.body ?? '{}');
       return;
     }
-    const key = lookup.body['key'] as { key_type?: string; key_value: string };
-    const entry = this.directory.get(`${key.key_type}:${key.key_value}`);
-    if (!entry) {
+    const entry = this.directory.get(keyOf(lookup.body['key']));
+    if (entry?.status !== 'ACTIVE') {
       response.writeHead(404, json).end('{"reason":"KEY_NOT_FOUND"}');
       return;
     }
-    response.writeHead(200, json).end(JSON.stringify(entry));
+    const { key, owner, participant, account } = entry;
+    response.writeHead(200, json).end(JSON.stringify({ key, owner, participant, account }));
   }
 
   /** Holds `entry` in the bank's directory: a key of someone at another participant. */
   hold(entry: DirectoryAnswer): void {
-    this.directory.set(`${entry.key.key_type}:${entry.key.key_value}`, entry);
+    this.directory.set(keyOf(entry.key), { ...entry, status: 'ACTIVE', ours: false });
   }
 
   private async takeOrder(order: ReceivedOrder, response: ServerResponse): Promise<void> {

@@ -20,6 +20,8 @@ export const keyRoutes: RouteFamily = {
       // Reads the account and its customer; the transaction puts the key and its directory entry,
       // checks the customer and the account, and updates the counters.
       tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+      // On a connector stage it publishes the key in the network's directory first, signed.
+      secrets: ['network'],
     },
     {
       name: 'listKeys',
@@ -54,6 +56,8 @@ export const keyRoutes: RouteFamily = {
       scopes: [SCOPES.keysWrite],
       // Reads the key; the transaction updates it, deletes its directory entry and puts its audit event.
       tableActions: ['GetItem', 'UpdateItem', 'DeleteItem', 'PutItem'],
+      // On a connector stage the network's directory is told first (docs/network.md, "Directory").
+      secrets: ['network'],
     },
     {
       name: 'suspendKey',
@@ -66,6 +70,8 @@ export const keyRoutes: RouteFamily = {
       scopes: [SCOPES.keysWrite],
       // Reads the key; the transaction updates it and its directory entry, and puts its audit event.
       tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
+      // On a connector stage the network's directory is told first (docs/network.md, "Directory").
+      secrets: ['network'],
     },
     {
       name: 'activateKey',
@@ -78,6 +84,8 @@ export const keyRoutes: RouteFamily = {
       scopes: [SCOPES.keysWrite],
       // As suspendKey, and checks that the customer is still ACTIVE.
       tableActions: ['GetItem', 'UpdateItem', 'ConditionCheckItem', 'PutItem'],
+      // On a connector stage the network's directory is told first (docs/network.md, "Directory").
+      secrets: ['network'],
     },
     {
       name: 'resolveKey',

@@ -2,7 +2,8 @@
  * Bre-B keys of the clients' merchants (docs/keys.md): registration, reading, listing and the status
  * machine ACTIVE <-> SUSPENDED -> DELETED. A registered key is also a directory entry (shared with
  * the sandbox's keys, shared/domain/directory.ts), written in the same transaction, so that a value
- * is registered at most once in the whole directory and resolution is one read.
+ * is registered at most once in the whole directory and resolution is one read. On a connector stage
+ * the network's directory is told first (shared/domain/key-publishing.ts).
  */
 import type { KeyListQuery, KeyStatus, RegisterKeyRequest } from '../schemas/keys';
 import { getOwnAccount, type AccountStore } from './accounts';
@@ -10,6 +11,7 @@ import { newRecord, type Clock, type NewRecords } from './clock';
 import type { CustomerStore } from './customers';
 import type { DirectoryEntry } from './directory';
 import { AppError, invalidField } from './errors';
+import { publishStatus, type KeyPublisher } from './key-publishing';
 import { ownReader } from './ownership';
 import { normaliseKeyValue, type KeyType } from './key-formats';
 import { listOf, type RecordReader } from './lists';
@@ -71,6 +73,7 @@ export interface RegisterKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly keys: Pick<KeyStore, 'insert'>;
+  readonly publisher: KeyPublisher;
   /** Our sponsor bank: the participant of our merchants' keys. */
   readonly participant: { readonly name: string; readonly nit: string };
 }
@@ -140,9 +143,13 @@ export async function registerKey(
     created_at: key.created_at,
     updated_at: key.updated_at,
   };
+  await deps.publisher.publish(entry);
   const result = await deps.keys.insert(key, entry);
   if (!result.inserted) {
+    // A value taken here is held by a key of ours, for this account (the directory refuses another
+    // account's): it stays published. Refused for a status, the key is withdrawn again.
     if (result.reason === 'value_taken') throw alreadyRegistered(keyType);
+    await deps.publisher.withdraw(entry.key);
     if (result.reason === 'customer_inactive') throw customerInactive(customer.id);
     throw new AppError('ACCOUNT_INACTIVE', `Account ${account.id} is not active`);
   }
@@ -163,7 +170,29 @@ const TRANSITIONS: Readonly<Record<KeyAction, { readonly to: KeyStatus; readonly
 
 export interface ChangeKeyStatusDeps {
   readonly keys: Pick<KeyStore, 'get' | 'transition'>;
+  readonly publisher: KeyPublisher;
   readonly clock: Clock;
+}
+
+const directoryKeyOf = (key: StoredKey) => ({ key_type: key.key_type, key_value: key.key_value });
+
+/**
+ * Moves the key to `to` in the network's directory, then in our table. When our table refuses (a
+ * concurrent change, an inactive customer), the directory is told the status the key kept here.
+ */
+export async function moveKey(
+  deps: Pick<ChangeKeyStatusDeps, 'keys' | 'publisher'>,
+  key: StoredKey,
+  to: KeyStatus,
+  now: string,
+): Promise<TransitionResult> {
+  await publishStatus(deps.publisher, directoryKeyOf(key), to);
+  const result = await deps.keys.transition(key, to, now);
+  if (result !== 'changed') {
+    const kept = await deps.keys.get(key.id);
+    await publishStatus(deps.publisher, directoryKeyOf(key), kept?.status ?? 'DELETED');
+  }
+  return result;
 }
 
 /**
@@ -190,7 +219,7 @@ export async function changeKeyStatus(
     );
   }
   const now = deps.clock.now();
-  const result = await deps.keys.transition(key, to, now);
+  const result = await moveKey(deps, key, to, now);
   if (result === 'conflict') {
     throw new AppError('CONCURRENT_UPDATE', `Key ${key.id} was changed by another request: read it and retry`);
   }

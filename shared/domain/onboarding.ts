@@ -9,7 +9,8 @@ import type { MerchantDecisionAnswer, MerchantDecisionRequest } from '../schemas
 import type { Clock } from './clock';
 import { setCustomerStatus, type CustomerStatusFollowers, type CustomerStore } from './customers';
 import { AppError } from './errors';
-import type { KeyStore, StoredKey } from './keys';
+import type { KeyPublisher } from './key-publishing';
+import { moveKey, type KeyStore, type StoredKey } from './keys';
 import { MAX_PAGE_SIZE } from '../schemas/lists';
 import { parsePageRequest, walkPages } from './lists';
 import { cop, parseCents } from './money';
@@ -19,7 +20,9 @@ export interface MerchantDecisionDeps {
   readonly sponsorBank: Pick<SponsorBankStore, 'saveMerchant' | 'findMerchant'>;
   readonly customers: Pick<CustomerStore, 'findByNit' | 'get' | 'updateStatus'>;
   readonly followers: CustomerStatusFollowers;
-  readonly keys: Pick<KeyStore, 'walk' | 'transition'>;
+  readonly keys: Pick<KeyStore, 'walk' | 'get' | 'transition'>;
+  /** The network's directory, where the suspended keys stop resolving too. */
+  readonly publisher: KeyPublisher;
   readonly clock: Clock;
   /**
    * Runs changes to a platform's records as the bank's, in that platform's own audit trail (a
@@ -53,8 +56,9 @@ async function withdraw(deps: MerchantDecisionDeps, platform: string, nit: strin
   // Run even when INACTIVE already: a repeat of the decision finishes what a crash left half done.
   await setCustomerStatus(deps, platform, customer.id, 'INACTIVE');
   for (const key of await activeKeysOf(deps, platform, customer.id)) {
-    // A key changed meanwhile by its client ('conflict') is read again by the next repeat, if any.
-    await deps.keys.transition(key, 'SUSPENDED', deps.clock.now());
+    // A key changed meanwhile by its client ('conflict') is read again by the next repeat, if any;
+    // a directory that does not answer fails the decision (503), which the bank sends again.
+    await moveKey(deps, key, 'SUSPENDED', deps.clock.now());
   }
   return wasActive;
 }

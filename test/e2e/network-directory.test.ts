@@ -3,11 +3,13 @@
  * and validate-key on the real local server ask the fake sponsor bank's directory, signed; a key held
  * at another bank resolves and is paid; a key nobody holds is 404; the directory's 429 is passed on
  * with its Retry-After; a failing, slow or off-contract directory is 503 and stores nothing. Our own
- * merchants' keys resolve from our table, with no call.
+ * merchants' keys resolve from our table, with no call. Registering, suspending, activating and deleting
+ * a key tell the bank's directory first, signed; a key held elsewhere is 409 and a failing directory
+ * 503, with nothing changed here.
  */
 import { FakeBank } from '../../tools/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
-import { merchantWithKey } from '../support/merchants';
+import { merchantWithKey, uniqueAlphaKey } from '../support/merchants';
 
 const OTHER_BANK = { name: 'Banco Lejano S.A.', identification_number: '860000099' };
 const LUCIA = {
@@ -167,5 +169,88 @@ describe('validating a key through the network', () => {
     }
     expect([answer.status, answer.body.code]).toEqual([429, 'KEY_LOOKUPS_EXHAUSTED']);
     expect(bank.lookups.length).toBe(asked);
+  });
+});
+
+describe("publishing our merchants' keys in the network's directory", () => {
+  const keyItems = async (value: string) =>
+    (await api.scan()).filter((item) => item['entity'] === 'KEY' && item['key_value'] === value);
+  const changeKey = (id: string, action: 'suspend' | 'activate' | 'delete') =>
+    action === 'delete'
+      ? api.request('DELETE', `/v1/keys/${id}`, { token })
+      : api.request('PATCH', `/v1/keys/${id}/${action}`, { token });
+
+  it('a registered key is in the bank’s directory, signed, and follows each status change there', async () => {
+    const told = bank.keyChanges.length;
+    const merchant = await merchantWithKey(api, token);
+    const [published] = bank.keyChanges.slice(told);
+    expect(published!.signed).toBe(true);
+    expect(published!.body).toEqual({
+      key: merchant.key,
+      account: { account_number: merchant.accountNumber, account_type: expect.any(String) },
+      owner: {
+        identification_type: 'NIT',
+        identification_number: merchant.nit,
+        type: 'BUSINESS',
+        business_name: merchant.businessName,
+      },
+    });
+    expect(bank.entry(merchant.key)).toMatchObject({
+      status: 'ACTIVE',
+      participant: { name: 'Banco Patrocinador Sandbox', identification_number: '860000001' },
+      account: { account_number: merchant.accountNumber },
+    });
+
+    expect((await changeKey(merchant.keyId, 'suspend')).status).toBe(200);
+    expect(bank.entry(merchant.key)?.status).toBe('SUSPENDED');
+    expect((await changeKey(merchant.keyId, 'activate')).status).toBe(200);
+    expect(bank.entry(merchant.key)?.status).toBe('ACTIVE');
+    expect((await changeKey(merchant.keyId, 'delete')).status).toBe(200);
+    expect(bank.entry(merchant.key)).toBeUndefined();
+    expect(bank.keyChanges.slice(told + 1).map((change) => [change.signed, change.body['status']])).toEqual([
+      [true, 'SUSPENDED'],
+      [true, 'ACTIVE'],
+      [true, undefined],
+    ]);
+  });
+
+  it('a key another participant holds is 409 KEY_ALREADY_REGISTERED, and nothing is stored', async () => {
+    const merchant = await merchantWithKey(api, token);
+    const answer = await api.request('POST', '/v1/keys', {
+      token,
+      body: { account_id: merchant.accountId, key: LUCIA.key },
+    });
+    expect([answer.status, answer.body.code]).toEqual([409, 'KEY_ALREADY_REGISTERED']);
+    expect(await keyItems(LUCIA.key.key_value)).toEqual([]);
+    expect(bank.entry(LUCIA.key)).toMatchObject({ ours: false, participant: OTHER_BANK });
+  });
+
+  it.each([
+    ['fails', { status: 500 }],
+    ['does not answer within 5 s', { status: 201, delayMs: 5_500 }],
+  ])('a directory that %s: registration is 503 with Retry-After and stores nothing', async (_, plan) => {
+    const merchant = await merchantWithKey(api, token);
+    bank.keyChangePlans.push(plan);
+    const key = { key_type: 'ALPHA', key_value: uniqueAlphaKey() };
+    const answer = await api.request('POST', '/v1/keys', { token, body: { account_id: merchant.accountId, key } });
+    expect([answer.status, answer.body.code, answer.headers.get('retry-after')]).toEqual([
+      503,
+      'SERVICE_UNAVAILABLE',
+      '5',
+    ]);
+    expect(await keyItems(key.key_value)).toEqual([]);
+    // Once the directory answers again, the same registration succeeds.
+    const again = await api.request('POST', '/v1/keys', { token, body: { account_id: merchant.accountId, key } });
+    expect(again.status).toBe(200);
+    expect(bank.entry(key)?.status).toBe('ACTIVE');
+  });
+
+  it('a directory that fails a suspension: 503, and the key stays ACTIVE here and there', async () => {
+    const merchant = await merchantWithKey(api, token);
+    bank.keyChangePlans.push({ status: 503 });
+    const answer = await changeKey(merchant.keyId, 'suspend');
+    expect([answer.status, answer.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect((await api.request('GET', `/v1/keys/${merchant.keyId}`, { token })).body.status).toBe('ACTIVE');
+    expect(bank.entry(merchant.key)?.status).toBe('ACTIVE');
   });
 });

@@ -195,6 +195,7 @@ describe('a revocation', () => {
     expect(customer.body.status).toBe('INACTIVE');
     const key = await api.request('GET', `/v1/keys/${merchant.keyId}`, { token: tokenA });
     expect(key.body.status).toBe('SUSPENDED');
+    expect(bank.entry(merchant.key)?.status).toBe('SUSPENDED');
     const payer = await merchantWithKey(api, tokenB);
     const resolved = await api.request('POST', '/v1/resolve-key', {
       token: tokenB,

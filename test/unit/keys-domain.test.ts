@@ -11,6 +11,7 @@ import {
   type KeyStore,
   type StoredKey,
 } from '../../shared/domain/keys';
+import type { KeyPublisher } from '../../shared/domain/key-publishing';
 import type { KeyStatus } from '../../shared/schemas/keys';
 
 const NOW = '2026-11-22T03:00:00.000Z';
@@ -47,14 +48,31 @@ function storeWith(status: KeyStatus) {
     updated_at: NOW,
   };
   const calls: KeyStatus[] = [];
+  const told: string[] = [];
+  const outcome: { transition: 'changed' | 'conflict' | 'customer_inactive' } = { transition: 'changed' };
   const store: Pick<KeyStore, 'get' | 'transition'> = {
     get: async (id) => (id === key.id ? key : undefined),
     transition: async (_key, to) => {
       calls.push(to);
-      return 'changed';
+      told.push(`table ${to}`);
+      return outcome.transition;
     },
   };
-  return { store, calls };
+  return { store, calls, told, outcome, publisher: recordingPublisher(told) };
+}
+
+/** A publisher that records what the directory was told, in order, in `told` (shared with the store's calls). */
+function recordingPublisher(told: string[], failing = false): KeyPublisher {
+  const tell = (what: string) => {
+    if (failing) return Promise.reject(new AppError('SERVICE_UNAVAILABLE', 'down'));
+    told.push(what);
+    return Promise.resolve();
+  };
+  return {
+    publish: (entry) => tell(`publish ${entry.key.key_value}`),
+    setStatus: (key, status) => tell(`${status} ${key.key_value}`),
+    withdraw: (key) => tell(`withdraw ${key.key_value}`),
+  };
 }
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
@@ -78,8 +96,8 @@ describe('changeKeyStatus', () => {
     ['DELETED', 'activate', 'KEY_STATUS_CONFLICT'],
     ['DELETED', 'delete', 'KEY_STATUS_CONFLICT'],
   ])('%s, %s -> %s', async (from, action, expected) => {
-    const { store, calls } = storeWith(from);
-    const run = changeKeyStatus({ keys: store, clock }, 't1', 'k1', action);
+    const { store, calls, publisher } = storeWith(from);
+    const run = changeKeyStatus({ keys: store, publisher, clock }, 't1', 'k1', action);
     if (expected === 'KEY_STATUS_CONFLICT') {
       expect(await codeOf(run)).toBe(expected);
       expect(calls).toEqual([]);
@@ -94,9 +112,38 @@ describe('changeKeyStatus', () => {
   });
 
   test('another client 403, unknown 404', async () => {
-    const { store } = storeWith('ACTIVE');
-    expect(await codeOf(changeKeyStatus({ keys: store, clock }, 't2', 'k1', 'suspend'))).toBe('FORBIDDEN');
-    expect(await codeOf(changeKeyStatus({ keys: store, clock }, 't1', 'nope', 'suspend'))).toBe('NOT_FOUND');
+    const { store, publisher } = storeWith('ACTIVE');
+    expect(await codeOf(changeKeyStatus({ keys: store, publisher, clock }, 't2', 'k1', 'suspend'))).toBe('FORBIDDEN');
+    expect(await codeOf(changeKeyStatus({ keys: store, publisher, clock }, 't1', 'nope', 'suspend'))).toBe('NOT_FOUND');
+  });
+
+  test.each<[KeyAction, KeyStatus, string]>([
+    ['suspend', 'ACTIVE', 'SUSPENDED @tienda1'],
+    ['activate', 'SUSPENDED', 'ACTIVE @tienda1'],
+    ['delete', 'ACTIVE', 'withdraw @tienda1'],
+  ])('%s tells the directory first, then changes the table', async (action, from, told) => {
+    const { store, publisher, told: log } = storeWith(from);
+    await changeKeyStatus({ keys: store, publisher, clock }, 't1', 'k1', action);
+    expect(log).toEqual([told, `table ${told.startsWith('withdraw') ? 'DELETED' : told.split(' ')[0]}`]);
+  });
+
+  test('a directory that does not answer changes nothing in the table', async () => {
+    const { store, calls } = storeWith('ACTIVE');
+    const down = recordingPublisher([], true);
+    expect(await codeOf(changeKeyStatus({ keys: store, publisher: down, clock }, 't1', 'k1', 'suspend'))).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
+    expect(calls).toEqual([]);
+  });
+
+  test.each([
+    ['conflict', 'CONCURRENT_UPDATE'],
+    ['customer_inactive', 'CUSTOMER_INACTIVE'],
+  ] as const)('refused by the table (%s): the directory is told the status the key kept', async (refusal, code) => {
+    const { store, publisher, told, outcome } = storeWith('SUSPENDED');
+    outcome.transition = refusal;
+    expect(await codeOf(changeKeyStatus({ keys: store, publisher, clock }, 't1', 'k1', 'activate'))).toBe(code);
+    expect(told).toEqual(['ACTIVE @tienda1', 'table ACTIVE', 'SUSPENDED @tienda1']);
   });
 });
 
@@ -115,6 +162,7 @@ describe('keyForNewQrCode', () => {
 describe('registerKey', () => {
   const inserted: [StoredKey, DirectoryEntry][] = [];
   const deps = {
+    publisher: recordingPublisher([]),
     customers: { get: async (id: string) => (id === customer.id ? customer : undefined) },
     accounts: { get: async (id: string) => (id === account.id ? account : undefined) },
     keys: {
@@ -165,18 +213,48 @@ describe('registerKey', () => {
     ).toBe('VALIDATION_FAILED');
   });
 
-  test('store refusals become 409 KEY_ALREADY_REGISTERED and 400 CUSTOMER_INACTIVE', async () => {
-    for (const [reason, code] of [
-      ['value_taken', 'KEY_ALREADY_REGISTERED'],
-      ['customer_inactive', 'CUSTOMER_INACTIVE'],
-      ['account_inactive', 'ACCOUNT_INACTIVE'],
-    ] as const) {
-      const refusing = { ...deps, keys: { insert: async () => ({ inserted: false, reason }) as const } };
-      expect(
-        await codeOf(
-          registerKey(refusing, 't1', { account_id: 'a1', key: { key_type: 'ALPHA', key_value: '@tienda1' } }),
-        ),
-      ).toBe(code);
-    }
+  test('publishes the key in the directory before it writes it', async () => {
+    const order: string[] = [];
+    const watching = {
+      ...deps,
+      publisher: recordingPublisher(order),
+      keys: {
+        insert: async (key: StoredKey, entry: DirectoryEntry) => {
+          order.push('table');
+          return deps.keys.insert(key, entry);
+        },
+      },
+    };
+    await registerKey(watching, 't1', { account_id: 'a1', key: { key_type: 'ALPHA', key_value: '@tienda9' } });
+    expect(order).toEqual(['publish @tienda9', 'table']);
+  });
+
+  test('a directory that does not answer stores nothing', async () => {
+    const before = inserted.length;
+    const down = { ...deps, publisher: recordingPublisher([], true) };
+    expect(
+      await codeOf(registerKey(down, 't1', { account_id: 'a1', key: { key_type: 'ALPHA', key_value: '@tienda8' } })),
+    ).toBe('SERVICE_UNAVAILABLE');
+    expect(inserted.length).toBe(before);
+  });
+
+  test.each([
+    // A value taken here is a key of ours for this account: the directory keeps it.
+    ['value_taken', 'KEY_ALREADY_REGISTERED', ['publish @tienda1']],
+    ['customer_inactive', 'CUSTOMER_INACTIVE', ['publish @tienda1', 'withdraw @tienda1']],
+    ['account_inactive', 'ACCOUNT_INACTIVE', ['publish @tienda1', 'withdraw @tienda1']],
+  ] as const)('refused by the table (%s): %s, and the directory is told %j', async (reason, code, published) => {
+    const log: string[] = [];
+    const refusing = {
+      ...deps,
+      publisher: recordingPublisher(log),
+      keys: { insert: async () => ({ inserted: false, reason }) as const },
+    };
+    expect(
+      await codeOf(
+        registerKey(refusing, 't1', { account_id: 'a1', key: { key_type: 'ALPHA', key_value: '@tienda1' } }),
+      ),
+    ).toBe(code);
+    expect(log).toEqual(published);
   });
 });
