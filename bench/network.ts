@@ -65,11 +65,11 @@ const accountNumber = (i: number): string => String(440_000_000_000 + i);
 
 // Connector mode.
 const started: { runtime?: Runtime } = {};
-const bank = await FakeBank.start(() => started.runtime!.networkSecret!);
+const bank = await FakeBank.start(() => started.runtime!.url);
 const runtime = (started.runtime = await startLocalRuntime({
   port: 0,
   dataDir: IN_MEMORY,
-  network: { kind: 'connector', url: bank.url },
+  network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
 }));
 const token = await tokenOf(runtime);
 const bankCalls = () => bank.lookups.length + bank.orders.length;

@@ -6,18 +6,16 @@
  */
 import { systemClock } from '../shared/domain/clock';
 import { applyMerchantDecision } from '../shared/domain/onboarding';
-import { verifySignedMessage } from '../shared/domain/webhook-signature';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { actingAs } from '../shared/data/audit-trail';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
-import { networkSecrets } from '../shared/data/network-secret';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
 import type { MerchantDecisionRequest } from '../shared/schemas/network';
 import { merchantDecisionRequest } from '../shared/schemas/generated/network';
-import { stagePublisher } from './network-ports';
+import { stagePublisher, verifyNetworkRequest } from './network-ports';
 
 /** Who the audit trail names for the bank's changes to a platform's records. */
 const SPONSOR_BANK_ACTOR = 'sponsor-bank';
@@ -40,8 +38,7 @@ export const handler = networkHandler<
   name: 'applyMerchantDecision',
   body: merchantDecisionRequest,
   checksOwnPath: true,
-  verify: async (headers, body) =>
-    verifySignedMessage(headers, body, await networkSecrets(), Math.floor(Date.now() / 1000)),
+  verify: verifyNetworkRequest,
   handle: async ({ body, path, requestId }) => {
     const answer = await applyMerchantDecision(depsFor(requestId), path, body);
     logger.info('Merchant decision', {

@@ -6,20 +6,18 @@
 import { AppError } from '../shared/domain/errors';
 import { systemNewRecords } from '../shared/domain/clock';
 import { applyTransferStatus, type TransferStatus } from '../shared/domain/transfer-orders';
-import { verifySignedMessage } from '../shared/domain/webhook-signature';
-import { networkSecrets } from '../shared/data/network-secret';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
 import { readParticipant } from '../shared/runtime/config';
 import { transferStatusRequest } from '../shared/schemas/generated/network';
+import { verifyNetworkRequest } from './network-ports';
 
 export const handler = networkHandler<TransferStatus, { id: string }>({
   name: 'applyTransferStatus',
   body: transferStatusRequest,
-  verify: async (headers, body) =>
-    verifySignedMessage(headers, body, await networkSecrets(), Math.floor(Date.now() / 1000)),
+  verify: verifyNetworkRequest,
   handle: async ({ body, path }) => {
     const deps = {
       ...systemNewRecords,

@@ -11,18 +11,50 @@ import { tableLookup, type DirectoryLookup } from '../shared/domain/directory';
 import { connectorPublisher, tableIsTheDirectory, type KeyPublisher } from '../shared/domain/key-publishing';
 import { networkDirectory } from '../shared/domain/network-directory';
 import { dynamoDirectory } from '../shared/data/directory-repository';
+import { parseJwks, verifyRequest, type Jwks } from '../shared/domain/message-signatures';
+import { verifySignedMessage } from '../shared/domain/webhook-signature';
 import { fetchConnector } from '../shared/data/network-connector';
-import { networkSecrets } from '../shared/data/network-secret';
-import { readNetwork } from '../shared/runtime/config';
+import { networkSecrets, networkSigningKeys } from '../shared/data/network-secret';
+import type { NetworkSignatureCheck, ReceivedNetworkRequest } from '../shared/http/network-handler';
+import { ENV, readNetwork } from '../shared/runtime/config';
 import { sandboxDirectoryKeyRequest } from '../shared/schemas/generated/keys';
 
-/** The connector at `url`, signing with the stage's connector secrets. */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The connector at `url`, each request signed with our newest Ed25519 key. */
 export const connectorClient = (url: string): ConnectorClient => ({
   transport: fetchConnector,
   url,
-  secrets: () => networkSecrets(),
-  nowSeconds: () => Math.floor(Date.now() / 1000),
+  signingKey: async () => (await networkSigningKeys())[0]!,
+  nowSeconds,
 });
+
+let bankKeys: { readonly text: string; readonly jwks: Jwks } | undefined;
+
+/** The bank's JWKS (NETWORK_BANK_KEYS), parsed once per value. */
+function parsedBankKeys(text: string): Jwks {
+  if (bankKeys?.text !== text) bankKeys = { text, jwks: parseJwks(text) };
+  return bankKeys.jwks;
+}
+
+/**
+ * Whether the connector signed a request to one of our /network/ routes: on a connector stage the
+ * bank's RFC 9421 signature by one of its published keys. The sandbox's simulator, on a stage that has
+ * one, calls the routes in process with the Standard Webhooks signature of the stage's own secret,
+ * which no bank holds: the only signature a sandbox stage takes, and one more a local connector stage
+ * takes (production has no sandbox, so only the bank's).
+ */
+export async function verifyNetworkRequest(request: ReceivedNetworkRequest): Promise<NetworkSignatureCheck> {
+  const network = readNetwork(process.env);
+  if (network.kind === 'connector') {
+    const verdict = verifyRequest(request, parsedBankKeys(network.bankKeys), nowSeconds());
+    if (verdict.valid) return { valid: true, requestId: verdict.nonce };
+    const simulated = process.env[ENV.sandboxEnabled] === 'true' && request.headers['webhook-signature'] !== undefined;
+    if (!simulated) return verdict;
+  }
+  const check = verifySignedMessage(request.headers, request.body, await networkSecrets(), nowSeconds());
+  return check.valid ? { valid: true, requestId: request.headers['webhook-id']! } : check;
+}
 
 const sandboxDirectory = tableLookup(dynamoDirectory);
 

@@ -7,7 +7,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { receiveCredit } from '../shared/domain/network-credits';
 import type { CreditNetwork } from '../shared/domain/sandbox-inbound';
-import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
+import { signedHeaders } from '../shared/domain/webhook-signature';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { CREDIT_DECISION_WAIT, inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
 import { networkSecrets } from '../shared/data/network-secret';
@@ -16,12 +16,12 @@ import { logger } from '../shared/http/logger';
 import { callNetworkRoute, networkHandler } from '../shared/http/network-handler';
 import type { CreditAnswer, CreditRequest } from '../shared/schemas/network';
 import { creditRequest } from '../shared/schemas/generated/network';
+import { verifyNetworkRequest } from './network-ports';
 
 export const handler = networkHandler<CreditRequest>({
   name: 'receiveNetworkCredit',
   body: creditRequest,
-  verify: async (headers, body) =>
-    verifySignedMessage(headers, body, await networkSecrets(), Math.floor(Date.now() / 1000)),
+  verify: verifyNetworkRequest,
   handle: async ({ body }) => {
     const deps = {
       ...systemNewRecords,

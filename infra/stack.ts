@@ -53,6 +53,7 @@ import { edgeSettingsOf } from './edge';
 import {
   ALARM_EMAIL_CONTEXT,
   ALARM_TOPIC_CONTEXT,
+  NETWORK_BANK_KEYS_CONTEXT,
   NETWORK_CONNECTOR_URL_CONTEXT,
   resolveAlarms,
   resolveNetwork,
@@ -135,9 +136,13 @@ export class BrebApiStack extends Stack {
     // The stack's own tags, which CloudFormation also puts on every resource it can. Given here since
     // @aws-cdk/core:explicitStackTags: Tags.of(stack) no longer reaches the stack itself.
     super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
-    // A production stage without its connector's URL fails here, naming networkConnectorUrl.
+    // A production stage without its connector's URL or the bank's keys fails here, naming the context value.
     const settings = resolveAlarms(
-      resolveNetwork(props.settings, this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT)),
+      resolveNetwork(
+        props.settings,
+        this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT),
+        this.node.tryGetContext(NETWORK_BANK_KEYS_CONTEXT),
+      ),
       this.node.tryGetContext(ALARM_EMAIL_CONTEXT),
       this.node.tryGetContext(ALARM_TOPIC_CONTEXT),
     );

@@ -2,6 +2,7 @@
  * Stage settings in one typed place. `cdk deploy -c stage=<name>` picks one; `local` targets
  * LocalStack. Every difference between environments lives here, nowhere else.
  */
+import { parseJwks } from '../shared/domain/message-signatures';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
@@ -62,13 +63,26 @@ export type TracingSettings = { readonly kind: 'xray' } | { readonly kind: 'adot
  * rejected). `connector`: signed transfer orders are POSTed to the sponsor bank's connector at `url`,
  * which may instead come from the context value `networkConnectorUrl` (resolveNetwork).
  */
-export type NetworkSettings = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url?: string };
+export type NetworkSettings =
+  | { readonly kind: 'sandbox' }
+  | {
+      readonly kind: 'connector';
+      readonly url?: string;
+      /** The bank's public keys, a JWKS as JSON (or the context value `networkBankKeys`). */
+      readonly bankKeys?: string;
+    };
 
 /** The context value (`cdk synth -c networkConnectorUrl=https://...`) that gives a stage its connector's URL. */
 export const NETWORK_CONNECTOR_URL_CONTEXT = 'networkConnectorUrl';
+/** The context value (`-c networkBankKeys='{"keys":[...]}'`) that gives a connector stage the bank's public keys. */
+export const NETWORK_BANK_KEYS_CONTEXT = 'networkBankKeys';
 
 /** The connector URL of the documentation, which synthesis checks use (never deployed). */
 export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
+/** The bank's keys of the documentation (RFC 9421's test key), which synthesis checks use (never deployed). */
+export const EXAMPLE_BANK_KEYS = JSON.stringify({
+  keys: [{ kty: 'OKP', crv: 'Ed25519', kid: 'test-key-ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' }],
+});
 
 /**
  * The edge of a stage (docs/operations.md, "The edge"): CloudFront, with the WAF web ACL of the
@@ -290,12 +304,13 @@ export function stageSettings(name: string | undefined): StageSettings {
 }
 
 /**
- * The stage's settings with its network resolved: a connector's URL from the context value
- * `networkConnectorUrl`, else from the stage settings. Throws, naming the context value, when a
- * connector stage has no URL, and when a stage without the sandbox would settle through the simulator
- * (a production stage must move real money or none).
+ * The stage's settings with its network resolved: a connector's URL and the bank's keys from the
+ * context values `networkConnectorUrl` and `networkBankKeys`, else from the stage settings. Throws,
+ * naming the context value, when a connector stage has no URL or no keys (or keys that are no JWKS of
+ * Ed25519 public keys), and when a stage without the sandbox would settle through the simulator (a
+ * production stage must move real money or none).
  */
-export function resolveNetwork(settings: StageSettings, contextUrl: unknown): StageSettings {
+export function resolveNetwork(settings: StageSettings, contextUrl: unknown, contextBankKeys?: unknown): StageSettings {
   const { network, name } = settings;
   if (network.kind === 'sandbox') {
     if (!settings.sandboxEnabled) {
@@ -321,7 +336,19 @@ export function resolveNetwork(settings: StageSettings, contextUrl: unknown): St
   }
   // Transfer orders carry money: never in clear text.
   if (parsed.protocol !== 'https:') throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} of stage ${name} must be https`);
-  return { ...settings, network: { kind: 'connector', url: parsed.toString() } };
+  const bankKeys = typeof contextBankKeys === 'string' && contextBankKeys !== '' ? contextBankKeys : network.bankKeys;
+  if (!bankKeys) {
+    throw new Error(
+      `Stage ${name} takes the network's requests and has none of the bank's public keys to verify them: ` +
+        `cdk synth -c stage=${name} -c ${NETWORK_BANK_KEYS_CONTEXT}='{"keys":[...]}' (a JWKS of Ed25519 keys)`,
+    );
+  }
+  try {
+    parseJwks(bankKeys);
+  } catch (error) {
+    throw new Error(`${NETWORK_BANK_KEYS_CONTEXT} of stage ${name}: ${(error as Error).message}`, { cause: error });
+  }
+  return { ...settings, network: { kind: 'connector', url: parsed.toString(), bankKeys } };
 }
 
 /** The context values (`cdk synth -c alarmEmail=...`) that say who the stage's alarms reach. */
@@ -390,6 +417,9 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     ...(settings.listShards ? { [ENV.listShards]: formatListShards(settings.listShards) } : {}),
     ...(settings.network.kind === 'connector' && settings.network.url
       ? { [ENV.networkConnectorUrl]: settings.network.url }
+      : {}),
+    ...(settings.network.kind === 'connector' && settings.network.bankKeys
+      ? { [ENV.networkBankKeys]: settings.network.bankKeys }
       : {}),
   };
 }

@@ -18,6 +18,8 @@ import {
   EXAMPLE_ALARM_EMAIL,
   EXAMPLE_CONNECTOR_URL,
   NETWORK_CONNECTOR_URL_CONTEXT,
+  NETWORK_BANK_KEYS_CONTEXT,
+  EXAMPLE_BANK_KEYS,
 } from './stages';
 
 const cdk = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
@@ -39,6 +41,14 @@ const connector =
     : NETWORK_CONNECTOR_URL_CONTEXT in context
       ? []
       : ['-c', `${NETWORK_CONNECTOR_URL_CONTEXT}=${EXAMPLE_CONNECTOR_URL}`];
+// And the bank's public keys (NETWORK_BANK_KEYS, or networkBankKeys in cdk.context.json).
+const givenBankKeys = process.env['NETWORK_BANK_KEYS'];
+const bankKeys =
+  givenBankKeys !== undefined
+    ? ['-c', `${NETWORK_BANK_KEYS_CONTEXT}=${givenBankKeys}`]
+    : NETWORK_BANK_KEYS_CONTEXT in context
+      ? []
+      : ['-c', `${NETWORK_BANK_KEYS_CONTEXT}=${EXAMPLE_BANK_KEYS}`];
 
 // Staging and production need someone their alarms reach (ALARM_EMAIL_CONTEXT); a check uses the example.
 const givenAlarmEmail = process.env['ALARM_EMAIL'];
@@ -52,12 +62,17 @@ const alarms =
 const examples = [
   ...(hasEdge ? [] : ['the example edge settings']),
   ...(connector.length > 0 && givenConnectorUrl === undefined ? ["the example connector's URL"] : []),
+  ...(bankKeys.length > 0 && givenBankKeys === undefined ? ["the example bank's keys"] : []),
   ...(alarms.length > 0 && givenAlarmEmail === undefined ? ['the example alarm e-mail'] : []),
 ];
 console.log(
   `Synthesizing every stage into ${outdir}${examples.length > 0 ? ` (production with ${examples.join(' and ')})` : ''}`,
 );
-execFileSync(cdk, ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, ...alarms, '-o', outdir], {
-  cwd: REPO_ROOT,
-  stdio: 'inherit',
-});
+execFileSync(
+  cdk,
+  ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, ...bankKeys, ...alarms, '-o', outdir],
+  {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  },
+);

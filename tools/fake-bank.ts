@@ -1,6 +1,7 @@
 /**
  * A fake sponsor bank's connector on loopback, speaking only the documented contract (docs/network.md):
- * a real HTTP server that verifies our requests' signatures with the connector secret, answers each
+ * a real HTTP server that verifies our requests' RFC 9421 signatures with the public keys our API
+ * publishes (`GET /network/v1/keys`), signs its own with a key of its own (`publicKeys`), answers each
  * transfer order (202, or as a test says: a failure, or nothing for a while), each directory lookup
  * from its directory and each key we publish, suspend, activate or delete there (or as a test says),
  * and calls our status route back, sends credits and pushes its decisions on merchants, signed, as
@@ -11,7 +12,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DIRECTORY_KEYS } from '../infra/local/sandbox-fixtures';
-import { signedHeaders, verifySignedMessage } from '../shared/domain/webhook-signature';
+import {
+  generateSigningKey,
+  publicJwk,
+  signRequest,
+  verifyRequest,
+  type Jwks,
+  type SigningKey,
+} from '../shared/domain/message-signatures';
 
 /**
  * A JSON body as the bank reads it, and as the tests that drive it read it: loosely, the tests'
@@ -24,8 +32,12 @@ export interface ReceivedOrder {
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly body: Json;
   readonly raw: string;
-  /** Whether our signature verified with the connector secret. */
+  /** Whether our signature verified with one of the keys our API publishes. */
   readonly signed: boolean;
+  /** The signature's nonce: the request's id (an order sent again carries its first). */
+  readonly nonce?: string;
+  /** When we signed it (the signature's `created`, Unix seconds). */
+  readonly created?: number;
 }
 
 /** How the bank takes an order: its status (202 takes it), after a wait, after running `before`. */
@@ -38,6 +50,8 @@ export interface OrderAnswer {
 export interface FakeBankOptions {
   /** The port on 127.0.0.1; by default any free one. */
   readonly port?: number;
+  /** The bank's own signing key (by default a new one): `npm run fake-bank` keeps one across runs. */
+  readonly signingKey?: SigningKey;
   /** Who the keys we publish are held by: our sponsor bank (by default the local stage's). */
   readonly participant?: { readonly name: string; readonly identification_number: string };
   /** Answers every order it takes (202) on our status route at `apiUrl`, `delayMs` later (a standalone bank). */
@@ -63,13 +77,21 @@ export interface LookupAnswer {
   readonly delayMs?: number;
 }
 
-/** How a request to our network routes is signed: another secret, no signature, or a stale timestamp. */
+/** How a request to our network routes is signed: another key, no signature, or a stale `created`. */
 export interface Signing {
-  readonly secret?: string;
+  readonly key?: SigningKey;
   readonly unsigned?: boolean;
   readonly ageSeconds?: number;
   /** The bytes sent instead of the ones signed: a body changed in transit. */
   readonly tamper?: (signed: string) => string;
+}
+
+/** A request the bank sent us, as sent: its signature's headers and its bytes. */
+export interface SentRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
 }
 
 export interface NetworkAnswer {
@@ -94,6 +116,8 @@ export class FakeBank {
   readonly lookups: ReceivedOrder[] = [];
   /** How the next lookups are answered, in turn; once used up, from the directory. */
   readonly lookupPlans: LookupAnswer[] = [];
+  /** The bank's requests to us, in order, as sent (signed headers and bytes). */
+  readonly sent: SentRequest[] = [];
   /** Our requests that publish, suspend, activate or delete keys, in order. */
   readonly keyChanges: ReceivedOrder[] = [];
   /** How the next of those are answered, in turn; once used up, by the directory. */
@@ -104,17 +128,43 @@ export class FakeBank {
   );
   private readonly server: Server;
   private waiters: (() => void)[] = [];
+  /** The bank's own key: what it signs its requests to us with. */
+  private readonly signingKey: SigningKey;
 
   private constructor(
     server: Server,
     readonly url: string,
-    private readonly secret: () => string,
+    private readonly apiUrl: () => string,
     private readonly options: FakeBankOptions,
   ) {
     this.server = server;
+    this.signingKey = options.signingKey ?? generateSigningKey(`fake-bank-${randomUUID().slice(0, 8)}`);
   }
 
-  static async start(secret: () => string, options: FakeBankOptions = {}): Promise<FakeBank> {
+  /** The bank's public keys: the stage's networkBankKeys (NETWORK_BANK_KEYS for `npm start`). */
+  get publicKeys(): Jwks {
+    return { keys: [publicJwk(this.signingKey.privateKeyPem, this.signingKey.kid)] };
+  }
+
+  /** Our API's public keys as last read where it publishes them. */
+  private ourKeys: Jwks | undefined;
+
+  /**
+   * Verifies one of our requests with our published keys: read once, and again when a signature does
+   * not verify with them (a key we added since, or another run of the API on the same port).
+   */
+  private async verifyOurs(request: Parameters<typeof verifyRequest>[0]) {
+    const now = Math.floor(Date.now() / 1000);
+    if (this.ourKeys) {
+      const verdict = verifyRequest(request, this.ourKeys, now);
+      if (verdict.valid) return verdict;
+    }
+    this.ourKeys = (await (await fetch(`${this.apiUrl()}/network/v1/keys`)).json()) as Jwks;
+    return verifyRequest(request, this.ourKeys, now);
+  }
+
+  /** Starts the bank; `apiUrl` is our API's base URL, whose public keys verify our requests. */
+  static async start(apiUrl: () => string, options: FakeBankOptions = {}): Promise<FakeBank> {
     // The server answers only once the bank exists, which needs the server's port.
     const started: { bank?: FakeBank } = {};
     const server = createServer((request, response) => {
@@ -123,7 +173,7 @@ export class FakeBank {
     await new Promise<void>((ready) => server.listen(options.port ?? 0, '127.0.0.1', () => ready()));
     const address = server.address() as { port: number };
     // The connector's base URL: orders go to <base>/v1/transfers, lookups to <base>/v1/directory/lookups.
-    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}`, secret, options);
+    started.bank = new FakeBank(server, `http://127.0.0.1:${address.port}`, apiUrl, options);
     return started.bank;
   }
 
@@ -132,8 +182,19 @@ export class FakeBank {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     const headers = request.headers as Record<string, string | undefined>;
-    const check = verifySignedMessage(headers, raw, [this.secret()], Math.floor(Date.now() / 1000));
-    const received: ReceivedOrder = { headers, body: (raw ? JSON.parse(raw) : {}) as Json, raw, signed: check.valid };
+    const check = await this.verifyOurs({
+      method: request.method ?? '',
+      targetUri: `${this.url}${request.url}`,
+      headers,
+      body: raw,
+    });
+    const received: ReceivedOrder = {
+      headers,
+      body: (raw ? JSON.parse(raw) : {}) as Json,
+      raw,
+      signed: check.valid,
+      ...(check.valid ? { nonce: check.nonce, created: check.created } : {}),
+    };
     const route = `${request.method} ${request.url}`;
     if (route === 'POST /v1/transfers') return this.takeOrder(received, response);
     if (route === 'POST /v1/directory/lookups') return this.lookUp(received, response);
@@ -256,8 +317,8 @@ export class FakeBank {
   }
 
   /**
-   * Calls our status route for `transferId`, signed with the connector secret unless `signing` says
-   * otherwise: another secret, no signature, or a timestamp `ageSeconds` old. The body names the
+   * Calls our status route for `transferId`, signed with the bank's key unless `signing` says
+   * otherwise: another key, no signature, or a `created` `ageSeconds` old. The body names the
    * transfer, as the contract asks: its `transfer_id` and the `end_to_end_id` of the order received for
    * it (or, for one never received, the id derived as our orders derive it), unless `status` names
    * them itself.
@@ -296,15 +357,26 @@ export class FakeBank {
   }
 
   private async send(url: string, body: string, signing: Signing, method = 'POST'): Promise<NetworkAnswer> {
-    const timestamp = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
-    const headers = signing.unsigned
+    const created = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
+    const signed = signing.unsigned
       ? {}
-      : signedHeaders(`msg_${randomUUID()}`, timestamp, body, [signing.secret ?? this.secret()]);
-    const response = await fetch(url, {
+      : signRequest({ method, targetUri: url, contentType: 'application/json', body }, signing.key ?? this.signingKey, {
+          created,
+          nonce: `msg_${randomUUID()}`,
+        });
+    const request: SentRequest = {
+      url,
       method,
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...signed },
       body: signing.tamper ? signing.tamper(body) : body,
-    });
+    };
+    this.sent.push(request);
+    return this.replay(request);
+  }
+
+  /** Sends `request` again, byte for byte: what someone who captured it could do within its 5 minutes. */
+  async replay(request: SentRequest): Promise<NetworkAnswer> {
+    const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
     const text = await response.text();
     // The headers ride along unenumerated, so that a test may compare the answer's status and body whole.
     return Object.defineProperty({ status: response.status, body: text ? JSON.parse(text) : undefined }, 'headers', {

@@ -7,15 +7,24 @@
  * way. They are a family of their own (index.ts), deployed in their own nested stack. Nothing here
  * imports handler code.
  */
-import type { FunctionDefinition, HttpMethod, RouteFamily } from './definitions';
+import { IDEMPOTENCY_ACTIONS, type FunctionDefinition, type HttpMethod, type RouteFamily } from './definitions';
 
 export interface NetworkRouteDefinition extends FunctionDefinition {
   readonly method: HttpMethod;
   readonly paths: readonly string[];
-  /** How the caller is authenticated: the connector's Standard Webhooks signature, never a token. */
-  readonly auth: 'signature';
+  /**
+   * How the caller is authenticated: the connector's signature, never a token; `public` for what
+   * anyone may read (our public keys).
+   */
+  readonly auth: 'signature' | 'public';
   readonly summary: string;
 }
+
+/**
+ * What every signed route does with the table besides its work: its request id is claimed, answered
+ * and (after a failure) released as an Idempotency-Key is (shared/http/network-handler.ts).
+ */
+const NETWORK_REQUEST_ACTIONS = IDEMPOTENCY_ACTIONS;
 
 /** Every path the connector calls starts here: API Gateway throttles it apart (infra/constructs/api-stage.ts). */
 export const NETWORK_PATH_PREFIX = '/network/';
@@ -30,7 +39,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     summary: "The network's answer to one of our transfer orders, applied once",
     // Reads the payment (consistent); the answer's transaction puts it (while still PENDING) and its
     // event, and for a rejection updates the payer's balance and puts the movement.
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
+    tableActions: [...NETWORK_REQUEST_ACTIONS],
     secrets: ['network'],
   },
   {
@@ -43,7 +52,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // Reads the payment the credit's id names, the key's directory entry, the key, a QR code and its
     // reference guard, the approval settings; then receives the payment as the sandbox's inbound
     // routes do (a transaction of Puts, Updates and ConditionChecks; the decision's second one).
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+    tableActions: [...NETWORK_REQUEST_ACTIONS, 'ConditionCheckItem'],
     secrets: ['network'],
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
@@ -60,7 +69,18 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // Reads the approval and writes it (Update) and its new accounts (Put); for a revocation, reads
     // the platform's NIT guard and customer, changes its status and its accounts' copies (Query,
     // Update), walks its keys (Query) and suspends each with its directory entry and audit event.
-    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'ConditionCheckItem'],
+    tableActions: [...NETWORK_REQUEST_ACTIONS, 'Query', 'ConditionCheckItem'],
+    secrets: ['network'],
+  },
+  {
+    name: 'getNetworkKeys',
+    handler: 'get-network-keys',
+    method: 'GET',
+    paths: ['/network/v1/keys'],
+    auth: 'public',
+    summary: 'Our public keys (a JWKS): what the bank verifies our signed requests with',
+    tableActions: [],
+    // Derives the public keys from our signing keys, which the network secret holds.
     secrets: ['network'],
   },
 ];

@@ -24,6 +24,7 @@ import { createDynamoDbClient, extendDynamo } from '../../shared/data/client';
 import { enforceGrants, nameCallsByFunction } from './granted-actions';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
+import { generateSigningKey } from '../../shared/domain/message-signatures';
 import { stageEnvironment, stages } from '../stages';
 import { formatListShards, type ListShardSettings } from '../../shared/data/list-shards';
 import { bundleLoader } from './bundles';
@@ -125,7 +126,7 @@ export interface LocalRuntimeOptions {
 const QUEUES = Object.keys(QUEUE_ENV) as QueueName[];
 
 /** Sets `name` to `value`, or removes it when there is none (the default applies). */
-function setOrClear(name: string, value: number | undefined): void {
+function setOrClear(name: string, value: number | string | undefined): void {
   if (value === undefined) delete process.env[name];
   else process.env[name] = String(value);
 }
@@ -212,8 +213,11 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.sweepIntervalMs, sweepInterval > 0 ? sweepInterval : undefined);
     const network = options.network ?? settings.network;
     process.env[ENV.network] = network.kind;
-    if (network.kind === 'connector' && network.url) process.env[ENV.networkConnectorUrl] = network.url;
-    else delete process.env[ENV.networkConnectorUrl];
+    setOrClear(ENV.networkConnectorUrl, network.kind === 'connector' ? network.url : undefined);
+    setOrClear(
+      ENV.networkBankKeys,
+      network.kind === 'connector' && 'bankKeys' in network ? network.bankKeys : undefined,
+    );
     const tenantRateLimit = options.tenantRateLimit === 'stage' ? settings.tenantRateLimit : options.tenantRateLimit;
     if (tenantRateLimit) process.env[ENV.tenantRateLimit] = formatTenantRateLimit(tenantRateLimit);
     else delete process.env[ENV.tenantRateLimit];
@@ -224,6 +228,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // simulator shares), else a fresh one for this run, which `npm start` prints.
     if (!process.env[ENV.networkSecretArn] && !process.env[ENV.networkSecret]) {
       process.env[ENV.networkSecret] = `whsec_${randomBytes(32).toString('base64')}`;
+    }
+    // Our Ed25519 key for the connector (RFC 9421): NETWORK_SIGNING_KEY when set, else a fresh one for
+    // this run; its public half is served at GET /network/v1/keys, where the bank reads it.
+    if (!process.env[ENV.networkSecretArn] && !process.env[ENV.networkSigningKey]) {
+      const key = generateSigningKey(`local-${randomBytes(4).toString('hex')}`);
+      process.env[ENV.networkSigningKey] = JSON.stringify({ kid: key.kid, private_key_pem: key.privateKeyPem });
     }
     // The QR routes' signing key: a LocalStack secret when its ARN is given, else a local one.
     if (!process.env[ENV.qrSigningSecretArn]) {

@@ -150,7 +150,8 @@ function toEvent(
   body: Buffer,
   requestId: string,
 ): APIGatewayProxyEventV2 {
-  const headers = headersOf(request);
+  // API Gateway sets X-Forwarded-Proto to the scheme it was called with; locally that is plain HTTP.
+  const headers: Record<string, string> = { ...headersOf(request), 'x-forwarded-proto': 'http' };
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const textual = isTextual(headers['content-type']);

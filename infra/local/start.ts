@@ -8,8 +8,10 @@
  * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
  * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 60000) of the webhook sender, NETWORK_SECRET (the network connector's whsec_ secret; a new one each start when unset),
- * NETWORK and NETWORK_CONNECTOR_URL (`connector` and its base URL: production's network adapters, e.g. against `npm run fake-bank`),
+ * (default 60000) of the webhook sender, NETWORK_SECRET (the sandbox simulator's whsec_ secret; a new one each start when unset),
+ * NETWORK_SIGNING_KEY (our Ed25519 key for the connector, JSON {"kid", "private_key_pem"}; a new one each start when unset),
+ * NETWORK, NETWORK_CONNECTOR_URL and NETWORK_BANK_KEYS (`connector`, its base URL and the bank's JWKS: production's
+ * network adapters, e.g. against `npm run fake-bank`),
  * APPROVAL_TIMEOUT_MS (default 3000: how long an inbound approval
  * callback has to answer), SWEEP_INTERVAL_MS (default 60000: how often the sweeper restarts stranded work; 0
  * or off: never) and SWEEP_GRACE_MS (default 120000: how late work must be to count as stranded),
@@ -58,8 +60,9 @@ console.log(`Bre-B merchant API listening on ${runtime.url}
   DynamoDB: ${runtime.dynamodbEndpoint} (table ${runtime.tableName}; data: ${dynamodbEndpoint ? 'external' : dataDir})
   Functions: ${env['CLOUD_ASSEMBLY'] ? `the Lambda bundles of ${env['CLOUD_ASSEMBLY']}` : 'the TypeScript sources'}
   The API's description, without a token: ${runtime.url}${DOCUMENT_PATH} (OpenAPI 3.1), ${runtime.url}${REFERENCE_PATH} (reference page)
-  Network: ${env[ENV.network] === 'connector' ? `the connector at ${env[ENV.networkConnectorUrl]}` : 'the sandbox simulator'}
-  Network connector secret (NETWORK_SECRET; signs /network/ calls both ways): ${runtime.networkSecret ?? 'from NETWORK_SECRET_ARN'}
+  Network: ${env[ENV.network] === 'connector' ? `the connector at ${env[ENV.networkConnectorUrl]}, the bank's keys from NETWORK_BANK_KEYS` : 'the sandbox simulator'}
+  Our signing keys for the network (NETWORK_SIGNING_KEY): ${runtime.url}/network/v1/keys
+  The simulator's secret (NETWORK_SECRET; signs its in-process calls): ${runtime.networkSecret ?? 'from NETWORK_SECRET_ARN'}
   Sandbox clients: ${SANDBOX_CLIENTS.map((c) => `${c.clientId}/${c.clientSecret}`).join(', ')}
   Approved sandbox merchant: NIT ${SANDBOX_MERCHANT.identification_number}, accounts ${SANDBOX_MERCHANT.accounts.join(', ')}
   Merchant dashboard: ${runtime.url}${DASHBOARD_PATH}

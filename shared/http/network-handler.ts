@@ -1,8 +1,9 @@
 /**
  * `networkHandler` builds the handler of a route the network connector calls (docs/network.md): no
- * JWT and no tenant, but a Standard Webhooks signature by the connector's secret over the exact bytes
- * received, with a timestamp at most 5 minutes away; without one, 401 (saying only that, the reason in
- * our log) before anything is parsed or read. Then the path's ids (404 when one is no resource id),
+ * JWT and no tenant, but the connector's signature over the request and the exact bytes received,
+ * made at most 5 minutes away (the bank's RFC 9421 signature on a connector stage, the simulator's
+ * Standard Webhooks one on a sandbox stage: the route's `verify`); without one, 401 (saying only that,
+ * the reason in our log) before anything is parsed or read. Then the path's ids (404 when one is no resource id),
  * the body as JSON, validated, and the route's work. The same observability and answers as
  * the clients' routes (shared/http/handler.ts).
  */
@@ -12,6 +13,8 @@ import { AppError, RetryLater } from '../domain/errors';
 import { tracer } from '../observability/telemetry';
 import { logger } from './logger';
 import { bodySizeLimit, checkResourceIds, httpResponses, type ApiContext, type ApiEvent } from './middlewares';
+import { dynamoIdempotencyStore } from '../data/idempotency-store';
+import { runIdempotently } from './idempotency';
 import { observability } from './observability';
 import { errorResponse, jsonResponse, type HttpResponse } from './responses';
 import { bodyValidator, type SchemaValidator } from './validation';
@@ -22,16 +25,31 @@ export interface NetworkRequest<Body, Path> {
   readonly requestId: string;
 }
 
-/** Whether the connector signed these exact bytes, recently; the reason when it did not. */
-export type NetworkSignatureCheck = { readonly valid: true } | { readonly valid: false; readonly reason: string };
+/**
+ * Whether the connector signed these exact bytes, recently, and the request's id it signed (the
+ * signature's nonce, or `webhook-id`); the reason when it did not.
+ */
+export type NetworkSignatureCheck =
+  { readonly valid: true; readonly requestId: string } | { readonly valid: false; readonly reason: string };
+
+/**
+ * Whose Idempotency-Key records hold the connector's request ids: no client's (a client id never
+ * holds '#'), so the connector's ids and the clients' keys never meet.
+ */
+export const NETWORK_REQUESTS_TENANT = 'network#connector';
+
+/** What a network request's signature covers: its method, the URI it was sent to, its headers and bytes. */
+export interface ReceivedNetworkRequest {
+  readonly method: string;
+  readonly targetUri: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
 
 export interface NetworkRouteSpec<Body, Path> {
   readonly name: string;
-  /** Checks the Standard Webhooks headers against the connector's current secrets. */
-  readonly verify: (
-    headers: Readonly<Record<string, string | undefined>>,
-    body: string,
-  ) => Promise<NetworkSignatureCheck>;
+  /** Checks the request's signature against the keys or secrets the stage trusts. */
+  readonly verify: (request: ReceivedNetworkRequest) => Promise<NetworkSignatureCheck>;
   readonly body: SchemaValidator<Body, 'body'>;
   /** The route checks its own path parameters (a merchant's NIT is no resource id); else each must be one. */
   readonly checksOwnPath?: boolean;
@@ -46,13 +64,29 @@ const rawBody = (event: ApiEvent): string =>
       ? Buffer.from(event.body, 'base64').toString('utf8')
       : event.body;
 
+/**
+ * The URI the connector sent the request to, as it signed it: API Gateway's scheme (X-Forwarded-Proto),
+ * the Host it was called on (the network's own custom domain in production), the path and the query.
+ */
+const targetUriOf = (event: ApiEvent): string => {
+  const headers = event.headers ?? {};
+  const scheme = headers['x-forwarded-proto'] ?? 'https';
+  const host = headers['host'] ?? event.requestContext.domainName;
+  return `${scheme}://${host}${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
+};
+
 export function networkHandler<Body, Path = Record<string, string>>(spec: NetworkRouteSpec<Body, Path>) {
   const validateBody = bodyValidator<Body>(spec.body);
 
   const handleSigned = async (event: ApiEvent): Promise<HttpResponse> => {
     const requestId = event.requestContext.requestId;
     const body = rawBody(event);
-    const check = await spec.verify(event.headers ?? {}, body);
+    const check = await spec.verify({
+      method: event.requestContext.http.method,
+      targetUri: targetUriOf(event),
+      headers: event.headers ?? {},
+      body,
+    });
     if (!check.valid) {
       // Why is for our log, not for the caller: a detail that says which check failed (no header, a
       // stale timestamp, no signature that matches) would guide whoever is trying to forge one.
@@ -68,23 +102,49 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
     } catch {
       throw new AppError('MALFORMED_JSON', 'The body is not JSON');
     }
-    try {
-      const answer = await spec.handle({
-        body: validateBody(parsed),
-        path: (event.pathParameters ?? {}) as Path,
-        requestId,
-      });
-      return jsonResponse(200, answer);
-    } catch (error) {
-      if (error instanceof AppError) return errorResponse(error, requestId);
-      throw error;
-    }
+    const run = async (): Promise<HttpResponse> => {
+      try {
+        const answer = await spec.handle({
+          body: validateBody(parsed),
+          path: (event.pathParameters ?? {}) as Path,
+          requestId,
+        });
+        return jsonResponse(200, answer);
+      } catch (error) {
+        if (error instanceof AppError) return errorResponse(error, requestId);
+        throw error;
+      }
+    };
+    // A request id is remembered (24 hours, as an Idempotency-Key is): one sent again, a replay of a
+    // captured request within its 5 minutes included, gets the first answer and applies nothing.
+    return runIdempotently(
+      dynamoIdempotencyStore,
+      {
+        tenant: NETWORK_REQUESTS_TENANT,
+        key: check.requestId,
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        body: parsed,
+      },
+      run,
+    );
   };
 
   const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(handleSigned)
     .use(observability(spec.name))
     .use(httpResponses(spec.name))
     .use(bodySizeLimit());
+  return tracer.traced(chain);
+}
+
+/**
+ * The handler of a network route anyone may read (our public keys): no signature to check, the same
+ * observability and answers as the signed ones.
+ */
+export function publicNetworkHandler(spec: { readonly name: string; readonly handle: () => Promise<unknown> }) {
+  const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(async () => jsonResponse(200, await spec.handle()))
+    .use(observability(spec.name))
+    .use(httpResponses(spec.name));
   return tracer.traced(chain);
 }
 

@@ -26,6 +26,13 @@ export const ENV = {
   /** The connector's signing secret itself (a `whsec_` value): set by the local runtime only. */
   networkSecret: 'NETWORK_SECRET',
   /**
+   * Our Ed25519 signing key for the connector, JSON `{"kid", "private_key_pem"}`: set by the local
+   * runtime only (deployed, it is the network secret's `signing_keys`).
+   */
+  networkSigningKey: 'NETWORK_SIGNING_KEY',
+  /** The sponsor bank's public keys, a JWKS as JSON: what a connector stage verifies the bank's requests with. */
+  networkBankKeys: 'NETWORK_BANK_KEYS',
+  /**
    * The customer-managed KMS key that seals webhook, approval and connector secrets: set by the stack
    * only on the functions whose entry declares `sealing` (shared/data/secret-sealing.ts).
    */
@@ -183,14 +190,18 @@ export function readTenantRateLimit(env: NodeJS.ProcessEnv = process.env): Tenan
   return { requestsPerSecond, burst };
 }
 
-export type RuntimeNetwork = { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url: string };
+export type RuntimeNetwork =
+  { readonly kind: 'sandbox' } | { readonly kind: 'connector'; readonly url: string; readonly bankKeys: string };
 
-/** NETWORK and NETWORK_CONNECTOR_URL: a connector without its URL is a broken deployment, never the simulator. */
+/**
+ * NETWORK, NETWORK_CONNECTOR_URL and NETWORK_BANK_KEYS: a connector without its URL or the bank's keys
+ * is a broken deployment, never the simulator.
+ */
 export function readNetwork(env: NodeJS.ProcessEnv): RuntimeNetwork {
   const kind = env[ENV.network] || 'sandbox';
   if (kind === 'sandbox') return { kind };
   if (kind !== 'connector') throw new Error(`Environment variable ${ENV.network} must be sandbox or connector`);
-  return { kind, url: required(env, ENV.networkConnectorUrl) };
+  return { kind, url: required(env, ENV.networkConnectorUrl), bankKeys: required(env, ENV.networkBankKeys) };
 }
 
 export interface RuntimeConfig {

@@ -147,3 +147,19 @@ export const merchantDecisionAnswerSchema = allRequired({
 });
 
 export type MerchantDecisionAnswer = FromSchema<typeof merchantDecisionAnswerSchema>;
+
+/** One of our public keys (RFC 8037): Ed25519, named by `kid` as our signatures' `keyid` names it. */
+const publicJwkSchema = closedObject(
+  {
+    kty: { type: 'string', enum: ['OKP'] },
+    crv: { type: 'string', enum: ['Ed25519'] },
+    x: matching('^[A-Za-z0-9_-]{43}$', 'must be the base64url of 32 bytes'),
+    kid: matching('^[A-Za-z0-9_.:-]{1,128}$', 'must be 1 to 128 letters, digits or _.:-'),
+    alg: { type: 'string', enum: ['EdDSA'] },
+    use: { type: 'string', enum: ['sig'] },
+  },
+  ['kty', 'crv', 'x', 'kid'],
+);
+
+/** `GET /network/v1/keys`: the keys the bank verifies our requests with, several during a rotation. */
+export const networkKeysSchema = allRequired({ keys: { type: 'array', items: publicJwkSchema } });

@@ -11,6 +11,8 @@
  */
 import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
+import { generateSigningKey, parseJwks, verifyRequest } from '../../shared/domain/message-signatures';
+import { signedHeaders } from '../../shared/domain/webhook-signature';
 import { FakeBank } from '../../tools/fake-bank';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey } from '../support/merchants';
@@ -21,20 +23,21 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const ANA_PHONE = { key_type: 'PHONE', key_value: '3001234567' };
 const UNKNOWN = '7d7c5a1e-0000-4000-8000-000000000000';
 const SWEEP_GRACE_MS = 3_000;
-const OTHER_SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 
 let api: TestApi;
 let bank: FakeBank;
+/** A key of the bank's key id that is not the bank's: what a forger signs with. */
+const forgedKey = () => generateSigningKey(bank.publicKeys.keys[0]!.kid);
 let token: string;
 let tokenB: string;
 let approvals: WebhookReceiver;
 
 beforeAll(async () => {
-  bank = await FakeBank.start(() => api.runtime.networkSecret!);
+  bank = await FakeBank.start(() => api.url);
   // The sweeper every second, for work 3 s late: what the queue gave up on is sent again soon. Behind
   // the local stage's edge, as deployed: its tokenless refusal must leave the bank's signed callbacks be.
   api = await startTestApi({
-    network: { kind: 'connector', url: bank.url },
+    network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
     edge: 'stage',
     sweepIntervalMs: 1_000,
     sweepGraceMs: SWEEP_GRACE_MS,
@@ -213,7 +216,7 @@ describe('transfer orders out', () => {
   it('unsigned, badly signed and stale callbacks are 401 and change nothing; a bad body is 400', async () => {
     const { payer, payment } = await pendingTransfer('30.00', '30.00');
     await bank.ordersFor(payment.id);
-    for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
+    for (const signing of [{ unsigned: true }, { key: forgedKey() }, { ageSeconds: 301 }]) {
       const refused = await bank.callBack(api.url, payment.id, { status: 'REJECTED' }, signing);
       expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
       // One answer for every refusal: which check failed is our log's, not the caller's.
@@ -248,7 +251,7 @@ describe('transfer orders out', () => {
       expect((await read(payment.id)).body.status).toBe('PENDING');
       expect(await balanceOf(payer.accountId)).toBe('0.00');
       // The same transfer to the bank: same message id, same end_to_end_id, same order.
-      expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+      expect(retried!.nonce).toBe(failed!.nonce);
       expect(retried!.raw).toBe(failed!.raw);
       expect(retried!.signed).toBe(true);
       const settled = await bank.callBack(api.url, payment.id, { status: 'SETTLED' });
@@ -263,15 +266,68 @@ describe('transfer orders out', () => {
     const { payer, payment } = await pendingTransfer('12.00', '12.00');
     const orders = await bank.ordersFor(payment.id, 4, 30_000);
     // The fourth came from the sweeper: the payment was due past its grace.
-    const sentAt = (order: (typeof orders)[number]) => Number(order.headers['webhook-timestamp']) * 1000;
+    const sentAt = (order: (typeof orders)[number]) => order.created! * 1000;
     expect(sentAt(orders[3]!)).toBeGreaterThanOrEqual(Date.parse(payment.created_at) + SWEEP_GRACE_MS - 1_000);
     expect(new Set(orders.map((order) => order.raw)).size).toBe(1);
-    expect(new Set(orders.map((order) => order.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(orders.map((order) => order.nonce)).size).toBe(1);
     expect(await balanceOf(payer.accountId)).toBe('0.00');
     const settled = await bank.callBack(api.url, payment.id, { status: 'SETTLED' });
     expect(settled.body).toMatchObject({ status: 'SETTLED', applied: true });
     expect((await read(payment.id)).body.status).toBe('SETTLED');
   }, 40_000);
+});
+
+describe('signatures, both ways (RFC 9421, Ed25519)', () => {
+  it('our orders verify with the keys GET /network/v1/keys publishes, and not once changed in transit', async () => {
+    const published = await fetch(`${api.url}/network/v1/keys`);
+    expect(published.status).toBe(200);
+    const keys = parseJwks(await published.text());
+    const { payment } = await pendingTransfer('63.00');
+    const [order] = await bank.ordersFor(payment.id);
+    expect(order!.headers['signature-input']).toMatch(
+      /^sig1=\("@method" "@target-uri" "content-digest" "content-type"\);created=\d+;keyid="[^"]+";nonce="[^"]+";alg="ed25519"$/,
+    );
+    const sent = { method: 'POST', targetUri: `${bank.url}/v1/transfers`, headers: order!.headers, body: order!.raw };
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifyRequest(sent, keys, now)).toMatchObject({ valid: true, nonce: order!.nonce });
+    const tampered = order!.raw.replace('"63.00"', '"6300.00"');
+    expect(verifyRequest({ ...sent, body: tampered }, keys, now)).toMatchObject({ valid: false });
+    expect(verifyRequest({ ...sent, targetUri: `${bank.url}/v1/transfers?to=elsewhere` }, keys, now)).toMatchObject({
+      valid: false,
+    });
+  });
+
+  it("the bank's requests: a key it does not publish, a changed body, or the simulator's secret are 401", async () => {
+    const { payment } = await pendingTransfer('64.00');
+    await bank.ordersFor(payment.id);
+    const refusals = [
+      await bank.callBack(api.url, payment.id, { status: 'REJECTED' }, { key: generateSigningKey('unknown-kid') }),
+      await bank.callBack(
+        api.url,
+        payment.id,
+        { status: 'REJECTED' },
+        { tamper: (raw) => raw.replace('REJECTED', 'SETTLED') },
+      ),
+    ];
+    for (const refused of refusals)
+      expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
+    expect((await read(payment.id)).body.status).toBe('PENDING');
+    // The Standard Webhooks signature with the stage's own secret is the in-process simulator's only: no
+    // production stage takes it, since none has the sandbox. Here (a local stage with its sandbox) it
+    // is the simulator's, and only with that secret.
+    const body = JSON.stringify({ transfer_id: payment.id, end_to_end_id: 'E0', status: 'REJECTED' });
+    const forged = await fetch(`${api.url}/network/v1/transfers/${payment.id}/status`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...signedHeaders('msg_1', Math.floor(Date.now() / 1000), body, [
+          `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+        ]),
+      },
+      body,
+    });
+    expect(forged.status).toBe(401);
+  });
 });
 
 describe('credits in', () => {
@@ -333,7 +389,7 @@ describe('credits in', () => {
   it('unsigned, badly signed and stale credits are 401 and credit nothing; a bad body is 400 problem+json', async () => {
     const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
     const sent = credit(payee.key, '5.00');
-    for (const signing of [{ unsigned: true }, { secret: OTHER_SECRET }, { ageSeconds: 301 }]) {
+    for (const signing of [{ unsigned: true }, { key: forgedKey() }, { ageSeconds: 301 }]) {
       const refused = await bank.credit(api.url, sent, signing);
       expect([refused.status, refused.body.code]).toEqual([401, 'NETWORK_SIGNATURE_INVALID']);
     }
@@ -473,6 +529,7 @@ describe('credits in', () => {
       '/network/v1/transfers/{id}/status',
       '/network/v1/credits',
       '/network/v1/merchants/{identification_type}/{identification_number}',
+      '/network/v1/keys',
     ]);
     expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/CreditRequest',

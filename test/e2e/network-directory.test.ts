@@ -31,8 +31,10 @@ let token: string;
 let payer: Awaited<ReturnType<typeof merchantWithKey>>;
 
 beforeAll(async () => {
-  bank = await FakeBank.start(() => api.runtime.networkSecret!);
-  api = await startTestApi({ network: { kind: 'connector', url: bank.url } });
+  bank = await FakeBank.start(() => api.url);
+  api = await startTestApi({
+    network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
+  });
   token = await api.token('sandbox-client-a');
   payer = await merchantWithKey(api, token, { availableBalance: '900.00' });
   bank.hold(LUCIA);

@@ -6,22 +6,27 @@
  * deactivates the customer and takes its keys out of the directory.
  */
 import { accountNumbers, linkAccount, setStatus } from '../support/accounts';
-import { FakeBank } from '../../tools/fake-bank';
+import { generateSigningKey } from '../../shared/domain/message-signatures';
+import { FakeBank, type Signing } from '../../tools/fake-bank';
 import { linkMerchantBody, SANDBOX_NIT, uniqueNit } from '../support/fixtures';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey } from '../support/merchants';
 
 const LINK = '/v1/customers/business/link';
-const OTHER_SECRET = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
 
 let api: TestApi;
 let bank: FakeBank;
+/** A key of the bank's key id that is not the bank's: what a forger signs with. */
+const forgedKey = () => generateSigningKey(bank.publicKeys.keys[0]!.kid);
 let tokenA: string;
 let tokenB: string;
 
 beforeAll(async () => {
-  bank = await FakeBank.start(() => api.runtime.networkSecret!);
-  api = await startTestApi({ network: { kind: 'connector', url: bank.url }, edge: 'stage' });
+  bank = await FakeBank.start(() => api.url);
+  api = await startTestApi({
+    network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
+    edge: 'stage',
+  });
   tokenA = await api.token('sandbox-client-a');
   tokenB = await api.token('sandbox-client-b');
 });
@@ -54,13 +59,13 @@ const told = (answer: ApiAnswer) => {
 };
 
 describe("the bank's signature", () => {
-  it.each([
-    ['unsigned', { unsigned: true }],
-    ['signed with another secret', { secret: OTHER_SECRET }],
-    ['signed 10 minutes ago', { ageSeconds: 600 }],
+  it.each<[string, () => Signing]>([
+    ['unsigned', () => ({ unsigned: true })],
+    ['signed with another key under the bank’s key id', () => ({ key: forgedKey() })],
+    ['signed 10 minutes ago', () => ({ ageSeconds: 600 })],
   ])('a decision %s is 401 and approves nothing', async (_, signing) => {
     const nit = uniqueNit();
-    const answer = await bank.decide(api.url, nit, decision('sandbox-client-a'), signing);
+    const answer = await bank.decide(api.url, nit, decision('sandbox-client-a'), signing());
     expect(answer.status).toBe(401);
     expect(answer.body).toMatchObject({
       code: 'NETWORK_SIGNATURE_INVALID',
@@ -177,6 +182,21 @@ describe('an approval, bound to one platform', () => {
       },
     });
     expect(approval.status).toBe(403);
+  });
+});
+
+describe("the bank's request ids", () => {
+  it('a decision replayed byte for byte, after a later one, gets its first answer and applies nothing', async () => {
+    const nit = uniqueNit();
+    const approved = await bank.decide(api.url, nit, decision('sandbox-client-a'));
+    expect(approved.status).toBe(200);
+    const captured = bank.sent.at(-1)!;
+    const revoked = await bank.decide(api.url, nit, decision('sandbox-client-a', { status: 'REVOKED' }));
+    expect(revoked.body.status).toBe('REVOKED');
+    // The captured approval, still within its 5 minutes: the first answer, and the NIT stays revoked.
+    const replayed = await bank.replay(captured);
+    expect([replayed.status, replayed.body]).toEqual([200, approved.body]);
+    expect((await link(tokenA, nit)).status).toBe(400);
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * The network as a stage setting (docs/network.md): production settles through the sponsor bank's
- * connector, never the sandbox simulator; its synthesis fails, naming networkConnectorUrl, without
- * the connector's URL; the connector's signing secret is in Secrets Manager on every stage.
+ * connector, never the sandbox simulator; its synthesis fails, naming networkConnectorUrl or
+ * networkBankKeys, without the connector's URL or the bank's public keys; the connector's signing
+ * secret is in Secrets Manager on every stage.
  */
 import { networkRoutes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { networkSecretName } from '../../infra/constructs/stage-secrets';
-import { EXAMPLE_CONNECTOR_URL, stages, type StageName } from '../../infra/stages';
+import { EXAMPLE_BANK_KEYS, EXAMPLE_CONNECTOR_URL, stages, type StageName } from '../../infra/stages';
 import { logicalIdOf, resourcesOf, roleStatements, synth, type Json } from './synth';
 
 describe('network.suite: the network of each stage', () => {
@@ -22,6 +23,14 @@ describe('network.suite: the network of each stage', () => {
     expect(() => synth('prod', { context: { networkConnectorUrl: 'http://connector.example.com' } })).toThrow(
       /networkConnectorUrl of stage prod must be https/,
     );
+  });
+
+  test("production without the bank's public keys does not synthesize, and the error names networkBankKeys", () => {
+    expect(() => synth('prod', { context: { networkBankKeys: undefined } })).toThrow(/networkBankKeys/);
+    // Keys that are no JWKS of Ed25519 public keys, or that carry a private key, are refused too.
+    for (const wrong of ['{"keys":[]}', 'not json', JSON.stringify({ keys: [{ kty: 'RSA', kid: 'k', n: 'x' }] })]) {
+      expect(() => synth('prod', { context: { networkBankKeys: wrong } })).toThrow(/networkBankKeys of stage prod/);
+    }
   });
 
   test('the URL may come from the stage settings instead of the context', () => {
@@ -50,6 +59,7 @@ describe('network.suite: the network of each stage', () => {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         NETWORK: 'connector',
         NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/`,
+        NETWORK_BANK_KEYS: EXAMPLE_BANK_KEYS,
       });
     }
     const routeKeys = (Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[]).map(
@@ -60,6 +70,7 @@ describe('network.suite: the network of each stage', () => {
       expect.arrayContaining([
         'POST /network/v1/transfers/{id}/status',
         'POST /network/v1/credits',
+        'GET /network/v1/keys',
         'GET /network/openapi.json',
       ]),
     );
@@ -73,6 +84,7 @@ describe('network.suite: the network of each stage', () => {
         'POST /network/v1/transfers/{id}/status',
         'POST /network/v1/credits',
         'PUT /network/v1/merchants/{identification_type}/{identification_number}',
+        'GET /network/v1/keys',
       ]);
       const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];
       for (const key of keys) {

@@ -11,7 +11,7 @@ import { routes, routesFor, networkRoutes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { QUEUE_ENV, readTenantRateLimit } from '../../shared/runtime/config';
 import { tableDefinition } from '../../shared/data/table';
-import { EXAMPLE_CONNECTOR_URL, stages, stageSettings, type StageName } from '../../infra/stages';
+import { EXAMPLE_BANK_KEYS, EXAMPLE_CONNECTOR_URL, stages, stageSettings, type StageName } from '../../infra/stages';
 import {
   grantedQueueActions,
   grantedTableActions,
@@ -82,7 +82,9 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
         NETWORK: settings.network.kind,
         MAX_PAYMENT_CENTS: String(settings.maxPaymentCents),
-        ...(settings.network.kind === 'connector' ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/` } : {}),
+        ...(settings.network.kind === 'connector'
+          ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/`, NETWORK_BANK_KEYS: EXAMPLE_BANK_KEYS }
+          : {}),
         POWERTOOLS_SERVICE_NAME: 'breb-merchant-api',
         POWERTOOLS_LOG_LEVEL: settings.logLevel,
         // A namespace per stage: stages in one account never count each other's metrics.

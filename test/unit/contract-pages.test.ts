@@ -58,7 +58,10 @@ test("the network connector's document stands apart: its routes and the transfer
     '/network/v1/transfers/{id}/status',
     '/network/v1/credits',
     '/network/v1/merchants/{identification_type}/{identification_number}',
+    '/network/v1/keys',
   ]);
+  // Our public keys need no signature to be read.
+  expect(networkDocument.paths['/network/v1/keys'].get.security).toEqual([]);
   expect(Object.keys(networkDocument.webhooks)).toEqual(['transfer.requested']);
   expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
   expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);

@@ -23,12 +23,13 @@ test('reads every setting the stack passes', () => {
     [ENV.qrSigningSecretArn]: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
     [ENV.network]: 'connector',
     [ENV.networkConnectorUrl]: 'https://connector.example.com/',
+    [ENV.networkBankKeys]: '{"keys":[]}',
   });
   expect(config).toEqual({
     tableName: 'breb-test',
     stage: 'prod',
     sandboxEnabled: false,
-    network: { kind: 'connector', url: 'https://connector.example.com/' },
+    network: { kind: 'connector', url: 'https://connector.example.com/', bankKeys: '{"keys":[]}' },
     acquirerId: 'ACH',
     participant: { name: 'Banco X', nit: '900000001' },
     qrSigningSecretArn: 'arn:aws:secretsmanager:us-east-1:1:secret:qr',
@@ -111,9 +112,12 @@ test('each secret a route can name has the variable that carries its ARN', () =>
   expect(SECRET_ENV).toEqual({ qrSigning: 'QR_SIGNING_SECRET_ARN', network: 'NETWORK_SECRET_ARN' });
 });
 
-test('the sandbox network unless told otherwise; a connector is never without its URL', () => {
+test("the sandbox network unless told otherwise; a connector is never without its URL or the bank's keys", () => {
   expect(readRuntimeConfig(base).network).toEqual({ kind: 'sandbox' });
   expect(() => readRuntimeConfig({ ...base, [ENV.network]: 'connector' })).toThrow('NETWORK_CONNECTOR_URL');
+  expect(() =>
+    readRuntimeConfig({ ...base, [ENV.network]: 'connector', [ENV.networkConnectorUrl]: 'https://bank.example/' }),
+  ).toThrow('NETWORK_BANK_KEYS');
   expect(() => readRuntimeConfig({ ...base, [ENV.network]: 'pix' })).toThrow('NETWORK');
 });
 

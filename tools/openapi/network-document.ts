@@ -17,7 +17,7 @@ type Problems = Readonly<Record<number, readonly ErrorCode[]>>;
  * problems it answers besides everyone's.
  */
 const ROUTE_SCHEMAS: Readonly<
-  Record<string, { readonly body: string; readonly response: string; readonly problems: Problems }>
+  Record<string, { readonly body?: string; readonly response: string; readonly problems: Problems }>
 > = {
   applyTransferStatus: {
     body: 'transferStatusRequestSchema',
@@ -34,6 +34,7 @@ const ROUTE_SCHEMAS: Readonly<
     response: 'merchantDecisionAnswerSchema',
     problems: { 404: ['NOT_FOUND'] },
   },
+  getNetworkKeys: { response: 'networkKeysSchema', problems: {} },
 };
 
 /** The schema of a path parameter: a resource id, or a merchant's identification. */
@@ -51,12 +52,19 @@ const PROBLEMS: Problems = {
   500: ['INTERNAL_ERROR'],
 };
 
-const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+/** What a route anyone may read may answer: no body, no signature to refuse. */
+const PUBLIC_PROBLEMS: Problems = { 429: ['RATE_LIMITED'], 500: ['INTERNAL_ERROR'] };
+
+const SIGNATURE_HEADERS = ['content-digest', 'signature-input', 'signature'];
 
 const SIGNATURE_DESCRIPTION =
-  'Standard Webhooks signature with the connector secret (whsec_...): `webhook-signature` is ' +
-  '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, several space-separated ' +
-  'during a rotation. A missing or wrong signature, or a timestamp more than 5 minutes away, is 401.';
+  'RFC 9421 HTTP Message Signature with Ed25519: `signature-input` is ' +
+  '`sig1=("@method" "@target-uri" "content-digest" "content-type");created=<unix>;keyid="<kid>";' +
+  'nonce="<id>";alg="ed25519"`, `signature` is `sig1=:<base64>:`, `content-digest` is ' +
+  '`sha-256=:<base64 SHA-256 of the body>:` (RFC 9530). Each side signs with its own key: the bank with ' +
+  "one of the keys the stage's networkBankKeys holds, we with one of GET /network/v1/keys. A missing or " +
+  'wrong signature, a digest that does not match the body, or `created` more than 5 minutes away, is 401. ' +
+  'A sandbox stage, whose only caller is its own simulator, checks the Standard Webhooks signature instead.';
 
 const headerParameters = (): JsonObject[] =>
   SIGNATURE_HEADERS.map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } }));
@@ -70,9 +78,9 @@ export interface NetworkDocumentSettings {
 export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonObject {
   const components = new SchemaComponents(settings.schemas);
   const problem = components.refer('problemSchema');
-  const problems = (own: Problems): JsonObject =>
+  const problems = (all: Problems): JsonObject =>
     Object.fromEntries(
-      Object.entries({ ...PROBLEMS, ...own }).map(([status, codes]) => [
+      Object.entries(all).map(([status, codes]) => [
         status,
         {
           description: codes.map((code) => `- \`${code}\`: ${ERROR_CATALOG[code].title}`).join('\n'),
@@ -84,6 +92,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
   for (const route of settings.routes) {
     const schemas = ROUTE_SCHEMAS[route.name];
     if (!schemas) throw new Error(`Network route ${route.name} names no schemas in tools/openapi/network-document.ts`);
+    const signed = route.auth === 'signature';
     for (const path of route.paths) {
       const parameters = [
         ...[...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
@@ -92,21 +101,28 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
           required: true,
           schema: PATH_PARAMETER_SCHEMAS[name!] ?? { type: 'string', format: 'uuid' },
         })),
-        ...headerParameters(),
+        ...(signed ? headerParameters() : []),
       ];
       paths[path] = {
         [route.method.toLowerCase()]: {
           operationId: route.name,
           summary: route.summary,
-          description: SIGNATURE_DESCRIPTION,
-          parameters,
-          requestBody: { required: true, content: { 'application/json': { schema: components.refer(schemas.body) } } },
+          ...(signed ? { description: SIGNATURE_DESCRIPTION } : { security: [] }),
+          ...(parameters.length > 0 ? { parameters } : {}),
+          ...(schemas.body
+            ? {
+                requestBody: {
+                  required: true,
+                  content: { 'application/json': { schema: components.refer(schemas.body) } },
+                },
+              }
+            : {}),
           responses: {
             200: {
               description: 'Done',
               content: { 'application/json': { schema: components.refer(schemas.response) } },
             },
-            ...problems(schemas.problems),
+            ...problems(signed ? { ...PROBLEMS, ...schemas.problems } : PUBLIC_PROBLEMS),
           },
         },
       };
@@ -126,7 +142,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
     // Relative to where the document is served: the stage's API.
     servers: [{ url: '/' }],
     // The signature stands in for a token: named as a header-borne key so tools show it on each operation.
-    security: [{ standardWebhooks: [] }],
+    security: [{ httpMessageSignature: [] }],
     paths,
     webhooks: {
       'transfer.requested': {
@@ -134,7 +150,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
           operationId: 'transferRequested',
           summary: 'A transfer order: POSTed to the connector URL, which answers 202 once it has recorded it',
           description:
-            "Sent again, the same bytes and webhook-id, until the connector answers 202; the network's answer " +
+            "Sent again, the same body and nonce, until the connector answers 202; the network's answer " +
             'comes back on POST /network/v1/transfers/{id}/status. ' +
             SIGNATURE_DESCRIPTION,
           parameters: headerParameters(),
@@ -146,10 +162,10 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
     components: {
       schemas: Object.fromEntries(components.schemas),
       securitySchemes: {
-        standardWebhooks: {
+        httpMessageSignature: {
           type: 'apiKey',
           in: 'header',
-          name: 'webhook-signature',
+          name: 'signature',
           description: SIGNATURE_DESCRIPTION,
         },
       },
