@@ -142,19 +142,21 @@ describe('transfer orders out', () => {
   });
 
   it('a status that arrives before the order is acknowledged is applied, and the late 202 changes nothing', async () => {
-    let early: { status: number; body: any } | undefined;
+    // The callback's answer, held as it is sent: the payment may read SETTLED before the answer arrives.
+    let early: Promise<{ status: number; body: any }> | undefined;
     bank.plans.set('45.00', [
       {
         status: 202,
         before: async (order) => {
-          early = await bank.callBack(api.url, order.body.transfer_id, { status: 'SETTLED' });
+          early = bank.callBack(api.url, order.body.transfer_id, { status: 'SETTLED' });
+          await early;
         },
       },
     ]);
     const { payment } = await pendingTransfer('45.00');
     const answered = await answeredPayment(api, token, payment.id);
     expect(answered.body.status).toBe('SETTLED');
-    expect(early).toMatchObject({ status: 200, body: { status: 'SETTLED', applied: true } });
+    expect(await early).toMatchObject({ status: 200, body: { status: 'SETTLED', applied: true } });
   });
 
   it('a callback names its transfer: replayed onto another, or with another end-to-end id, 422', async () => {
