@@ -11,9 +11,17 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
 import { routedNetwork } from '../shared/domain/own-merchant-payments';
-import { sandboxNetwork, settlePayment, type SettlementNetwork } from '../shared/domain/settlement';
+import { sandboxNetwork, settlePayment, type ReviewPolicy, type SettlementNetwork } from '../shared/domain/settlement';
 import { connectorNetwork } from '../shared/domain/transfer-orders';
-import { readNetwork, readParticipant } from '../shared/runtime/config';
+import {
+  readNetwork,
+  readParticipant,
+  readTransferInquiryAfterMs,
+  readTransferReviewAfterMs,
+} from '../shared/runtime/config';
+import { MetricUnit } from '../shared/observability/emf-metrics';
+import { TRANSFERS_IN_REVIEW_METRIC } from '../shared/observability/metric-names';
+import { metrics } from '../shared/observability/telemetry';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
@@ -36,9 +44,12 @@ const stageNetwork: SettlementNetwork = {
   answer(payment) {
     const network = readNetwork(process.env);
     if (network.kind === 'sandbox') return sandboxNetwork.answer(payment);
-    return connectorNetwork({ ...connectorClient(network.url), participant: readParticipant(process.env) }).answer(
-      payment,
-    );
+    return connectorNetwork({
+      ...connectorClient(network.url),
+      participant: readParticipant(process.env),
+      inquiryAfterMs: readTransferInquiryAfterMs(),
+      nowMs: Date.now,
+    }).answer(payment);
   },
 };
 
@@ -67,6 +78,28 @@ const refundDeps = {
   accounts: dynamoAccountStore,
 };
 
+/**
+ * On a connector stage, a transfer to another participant left unanswered goes to review past
+ * TRANSFER_REVIEW_AFTER_MS; the sandbox answers at once, and our own merchants' payments never reach
+ * the network.
+ */
+function stageReview(): { readonly review?: ReviewPolicy } {
+  if (readNetwork(process.env).kind !== 'connector') return {};
+  const { nit } = readParticipant(process.env);
+  return {
+    review: {
+      afterMs: readTransferReviewAfterMs(),
+      applies: (transfer) => transfer.counterparty.participant.identification_number !== nit,
+    },
+  };
+}
+
+/** Counts a transfer still in review: the alarm stays raised while one is (TRANSFERS_IN_REVIEW_METRIC). */
+function countIfInReview(transfer: { readonly status: string; readonly review?: unknown } | undefined): void {
+  if (transfer?.status === 'PENDING' && transfer.review)
+    metrics.addMetric(TRANSFERS_IN_REVIEW_METRIC, MetricUnit.Count, 1);
+}
+
 /** A message of the settlement queue: a payment's job `{"payment_id"}`, or a refund's `{"refund_id"}`. */
 function settlementMessage(body: string): { readonly payment_id: string } | { readonly refund_id: string } {
   const parsed: unknown = JSON.parse(body);
@@ -83,12 +116,18 @@ export const handler = workerHandler(
       handle: async (message, record) => {
         if ('refund_id' in message) {
           const refundId = message.refund_id;
-          const refund = await processMessage('settlement', record, () => settleRefund(refundDeps, refundId));
+          const refund = await processMessage('settlement', record, () =>
+            settleRefund({ ...refundDeps, ...stageReview() }, refundId),
+          );
+          countIfInReview(refund);
           logger.info('Refund settlement handled', { refund_id: refundId, status: refund?.status ?? 'NOT_FOUND' });
           return;
         }
         const paymentId = message.payment_id;
-        const payment = await processMessage('settlement', record, () => settlePayment(deps, paymentId));
+        const payment = await processMessage('settlement', record, () =>
+          settlePayment({ ...deps, ...stageReview() }, paymentId),
+        );
+        countIfInReview(payment);
         logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
       },
       failed: (record, error, message) =>

@@ -68,6 +68,7 @@ export type HeldKey = DirectoryAnswer & { readonly status: 'ACTIVE' | 'SUSPENDED
 const LOCAL_PARTICIPANT = { name: 'Banco Patrocinador Sandbox', identification_number: '860000001' };
 
 const KEY_PATH = /^\/v1\/directory\/keys\/([^/]+)\/([^/]+)$/;
+const TRANSFER_PATH = /^\/v1\/transfers\/([^/]+)$/;
 
 /** How the bank answers a lookup instead of from its directory: a status, a Retry-After, a body, after a wait. */
 export interface LookupAnswer {
@@ -116,6 +117,12 @@ export class FakeBank {
   readonly lookups: ReceivedOrder[] = [];
   /** How the next lookups are answered, in turn; once used up, from the directory. */
   readonly lookupPlans: LookupAnswer[] = [];
+  /** Our inquiries about transfers (`GET /v1/transfers/{end_to_end_id}`), in order. */
+  readonly inquiries: ReceivedOrder[] = [];
+  /** The transfers (by end_to_end_id) whose orders the bank took and still knows. */
+  private readonly known = new Set<string>();
+  /** What the network answered for a transfer whose callback never reached us (by end_to_end_id). */
+  private readonly outcomes = new Map<string, 'SETTLED' | 'REJECTED'>();
   /** The bank's requests to us, in order, as sent (signed headers and bytes). */
   readonly sent: SentRequest[] = [];
   /** Our requests that publish, suspend, activate or delete keys, in order. */
@@ -198,6 +205,8 @@ export class FakeBank {
     const route = `${request.method} ${request.url}`;
     if (route === 'POST /v1/transfers') return this.takeOrder(received, response);
     if (route === 'POST /v1/directory/lookups') return this.lookUp(received, response);
+    const inquiry = TRANSFER_PATH.exec(request.url ?? '');
+    if (request.method === 'GET' && inquiry) return this.inquire(decodeURIComponent(inquiry[1]!), received, response);
     const keyPath = KEY_PATH.exec(request.url ?? '');
     if (route === 'POST /v1/directory/keys' || (keyPath && ['PATCH', 'DELETE'].includes(request.method ?? ''))) {
       const key = keyPath ? `${decodeURIComponent(keyPath[1]!)}:${decodeURIComponent(keyPath[2]!)}` : undefined;
@@ -273,6 +282,33 @@ export class FakeBank {
     response.writeHead(200, json).end(JSON.stringify({ key, owner, participant, account }));
   }
 
+  /**
+   * An inquiry: the network's outcome of the transfer when it has one, PENDING for an order taken and
+   * not answered, NOT_FOUND for one the bank never took (or forgot); 401 when our signature fails.
+   */
+  private inquire(endToEndId: string, inquiry: ReceivedOrder, response: ServerResponse): void {
+    this.inquiries.push(inquiry);
+    if (!inquiry.signed) return void response.writeHead(401).end();
+    const status = this.outcomes.get(endToEndId) ?? (this.known.has(endToEndId) ? 'PENDING' : 'NOT_FOUND');
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status }));
+  }
+
+  /** The network answered transfer `transferId` with `status`, and its callback to us was lost. */
+  answerSilently(transferId: string, status: 'SETTLED' | 'REJECTED'): void {
+    this.outcomes.set(this.endToEndIdOf(transferId), status);
+  }
+
+  /** The bank loses every trace of transfer `transferId`: an inquiry finds nothing. */
+  forget(transferId: string): void {
+    this.known.delete(this.endToEndIdOf(transferId));
+  }
+
+  /** The end_to_end_id of the order received for `transferId` (or as our orders derive it). */
+  private endToEndIdOf(transferId: string): string {
+    const order = this.orders.find((received) => received.body['transfer_id'] === transferId);
+    return order?.body['end_to_end_id'] ?? `E${transferId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 35);
+  }
+
   /** Holds `entry` in the bank's directory: a key of someone at another participant. */
   hold(entry: DirectoryAnswer): void {
     this.directory.set(keyOf(entry.key), { ...entry, status: 'ACTIVE', ours: false });
@@ -289,6 +325,7 @@ export class FakeBank {
       return;
     }
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end('{}');
+    if (answer.status === 202) this.known.add(String(order.body['end_to_end_id']));
     if (answer.status === 202 && this.options.answerOrders) this.answerLater(order.body, this.options.answerOrders);
   }
 
@@ -329,9 +366,7 @@ export class FakeBank {
     status: Record<string, unknown>,
     signing: Signing = {},
   ): Promise<NetworkAnswer> {
-    const order = this.orders.find((received) => received.body['transfer_id'] === transferId);
-    const endToEndId = order?.body['end_to_end_id'] ?? `E${transferId.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 35);
-    const body = JSON.stringify({ transfer_id: transferId, end_to_end_id: endToEndId, ...status });
+    const body = JSON.stringify({ transfer_id: transferId, end_to_end_id: this.endToEndIdOf(transferId), ...status });
     return this.send(`${apiUrl}/network/v1/transfers/${transferId}/status`, body, signing);
   }
 

@@ -35,6 +35,7 @@ import {
   LOOKUP_METRICS,
   RATE_LIMIT_UNAVAILABLE_METRIC,
   STRANDED_WORK_METRICS,
+  TRANSFERS_IN_REVIEW_METRIC,
 } from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
@@ -218,6 +219,18 @@ export class Monitoring extends NestedStack {
       threshold: 1,
       evaluationPeriods: 1,
     });
+    // Published at each restart of a transfer in review (every few minutes): raised while one waits for
+    // its operator, back to OK once none is restarted for 5 minutes; a new one raises it again.
+    const { inReview } = serviceMetrics(namespace, { inReview: TRANSFERS_IN_REVIEW_METRIC });
+    alarm(
+      'TransfersInReview',
+      'Transfers the network has not answered for an hour wait for an operator (network.md: review)',
+      {
+        metric: inReview,
+        threshold: 1,
+        evaluationPeriods: 1,
+      },
+    );
     const strandedAge = strandedWorkAge(namespace);
     alarm(
       'StrandedWork',

@@ -115,6 +115,10 @@ export interface LocalRuntimeOptions {
   readonly sweepIntervalMs?: number;
   /** How late work must be before the sweeper restarts it (SWEEP_GRACE_MS; default 120000). */
   readonly sweepGraceMs?: number;
+  /** How long a transfer waits before the connector is asked for it (TRANSFER_INQUIRY_AFTER_MS; default 120000). */
+  readonly transferInquiryAfterMs?: number;
+  /** How long a transfer waits before it goes to review (TRANSFER_REVIEW_AFTER_MS; default 3600000). */
+  readonly transferReviewAfterMs?: number;
   /**
    * The network the local stage settles through: the sandbox simulator by default, or a connector at
    * `url` (a fake bank of a contract test; docs/network.md), the adapter production runs.
@@ -207,6 +211,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
+    setOrClear(ENV.transferInquiryAfterMs, options.transferInquiryAfterMs);
+    setOrClear(ENV.transferReviewAfterMs, options.transferReviewAfterMs);
     // The sweeper shares the due index's shards among the runs of a minute by its interval
     // (shared/data/due-work.ts): it reads the interval its schedule runs it at, as the grace.
     const sweepInterval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;

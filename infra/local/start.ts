@@ -48,6 +48,8 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
   ...(sweepIntervalMs === undefined ? {} : { sweepIntervalMs }),
   ...(env[ENV.sweepGraceMs] ? { sweepGraceMs: Number(env[ENV.sweepGraceMs]) } : {}),
+  ...(env[ENV.transferInquiryAfterMs] ? { transferInquiryAfterMs: Number(env[ENV.transferInquiryAfterMs]) } : {}),
+  ...(env[ENV.transferReviewAfterMs] ? { transferReviewAfterMs: Number(env[ENV.transferReviewAfterMs]) } : {}),
   ...(env[ENV.listShards] ? { listShards: parseListShards(env[ENV.listShards]) } : {}),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
   // NETWORK=connector with NETWORK_CONNECTOR_URL: production's network adapters, against a connector

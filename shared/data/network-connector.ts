@@ -15,7 +15,8 @@ export const fetchConnector: ConnectorTransport = {
       const response = await fetch(url, {
         method,
         headers,
-        body,
+        // A GET carries no body (fetch refuses one); its signature covers the empty one.
+        ...(method === 'GET' ? {} : { body }),
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -7,6 +7,8 @@
  * the caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
  * that either all of it is written or none of it.
  */
+import { writeReview } from './transfer-reviews';
+import { operatorAuditItems } from './audit-trail';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-payment';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
@@ -54,6 +56,8 @@ export const FUNDS = 'funds';
 export const CREDITED_ACCOUNT = 'credited-account';
 /** The label of an answer to a payment that no longer awaits one (PENDING, or PROCESSING). */
 export const NOT_AWAITING = 'not-awaiting';
+/** The label of an answer's audit event: a new item, which never fails its condition. */
+const AUDITED = 'audited';
 /** The label of a new payment whose id is taken: one whose id follows from a network credit's end-to-end id. */
 export const PAYMENT_EXISTS = 'payment-exists';
 
@@ -243,7 +247,19 @@ export const dynamoSettlementStore: SettlementStore = {
   get: paymentReads.get,
 
   async answer(write: PaymentWrite): Promise<boolean> {
-    const outcome = await writePayment(write);
+    // An operator's answer (npm run ops:transfer-status) is audited in its own transaction; the
+    // network's, and every job's, has no actor and writes no event.
+    const audited = (write.answered ?? []).flatMap((payment) =>
+      operatorAuditItems({
+        action: 'payment.answered',
+        resourceType: 'PAYMENT',
+        resourceId: payment.id,
+        before: { status: 'PENDING' },
+        after: payment,
+        at: payment.updated_at,
+      }).map((item) => ({ label: AUDITED, item })),
+    );
+    const outcome = await writePayment(write, audited);
     if (outcome.written) return true;
     // Another job answered it first; a release is a credit, which holds on an existing account.
     if (outcome.failed.has(NOT_AWAITING)) return false;
@@ -251,6 +267,12 @@ export const dynamoSettlementStore: SettlementStore = {
   },
 
   decide: decideInbound,
+
+  markInReview: (reviewed) =>
+    writeReview(
+      listedRecordPut(withoutDetails(reviewed), PAYMENTS.key(reviewed.id), PAYMENTS.name, listingOf(PAYMENTS, reviewed))
+        .Put!,
+    ),
 };
 
 export const dynamoInboundPaymentStore: InboundPaymentStore = {

@@ -7,6 +7,8 @@
  * the release of the hold and refunded_amount lowered, for a refund to one of our own merchants
  * settled with the credit of the payer's account.
  */
+import { writeReview } from './transfer-reviews';
+import { operatorAuditItems } from './audit-trail';
 import type { OwnPayer } from '../domain/payments';
 import type {
   RefundAnswerResult,
@@ -149,6 +151,17 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
         .add(refundedAmountUpdate(refund));
     }
     transaction.add(...events.map(eventPut));
+    // An operator's answer (npm run ops:transfer-status) is audited; a job's or callback's has no actor.
+    transaction.add(
+      ...operatorAuditItems({
+        action: 'refund.answered',
+        resourceType: 'REFUND',
+        resourceId: refund.id,
+        before: { status: 'PENDING' },
+        after: refund,
+        at: refund.updated_at,
+      }),
+    );
   });
   if (outcome.written) return outcome;
   // Another job or callback answered it first (its release or credit and events, keyed by the refund, too).
@@ -158,4 +171,9 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
   throw new Error(`Refund answer refused by ${[...outcome.failed.keys()].join(', ')}`);
 }
 
-export const dynamoRefundStore: RefundStore = { ...listedReads(REFUNDS), insert, answer };
+export const dynamoRefundStore: RefundStore = {
+  ...listedReads(REFUNDS),
+  insert,
+  answer,
+  markInReview: (reviewed) => writeReview(refundPut(reviewed)),
+};

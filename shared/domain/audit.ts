@@ -1,6 +1,6 @@
 /**
  * The audit trail (docs/audit.md): who changed the settings that redirect events and decide payments,
- * and the keys that name the merchants. Every change to a webhook, the inbound approval settings or a
+ * the keys that name the merchants, and which operator answered a transfer in review. Every change to a webhook, the inbound approval settings or a
  * key is recorded as an event in the change's own transaction (shared/data/audit-trail.ts), with the
  * actor (the token's `sub`: a person, or the machine client), the action and the non-secret fields
  * before and after. Events are never changed; a client reads its own at GET /v1/audit-events.
@@ -8,7 +8,7 @@
 import type { AuditEventListQuery } from '../schemas/audit';
 import { listOf } from './lists';
 
-export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY';
+export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY' | 'PAYMENT' | 'REFUND';
 
 export type AuditAction =
   | 'webhook.created'
@@ -21,7 +21,9 @@ export type AuditAction =
   | 'key.registered'
   | 'key.suspended'
   | 'key.activated'
-  | 'key.deleted';
+  | 'key.deleted'
+  | 'payment.answered'
+  | 'refund.answered';
 
 /** The non-secret fields of a resource, as they were (`before`) and became (`after`). */
 export type AuditedFields = Readonly<Record<string, unknown>>;
@@ -38,6 +40,8 @@ export interface AuditEvent {
   readonly before?: AuditedFields;
   /** Absent for a deletion. */
   readonly after?: AuditedFields;
+  /** What an operator's change rests on (a transfer in review answered: the bank's confirmation). */
+  readonly evidence?: string;
   /** The request that made the change (its `x-request-id`, in the request log too). */
   readonly request_id: string;
   /** When the change was made; an event never changes, so updated_at is the same. */
@@ -63,6 +67,7 @@ export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
     resource_id: event.resource_id,
     ...(event.before === undefined ? {} : { before: event.before }),
     ...(event.after === undefined ? {} : { after: event.after }),
+    ...(event.evidence === undefined ? {} : { evidence: event.evidence }),
     request_id: event.request_id,
     created_at: event.created_at,
   };

@@ -9,13 +9,15 @@ import { signRequest, type SigningKey } from './message-signatures';
 /** One request to the connector: its status, body and Retry-After, or why there was no answer. */
 export interface ConnectorTransport {
   send(request: {
-    readonly method: 'POST' | 'PATCH' | 'DELETE';
+    readonly method: ConnectorMethod;
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
     readonly body: string;
     readonly timeoutMs: number;
   }): Promise<ConnectorAnswer>;
 }
+
+export type ConnectorMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export type ConnectorAnswer =
   { readonly status: number; readonly body: string; readonly retryAfter?: string } | { readonly error: string };
@@ -42,7 +44,7 @@ const CONTENT_TYPE = 'application/json';
  */
 export async function sendToConnector(
   client: ConnectorClient,
-  request: { readonly method: 'POST' | 'PATCH' | 'DELETE'; readonly path: string; readonly messageId: string },
+  request: { readonly method: ConnectorMethod; readonly path: string; readonly messageId: string },
   body: string,
   timeoutMs: number,
 ): Promise<ConnectorAnswer> {

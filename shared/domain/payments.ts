@@ -5,7 +5,14 @@
  * vocabulary: PENDING until the payee's participant answers, then SETTLED or REJECTED.
  */
 import type { KeyOwner } from '../schemas/keys';
-import type { Approval, PaymentDirection, PaymentListQuery, PaymentStatus, RejectionReason } from '../schemas/payments';
+import type {
+  Approval,
+  PaymentDirection,
+  PaymentListQuery,
+  PaymentStatus,
+  RejectionReason,
+  TransferReview,
+} from '../schemas/payments';
 import type { IdGenerator } from './clock';
 import { ownerOf, type DirectoryEntry, type DirectoryKey } from './directory';
 import { AppError, invalidField } from './errors';
@@ -61,6 +68,8 @@ export interface StoredPayment {
   readonly end_to_end_id?: string;
   readonly counterparty: Counterparty;
   readonly rejection_reason?: RejectionReason;
+  /** OUTBOUND transfers the network left unanswered too long (docs/network.md, "Review"). */
+  readonly review?: TransferReview;
   /** INBOUND payments: how they were decided (docs/inbound-approval.md), once they are. */
   readonly approval?: Approval;
   /** Why the approval callback's answer was not used, when it was not (AUTO_APPROVED, AUTO_REJECTED). */
@@ -178,6 +187,7 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('end_to_end_id', payment.end_to_end_id),
     counterparty: publicCounterparty(payment.counterparty),
     ...optional('rejection_reason', payment.rejection_reason),
+    ...optional('review', payment.review),
     ...optional('approval', payment.approval),
     ...optional('approval_error', payment.approval_error),
     created_at: payment.created_at,

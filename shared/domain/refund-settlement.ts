@@ -15,16 +15,18 @@ import type { AccountStore } from './accounts';
 import type { NewRecords } from './clock';
 import type { OwnPayer, StoredPayment } from './payments';
 import { refundEvents, type RefundStore, type StoredRefund } from './refunds';
-import type { NetworkAnswer, SettlementNetwork } from './settlement';
+import { dueForReview, type NetworkAnswer, type ReviewPolicy, type SettlementNetwork } from './settlement';
 
 export interface SettleRefundDeps extends NewRecords {
-  readonly refunds: Pick<RefundStore, 'get' | 'answer'>;
+  readonly refunds: Pick<RefundStore, 'get' | 'answer' | 'markInReview'>;
   readonly network: SettlementNetwork;
+  readonly review?: ReviewPolicy;
   /** The accounts of our own merchants that refunds credit. */
   readonly accounts: Pick<AccountStore, 'get'>;
 }
 
-type AnswerDeps = Omit<SettleRefundDeps, 'network' | 'accounts'>;
+/** What writing an answer takes: a callback's too, which never puts a refund in review. */
+type AnswerDeps = NewRecords & { readonly refunds: Pick<RefundStore, 'get' | 'answer'> };
 
 interface Answered {
   readonly refund: StoredRefund;
@@ -60,7 +62,9 @@ export async function answerPendingRefund(
 ): Promise<Answered> {
   const written = await writeAnswer(
     deps,
-    answer.status === 'SETTLED' ? settled(deps, refund) : rejected(deps, refund, 'NETWORK_REJECTED'),
+    answer.status === 'SETTLED'
+      ? settled(deps, refund)
+      : rejected(deps, refund, answer.reason === 'NETWORK_REFUSED_ORDER' ? answer.reason : 'NETWORK_REJECTED'),
   );
   if (!written) throw new Error(`Refund ${refund.id} settled through the network names a payer of ours`);
   return written;
@@ -117,6 +121,18 @@ export async function settleRefund(deps: SettleRefundDeps, refundId: string): Pr
   const refund = await deps.refunds.get(refundId);
   if (!refund || refund.status !== 'PENDING') return refund;
   if (refund.own_payer) return creditOwnPayer(deps, refund, refund.own_payer);
-  const answer = await deps.network.answer(refundTransfer(refund));
-  return answer ? (await answerPendingRefund(deps, refund, answer)).refund : refund;
+  // As a payment's: in review past its wait, before the network is asked.
+  const current = await reviewIfLate(deps, refund);
+  if (current.status !== 'PENDING') return current;
+  const answer = await deps.network.answer(refundTransfer(current));
+  return answer ? (await answerPendingRefund(deps, current, answer)).refund : current;
+}
+
+/** A PENDING refund's transfer left unanswered past the review's wait gains its review, once. */
+async function reviewIfLate(deps: SettleRefundDeps, refund: StoredRefund): Promise<StoredRefund> {
+  const now = deps.clock.now();
+  if (!dueForReview(deps.review, refund, now)) return refund;
+  const reviewed: StoredRefund = { ...refund, review: { since: now, reason: 'NO_NETWORK_ANSWER' }, updated_at: now };
+  if (await deps.refunds.markInReview(reviewed)) return reviewed;
+  return (await deps.refunds.get(refund.id)) ?? refund;
 }

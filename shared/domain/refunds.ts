@@ -8,6 +8,7 @@
  * account instead.
  */
 import type { CreateRefundRequest, RefundListQuery, RefundRejectionReason, RefundStatus } from '../schemas/refunds';
+import type { TransferReview } from '../schemas/payments';
 import { uuidOf, type IdGenerator, type NewRecords } from './clock';
 import { AppError } from './errors';
 import { newEvent, type DomainEvent, type EventType } from './events';
@@ -34,6 +35,8 @@ export interface StoredRefund {
   readonly reason?: string;
   readonly status: RefundStatus;
   readonly rejection_reason?: RefundRejectionReason;
+  /** A refund's transfer the network left unanswered too long (docs/network.md, "Review"). */
+  readonly review?: TransferReview;
   /** Who gets the money: the payment's payer, as the payment names it (the transfer's creditor). */
   readonly counterparty: Counterparty;
   /**
@@ -54,6 +57,7 @@ export interface PublicRefund {
   readonly reason?: string;
   readonly status: RefundStatus;
   readonly rejection_reason?: RefundRejectionReason;
+  readonly review?: TransferReview;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -68,6 +72,7 @@ export function publicRefund(refund: StoredRefund): PublicRefund {
     ...(refund.reason === undefined ? {} : { reason: refund.reason }),
     status: refund.status,
     ...(refund.rejection_reason === undefined ? {} : { rejection_reason: refund.rejection_reason }),
+    ...(refund.review === undefined ? {} : { review: refund.review }),
     created_at: refund.created_at,
     updated_at: refund.updated_at,
   };
@@ -173,6 +178,8 @@ export interface RefundStore extends RefundReader {
    * (`not_pending`) or that account does not exist (`payer_account_missing`).
    */
   answer(refund: StoredRefund, events: readonly DomainEvent[]): Promise<RefundAnswerResult>;
+  /** Writes `reviewed` (the refund with its review) while it is PENDING and in no review yet; false otherwise. */
+  markInReview(reviewed: StoredRefund): Promise<boolean>;
 }
 
 /** Runs a PENDING refund's settlement job later (the settlement queue, `{"refund_id"}`). */

@@ -47,11 +47,47 @@ export interface SettlementStore extends Pick<PaymentReader, 'get'>, Pick<Inboun
    * one transaction; false, and nothing written, when the payment is no longer PENDING.
    */
   answer(write: PaymentWrite): Promise<boolean>;
+  /** Writes `reviewed` (the payment with its review) while it is PENDING and in no review yet; false otherwise. */
+  markInReview(reviewed: StoredPayment): Promise<boolean>;
+}
+
+/**
+ * When a transfer the network leaves unanswered goes to review (docs/network.md, "Review"): past
+ * TRANSFER_REVIEW_AFTER_MS, for the transfers it `applies` to (ours to another participant, through
+ * the connector). Absent: no review (the sandbox answers at once).
+ */
+export interface ReviewPolicy {
+  readonly afterMs: number;
+  readonly applies: (transfer: Pick<StoredPayment, 'counterparty'>) => boolean;
 }
 
 export interface SettlePaymentDeps extends Omit<DecisionJobDeps, 'payments'> {
   readonly payments: SettlementStore;
   readonly network: SettlementNetwork;
+  readonly review?: ReviewPolicy;
+}
+
+/** Whether a transfer made at `createdAt`, in no review yet, is due for one now. */
+export const dueForReview = (
+  review: ReviewPolicy | undefined,
+  transfer: Pick<StoredPayment, 'counterparty' | 'created_at' | 'review'>,
+  now: string,
+): boolean =>
+  review !== undefined &&
+  transfer.review === undefined &&
+  Date.parse(now) - Date.parse(transfer.created_at) >= review.afterMs &&
+  review.applies(transfer);
+
+/**
+ * A PENDING payment the network has left unanswered past the review's wait gains its review, once:
+ * the payment as it stands afterwards. Its amount stays held; the network may still answer it.
+ */
+async function reviewIfLate(deps: SettlePaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
+  const now = deps.clock.now();
+  if (!dueForReview(deps.review, payment, now)) return payment;
+  const reviewed: StoredPayment = { ...payment, review: { since: now, reason: 'NO_NETWORK_ANSWER' }, updated_at: now };
+  if (await deps.payments.markInReview(reviewed)) return reviewed;
+  return (await deps.payments.get(payment.id)) ?? payment;
 }
 
 /**
@@ -85,8 +121,11 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
   if (payment.status === 'PROCESSING') return decideUndecided(deps, payment);
   if (payment.status !== 'PENDING') return payment;
 
-  const answer = await deps.network.answer(payment);
-  return answer ? (await answerPending(deps, payment, answer)).payment : payment;
+  // Before the network is asked: a connector that does not answer either must not keep it from review.
+  const current = await reviewIfLate(deps, payment);
+  if (current.status !== 'PENDING') return current;
+  const answer = await deps.network.answer(current);
+  return answer ? (await answerPending(deps, current, answer)).payment : current;
 }
 
 /**
@@ -94,7 +133,7 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
  * another job or callback answered it first (`written` false).
  */
 export async function answerPending(
-  deps: Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'>,
+  deps: Pick<SettlePaymentDeps, 'clock' | 'ids'> & { readonly payments: Pick<SettlementStore, 'get' | 'answer'> },
   payment: StoredPayment,
   answer: NetworkAnswer,
 ): Promise<{ readonly payment: StoredPayment; readonly written: boolean }> {

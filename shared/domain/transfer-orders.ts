@@ -62,6 +62,42 @@ export const CONNECTOR_TIMEOUT_MS = 5_000;
 export interface ConnectorDeps extends ConnectorClient {
   readonly participant: OwnParticipant;
   readonly timeoutMs?: number;
+  /** How old a transfer must be before the connector is asked for it first (TRANSFER_INQUIRY_AFTER_MS). */
+  readonly inquiryAfterMs: number;
+  readonly nowMs: () => number;
+}
+
+/** What the connector knows of a transfer: `GET <connector>/v1/transfers/{end_to_end_id}`. */
+type InquiryAnswer = 'PENDING' | 'SETTLED' | 'REJECTED' | 'NOT_FOUND';
+const INQUIRY_ANSWERS: readonly string[] = ['PENDING', 'SETTLED', 'REJECTED', 'NOT_FOUND'];
+
+/**
+ * Asks the connector what became of a transfer. A 404 is NOT_FOUND too; anything else, or a status
+ * outside the contract, throws: the transfer stays PENDING and due, and is asked for again.
+ */
+async function inquire(deps: ConnectorDeps, payment: StoredPayment, timeoutMs: number): Promise<InquiryAnswer> {
+  const endToEndId = endToEndIdOf(payment.id);
+  const result = await sendToConnector(
+    deps,
+    { method: 'GET', path: `v1/transfers/${endToEndId}`, messageId: `inquiry_${endToEndId}_${deps.nowMs()}` },
+    '',
+    timeoutMs,
+  );
+  if ('status' in result && result.status === 404) return 'NOT_FOUND';
+  let status: unknown;
+  try {
+    status =
+      'status' in result && result.status === 200
+        ? (JSON.parse(result.body) as { status?: unknown }).status
+        : undefined;
+  } catch {
+    status = undefined;
+  }
+  if (typeof status !== 'string' || !INQUIRY_ANSWERS.includes(status)) {
+    const why = 'error' in result ? result.error : `it answered ${result.status} ${result.body.slice(0, 100)}`;
+    throw new Error(`Transfer ${payment.id}: the connector's inquiry answer is not the contract's: ${why}`);
+  }
+  return status as InquiryAnswer;
 }
 
 /** The message id of a payment's order: the same at every send, so the connector dedupes on it too. */
@@ -72,13 +108,23 @@ export const orderMessageId = (paymentId: string): string => `transfer.requested
  * PENDING payment POSTed as a signed `transfer.requested` order, which the connector takes with 202;
  * the network's answer comes back on the status route (undefined here). The message id and the
  * end_to_end_id are the payment's own, so an order sent again (the queue's retry, the sweeper's
- * restart while no answer came) is the same order to the bank. Anything but 202, or no answer within
- * the time limit, throws: the payment stays PENDING and due.
+ * restart while no answer came) is the same order to the bank. A 4xx other than 408 and 429 refuses
+ * the order for good: the transfer ends REJECTED NETWORK_REFUSED_ORDER, its hold given back. Anything
+ * else but 202, or no answer within the time limit, throws: the payment stays PENDING and due. Once the transfer is older than the
+ * inquiry's wait, the sweeper's restarts ask the connector what became of it instead ("Inquiry").
  */
 export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
   const timeoutMs = deps.timeoutMs ?? CONNECTOR_TIMEOUT_MS;
   return {
     async answer(payment) {
+      // Past the inquiry's wait, a callback may have been lost: the connector is asked first, and its
+      // answer is applied as a callback's would be. The order goes again only if it knows none.
+      if (deps.nowMs() - Date.parse(payment.created_at) >= deps.inquiryAfterMs) {
+        const known = await inquire(deps, payment, timeoutMs);
+        if (known === 'PENDING') return undefined;
+        if (known === 'SETTLED') return { status: 'SETTLED' };
+        if (known === 'REJECTED') return { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
+      }
       const body = JSON.stringify(transferOrderOf(payment, deps.participant));
       const result = await sendToConnector(
         deps,
@@ -86,11 +132,14 @@ export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
         body,
         timeoutMs,
       );
-      if (!('status' in result) || result.status !== 202) {
-        const why = 'error' in result ? result.error : `it answered ${result.status}`;
-        throw new Error(`Transfer order ${payment.id} not taken by the connector: ${why}`);
+      if ('status' in result && result.status === 202) return undefined;
+      // A refusal of the order itself is final: sent again, the same order would be refused again, its
+      // amount held for ever. A timeout (408) or a limit (429) is not: the order goes again.
+      if ('status' in result && result.status >= 400 && result.status < 500 && ![408, 429].includes(result.status)) {
+        return { status: 'REJECTED', reason: 'NETWORK_REFUSED_ORDER' };
       }
-      return undefined;
+      const why = 'error' in result ? result.error : `it answered ${result.status}`;
+      throw new Error(`Transfer order ${payment.id} not taken by the connector: ${why}`);
     },
   };
 }

@@ -41,3 +41,10 @@ export const STRANDED_WORK_METRICS = {
   OLDEST_AGE: 'StrandedWorkOldestAge',
   RESTARTED: 'StrandedWorkRestarted',
 } as const;
+
+/**
+ * A restart of a transfer (a payment's or a refund's) in review (docs/network.md, "Review"), counted
+ * by the settlement job each time the sweeper restarts it: the stack alarms while any is published,
+ * so the alarm ends when the last one is answered, and a new one raises it again.
+ */
+export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';

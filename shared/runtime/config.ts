@@ -83,6 +83,13 @@ export const ENV = {
   /** How long work may be late before the sweeper restarts it (milliseconds; default 120000). */
   sweepGraceMs: 'SWEEP_GRACE_MS',
   /**
+   * How long a transfer may wait for the network's answer before we ask the connector for it instead
+   * of sending its order again (milliseconds; default 120000).
+   */
+  transferInquiryAfterMs: 'TRANSFER_INQUIRY_AFTER_MS',
+  /** How long a transfer may wait for the network's answer before it goes to review (milliseconds; default 3600000). */
+  transferReviewAfterMs: 'TRANSFER_REVIEW_AFTER_MS',
+  /**
    * How often the sweeper runs (milliseconds; default 60000, the deployed schedule, which the stack
    * leaves it at): set by the local runtime, whose sweeps may come far more often. The sweeper shares
    * the due index's shards among the runs of a minute by it (shared/data/due-work.ts).
@@ -280,6 +287,18 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+export const DEFAULT_TRANSFER_INQUIRY_AFTER_MS = 120_000;
+
+export const DEFAULT_TRANSFER_REVIEW_AFTER_MS = 3_600_000;
+
+/** TRANSFER_REVIEW_AFTER_MS, read at each use. */
+export const readTransferReviewAfterMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.transferReviewAfterMs, DEFAULT_TRANSFER_REVIEW_AFTER_MS);
+
+/** TRANSFER_INQUIRY_AFTER_MS, read at each use (as the grace above). */
+export const readTransferInquiryAfterMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.transferInquiryAfterMs, DEFAULT_TRANSFER_INQUIRY_AFTER_MS);
 
 /**
  * SWEEP_INTERVAL_MS as the sweeper reads it, at each run (as the grace above): unset on AWS, where

@@ -3,7 +3,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQuery } from './lists';
 
-export const AUDIT_RESOURCE_TYPES = ['WEBHOOK', 'INBOUND_APPROVAL', 'KEY'] as const;
+export const AUDIT_RESOURCE_TYPES = ['WEBHOOK', 'INBOUND_APPROVAL', 'KEY', 'PAYMENT', 'REFUND'] as const;
 
 export const AUDIT_ACTIONS = [
   'webhook.created',
@@ -17,6 +17,9 @@ export const AUDIT_ACTIONS = [
   'key.suspended',
   'key.activated',
   'key.deleted',
+  // A transfer in review answered by an operator, with the bank's evidence (docs/network.md, "Review").
+  'payment.answered',
+  'refund.answered',
 ] as const;
 
 /** The events of one resource (resource_type and resource_id), of one action, within the date filters. */
@@ -42,6 +45,8 @@ export const auditEventSchema = /* @__PURE__ */ closedObject(
     resource_id: { type: 'string', minLength: 1 },
     before: auditedFieldsSchema,
     after: auditedFieldsSchema,
+    // What an operator's change rests on (the bank's confirmation of a transfer in review).
+    evidence: { type: 'string', minLength: 1, maxLength: 500 },
     request_id: { type: 'string', minLength: 1 },
     created_at: TIMESTAMP,
   },

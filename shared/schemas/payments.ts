@@ -35,6 +35,8 @@ export type Approval = (typeof APPROVALS)[number];
 export const REJECTION_REASONS = [
   'PAYEE_INACTIVE',
   'NETWORK_REJECTED',
+  // The sponsor bank's connector refused the order itself, for good (a 4xx but 408 and 429).
+  'NETWORK_REFUSED_ORDER',
   'APPROVAL_REFUSED',
   'APPROVAL_FAILED',
   'QR_CODE_NOT_PAYABLE',
@@ -130,6 +132,19 @@ export const counterpartySchema = closedObject(
   ['owner', 'participant'],
 );
 
+/**
+ * A transfer the network has not answered for TRANSFER_REVIEW_AFTER_MS (docs/network.md, "Review"):
+ * since when it waits for an operator to apply the bank's confirmed answer, its amount still held.
+ * A refund's transfer carries the same (the clients' document names no `Transfer` schema: those are
+ * the connector's).
+ */
+export const TRANSFER_REVIEW_REASONS = ['NO_NETWORK_ANSWER'] as const;
+export const paymentReviewSchema = closedObject(
+  { since: TIMESTAMP, reason: { type: 'string', enum: TRANSFER_REVIEW_REASONS } },
+  ['since', 'reason'],
+);
+export type TransferReview = FromSchema<typeof paymentReviewSchema>;
+
 /** A payment, as every payment route and the payment events answer it (docs/payments.md). */
 export const paymentSchema = closedObject(
   {
@@ -149,6 +164,7 @@ export const paymentSchema = closedObject(
     end_to_end_id: END_TO_END_ID,
     counterparty: counterpartySchema,
     rejection_reason: { type: 'string', enum: REJECTION_REASONS },
+    review: paymentReviewSchema,
     approval: { type: 'string', enum: APPROVALS },
     approval_error: text(300),
     created_at: TIMESTAMP,

@@ -5,7 +5,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, moneySchema, text, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQueryUnderCustomer } from './lists';
-import { paymentAmountSchema } from './payments';
+import { paymentAmountSchema, paymentReviewSchema } from './payments';
 
 /** PENDING: held and sent to the network; then SETTLED (the payer has it) or REJECTED (hold released). */
 export const REFUND_STATUSES = ['PENDING', 'SETTLED', 'REJECTED'] as const;
@@ -15,7 +15,7 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
  * Why a refund was rejected: by the network, as a payment to another participant is; or, refunding
  * one of our own merchants, because its account or merchant can no longer receive it.
  */
-export const REFUND_REJECTION_REASONS = ['NETWORK_REJECTED', 'PAYER_INACTIVE'] as const;
+export const REFUND_REJECTION_REASONS = ['NETWORK_REJECTED', 'NETWORK_REFUSED_ORDER', 'PAYER_INACTIVE'] as const;
 export type RefundRejectionReason = (typeof REFUND_REJECTION_REASONS)[number];
 
 /** The most characters of a refund's reason (design: text up to 140). */
@@ -47,6 +47,7 @@ export const refundSchema = closedObject(
     reason: text(MAX_REFUND_REASON_LENGTH),
     status: { type: 'string', enum: REFUND_STATUSES },
     rejection_reason: { type: 'string', enum: REFUND_REJECTION_REASONS },
+    review: paymentReviewSchema,
     created_at: TIMESTAMP,
     updated_at: TIMESTAMP,
   },

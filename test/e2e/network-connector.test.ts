@@ -262,6 +262,23 @@ describe('transfer orders out', () => {
     40_000,
   );
 
+  it('an order the connector refuses for good (a 4xx) ends REJECTED NETWORK_REFUSED_ORDER, its hold given back', async () => {
+    bank.plans.set('14.00', [{ status: 422 }]);
+    const { payer, payment } = await pendingTransfer('14.00', '14.00');
+    const answered = await answeredPayment(api, token, payment.id);
+    expect(answered.body).toMatchObject({ status: 'REJECTED', rejection_reason: 'NETWORK_REFUSED_ORDER' });
+    expect(await balanceOf(payer.accountId)).toBe('14.00');
+    expect(bank.orders.filter((order) => order.body.transfer_id === payment.id)).toHaveLength(1);
+  });
+
+  it('a 429 or a 408 is not final: the same order goes again and settles', async () => {
+    bank.plans.set('15.00', [{ status: 429 }, { status: 408 }]);
+    const { payment } = await pendingTransfer('15.00', '15.00');
+    await bank.ordersFor(payment.id, 3, 20_000);
+    const settled = await bank.callBack(api.url, payment.id, { status: 'SETTLED' });
+    expect(settled.body).toMatchObject({ status: 'SETTLED', applied: true });
+  }, 30_000);
+
   it("the bank down past the queue's retries: the sweeper sends the same order again, and it settles", async () => {
     // The queue hands a failed job 3 times in all (infra/local/local-queue.ts), then gives it up.
     bank.plans.set('12.00', [{ status: 503 }, { status: 503 }, { status: 503 }]);

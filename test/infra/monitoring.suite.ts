@@ -41,9 +41,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
     // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
-    // up, stranded work, the sweeper stopped, the tenant rate limit unavailable, the directory scanned.
+    // up, transfers in review, stranded work, the sweeper stopped, the tenant rate limit unavailable,
+    // the directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(4);
-    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -183,6 +184,21 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
         ReturnData: true,
       }),
     ]);
+  });
+
+  test('transfers in review: raised while the settlement job restarts one, a count summed over 5 minutes', () => {
+    const alarm = named('TransfersInReview');
+    expect(alarm).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: 'TransfersInReview',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Period: 300,
+      Statistic: 'Sum',
+    });
   });
 
   test("stranded work 15 minutes old, as the sweeper publishes it in the stage's namespace", () => {

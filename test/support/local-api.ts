@@ -72,6 +72,8 @@ export interface TestApiOptions extends Pick<
   | 'routeTimeoutMs'
   | 'sweepIntervalMs'
   | 'sweepGraceMs'
+  | 'transferInquiryAfterMs'
+  | 'transferReviewAfterMs'
   | 'network'
   | 'listShards'
 > {
@@ -123,6 +125,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.routeTimeoutMs === undefined ? {} : { routeTimeoutMs: options.routeTimeoutMs }),
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
+    ...(options.transferInquiryAfterMs ? { transferInquiryAfterMs: options.transferInquiryAfterMs } : {}),
+    ...(options.transferReviewAfterMs ? { transferReviewAfterMs: options.transferReviewAfterMs } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;

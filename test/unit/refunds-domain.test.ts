@@ -110,6 +110,8 @@ describe('createRefund', () => {
       ids: { newId: () => `event-${++ids}` },
       payments: { get: async (id) => (stored?.id === id ? stored : undefined) },
       refunds: {
+        // Never past a review's wait here: no deps.review is given.
+        markInReview: async () => false,
         get: async (id) => refunds.get(id),
         list: async () => ({ items: [], total: 0 }),
         walk: async () => ({ items: [] }),
@@ -269,6 +271,8 @@ describe('the refund as a transfer, and its settlement', () => {
       ids: { newId: () => 'e1' },
       network: sandboxNetwork,
       refunds: {
+        // Never past a review's wait here: no deps.review is given.
+        markInReview: async () => false,
         get: async () => current,
         answer: async (refund: StoredRefund, events: readonly DomainEvent[]) => {
           answered.push([refund, events]);
@@ -302,6 +306,8 @@ describe('the refund as a transfer, and its settlement', () => {
           },
         },
         refunds: {
+          // Never past a review's wait here: no deps.review is given.
+          markInReview: async () => false,
           get: async () => current,
           answer: async (refund: StoredRefund) => {
             answered.push(refund);
