@@ -23,7 +23,9 @@ let tokenB: string;
 let readonly: string;
 
 beforeAll(async () => {
-  api = await startTestApi({ sandboxSettlementDelayMs: TEST_SETTLEMENT_DELAY_MS });
+  // The race of 25 on one resolution (below) waits on DynamoDB Local's serial transactions past the
+  // deployed 10 s route timeout on a loaded machine: it shows one payment, not speed.
+  api = await startTestApi({ sandboxSettlementDelayMs: TEST_SETTLEMENT_DELAY_MS, routeTimeoutMs: 30_000 });
   tokenA = await api.token('sandbox-client-a');
   tokenB = await api.token('sandbox-client-b');
   readonly = await api.token('sandbox-client-readonly');
