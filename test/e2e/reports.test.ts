@@ -186,6 +186,9 @@ it("a refunds report holds what GET /v1/refunds lists; another client's report o
     'reason',
     'status',
     'rejection_reason',
+    // A refund's transfer left unanswered too long (docs/network.md, "Review"): empty otherwise.
+    'review_since',
+    'review_reason',
     'created_at',
     'updated_at',
   ]);
