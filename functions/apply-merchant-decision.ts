@@ -4,7 +4,7 @@
  * connector. A revocation deactivates the platform's customer and suspends its keys, audited as the
  * bank's doing in the platform's trail.
  */
-import { systemClock } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { applyMerchantDecision } from '../shared/domain/onboarding';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { actingAs } from '../shared/data/audit-trail';
@@ -26,7 +26,7 @@ const depsFor = (requestId: string) => ({
   followers: dynamoAccountStore,
   keys: dynamoKeyStore,
   publisher: stagePublisher,
-  clock: systemClock,
+  ...systemNewRecords,
   onBehalfOf: <T>(platform: string, work: () => Promise<T>) =>
     actingAs({ tenant: platform, subject: SPONSOR_BANK_ACTOR, requestId }, work),
 });

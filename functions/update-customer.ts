@@ -1,5 +1,5 @@
 /** PATCH /v1/customers/{id}: activate or deactivate one of the client's customers. */
-import { systemClock } from '../shared/domain/clock';
+import { systemNewRecords } from '../shared/domain/clock';
 import { setCustomerStatus } from '../shared/domain/customers';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
@@ -12,7 +12,7 @@ const deps = {
   customers: dynamoCustomerStore,
   followers: dynamoAccountStore,
   sponsorBank: dynamoSponsorBank,
-  clock: systemClock,
+  ...systemNewRecords,
 };
 
 export const handler = httpHandler<UpdateCustomerRequest, Record<string, never>, { id: string }>({

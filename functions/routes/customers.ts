@@ -50,8 +50,9 @@ export const customerRoutes: RouteFamily = {
       schemas: { body: 'updateCustomerRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
       problems: ['CONCURRENT_UPDATE', 'MERCHANT_NOT_APPROVED'],
       scopes: [SCOPES.customersWrite],
-      // Reads and updates the customer, then finds its accounts (Query) and updates their status copies.
-      tableActions: ['GetItem', 'UpdateItem', 'Query'],
+      // Reads the customer, updates it with its customer.updated event (Put) in one transaction, then
+      // finds its accounts (Query) and updates their status copies.
+      tableActions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
     },
     {
       name: 'linkAccount',

@@ -5,12 +5,13 @@
  * transaction.
  */
 import type { CustomerListFilters, CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
-import type { CustomerStatus } from '../schemas/customers';
 import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
 import { getRecord } from './records';
 import { insertListed, listedReads, type ListedKind } from './listed-records';
-import { changeStatus } from './status-changes';
+import { statusUpdate } from './status-changes';
+import { eventPut } from './events';
+import { writeUnless } from './transactions';
 
 /** The scope of a customer in its collection: one partition per NIT. */
 const nitScope = (nit: string): string => `NIT#${nit}`;
@@ -57,11 +58,28 @@ export const dynamoCustomerStore: CustomerStore = {
   },
 
   // updated_at moves the customer in the updated_at orderings (gsi2, and gsi4 of its NIT scope).
-  updateStatus: (seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined> =>
-    changeStatus<StoredCustomer>(itemKeys.customer(seen.id), seen.id, {
+  /**
+   * The status change and its events in one transaction, while the customer still has the status it
+   * was read with: the customer as the change leaves it (its status_version one more), or undefined
+   * when another change came first.
+   */
+  async updateStatus(seen, status, now, events) {
+    const updated: StoredCustomer = {
+      ...seen,
+      status,
+      updated_at: now,
+      status_version: (seen.status_version ?? 0) + 1,
+    };
+    const change = statusUpdate(itemKeys.customer(seen.id), seen.id, {
       from: seen.status,
       to: status,
       now,
       counter: 'status_version',
-    }),
+    });
+    const refused = await writeUnless(
+      [{ item: { Update: change }, refused: () => 'lost' as const }],
+      (events?.(updated) ?? []).map(eventPut),
+    );
+    return refused ? undefined : updated;
+  },
 };

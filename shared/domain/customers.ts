@@ -1,7 +1,8 @@
 /** Business customers (merchants): linking (docs/contract.md, Customers), reading, listing, activation. */
 import type { Customer, CustomerListQuery, CustomerStatus, LinkMerchantRequest } from '../schemas/customers';
-import type { Clock, NewRecords } from './clock';
+import type { Clock, IdGenerator, NewRecords } from './clock';
 import { AppError } from './errors';
+import { newEvent, type DomainEvent } from './events';
 import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
 import { normaliseMobilePhone } from './phone';
@@ -41,7 +42,13 @@ export interface CustomerStore extends RecordReader<StoredCustomer, CustomerList
    * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
    * customer as stored afterwards, or undefined when another change came first.
    */
-  updateStatus(seen: StoredCustomer, status: CustomerStatus, now: string): Promise<StoredCustomer | undefined>;
+  updateStatus(
+    seen: StoredCustomer,
+    status: CustomerStatus,
+    now: string,
+    /** The change's events, written with it (customer.updated), made from the customer as changed. */
+    events?: (updated: StoredCustomer) => readonly DomainEvent[],
+  ): Promise<StoredCustomer | undefined>;
 }
 
 /** What a customer's status change must reach besides the customer: its accounts' copies. */
@@ -117,6 +124,7 @@ export const getOwnCustomer = ownReader<StoredCustomer>('Customer');
 
 export interface SetCustomerStatusDeps {
   readonly customers: Pick<CustomerStore, 'get' | 'updateStatus'>;
+  readonly ids: IdGenerator;
   /** Activating asks the sponsor bank: a merchant it revoked, or approved for another client, stays INACTIVE. */
   readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant'>;
   readonly followers: CustomerStatusFollowers;
@@ -145,7 +153,9 @@ export async function setCustomerStatus(
     }
   }
   for (let attempt = 1; customer.status !== status; attempt += 1) {
-    const updated = await deps.customers.updateStatus(customer, status, deps.clock.now());
+    const updated = await deps.customers.updateStatus(customer, status, deps.clock.now(), (changed) => [
+      newEvent(deps.ids, tenant, 'customer.updated', changed.updated_at, publicCustomer(changed)),
+    ]);
     if (updated) {
       customer = updated;
       break;

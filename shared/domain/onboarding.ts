@@ -6,7 +6,7 @@
  * repeat: the bank sending the same decision again changes nothing more.
  */
 import type { MerchantDecisionAnswer, MerchantDecisionRequest } from '../schemas/network';
-import type { Clock } from './clock';
+import type { Clock, IdGenerator } from './clock';
 import { setCustomerStatus, type CustomerStatusFollowers, type CustomerStore } from './customers';
 import { AppError } from './errors';
 import type { KeyPublisher } from './key-publishing';
@@ -24,6 +24,8 @@ export interface MerchantDecisionDeps {
   /** The network's directory, where the suspended keys stop resolving too. */
   readonly publisher: KeyPublisher;
   readonly clock: Clock;
+  /** The customer.updated event of a revocation's deactivation. */
+  readonly ids: IdGenerator;
   /**
    * Runs changes to a platform's records as the bank's, in that platform's own audit trail (a
    * revocation's deactivation and suspensions).

@@ -8,6 +8,7 @@ import { listAnswer, listQuery } from './lists';
 
 /** The events a committed change reports (the outbox, shared/domain/events.ts; docs/webhooks.md). */
 export const CHANGE_EVENT_TYPES = [
+  'customer.updated',
   'payment.outbound.confirmed',
   'payment.inbound.received',
   'payment.inbound.confirmed',

@@ -213,6 +213,12 @@ describe('a revocation', () => {
 
     const customer = await api.request('GET', `/v1/customers/${merchant.customerId}`, { token: tokenA });
     expect(customer.body.status).toBe('INACTIVE');
+    // The platform hears of it: customer.updated, the customer as its GET answers it, in its own events.
+    const events = (await api.scan()).filter(
+      (item) =>
+        item['entity'] === 'EVENT' && item['type'] === 'customer.updated' && item['data']?.id === merchant.customerId,
+    );
+    expect(events.map((event) => [event['tenant'], event['data']])).toEqual([['sandbox-client-a', customer.body]]);
     const key = await api.request('GET', `/v1/keys/${merchant.keyId}`, { token: tokenA });
     expect(key.body.status).toBe('SUSPENDED');
     expect(bank.entry(merchant.key)?.status).toBe('SUSPENDED');

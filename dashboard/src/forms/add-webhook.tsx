@@ -23,6 +23,7 @@ const EVENT_CHOICES: Readonly<Record<EventType, true>> = {
   'refund.created': true,
   'refund.settled': true,
   'refund.rejected': true,
+  'customer.updated': true,
   'webhook.test': true,
 };
 const EVENTS = Object.keys(EVENT_CHOICES) as EventType[];

@@ -398,6 +398,7 @@ export const en = {
   'event.refund.created': 'A refund was made',
   'event.refund.settled': 'A refund settled',
   'event.refund.rejected': 'A refund was rejected',
+  'event.customer.updated': 'A merchant was activated or deactivated',
   'event.webhook.test': 'Test events',
   // The refunds page.
   'section.refunds': 'Refunds',

@@ -381,6 +381,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.refund.created': 'Se hizo una devolución',
   'event.refund.settled': 'Se liquidó una devolución',
   'event.refund.rejected': 'Se rechazó una devolución',
+  'event.customer.updated': 'Un comercio se activó o desactivó',
   'event.webhook.test': 'Eventos de prueba',
   // La página de devoluciones.
   'section.refunds': 'Devoluciones',
