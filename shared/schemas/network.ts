@@ -4,7 +4,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, allRequired, closedObject, matching, moneySchema, NIT, text, TIMESTAMP, UUID } from './common';
-import { keyOfAnyType, keyOwnerSchema, participantSchema } from './keys';
+import { keyAccountSchema, keyOfAnyType, keyOwnerSchema, participantSchema, typedKeySchema } from './keys';
 import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterpartySchema } from './payments';
 
 /** `POST /network/v1/transfers/{id}/status`: the network's answer to one of our transfer orders. */
@@ -163,3 +163,39 @@ const publicJwkSchema = closedObject(
 
 /** `GET /network/v1/keys`: the keys the bank verifies our requests with, several during a rotation. */
 export const networkKeysSchema = allRequired({ keys: { type: 'array', items: publicJwkSchema } });
+
+/*
+ * What we send the connector besides transfer orders (docs/network.md, "Directory" and "Inquiry"),
+ * for its OpenAPI document's `webhooks`: the shapes the adapters write (shared/domain/network-directory.ts,
+ * key-publishing.ts, transfer-orders.ts), not validators.
+ */
+
+/** `POST <connector>/v1/directory/lookups`: a key, and who asks (the paying customer, or our sponsor bank). */
+export const directoryLookupSchema = allRequired({
+  key: keyOfAnyType,
+  requested_by: allRequired({ identification_type: text(20), identification_number: text(20) }),
+});
+
+/** A lookup's 200: the key's entry in the network's directory. */
+export const directoryEntrySchema = allRequired({
+  key: typedKeySchema,
+  owner: keyOwnerSchema,
+  participant: participantSchema,
+  account: keyAccountSchema,
+});
+
+/** `POST <connector>/v1/directory/keys`: one of our merchants' keys, published. */
+export const publishedKeySchema = allRequired({
+  key: typedKeySchema,
+  account: keyAccountSchema,
+  owner: keyOwnerSchema,
+});
+
+/** `PATCH <connector>/v1/directory/keys/{key_type}/{key_value}`: whether the key resolves. */
+export const publishedKeyStatusSchema = allRequired({ status: { type: 'string', enum: ['ACTIVE', 'SUSPENDED'] } });
+
+/** `GET <connector>/v1/transfers/{end_to_end_id}`'s 200: what became of a transfer. */
+export const transferInquiryAnswerSchema = closedObject(
+  { status: { type: 'string', enum: ['PENDING', 'SETTLED', 'REJECTED', 'NOT_FOUND'] }, reason: text(300) },
+  ['status'],
+);

@@ -62,7 +62,15 @@ test("the network connector's document stands apart: its routes and the transfer
   ]);
   // Our public keys need no signature to be read.
   expect(networkDocument.paths['/network/v1/keys'].get.security).toEqual([]);
-  expect(Object.keys(networkDocument.webhooks)).toEqual(['transfer.requested']);
+  // What we send the connector: the orders, the directory's requests and the inquiry.
+  expect(Object.keys(networkDocument.webhooks)).toEqual([
+    'transfer.requested',
+    'directory.lookup',
+    'directory.key.published',
+    'directory.key.status',
+    'directory.key.withdrawn',
+    'transfer.inquiry',
+  ]);
   expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
   expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);
   expect(Object.keys(generated.components.schemas).filter((name) => name.startsWith('Transfer'))).toEqual([]);

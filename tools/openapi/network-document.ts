@@ -66,6 +66,83 @@ const SIGNATURE_DESCRIPTION =
   'wrong signature, a digest that does not match the body, or `created` more than 5 minutes away, is 401. ' +
   'A sandbox stage, whose only caller is its own simulator, checks the Standard Webhooks signature instead.';
 
+/** A body of ours, or of the connector's answer, as JSON. */
+const json = (schema: JsonObject): JsonObject => ({ content: { 'application/json': { schema } } });
+
+/**
+ * The rest of what we send the connector (docs/network.md): the directory's lookups, our keys'
+ * publication, status and withdrawal, and the inquiry of a transfer left unanswered. Each is signed as
+ * every request is; the paths are under the connector's base URL.
+ */
+function outgoing(components: SchemaComponents): JsonObject {
+  const failure = { description: 'Anything else, or no answer in time: we answer 503 and change nothing' };
+  const operation = (fields: JsonObject): JsonObject => ({
+    ...fields,
+    description: `${String(fields['description'])} ${SIGNATURE_DESCRIPTION}`,
+    // A webhook entry names no path: where it goes is in its summary (the connector's base URL, then the path).
+    parameters: headerParameters(),
+  });
+  return {
+    'directory.lookup': {
+      post: operation({
+        operationId: 'directoryLookup',
+        summary: 'POST <connector>/v1/directory/lookups: the entry of a key, for resolve-key and validate-key',
+        description:
+          'Answered 200 with the entry, 404 when no participant holds the key, 429 (Retry-After) when limited.',
+        requestBody: { required: true, ...json(components.refer('directoryLookupSchema')) },
+        responses: {
+          200: { description: "The key's entry", ...json(components.refer('directoryEntrySchema')) },
+          404: { description: 'No participant holds the key: {"reason": "KEY_NOT_FOUND"}' },
+          429: { description: 'Lookups limited for now: passed on with its Retry-After' },
+          default: failure,
+        },
+      }),
+    },
+    'directory.key.published': {
+      post: operation({
+        operationId: 'directoryKeyPublished',
+        summary: "POST <connector>/v1/directory/keys: one of our merchants' keys, before we store it",
+        description: 'The same registration again (same participant, same account) answers 201 and changes nothing.',
+        requestBody: { required: true, ...json(components.refer('publishedKeySchema')) },
+        responses: {
+          201: { description: 'Published' },
+          409: { description: 'Held by another participant or another account: {"reason": "KEY_HELD_ELSEWHERE"}' },
+          default: failure,
+        },
+      }),
+    },
+    'directory.key.status': {
+      patch: operation({
+        operationId: 'directoryKeyStatus',
+        summary: 'PATCH <connector>/v1/directory/keys/{key_type}/{key_value}: our key suspended or active again',
+        description: 'A 404 on ACTIVE makes us publish the key again.',
+        requestBody: { required: true, ...json(components.refer('publishedKeyStatusSchema')) },
+        responses: { 200: { description: 'Changed' }, 404: { description: 'Not held' }, default: failure },
+      }),
+    },
+    'directory.key.withdrawn': {
+      delete: operation({
+        operationId: 'directoryKeyWithdrawn',
+        summary: 'DELETE <connector>/v1/directory/keys/{key_type}/{key_value}: our key deleted',
+        description: 'The empty body is signed.',
+        responses: { 204: { description: 'Withdrawn' }, 404: { description: 'Not held: done too' }, default: failure },
+      }),
+    },
+    'transfer.inquiry': {
+      get: operation({
+        operationId: 'transferInquiry',
+        summary: 'GET <connector>/v1/transfers/{end_to_end_id}: what became of a transfer left unanswered',
+        description: 'Asked once TRANSFER_INQUIRY_AFTER_MS has passed; NOT_FOUND (or 404) sends the order again.',
+        responses: {
+          200: { description: 'What the network answered', ...json(components.refer('transferInquiryAnswerSchema')) },
+          404: { description: 'The same as NOT_FOUND' },
+          default: failure,
+        },
+      }),
+    },
+  };
+}
+
 const headerParameters = (): JsonObject[] =>
   SIGNATURE_HEADERS.map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } }));
 
@@ -158,6 +235,7 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
           responses: { 202: { description: 'Taken: the answer follows on the status route' } },
         },
       },
+      ...outgoing(components),
     },
     components: {
       schemas: Object.fromEntries(components.schemas),
