@@ -3,8 +3,10 @@
  * connector mode against the fake bank (tools/fake-bank.ts), through the HTTP API with real tokens:
  * the calls each operation makes to the connector and its median time, for a resolve of a key at
  * another bank, a resolve of one of our merchants' keys, the bank's decision on a merchant, the link
- * of that merchant and of its account; then the same resolve in sandbox mode (our table), for the
- * ratio, in the same runtime. Writes docs/benchmarks/network.json.
+ * of that merchant and of its account, a key's registration (published in the bank's directory
+ * first); then the same resolve and registration in sandbox mode (our table), for the ratios, in the
+ * same runtime. Every connector request is signed with Ed25519 (RFC 9421), every one of the bank's
+ * verified. Writes docs/benchmarks/network.json.
  *
  * Options (environment): BENCH_REQUESTS (100 of each).
  */
@@ -72,7 +74,7 @@ const runtime = (started.runtime = await startLocalRuntime({
   network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
 }));
 const token = await tokenOf(runtime);
-const bankCalls = () => bank.lookups.length + bank.orders.length;
+const bankCalls = () => bank.lookups.length + bank.orders.length + bank.keyChanges.length;
 const connected = runtime;
 
 const decision = await measure(bankCalls, (i) =>
@@ -116,8 +118,14 @@ const linkAccount = await measure(bankCalls, async (i) => {
   });
   accounts.push(account['id']!);
 });
-const ownKey = { key_type: 'ALPHA', key_value: '@benchnetwork' };
-await call(connected, token, 'POST', '/v1/keys', { account_id: accounts[0], key: ownKey });
+// A key per account, each published in the bank's directory before it is stored.
+const registerKey = await measure(bankCalls, (i) =>
+  call(connected, token, 'POST', '/v1/keys', {
+    account_id: accounts[i],
+    key: { key_type: 'ALPHA', key_value: `@benchnet${i}` },
+  }),
+);
+const ownKey = { key_type: 'ALPHA', key_value: '@benchnet0' };
 const resolveForeign = await measure(bankCalls, () =>
   call(connected, token, 'POST', '/v1/resolve-key', { customer_id: customers[0], key: FOREIGN_KEY }),
 );
@@ -130,6 +138,12 @@ process.env['NETWORK'] = 'sandbox';
 const resolveSandbox = await measure(bankCalls, () =>
   call(connected, token, 'POST', '/v1/resolve-key', { customer_id: customers[0], key: FOREIGN_KEY }),
 );
+const registerSandbox = await measure(bankCalls, (i) =>
+  call(connected, token, 'POST', '/v1/keys', {
+    account_id: accounts[i],
+    key: { key_type: 'ALPHA', key_value: `@benchsbx${i}` },
+  }),
+);
 await runtime.stop();
 await bank.stop();
 
@@ -140,11 +154,14 @@ const report = {
     'bank decision (PUT /network/v1/merchants, the bank calling us)': decision,
     'link merchant': linkMerchant,
     'link account': linkAccount,
+    'register a key (connector: published first)': registerKey,
+    'register a key (sandbox: our table)': registerSandbox,
     'resolve a key at another bank (connector)': resolveForeign,
     "resolve one of our merchants' keys (connector)": resolveOwn,
     'resolve a key at another bank (sandbox: our table)': resolveSandbox,
   },
   ratio_connector_to_sandbox_resolve: Number((resolveForeign.median_ms / resolveSandbox.median_ms).toFixed(2)),
+  ratio_connector_to_sandbox_register: Number((registerKey.median_ms / registerSandbox.median_ms).toFixed(2)),
 };
 writeFileSync(path.join(REPO_ROOT, 'docs', 'benchmarks', 'network.json'), `${JSON.stringify(report, null, 2)}\n`);
 console.log(JSON.stringify(report, null, 2));
