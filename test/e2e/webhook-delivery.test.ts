@@ -146,6 +146,13 @@ describe('events reach the webhooks that want them, signed', () => {
     const test = await api.request('POST', `/v1/webhooks/${hook.id}/test`, { token: tokenA });
     expect(test.status).toBe(200);
     expect(test.body).toMatchObject({ webhook_id: hook.id, event_type: 'webhook.test', status: 'PENDING' });
+    // A customer deactivated: customer.updated, the customer as GET answers it.
+    const leaving = await merchantWithKey(api, tokenA);
+    const deactivated = await api.request('PATCH', `/v1/customers/${leaving.customerId}`, {
+      token: tokenA,
+      body: { status: 'INACTIVE' },
+    });
+    expect(deactivated.status).toBe(200);
 
     const expected = (): [string, string][] => [
       ['payment.outbound.confirmed', settled['id']],
@@ -167,6 +174,7 @@ describe('events reach the webhooks that want them, signed', () => {
           'refund.rejected',
           'report.ready',
           'webhook.test',
+          'customer.updated',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
     const received = receiver.at(hook.path);
@@ -196,6 +204,9 @@ describe('events reach the webhooks that want them, signed', () => {
     expect(receiver.at(hook.path).find((r) => r.event.type === 'webhook.test')!.event.data).toEqual({
       webhook_id: hook.id,
     });
+    expect(receiver.at(hook.path).find((r) => r.event.type === 'customer.updated')!.event.data).toEqual(
+      deactivated.body,
+    );
 
     // The delivery log: one SUCCEEDED delivery per event, one attempt each.
     const log = await deliveriesOf(hook.id);
