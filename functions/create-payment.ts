@@ -6,7 +6,7 @@ import { FIRST_DECISION_WAIT } from '../shared/domain/pay-resolution';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoDirectory, dynamoResolutionStore } from '../shared/data/directory-repository';
+import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoPaymentStore, dynamoSettlementStore } from '../shared/data/payments-repository';
@@ -15,6 +15,7 @@ import { settlementQueue } from '../shared/data/queues';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
+import { stageDirectory } from './network-ports';
 
 export const handler = httpHandler<CreatePaymentRequest>({
   name: 'createPayment',
@@ -25,7 +26,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
         ...systemNewRecords,
         resolutions: dynamoResolutionStore,
         recipients: dynamoRecipientStore,
-        directory: dynamoDirectory,
+        directory: stageDirectory,
         customers: dynamoCustomerStore,
         accounts: dynamoAccountStore,
         keys: dynamoKeyStore,

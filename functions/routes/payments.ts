@@ -26,6 +26,7 @@ export const paymentRoutes: RouteFamily = {
         'KEY_NOT_FOUND',
         'RESOLUTION_ALREADY_USED',
         'RECIPIENT_KEY_CHANGED',
+        'LOOKUP_LIMITED',
       ],
       scopes: [SCOPES.paymentsWrite],
       // Reads the resolution, the customer, the account and the payee's key and account; the
@@ -37,6 +38,9 @@ export const paymentRoutes: RouteFamily = {
       queues: ['settlement'],
       // Opens the payee's approval secrets to sign its approval request.
       sealing: ['open'],
+      // A recipient's key is resolved again through the stage's directory: on a connector stage the
+      // network's, signed (docs/network.md, "Directory").
+      secrets: ['network'],
     },
     {
       name: 'getPayment',

@@ -166,7 +166,8 @@ export async function activeEntry(directory: Pick<DirectoryStore, 'get'>, key: D
   return activeEntryOf(await directory.get(key), key);
 }
 
-function activeEntryOf(entry: DirectoryEntry | undefined, key: DirectoryKey): DirectoryEntry {
+/** `entry` when it is ACTIVE: 404 KEY_NOT_FOUND otherwise (none, or a suspended key). */
+export function activeEntryOf(entry: DirectoryEntry | undefined, key: DirectoryKey): DirectoryEntry {
   if (!entry || entry.status !== 'ACTIVE') {
     throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
   }

@@ -23,12 +23,13 @@
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { uuidOf } from './clock';
 import {
-  activeEntry,
+  activeEntryOf,
   newResolution,
   type DirectoryEntry,
-  type DirectoryStore,
+  type DirectoryLookup,
   type ResolutionStore,
 } from './directory';
+import { getOwnCustomer } from './customers';
 import { AppError, invalidField } from './errors';
 import {
   answerAgain,
@@ -44,7 +45,8 @@ import { getOwnRecipient, type RecipientPayee, type RecipientStore } from './rec
 export interface PayRecipientDeps extends PaymentDeps {
   readonly resolutions: Pick<ResolutionStore, 'get'>;
   readonly recipients: Pick<RecipientStore, 'get'>;
-  readonly directory: Pick<DirectoryStore, 'get'>;
+  /** The stage's directory, as resolve-key reads it: the network's on a connector stage. */
+  readonly directory: DirectoryLookup;
 }
 
 /** The id of the resolution a recipient's payment under this client's Idempotency-Key makes. */
@@ -85,7 +87,13 @@ export async function payRecipient(
   if (recipient.customer_id !== intent.customerId) {
     throw invalidField('recipient_id', 'is a recipient of another customer of the client');
   }
-  const entry = await activeEntry(deps.directory, recipient.key);
+  // Asked for the paying customer, as resolve-key asks (on a connector stage, the network's directory).
+  const payer = await getOwnCustomer(deps.customers, tenant, recipient.customer_id);
+  const found = await deps.directory.find(recipient.key, {
+    identification_type: payer.identification_type,
+    identification_number: payer.identification_number,
+  });
+  const entry = activeEntryOf(found, recipient.key);
   if (!samePayee(recipient, entry)) {
     throw new AppError(
       'RECIPIENT_KEY_CHANGED',

@@ -134,6 +134,36 @@ describe('resolving a key through the network', () => {
   });
 });
 
+describe("paying a saved recipient through the network's directory", () => {
+  it('resolves the recipient’s key again at the bank, signed for the paying customer, and pays it', async () => {
+    const resolved = await resolve(LUCIA.key);
+    const saved = await api.request('POST', '/v1/recipients', {
+      token,
+      body: { customer_id: payer.customerId, resolution_id: resolved.body.id, alias: 'Lucía' },
+    });
+    expect(saved.status).toBeLessThan(300);
+    const asked = bank.lookups.length;
+    const paid = await api.request('POST', '/v1/payments', {
+      token,
+      headers: { 'idempotency-key': `recipient-${Date.now()}` },
+      body: {
+        customer_id: payer.customerId,
+        account_id: payer.accountId,
+        recipient_id: saved.body.id,
+        amount: { value: '12.30', currency: 'COP' },
+      },
+    });
+    expect([paid.status, paid.body.status]).toEqual([200, 'PENDING']);
+    const [lookup] = bank.lookups.slice(asked);
+    expect([lookup!.signed, lookup!.body['requested_by']]).toEqual([
+      true,
+      { identification_type: 'NIT', identification_number: payer.nit },
+    ]);
+    const [order] = await bank.ordersFor(paid.body.id);
+    expect(order!.body.creditor).toMatchObject({ participant: OTHER_BANK, account: LUCIA.account });
+  });
+});
+
 describe('validating a key through the network', () => {
   const validate = (key: object, identification_type: string, identification_number: string) =>
     api.request('POST', '/v1/validate-key', { token, body: { key, identification_type, identification_number } });

@@ -12,6 +12,7 @@ import { keyedResolutionId, payRecipient, type PayRecipientDeps } from '../../sh
 import type { SettlementQueue } from '../../shared/domain/settlement';
 import { createRecipient, deleteRecipient, type RecipientStore } from '../../shared/domain/recipients';
 import { dynamoDirectory, dynamoResolutionStore } from '../../shared/data/directory-repository';
+import { tableLookup } from '../../shared/domain/directory';
 import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
 import { describeChanges, diffItems } from '../support/table-diff';
 import {
@@ -120,7 +121,8 @@ describe('paying a recipient', () => {
   const deps = (queue: SettlementQueue = new HeldSettlements()): PayRecipientDeps => ({
     ...paymentDeps(queue),
     recipients,
-    directory: dynamoDirectory,
+    // A sandbox stage's directory: our table's.
+    directory: tableLookup(dynamoDirectory),
   });
 
   const request = (payer: Merchant, recipientId: string, value: string) => ({
