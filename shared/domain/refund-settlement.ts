@@ -15,7 +15,7 @@ import type { AccountStore } from './accounts';
 import type { NewRecords } from './clock';
 import type { OwnPayer, StoredPayment } from './payments';
 import { refundEvents, type RefundStore, type StoredRefund } from './refunds';
-import { dueForReview, type NetworkAnswer, type ReviewPolicy, type SettlementNetwork } from './settlement';
+import { reviewedIfLate, type NetworkAnswer, type ReviewPolicy, type SettlementNetwork } from './settlement';
 
 export interface SettleRefundDeps extends NewRecords {
   readonly refunds: Pick<RefundStore, 'get' | 'answer' | 'markInReview'>;
@@ -122,17 +122,8 @@ export async function settleRefund(deps: SettleRefundDeps, refundId: string): Pr
   if (!refund || refund.status !== 'PENDING') return refund;
   if (refund.own_payer) return creditOwnPayer(deps, refund, refund.own_payer);
   // As a payment's: in review past its wait, before the network is asked.
-  const current = await reviewIfLate(deps, refund);
+  const current = await reviewedIfLate(deps.review, refund, deps.clock.now(), deps.refunds);
   if (current.status !== 'PENDING') return current;
   const answer = await deps.network.answer(refundTransfer(current));
   return answer ? (await answerPendingRefund(deps, current, answer)).refund : current;
-}
-
-/** A PENDING refund's transfer left unanswered past the review's wait gains its review, once. */
-async function reviewIfLate(deps: SettleRefundDeps, refund: StoredRefund): Promise<StoredRefund> {
-  const now = deps.clock.now();
-  if (!dueForReview(deps.review, refund, now)) return refund;
-  const reviewed: StoredRefund = { ...refund, review: { since: now, reason: 'NO_NETWORK_ANSWER' }, updated_at: now };
-  if (await deps.refunds.markInReview(reviewed)) return reviewed;
-  return (await deps.refunds.get(refund.id)) ?? refund;
 }

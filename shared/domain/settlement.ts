@@ -68,7 +68,7 @@ export interface SettlePaymentDeps extends Omit<DecisionJobDeps, 'payments'> {
 }
 
 /** Whether a transfer made at `createdAt`, in no review yet, is due for one now. */
-export const dueForReview = (
+const dueForReview = (
   review: ReviewPolicy | undefined,
   transfer: Pick<StoredPayment, 'counterparty' | 'created_at' | 'review'>,
   now: string,
@@ -78,16 +78,23 @@ export const dueForReview = (
   Date.parse(now) - Date.parse(transfer.created_at) >= review.afterMs &&
   review.applies(transfer);
 
+/** Where a transfer (a payment, or a refund) is put in review once, and read again when another job did. */
+export interface ReviewStore<Transfer> {
+  markInReview(reviewed: Transfer): Promise<boolean>;
+  get(id: string): Promise<Transfer | undefined>;
+}
+
 /**
- * A PENDING payment the network has left unanswered past the review's wait gains its review, once:
- * the payment as it stands afterwards. Its amount stays held; the network may still answer it.
+ * A PENDING transfer the network has left unanswered past the review's wait gains its review, once:
+ * the transfer as it stands afterwards. Its amount stays held; the network may still answer it.
  */
-async function reviewIfLate(deps: SettlePaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
-  const now = deps.clock.now();
-  if (!dueForReview(deps.review, payment, now)) return payment;
-  const reviewed: StoredPayment = { ...payment, review: { since: now, reason: 'NO_NETWORK_ANSWER' }, updated_at: now };
-  if (await deps.payments.markInReview(reviewed)) return reviewed;
-  return (await deps.payments.get(payment.id)) ?? payment;
+export async function reviewedIfLate<
+  Transfer extends Pick<StoredPayment, 'id' | 'counterparty' | 'created_at' | 'review' | 'updated_at'>,
+>(review: ReviewPolicy | undefined, transfer: Transfer, now: string, store: ReviewStore<Transfer>): Promise<Transfer> {
+  if (!dueForReview(review, transfer, now)) return transfer;
+  const reviewed: Transfer = { ...transfer, review: { since: now, reason: 'NO_NETWORK_ANSWER' }, updated_at: now };
+  if (await store.markInReview(reviewed)) return reviewed;
+  return (await store.get(transfer.id)) ?? transfer;
 }
 
 /**
@@ -122,7 +129,7 @@ export async function settlePayment(deps: SettlePaymentDeps, paymentId: string):
   if (payment.status !== 'PENDING') return payment;
 
   // Before the network is asked: a connector that does not answer either must not keep it from review.
-  const current = await reviewIfLate(deps, payment);
+  const current = await reviewedIfLate(deps.review, payment, deps.clock.now(), deps.payments);
   if (current.status !== 'PENDING') return current;
   const answer = await deps.network.answer(current);
   return answer ? (await answerPending(deps, current, answer)).payment : current;

@@ -4,7 +4,14 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, allRequired, closedObject, matching, moneySchema, NIT, text, TIMESTAMP, UUID } from './common';
-import { keyAccountSchema, keyOfAnyType, keyOwnerSchema, participantSchema, typedKeySchema } from './keys';
+import {
+  keyAccountSchema,
+  keyOfAnyType,
+  keyOwnerSchema,
+  participantSchema,
+  sandboxDirectoryKeyRequestSchema,
+  typedKeySchema,
+} from './keys';
 import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterpartySchema } from './payments';
 
 /** `POST /network/v1/transfers/{id}/status`: the network's answer to one of our transfer orders. */
@@ -176,13 +183,8 @@ export const directoryLookupSchema = allRequired({
   requested_by: allRequired({ identification_type: text(20), identification_number: text(20) }),
 });
 
-/** A lookup's 200: the key's entry in the network's directory. */
-export const directoryEntrySchema = allRequired({
-  key: typedKeySchema,
-  owner: keyOwnerSchema,
-  participant: participantSchema,
-  account: keyAccountSchema,
-});
+/** A lookup's 200: the key's entry in the network's directory, as the sandbox's operator adds one. */
+export const directoryEntrySchema = sandboxDirectoryKeyRequestSchema;
 
 /** `POST <connector>/v1/directory/keys`: one of our merchants' keys, published. */
 export const publishedKeySchema = allRequired({
