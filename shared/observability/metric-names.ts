@@ -48,3 +48,10 @@ export const STRANDED_WORK_METRICS = {
  * so the alarm ends when the last one is answered, and a new one raises it again.
  */
 export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
+
+/**
+ * The breaks a reconciliation with the sponsor bank found in a day's file (docs/reconciliation.md,
+ * "Against the bank"), every client's and those on accounts of none of ours, published by each run
+ * that completes a file (0 included): the stack alarms on any.
+ */
+export const SETTLEMENT_BREAKS_METRIC = 'SettlementBreaks';

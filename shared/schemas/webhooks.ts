@@ -16,6 +16,7 @@ export const CHANGE_EVENT_TYPES = [
   'payment.rejected',
   'qr_code.paid',
   'report.ready',
+  'reconciliation.completed',
   'refund.created',
   'refund.settled',
   'refund.rejected',

@@ -548,6 +548,7 @@ describe('credits in', () => {
       '/network/v1/transfers/{id}/status',
       '/network/v1/credits',
       '/network/v1/merchants/{identification_type}/{identification_number}',
+      '/network/v1/settlement-files/{date}',
       '/network/v1/keys',
     ]);
     expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({

@@ -188,6 +188,7 @@ describe('a sweep', () => {
     const settled: string[] = [];
     const sent: string[] = [];
     const reportRuns: string[] = [];
+    const reconciliationRuns: string[] = [];
     const deliveries = { send: async (id: string) => void sent.push(id) };
     const run = (): Promise<SweepReport> =>
       sweep({
@@ -201,6 +202,7 @@ describe('a sweep', () => {
         refunds: { schedule: async (id: string) => void settled.push(id) },
         deliveries,
         reports: { run: async (id: string) => void reportRuns.push(id) },
+        reconciliations: { run: async (date: string) => void reconciliationRuns.push(date) },
         dispatch: {
           webhooks: dynamoWebhookStore,
           deliveries: dynamoDeliveryStore,
@@ -211,7 +213,7 @@ describe('a sweep', () => {
         clock,
         graceMs: GRACE_MS,
       });
-    return { run, settled, sent, reportRuns };
+    return { run, settled, sent, reportRuns, reconciliationRuns };
   }
 
   /** One stranded item of each kind, for one client with a webhook subscribed to the payment's event. */

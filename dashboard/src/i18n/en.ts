@@ -399,6 +399,7 @@ export const en = {
   'event.refund.settled': 'A refund settled',
   'event.refund.rejected': 'A refund was rejected',
   'event.customer.updated': 'A merchant was activated or deactivated',
+  'event.reconciliation.completed': "A day's reconciliation with the bank is done",
   'event.webhook.test': 'Test events',
   // The refunds page.
   'section.refunds': 'Refunds',

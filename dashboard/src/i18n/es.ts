@@ -382,6 +382,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.refund.settled': 'Se liquidó una devolución',
   'event.refund.rejected': 'Se rechazó una devolución',
   'event.customer.updated': 'Un comercio se activó o desactivó',
+  'event.reconciliation.completed': 'Se concilió un día con el banco',
   'event.webhook.test': 'Eventos de prueba',
   // La página de devoluciones.
   'section.refunds': 'Devoluciones',
