@@ -313,6 +313,14 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
                 'reaches the objects under the reports prefix of the report bucket, and only the actions the entry declares.',
               appliesTo: [nagReference('/reports/*')],
             },
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                "The sponsor bank's settlement files are named by their day and version " +
+                '(settlement-files/<date>/<id>.ndjson), made at run time: the grant reaches the objects under ' +
+                'that prefix of the bucket, and only the actions the entry declares.',
+              appliesTo: [nagReference('/settlement-files/*')],
+            },
           ]
         : []),
     ],
@@ -323,7 +331,8 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
 /**
  * A finding's resource: an ARN of the stage's (`<Table.Arn>` where the function is the stage's own,
  * `<referenceto...Arn>`, the parameter it is passed as, in a route family's nested stack) and a path
- * under it. Only the table has `/index/*` and only the report bucket `/reports/*` in a role.
+ * under it. Only the table has `/index/*` and only the report bucket `/reports/*` and
+ * `/settlement-files/*` in a role.
  */
 const nagReference = (under: string): { regex: string } => ({
   regex: `/^Resource::<[A-Za-z0-9.]+>${under.replace(/[/*]/g, (c) => `\\${c}`)}$/`,
