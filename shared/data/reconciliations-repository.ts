@@ -209,12 +209,14 @@ export const dynamoReconciliationStore: ReconciliationStore = {
   },
 
   async complete(file) {
-    const done = {
-      status: file.status,
-      completed_at: file.completed_at,
-      break_count: file.break_count,
-      unassigned_count: file.unassigned_count,
-    };
+    const done = Object.fromEntries(
+      Object.entries({
+        status: file.status,
+        completed_at: file.completed_at,
+        break_count: file.break_count,
+        unassigned_count: file.unassigned_count,
+      }).filter(([, value]) => value !== undefined),
+    );
     const names = Object.keys(done);
     try {
       await dynamo().send(
