@@ -138,6 +138,7 @@ test("the sweeper's bundle holds only what it runs, loads as Lambda loads it, an
     [QUEUE_ENV.settlement]: 'https://sqs.invalid/s',
     [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q',
     [QUEUE_ENV.reports]: 'https://sqs.invalid/r',
+    [QUEUE_ENV.reconciliations]: 'https://sqs.invalid/c',
   };
   const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
   Object.assign(process.env, environment);
