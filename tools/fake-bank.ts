@@ -376,6 +376,11 @@ export class FakeBank {
     return this.send(`${apiUrl}/network/v1/credits`, body, signing);
   }
 
+  /** Takes back (part of) a credit it sent: our reversal route (docs/network.md), signed as callBack. */
+  reverse(apiUrl: string, endToEndId: string, reversal: Record<string, unknown>, signing: Signing = {}) {
+    return this.send(`${apiUrl}/network/v1/credits/${endToEndId}/reversals`, JSON.stringify(reversal), signing);
+  }
+
   /**
    * Pushes the bank's decision on a merchant to our onboarding route (docs/onboarding.md), signed as
    * callBack; `path` names it, by default `NIT/<nit>` of the decision's own `nit`.

@@ -18,7 +18,7 @@ import type { StoredPayment } from './payments';
 import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
 import { endToEndIdOf, type OwnParticipant } from './transfer-orders';
 
-export interface OwnMerchantCreditDeps extends Omit<ReceiveCreditDeps, 'directory' | 'qrReferences'> {
+export interface OwnMerchantCreditDeps extends Omit<ReceiveCreditDeps, 'directory' | 'qrReferences' | 'creditAnswers'> {
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;

@@ -48,3 +48,10 @@ export const STRANDED_WORK_METRICS = {
  * so the alarm ends when the last one is answered, and a new one raises it again.
  */
 export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
+
+/**
+ * A reversal of a network credit that left its merchant's account below zero (docs/network.md,
+ * "Reversals"), counted by the reversal route: the stack alarms on any, since that money must be
+ * recovered from the merchant.
+ */
+export const NEGATIVE_BALANCES_METRIC = 'NegativeBalances';

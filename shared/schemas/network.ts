@@ -115,6 +115,35 @@ export const creditAnswerSchema = closedObject(
 export type CreditAnswer = FromSchema<typeof creditAnswerSchema>;
 
 /**
+ * `POST /network/v1/credits/{end_to_end_id}/reversals` (docs/network.md, "Reversals"): the sponsor bank
+ * takes back money it credited to one of our merchants (fraud, a mistaken credit), once per reversal_id.
+ */
+export const reversalRequestSchema = closedObject(
+  {
+    reversal_id: matching('^[A-Za-z0-9_-]{1,64}$', 'must be 1 to 64 letters, digits, - or _'),
+    amount: paymentAmountSchema,
+    reason: text(140),
+  },
+  ['reversal_id', 'amount', 'reason'],
+);
+
+export type ReversalRequest = FromSchema<typeof reversalRequestSchema>;
+
+/** The reversal applied: the credit's payment, and how much of it has been taken back in all. */
+export const reversalAnswerSchema = closedObject(
+  {
+    reversal_id: reversalRequestSchema.properties.reversal_id,
+    end_to_end_id: END_TO_END_ID,
+    payment_id: UUID,
+    amount: moneySchema,
+    reversed_amount: moneySchema,
+  },
+  ['reversal_id', 'end_to_end_id', 'payment_id', 'amount', 'reversed_amount'],
+);
+
+export type ReversalAnswer = FromSchema<typeof reversalAnswerSchema>;
+
+/**
  * `PUT /network/v1/merchants/{identification_type}/{identification_number}` (docs/onboarding.md): the
  * sponsor bank's decision on a merchant, bound to the one platform (our client id) that may link it,
  * with the accounts it approved and the balance each opens with.

@@ -6,9 +6,11 @@
  * short base), ONCE, timeouts, refused connections and redirects, the delivery log, redelivery, the
  * test event, secret rotation, and 25 concurrent payments giving exactly their events.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_RETRIES } from '../../shared/domain/deliveries';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
+import { signedHeaders } from '../../shared/domain/webhook-signature';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
@@ -136,6 +138,23 @@ describe('events reach the webhooks that want them, signed', () => {
     };
     await refund('10.00');
     await refund('0.99');
+    // The sponsor bank takes 1.00 of it back (the sandbox's credits come through the network's door,
+    // which this stage's simulator signs with the network secret): payment.reversed.
+    const reversal = JSON.stringify({
+      reversal_id: `wh-${Date.now()}`,
+      amount: { value: '1.00', currency: 'COP' },
+      reason: 'Fraude',
+    });
+    // The network's door is not the clients' contract: plain fetch, not api.request's contract check.
+    const reversed = await fetch(`${api.url}/network/v1/credits/${qrPaid.body.end_to_end_id}/reversals`, {
+      method: 'POST',
+      body: reversal,
+      headers: {
+        'content-type': 'application/json',
+        ...signedHeaders(`msg_${randomUUID()}`, Math.floor(Date.now() / 1000), reversal, [api.runtime.networkSecret!]),
+      },
+    });
+    expect(reversed.status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     const report = await api.request('POST', '/v1/reports', {
       token: tokenA,
@@ -175,6 +194,7 @@ describe('events reach the webhooks that want them, signed', () => {
           'report.ready',
           'webhook.test',
           'customer.updated',
+          'payment.reversed',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
     const received = receiver.at(hook.path);

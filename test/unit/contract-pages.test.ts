@@ -57,6 +57,7 @@ test("the network connector's document stands apart: its routes and the transfer
   expect(Object.keys(networkDocument.paths)).toEqual([
     '/network/v1/transfers/{id}/status',
     '/network/v1/credits',
+    '/network/v1/credits/{end_to_end_id}/reversals',
     '/network/v1/merchants/{identification_type}/{identification_number}',
     '/network/v1/keys',
   ]);

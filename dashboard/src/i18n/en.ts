@@ -399,6 +399,7 @@ export const en = {
   'event.refund.settled': 'A refund settled',
   'event.refund.rejected': 'A refund was rejected',
   'event.customer.updated': 'A merchant was activated or deactivated',
+  'event.payment.reversed': 'The sponsor bank took back a payment received',
   'event.webhook.test': 'Test events',
   // The refunds page.
   'section.refunds': 'Refunds',
@@ -503,6 +504,7 @@ export const en = {
   'code.movementKind.PAYMENT': 'a payment received or sent',
   'code.movementKind.REFUND': 'a refund: given back (negative), or received from one of our merchants (positive)',
   'code.movementKind.HOLD_RELEASE': "a rejected payment's amount given back",
+  'code.movementKind.REVERSAL': 'a payment received that the sponsor bank took back',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -382,6 +382,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.refund.settled': 'Se liquidó una devolución',
   'event.refund.rejected': 'Se rechazó una devolución',
   'event.customer.updated': 'Un comercio se activó o desactivó',
+  'event.payment.reversed': 'El banco patrocinador reversó un pago recibido',
   'event.webhook.test': 'Eventos de prueba',
   // La página de devoluciones.
   'section.refunds': 'Devoluciones',
@@ -486,4 +487,5 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'code.movementKind.PAYMENT': 'un pago recibido o enviado',
   'code.movementKind.REFUND': 'una devolución: hecha (negativa) o recibida de uno de nuestros comercios (positiva)',
   'code.movementKind.HOLD_RELEASE': 'el monto devuelto de un pago rechazado',
+  'code.movementKind.REVERSAL': 'un pago recibido que el banco patrocinador reversó',
 };
