@@ -155,7 +155,7 @@ function chargeOfCredit(code: StoredQrCode, amountCents: number, tipCents: numbe
 }
 
 /** The first copy's decision, waiting for it while that copy is still deciding (PROCESSING). */
-async function decisionOf(
+export async function decisionOf(
   deps: Pick<ReceiveCreditDeps, 'payments' | 'decisionWait'>,
   payment: StoredPayment,
 ): Promise<CreditAnswer> {
