@@ -48,3 +48,10 @@ export const STRANDED_WORK_METRICS = {
  * so the alarm ends when the last one is answered, and a new one raises it again.
  */
 export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
+
+/**
+ * A route's message to a queue that failed after its commit (functions/after-commit.ts): the request
+ * answered the committed state all the same, and the sweeper starts the work. Published with the
+ * request's `route` and `status` class; the StrandedWork alarm watches the work itself.
+ */
+export const QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC = 'QueueSendsFailedAfterCommit';
