@@ -55,3 +55,10 @@ export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
  * recovered from the merchant.
  */
 export const NEGATIVE_BALANCES_METRIC = 'NegativeBalances';
+
+/**
+ * A route's message to a queue that failed after its commit (functions/after-commit.ts): the request
+ * answered the committed state all the same, and the sweeper starts the work. Published with the
+ * request's `route` and `status` class; the StrandedWork alarm watches the work itself.
+ */
+export const QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC = 'QueueSendsFailedAfterCommit';

@@ -47,6 +47,10 @@ beforeAll(async () => {
   tokenB = await api.token('sandbox-client-b');
   approvals = await WebhookReceiver.start();
 });
+afterEach(() => {
+  // Every order of every test, as the schema our API publishes describes it (the bank refuses others).
+  expect(bank.invalidOrders.map(({ order, errors }) => [order.body.transfer_id, errors])).toEqual([]);
+});
 afterAll(async () => {
   await api.stop();
   await bank.stop();
@@ -81,6 +85,7 @@ describe('transfer orders out', () => {
     expect(order!.signed).toBe(true);
     expect(order!.body).toEqual({
       type: 'transfer.requested',
+      kind: 'TRANSFER',
       transfer_id: payment.id,
       end_to_end_id: expect.stringMatching(/^[A-Za-z0-9]{1,35}$/),
       amount: { currency: 'COP', value: '120.50' },
