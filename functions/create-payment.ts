@@ -11,10 +11,10 @@ import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoPaymentStore, dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRecipientStore } from '../shared/data/recipients-repository';
-import { settlementQueue } from '../shared/data/queues';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
+import { settlementAfterCommit } from './after-commit';
 import { stageDirectory } from './network-ports';
 
 export const handler = httpHandler<CreatePaymentRequest>({
@@ -34,13 +34,15 @@ export const handler = httpHandler<CreatePaymentRequest>({
         participant: runtimeConfig().participant,
         maxPaymentCents: runtimeConfig().maxPaymentCents,
         settlement: {
-          queue: settlementQueue(),
+          // After the payment's commit: a failed send answers the payment all the same (functions/after-commit.ts).
+          queue: settlementAfterCommit(),
           delayMs: runtimeConfig().sandboxSettlementDelayMs,
         },
         ownMerchants: {
           settle: (payment) =>
             settleOwnMerchantPayment(
-              { ...systemNewRecords, ...ownMerchantCreditPorts() },
+              // The payee's decision job is sent after the payer's payment committed too.
+              { ...systemNewRecords, ...ownMerchantCreditPorts(), decisionJobs: settlementAfterCommit() },
               { ...systemNewRecords, payments: dynamoSettlementStore },
               payment,
             ),

@@ -2,12 +2,12 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { createRefund } from '../shared/domain/refunds';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
-import { refundQueue } from '../shared/data/queues';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { httpHandler } from '../shared/http/handler';
 import { runtimeConfig } from '../shared/runtime/config';
 import type { CreateRefundRequest } from '../shared/schemas/refunds';
 import { createRefundRequest } from '../shared/schemas/generated/refunds';
+import { refundsAfterCommit } from './after-commit';
 
 export const handler = httpHandler<CreateRefundRequest, Record<string, never>, { id: string }>({
   name: 'createRefund',
@@ -18,7 +18,8 @@ export const handler = httpHandler<CreateRefundRequest, Record<string, never>, {
         ...systemNewRecords,
         payments: dynamoPaymentStore,
         refunds: dynamoRefundStore,
-        queue: refundQueue(),
+        // After the refund's commit: a failed send answers the refund all the same (functions/after-commit.ts).
+        queue: refundsAfterCommit(),
         delayMs: runtimeConfig().sandboxSettlementDelayMs,
         windowDays: runtimeConfig().refundWindowDays,
         participantNit: runtimeConfig().participant.nit,

@@ -18,8 +18,28 @@ import { networkSecrets, networkSigningKeys } from '../shared/data/network-secre
 import type { NetworkSignatureCheck, ReceivedNetworkRequest } from '../shared/http/network-handler';
 import { ENV, readNetwork } from '../shared/runtime/config';
 import { sandboxDirectoryKeyRequest } from '../shared/schemas/generated/keys';
+import { transferOrder } from '../shared/schemas/generated/network';
+import type { TransferOrder } from '../shared/domain/transfer-orders';
+import { logger } from '../shared/http/logger';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Whether `order` is what the connector's OpenAPI document publishes (TransferOrder: the generated
+ * validator of the very schema the document is built from). One that is not is a bug of ours, never
+ * sent: logged as an error with the schema's complaints (paths and keywords, no values).
+ */
+export function isPublishedOrder(order: TransferOrder): boolean {
+  if (transferOrder(order)) return true;
+  logger.error("Transfer order not sent: it is not the published schema's", {
+    transfer_id: order.transfer_id,
+    kind: order.kind,
+    errors: (transferOrder.errors ?? []).map(
+      (error) => `${error.instancePath || '/'} ${error.message ?? error.keyword}`,
+    ),
+  });
+  return false;
+}
 
 /** The connector at `url`, each request signed with our newest Ed25519 key. */
 export const connectorClient = (url: string): ConnectorClient => ({

@@ -8,6 +8,7 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { receiveCredit } from '../shared/domain/network-credits';
 import type { CreditNetwork } from '../shared/domain/sandbox-inbound';
 import { signedHeaders } from '../shared/domain/webhook-signature';
+import { dynamoCreditAnswers } from '../shared/data/credit-answers-repository';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { CREDIT_DECISION_WAIT, inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
 import { networkSecrets } from '../shared/data/network-secret';
@@ -26,6 +27,7 @@ export const handler = networkHandler<CreditRequest>({
     const deps = {
       ...systemNewRecords,
       ...inboundPaymentPorts(),
+      creditAnswers: dynamoCreditAnswers,
       directory: dynamoDirectory,
       qrReferences: dynamoQrCodeReferences,
       decisionWait: CREDIT_DECISION_WAIT,

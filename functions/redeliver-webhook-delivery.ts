@@ -2,15 +2,20 @@
 import { systemClock } from '../shared/domain/clock';
 import { redeliver } from '../shared/domain/deliveries';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { deliveryQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
+import { deliveriesAfterCommit } from './after-commit';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string; delivery_id: string }>({
   name: 'redeliverWebhookDelivery',
   handle: ({ auth, path }) =>
     redeliver(
-      { webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore, queue: deliveryQueue(), clock: systemClock },
+      {
+        webhooks: dynamoWebhookStore,
+        deliveries: dynamoDeliveryStore,
+        queue: deliveriesAfterCommit(),
+        clock: systemClock,
+      },
       auth.tenant,
       path.id,
       path.delivery_id,

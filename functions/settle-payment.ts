@@ -32,7 +32,7 @@ import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { settleRefund } from '../shared/domain/refund-settlement';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { connectorClient } from './network-ports';
+import { connectorClient, isPublishedOrder } from './network-ports';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('settle-payment');
@@ -47,6 +47,7 @@ const stageNetwork: SettlementNetwork = {
     return connectorNetwork({
       ...connectorClient(network.url),
       participant: readParticipant(process.env),
+      isPublishedOrder,
       inquiryAfterMs: readTransferInquiryAfterMs(),
       nowMs: Date.now,
     }).answer(payment);
@@ -74,6 +75,7 @@ const deps = {
 const refundDeps = {
   ...systemNewRecords,
   refunds: dynamoRefundStore,
+  payments: dynamoSettlementStore,
   network: stageNetwork,
   accounts: dynamoAccountStore,
 };

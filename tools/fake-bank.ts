@@ -2,7 +2,9 @@
  * A fake sponsor bank's connector on loopback, speaking only the documented contract (docs/network.md):
  * a real HTTP server that verifies our requests' RFC 9421 signatures with the public keys our API
  * publishes (`GET /network/v1/keys`), signs its own with a key of its own (`publicKeys`), answers each
- * transfer order (202, or as a test says: a failure, or nothing for a while), each directory lookup
+ * transfer order (202, or as a test says: a failure, or nothing for a while; 400 for one the schema our
+ * API publishes does not describe; a return routed to the debtor of the credit it sent, 422 for a
+ * credit it never sent: tools/fake-bank-orders.ts), each directory lookup
  * from its directory and each key we publish, suspend, activate or delete there (or as a test says),
  * and calls our status route back, sends credits and pushes its decisions on merchants, signed, as
  * the network would. The connector-mode tests run against it,
@@ -12,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_DIRECTORY_KEYS } from '../infra/local/sandbox-fixtures';
+import { CreditBook, PublishedOrderSchema, type RoutedReturn, type SentCredit } from './fake-bank-orders';
 import {
   generateSigningKey,
   publicJwk,
@@ -123,6 +126,14 @@ export class FakeBank {
   private readonly known = new Set<string>();
   /** What the network answered for a transfer whose callback never reached us (by end_to_end_id). */
   private readonly outcomes = new Map<string, 'SETTLED' | 'REJECTED'>();
+  /** What the bank answered each order it received (its status), once it has. */
+  private readonly answers = new Map<ReceivedOrder, number>();
+  /** The orders refused because the schema our API publishes does not describe them, with why. */
+  readonly invalidOrders: { readonly order: ReceivedOrder; readonly errors: readonly string[] }[] = [];
+  /** The credits the bank sent and our API accepted, and the returns of them it routed. */
+  private readonly credits = new CreditBook();
+  /** The schema of orders our API publishes (`GET /network/openapi.json`), every order checked against it. */
+  private readonly orderSchema: PublishedOrderSchema;
   /** The bank's requests to us, in order, as sent (signed headers and bytes). */
   readonly sent: SentRequest[] = [];
   /** Our requests that publish, suspend, activate or delete keys, in order. */
@@ -145,6 +156,7 @@ export class FakeBank {
     private readonly options: FakeBankOptions,
   ) {
     this.server = server;
+    this.orderSchema = new PublishedOrderSchema(apiUrl);
     this.signingKey = options.signingKey ?? generateSigningKey(`fake-bank-${randomUUID().slice(0, 8)}`);
   }
 
@@ -314,19 +326,49 @@ export class FakeBank {
     this.directory.set(keyOf(entry.key), { ...entry, status: 'ACTIVE', ours: false });
   }
 
+  /**
+   * An order: 401 when our signature fails; 400 `{"reason": "ORDER_INVALID", "errors"}` when the
+   * schema our API publishes does not describe it; a return the bank cannot route (a credit it never
+   * sent, or more than it credited) 422 with the reason; else 202, or as the test planned.
+   */
   private async takeOrder(order: ReceivedOrder, response: ServerResponse): Promise<void> {
     this.orders.push(order);
     for (const wake of this.waiters.splice(0)) wake();
-    const answer = this.plans.get(String(order.body['amount']?.value))?.shift() ?? { status: 202 };
-    await answer.before?.(order);
-    if (answer.delayMs) await sleep(answer.delayMs);
-    if (!order.signed) {
-      response.writeHead(401).end();
-      return;
+    const planned = this.plans.get(String(order.body['amount']?.value))?.shift() ?? { status: 202 };
+    await planned.before?.(order);
+    if (planned.delayMs) await sleep(planned.delayMs);
+    const { status, body } = await this.answerTo(order, planned.status);
+    response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    this.answers.set(order, status);
+    for (const wake of this.waiters.splice(0)) wake();
+    if (status === 202) this.known.add(String(order.body['end_to_end_id']));
+    if (status === 202 && this.options.answerOrders) this.answerLater(order.body, this.options.answerOrders);
+  }
+
+  private async answerTo(order: ReceivedOrder, planned: number): Promise<{ status: number; body: string }> {
+    if (!order.signed) return { status: 401, body: '' };
+    const errors = await this.orderSchema.problems(order.body);
+    if (errors.length > 0) {
+      this.invalidOrders.push({ order, errors });
+      return { status: 400, body: JSON.stringify({ reason: 'ORDER_INVALID', errors }) };
     }
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end('{}');
-    if (answer.status === 202) this.known.add(String(order.body['end_to_end_id']));
-    if (answer.status === 202 && this.options.answerOrders) this.answerLater(order.body, this.options.answerOrders);
+    if (planned === 202 && order.body['kind'] === 'RETURN') {
+      const routed = this.credits.route(order.body);
+      if ('refused' in routed) return { status: 422, body: JSON.stringify({ reason: routed.refused }) };
+    }
+    return { status: planned, body: '{}' };
+  }
+
+  /** Waits until the bank has answered the first order for transfer `transferId`: the order and its status. */
+  async answeredOrder(transferId: string, timeoutMs = 15_000): Promise<{ order: ReceivedOrder; status: number }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const order = this.orders.find((received) => received.body['transfer_id'] === transferId);
+      const status = order && this.answers.get(order);
+      if (order && status !== undefined) return { order, status };
+      if (Date.now() > deadline) throw new Error(`The bank answered no order for ${transferId}`);
+      await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(200)]);
+    }
   }
 
   /** The network's answer to a taken order, a moment later: REJECTED for an amount ending in .99, as the sandbox. */
@@ -370,10 +412,31 @@ export class FakeBank {
     return this.send(`${apiUrl}/network/v1/transfers/${transferId}/status`, body, signing);
   }
 
-  /** Sends a credit to our credit route (a shopper's bank paying one of our merchants), signed as callBack. */
-  credit(apiUrl: string, credit: Record<string, unknown> | string, signing: Signing = {}): Promise<NetworkAnswer> {
+  /**
+   * Sends a credit to our credit route (a shopper's bank paying one of our merchants), signed as
+   * callBack. One our API accepts is kept: a return of it is routed back to its debtor.
+   */
+  async credit(
+    apiUrl: string,
+    credit: Record<string, unknown> | string,
+    signing: Signing = {},
+  ): Promise<NetworkAnswer> {
     const body = typeof credit === 'string' ? credit : JSON.stringify(credit);
-    return this.send(`${apiUrl}/network/v1/credits`, body, signing);
+    const answer = await this.send(`${apiUrl}/network/v1/credits`, body, signing);
+    if (typeof credit !== 'string' && answer.status === 200 && answer.body?.status === 'ACCEPTED') {
+      this.credits.accepted(credit as unknown as SentCredit);
+    }
+    return answer;
+  }
+
+  /** The return the bank routed for our transfer `transferId` (a refund): to whom, of which credit. */
+  returnOf(transferId: string): RoutedReturn | undefined {
+    return this.credits.returnOf(transferId);
+  }
+
+  /** Takes back (part of) a credit it sent: our reversal route (docs/network.md), signed as callBack. */
+  reverse(apiUrl: string, endToEndId: string, reversal: Record<string, unknown>, signing: Signing = {}) {
+    return this.send(`${apiUrl}/network/v1/credits/${endToEndId}/reversals`, JSON.stringify(reversal), signing);
   }
 
   /**

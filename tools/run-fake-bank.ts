@@ -2,8 +2,9 @@
  * `npm run fake-bank`: the fake sponsor bank (tools/fake-bank.ts) as a process of its own, so that
  * production's network paths run on a laptop (docs/network.md, "Trying it locally"): its connector on
  * http://127.0.0.1:4000 (FAKE_BANK_PORT) takes our transfer orders and answers each on the API's
- * status route a second later (SETTLED; REJECTED for an amount ending in .99), and answers directory
- * lookups from the sandbox's people and businesses at other participants.
+ * status route a second later (SETTLED; REJECTED for an amount ending in .99), refusing an order the
+ * schema the API publishes does not describe (400) and a return of a credit it never sent (422), and
+ * answers directory lookups from the sandbox's people and businesses at other participants.
  *
  * `npm run fake-bank -- approve <platform> <nit> "<business name>" [account_number ...]` and
  * `npm run fake-bank -- revoke <platform> <nit> "<business name>"` push one decision on a merchant to

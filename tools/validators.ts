@@ -4,8 +4,9 @@
  * schema into standalone JavaScript here, so no function compiles a schema on its cold start and no
  * bundle carries AJV's compiler (≈130 KB minified with its dependencies).
  *
- * A schema module's exports named `…RequestSchema` validate bodies; `…QuerySchema` validate query
- * strings, whose values arrive as strings and are coerced first. Each module with such exports gets
+ * A schema module's exports named `…RequestSchema` validate bodies (and `…OrderSchema` the bodies we
+ * send the network connector, checked before they leave); `…QuerySchema` validate query strings,
+ * whose values arrive as strings and are coerced first. Each module with such exports gets
  * shared/schemas/generated/<module>.js (the code, bundled by esbuild so that it needs no package at
  * run time) and <module>.d.ts (each validator typed by its schema). `npm run generate` writes
  * them (tools/generate.ts); `npm start`, `npm test`, `npm run typecheck` and the CDK app run it first.
@@ -40,8 +41,13 @@ export interface SchemaModule {
   readonly schemas: readonly RequestSchema[];
 }
 
+/** Bodies: the requests we take, and the orders we send (checked before they leave: docs/network.md). */
 const partOf = (exportName: string): RequestPart | undefined =>
-  exportName.endsWith('RequestSchema') ? 'body' : exportName.endsWith('QuerySchema') ? 'query' : undefined;
+  exportName.endsWith('RequestSchema') || exportName.endsWith('OrderSchema')
+    ? 'body'
+    : exportName.endsWith('QuerySchema')
+      ? 'query'
+      : undefined;
 
 /** The request schemas of every module of shared/schemas, by the naming convention above. */
 export async function requestSchemaModules(): Promise<SchemaModule[]> {

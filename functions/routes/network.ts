@@ -60,6 +60,18 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     queues: ['settlement'],
   },
   {
+    name: 'reverseNetworkCredit',
+    handler: 'reverse-network-credit',
+    method: 'POST',
+    paths: ['/network/v1/credits/{end_to_end_id}/reversals'],
+    auth: 'signature',
+    summary: 'The sponsor bank takes back money it credited to one of our merchants, once per reversal_id',
+    // Reads the reversal and the credit's payment (and its detail); one transaction puts the reversal,
+    // updates the payment's reversed amount and the account's balance, and puts the movement and event.
+    tableActions: [...NETWORK_REQUEST_ACTIONS],
+    secrets: ['network'],
+  },
+  {
     name: 'applyMerchantDecision',
     handler: 'apply-merchant-decision',
     method: 'PUT',

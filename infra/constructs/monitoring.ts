@@ -36,6 +36,7 @@ import {
   RATE_LIMIT_UNAVAILABLE_METRIC,
   SETTLEMENT_BREAKS_METRIC,
   STRANDED_WORK_METRICS,
+  NEGATIVE_BALANCES_METRIC,
   TRANSFERS_IN_REVIEW_METRIC,
 } from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
@@ -240,6 +241,14 @@ export class Monitoring extends NestedStack {
       "The sponsor bank's settlement file and our ledger disagree (reconciliation.md: against the bank)",
       { metric: settlementBreaks, threshold: 1, evaluationPeriods: 1 },
     );
+    // Published by the reversal route when a reversal leaves an account below zero: the money must be
+    // recovered from the merchant. An event, not a level: the alarm ends 5 minutes after the last one.
+    const { negative } = serviceMetrics(namespace, { negative: NEGATIVE_BALANCES_METRIC });
+    alarm('NegativeBalances', "A reversal took a merchant's account below zero (network.md: reversals)", {
+      metric: negative,
+      threshold: 1,
+      evaluationPeriods: 1,
+    });
     const strandedAge = strandedWorkAge(namespace);
     alarm(
       'StrandedWork',

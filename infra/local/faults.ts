@@ -5,10 +5,14 @@
  * - FAULT_QUEUE_SEND=fail: every SendMessage fails (an SQS outage; three failed SDK attempts).
  * - FAULT_CRASH_AFTER=settlement-commit | delivery-commit: the process kills itself (SIGKILL) at the
  *   first send to the settlement or the delivery queue, i.e. right after the commit that precedes it
- *   (a payment's, a redelivery's, the dispatcher's delivery), before the message exists.
+ *   (a payment's, a redelivery's, the dispatcher's delivery), before the message exists;
+ *   FAULT_CRASH_AFTER=payee-credit-commit at the crash point of that name (shared/data/crash-points.ts):
+ *   a payment between two of our merchants, once the payee's credit is written, before the payer's
+ *   payment is answered.
  * - FAULT_EVENT_STREAM=off: the runtime reads no stream (a dispatcher whose stream mapping is stuck):
  *   events are dispatched by the sweeper only.
  */
+import type { CrashPoint } from '../../shared/data/crash-points';
 import type { MessageQueue, QueueName } from '../../shared/data/queues';
 
 export const FAULTS = {
@@ -37,3 +41,8 @@ export const underFaults = (name: QueueName, queue: MessageQueue): MessageQueue 
 
 /** Whether the runtime reads the table's stream. */
 export const eventStreamOn = (): boolean => process.env[FAULTS.eventStream] !== 'off';
+
+/** What a crash point does under the switches: kills the process when FAULT_CRASH_AFTER names it. */
+export const crashUnderFaults = (point: CrashPoint): void => {
+  if (process.env[FAULTS.crashAfter] === point) process.kill(process.pid, 'SIGKILL');
+};

@@ -39,9 +39,10 @@ import { localSecretKey } from './secret-key';
 import { localQrSigningSecret } from './qr-signing-secret';
 import { seedSandbox } from './sandbox-fixtures';
 import { dynamoDirectory } from '../../shared/data/directory-repository';
+import { installCrashPoints } from '../../shared/data/crash-points';
 import { installQueue } from '../../shared/data/queues';
 import { filePositions, LocalEventStream, memoryPositions, type StreamHandler } from './event-stream';
-import { eventStreamOn, underFaults } from './faults';
+import { crashUnderFaults, eventStreamOn, underFaults } from './faults';
 import { startLocalQueue, type LocalQueue } from './local-queue';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule';
 import { LOCAL_FILES_PATH } from './report-downloads';
@@ -190,6 +191,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await eventStream?.pause();
     await eventStream?.stop();
     for (const name of QUEUES) installQueue(name, undefined);
+    installCrashPoints(undefined);
     await Promise.all(queues.map((queue) => queue.stop()));
   };
   try {
@@ -274,6 +276,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         queues.push(byName[name]);
         installQueue(name, underFaults(name, byName[name]));
       }
+      // The crash points act only under FAULT_CRASH_AFTER, read when one is reached.
+      installCrashPoints(crashUnderFaults);
       if (eventStreamOn()) {
         const dispatcherFile = streamConsumer().handler;
         const dispatcher = (await import(`../../functions/${dispatcherFile}.ts`)) as { handler: StreamHandler };

@@ -7,6 +7,7 @@ import type { OwnMerchantCreditDeps } from '../domain/own-merchant-payments';
 import type { ReceivePaymentDeps } from '../domain/receive-payment';
 import { runtimeConfig } from '../runtime/config';
 import { dynamoAccountStore } from './accounts-repository';
+import { crashPoint } from './crash-points';
 import { dynamoCustomerStore } from './customers-repository';
 import { dynamoDirectory } from './directory-repository';
 import { dynamoApprovalSettingsStore } from './approval-settings-repository';
@@ -47,4 +48,5 @@ export const ownMerchantCreditPorts = (): Omit<OwnMerchantCreditDeps, 'clock' | 
   accounts: dynamoAccountStore,
   participant: runtimeConfig().participant,
   decisionWait: CREDIT_DECISION_WAIT,
+  afterPayeeCredit: () => crashPoint('payee-credit-commit'),
 });

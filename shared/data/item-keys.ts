@@ -77,6 +77,10 @@ export const itemKeys = {
   sponsorMerchant: (nit: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: 'MERCHANT' }),
   sponsorAccount: (nit: string, number: string): ItemKey => ({ pk: `SPONSOR#${nit}`, sk: `ACCOUNT#${number}` }),
   sponsorAccountPrefix: 'ACCOUNT#',
+  /** A reversal of a network credit, by the sponsor bank's reversal_id (shared/data/reversals-repository.ts). */
+  reversal: (reversalId: string): ItemKey => ({ pk: `REVERSAL#${reversalId}`, sk: 'REVERSAL' }),
+  /** The answer given to a network credit, by its end_to_end_id (shared/data/credit-answers-repository.ts). */
+  creditAnswer: (endToEndId: string): ItemKey => ({ pk: `CREDIT#${endToEndId}`, sk: 'ANSWER' }),
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
   /**
    * The counter (shared/data/rate-limit-store.ts, rateCounter) of a tenant, a person or a tenant's

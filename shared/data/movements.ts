@@ -36,6 +36,7 @@ export const ledgerDaySeen = (old: Record<string, unknown>): LedgerDaySeen => ({
 interface MovementCause {
   readonly payment_id?: string;
   readonly refund_id?: string;
+  readonly reversal_id?: string;
 }
 
 const movementPut = (
@@ -83,6 +84,8 @@ interface LedgerMove {
   readonly ref: string;
   readonly kind: MovementKind;
   readonly cause: MovementCause;
+  /** A debit the account takes whatever its balance (a reversal: the bank has taken the money already). */
+  readonly overdraws?: boolean;
 }
 
 /** A balance move's transaction items (ledgerMoveItems). */
@@ -113,7 +116,8 @@ function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): Mo
   const bookedAt = seen?.day !== undefined && seen.day > colombiaDay(at) ? dayBounds(seen.day).start : at;
   const day = colombiaDay(bookedAt);
   const rolls = seen !== undefined && seen.day !== day;
-  const funds = debit ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)';
+  const covered = debit && !move.overdraws;
+  const funds = covered ? 'available_balance_cents >= :needed' : 'attribute_exists(pk)';
   const onDay = !rolls ? 'lday = :day' : seen.day === undefined ? 'attribute_not_exists(lday)' : 'lday = :seenDay';
   return {
     update: {
@@ -130,7 +134,7 @@ function ledgerMoveItems(move: LedgerMove, at: string, seen?: LedgerDaySeen): Mo
           ':one': 1,
           ':day': day,
           ...(rolls && seen.day !== undefined ? { ':seenDay': seen.day } : {}),
-          ...(debit ? { ':needed': -move.amountCents } : {}),
+          ...(covered ? { ':needed': -move.amountCents } : {}),
         },
         // The old image says which: the funds, or a ledger day another move rolled; none, an account
         // without a balance item (a legacy one, or none at all).
@@ -209,3 +213,30 @@ export function staleLedgerDay(
   const shown = ledgerDaySeen(old);
   return shown.day === heldForDay ? undefined : shown;
 }
+
+/**
+ * A reversal's debit (docs/network.md, "Reversals"): taken in full, below zero if need be, keyed by
+ * the reversal; its movement names the reversed payment and the reversal.
+ */
+export const reversalMoveItems = (
+  move: {
+    readonly accountId: string;
+    readonly reversalId: string;
+    readonly paymentId: string;
+    readonly amountCents: number;
+  },
+  at: string,
+  seen?: LedgerDaySeen,
+): MoveItems =>
+  ledgerMoveItems(
+    {
+      accountId: move.accountId,
+      amountCents: -move.amountCents,
+      ref: `REVERSAL#${move.reversalId}`,
+      kind: 'REVERSAL',
+      cause: { payment_id: move.paymentId, reversal_id: move.reversalId },
+      overdraws: true,
+    },
+    at,
+    seen,
+  );

@@ -19,7 +19,7 @@ import type { Item, ListJoin } from './list-plans';
 import type { TransactItem } from './transactions';
 
 /** The fields a payment's detail item holds: set at its creation, never changed, filtered by no list. */
-const DETAIL_FIELDS = ['counterparty', 'resolution_id', 'description'] as const;
+const DETAIL_FIELDS = ['counterparty', 'resolution_id', 'description', 'credit_fingerprint'] as const;
 
 const DETAIL_ENTITY = 'PAYMENT_DETAIL';
 

@@ -46,8 +46,11 @@ const refundPut = (refund: StoredRefund): NonNullable<TransactItem['Put']> =>
  * only while the refunds stay within its amount, so that refunds racing under different keys never
  * refund more than the payment; lowered by a rejection.
  */
-function refundedAmountUpdate(refund: StoredRefund, paymentAmountCents?: number): TransactItem {
-  const raise = paymentAmountCents !== undefined;
+function refundedAmountUpdate(
+  refund: StoredRefund,
+  raising?: { readonly paymentAmountCents: number; readonly paymentReversedCents: number },
+): TransactItem {
+  const raise = raising !== undefined;
   return {
     Update: {
       TableName: tableName(),
@@ -55,7 +58,9 @@ function refundedAmountUpdate(refund: StoredRefund, paymentAmountCents?: number)
       UpdateExpression: 'ADD refunded_amount_cents :cents',
       ConditionExpression: raise
         ? '#status = :settled AND direction = :inbound AND ' +
-          '(attribute_not_exists(refunded_amount_cents) OR refunded_amount_cents <= :most)'
+          '(attribute_not_exists(refunded_amount_cents) OR refunded_amount_cents <= :most) AND ' +
+          // A reversal since the read took part of what was left (reversed amounts only grow).
+          '(attribute_not_exists(reversed_amount_cents) OR reversed_amount_cents <= :reversed)'
         : 'refunded_amount_cents >= :refund',
       ...(raise ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
       ExpressionAttributeValues: raise
@@ -63,7 +68,8 @@ function refundedAmountUpdate(refund: StoredRefund, paymentAmountCents?: number)
             ':cents': refund.amount_cents,
             ':settled': 'SETTLED',
             ':inbound': 'INBOUND',
-            ':most': paymentAmountCents - refund.amount_cents,
+            ':most': raising.paymentAmountCents - raising.paymentReversedCents - refund.amount_cents,
+            ':reversed': raising.paymentReversedCents,
           }
         : { ':cents': -refund.amount_cents, ':refund': refund.amount_cents },
     },
@@ -86,6 +92,7 @@ type InsertRefusal = Extract<RefundInsertResult, { written: false }>['reason'];
 async function insert({
   refund,
   paymentAmountCents,
+  paymentReversedCents,
   events,
   workDueAt,
 }: Parameters<RefundStore['insert']>[0]): Promise<RefundInsertResult> {
@@ -97,7 +104,7 @@ async function insert({
       // Checked in the transaction, not read before it: a merchant deactivated meanwhile refunds nothing.
       .condition('customer_inactive', whileActive(itemKeys.customer(refund.customer_id)))
       .condition('account_inactive', whileActive(itemKeys.account(refund.account_id), 'account_status'))
-      .condition('exceeds_remaining', refundedAmountUpdate(refund, paymentAmountCents))
+      .condition('exceeds_remaining', refundedAmountUpdate(refund, { paymentAmountCents, paymentReversedCents }))
       // The hold, on the merchant's ledger day.
       .move('insufficient_funds', refund.account_id, (seen) =>
         refundMoveItems(moveOf(refund, -refund.amount_cents), refund.created_at, 'REFUND', seen),

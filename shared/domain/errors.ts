@@ -89,6 +89,15 @@ export const ERROR_CATALOG = {
   WEBHOOK_DISABLED: { kind: 'conflict', title: 'The webhook is disabled' },
   DELIVERY_IN_PROGRESS: { kind: 'conflict', title: 'The delivery cannot be sent again now' },
   CREDIT_IN_PROGRESS: { kind: 'conflict', title: 'The same credit is still being decided: send it again' },
+  REVERSAL_EXCEEDS_PAYMENT: {
+    kind: 'conflict',
+    title: 'The reversal is more than what is left of the payment after its refunds and reversals',
+  },
+  REVERSAL_ID_REUSED: { kind: 'conflict', title: 'The reversal_id was given to another reversal' },
+  END_TO_END_ID_REUSED: {
+    kind: 'conflict',
+    title: 'The end_to_end_id was given to a credit of another amount, creditor or debtor',
+  },
   PAYLOAD_TOO_LARGE: { kind: 'payload_too_large', title: 'The body is larger than 64 KiB' },
   UNSUPPORTED_MEDIA_TYPE: { kind: 'unsupported_media_type', title: 'The body must be application/json' },
   HEADERS_TOO_LARGE: { kind: 'headers_too_large', title: 'The request line and headers are too large' },

@@ -22,9 +22,10 @@ import { cop, type Money } from './money';
 
 /**
  * REFUND: a refund's hold, the merchant's debit (docs/refunds.md); HOLD_RELEASE: a rejected payment's
- * or refund's amount given back to the account (docs/payments.md).
+ * or refund's amount given back to the account (docs/payments.md); REVERSAL: the sponsor bank taking
+ * back a credit (docs/network.md).
  */
-export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'REFUND' | 'HOLD_RELEASE';
+export type MovementKind = 'OPENING_BALANCE' | 'PAYMENT' | 'REFUND' | 'HOLD_RELEASE' | 'REVERSAL';
 
 export interface StoredMovement {
   readonly account_id: string;

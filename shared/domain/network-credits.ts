@@ -4,7 +4,9 @@
  * approval as any inbound payment does (shared/domain/receive-payment.ts), and is answered ACCEPTED
  * or REJECTED. Exactly once by `end_to_end_id`: the INBOUND payment's id follows from it and is
  * written only where none is, so a retry, a duplicate or a racing copy of a credit finds the first
- * one's payment and answers its decision; money moves once.
+ * one's payment and answers its decision; money moves once. Every answer is kept (CreditAnswerStore)
+ * with what the credit said, so a refused credit's copy is refused again, and a copy that says
+ * something else (another amount, creditor or debtor) is END_TO_END_ID_REUSED, not the first one's answer.
  */
 import { createHash } from 'node:crypto';
 import type { CreditAnswer, CreditRejectionReason, CreditRequest } from '../schemas/network';
@@ -25,7 +27,21 @@ export interface QrCodeReferences {
   codeIdOf(customerId: string, reference: string): Promise<string | undefined>;
 }
 
+/** An answer to a credit, kept with the fingerprint of what the credit said (creditFingerprint). */
+export interface KeptCreditAnswer {
+  readonly fingerprint: string;
+  readonly answer: CreditAnswer;
+}
+
+/** The answers given to credits, by `end_to_end_id`, kept at least 7 days (docs/network.md, "Credits"). */
+export interface CreditAnswerStore {
+  get(endToEndId: string): Promise<KeptCreditAnswer | undefined>;
+  /** Keeps `kept` unless an answer is kept already (a racing copy's): the one kept, either way. */
+  keep(endToEndId: string, kept: KeptCreditAnswer): Promise<KeptCreditAnswer>;
+}
+
 export interface ReceiveCreditDeps extends ReceivePaymentDeps {
+  readonly creditAnswers: CreditAnswerStore;
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly qrReferences: QrCodeReferences;
   /**
@@ -45,6 +61,33 @@ export function creditPaymentId(endToEndId: string): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Sorted-key JSON: one spelling of a value, whatever order its bank wrote its fields in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * What every copy of a credit must repeat: its amount (in cents, however written), creditor and
+ * debtor. A copy whose fingerprint differs is another transfer under a reused id.
+ */
+export function creditFingerprint(credit: Pick<CreditRequest, 'amount' | 'creditor' | 'debtor'>): string {
+  const said = { amount_cents: parseCents(credit.amount.value), creditor: credit.creditor, debtor: credit.debtor };
+  return createHash('sha256').update(canonicalJson(said)).digest('base64url');
+}
+
+/** The 409 of a copy that is not the credit its end_to_end_id was first given to. */
+function reused(endToEndId: string): AppError {
+  return new AppError(
+    'END_TO_END_ID_REUSED',
+    `end_to_end_id ${endToEndId} was given to a credit of another amount, creditor or debtor`,
+  );
 }
 
 const rejected = (reason: CreditRejectionReason, paymentId?: string): CreditAnswer => ({
@@ -112,7 +155,7 @@ function chargeOfCredit(code: StoredQrCode, amountCents: number, tipCents: numbe
 }
 
 /** The first copy's decision, waiting for it while that copy is still deciding (PROCESSING). */
-async function decisionOf(
+export async function decisionOf(
   deps: Pick<ReceiveCreditDeps, 'payments' | 'decisionWait'>,
   payment: StoredPayment,
 ): Promise<CreditAnswer> {
@@ -129,14 +172,39 @@ async function decisionOf(
 }
 
 /**
- * POST /network/v1/credits: ACCEPTED (credited), or REJECTED with its reason. A key of no merchant of
- * ours is KEY_NOT_FOUND; a refused credit that wrote nothing (KEY_NOT_FOUND, an inactive merchant,
- * a code not payable) is decided again by a copy, from the state then.
+ * POST /network/v1/credits: ACCEPTED (credited), or REJECTED with its reason; a copy of a credit gets
+ * the answer kept for the first (a refusal that wrote nothing too: the state may have changed since,
+ * the network's answer may not), and one that says something else 409 END_TO_END_ID_REUSED.
  */
 export async function receiveCredit(deps: ReceiveCreditDeps, credit: CreditRequest): Promise<CreditAnswer> {
+  const fingerprint = creditFingerprint(credit);
+  const kept = await deps.creditAnswers.get(credit.end_to_end_id);
+  if (kept) return sameCredit(kept, fingerprint, credit.end_to_end_id).answer;
+  const answer = await decideCredit(deps, credit, fingerprint);
+  const first = await deps.creditAnswers.keep(credit.end_to_end_id, { fingerprint, answer });
+  return sameCredit(first, fingerprint, credit.end_to_end_id).answer;
+}
+
+/** `kept`, when it was the answer to a credit that said what this copy says; else END_TO_END_ID_REUSED. */
+function sameCredit(kept: KeptCreditAnswer, fingerprint: string, endToEndId: string): KeptCreditAnswer {
+  if (kept.fingerprint !== fingerprint) throw reused(endToEndId);
+  return kept;
+}
+
+/** The answer to a credit no answer is kept for yet: the first copy's payment's, or a new decision. */
+async function decideCredit(
+  deps: ReceiveCreditDeps,
+  credit: CreditRequest,
+  fingerprint: string,
+): Promise<CreditAnswer> {
   const paymentId = creditPaymentId(credit.end_to_end_id);
   const first = await deps.payments.get(paymentId);
-  if (first) return decisionOf(deps, first);
+  if (first) {
+    // A copy racing the first, before its answer was kept: the payment holds what the first one said.
+    if (first.credit_fingerprint !== undefined && first.credit_fingerprint !== fingerprint)
+      throw reused(credit.end_to_end_id);
+    return decisionOf(deps, first);
+  }
 
   const entry = await deps.directory.get(parseKey(credit.creditor.key, 'creditor.key'));
   const key = entry?.status === 'ACTIVE' && entry.key_id ? await deps.keys.get(entry.key_id) : undefined;
@@ -169,6 +237,7 @@ export async function receiveCredit(deps: ReceiveCreditDeps, credit: CreditReque
     ...(credit.description === undefined ? {} : { description: credit.description }),
     ...(code ? { qr_code_id: code.id, qr_code_reference: code.qr_code_reference } : {}),
     end_to_end_id: credit.end_to_end_id,
+    credit_fingerprint: fingerprint,
     counterparty: payerOf(credit.debtor),
   };
   return creditOnce(deps, arriving, key.id, code);
@@ -180,7 +249,7 @@ export async function receiveCredit(deps: ReceiveCreditDeps, credit: CreditReque
  * for a copy. A refusal that wrote nothing is REJECTED with its reason.
  */
 export async function creditOnce(
-  deps: Omit<ReceiveCreditDeps, 'directory' | 'qrReferences'>,
+  deps: Omit<ReceiveCreditDeps, 'directory' | 'qrReferences' | 'creditAnswers'>,
   arriving: ArrivingPayment,
   keyId: string,
   code?: StoredQrCode,

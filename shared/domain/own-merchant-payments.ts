@@ -13,16 +13,18 @@ import type { CreditAnswer } from '../schemas/network';
 import type { AccountStore } from './accounts';
 import type { CustomerStore } from './customers';
 import type { DirectoryStore } from './directory';
-import { creditOnce, creditPaymentId, type ReceiveCreditDeps } from './network-credits';
+import { creditOnce, creditPaymentId, decisionOf, type ReceiveCreditDeps } from './network-credits';
 import type { StoredPayment } from './payments';
 import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
 import { endToEndIdOf, type OwnParticipant } from './transfer-orders';
 
-export interface OwnMerchantCreditDeps extends Omit<ReceiveCreditDeps, 'directory' | 'qrReferences'> {
+export interface OwnMerchantCreditDeps extends Omit<ReceiveCreditDeps, 'directory' | 'qrReferences' | 'creditAnswers'> {
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly accounts: Pick<AccountStore, 'get'>;
   readonly participant: OwnParticipant;
+  /** Called once the payee's credit is written, before the payer's payment is answered (a crash point). */
+  readonly afterPayeeCredit?: () => void;
 }
 
 /** Whether `payment` pays one of our own merchants: its payee's participant is our sponsor bank. */
@@ -43,6 +45,12 @@ const payeeGone: NetworkAnswer = { status: 'REJECTED', reason: 'PAYEE_INACTIVE' 
  * (PAYEE_INACTIVE), as when its merchant or key is inactive.
  */
 export async function ownMerchantAnswer(deps: OwnMerchantCreditDeps, payment: StoredPayment): Promise<NetworkAnswer> {
+  const endToEndId = endToEndIdOf(payment.id);
+  // A retry (the request died after the payee's credit): the credit made answers, whatever became of
+  // the payee's key since. Checking the key first would release the payer's hold while the payee
+  // keeps the money.
+  const made = await deps.payments.get(creditPaymentId(endToEndId));
+  if (made) return payerAnswerOf(await decisionOf(deps, made));
   const { key, account } = payment.counterparty;
   const entry = key ? await deps.directory.get(key) : undefined;
   const payeeKey = entry?.status === 'ACTIVE' && entry.key_id ? await deps.keys.get(entry.key_id) : undefined;
@@ -52,7 +60,6 @@ export async function ownMerchantAnswer(deps: OwnMerchantCreditDeps, payment: St
   const payerAccount = await deps.accounts.get(payment.account_id);
   if (!payer || !payerAccount) throw new Error(`Payment ${payment.id} names a payer that does not exist`);
 
-  const endToEndId = endToEndIdOf(payment.id);
   const now = deps.clock.now();
   const answer = await creditOnce(
     deps,
@@ -83,10 +90,13 @@ export async function ownMerchantAnswer(deps: OwnMerchantCreditDeps, payment: St
     },
     payeeKey.id,
   );
-  return answer.status === 'ACCEPTED'
-    ? { status: 'SETTLED' }
-    : { status: 'REJECTED', reason: payerReason(answer.reason) };
+  deps.afterPayeeCredit?.();
+  return payerAnswerOf(answer);
 }
+
+/** The payer's answer of the payee's decision on its credit. */
+const payerAnswerOf = (answer: CreditAnswer): NetworkAnswer =>
+  answer.status === 'ACCEPTED' ? { status: 'SETTLED' } : { status: 'REJECTED', reason: payerReason(answer.reason) };
 
 /** The network as the settlement job sees it: our own merchants answer through their approval, the rest through `stage`. */
 export const routedNetwork = (deps: OwnMerchantCreditDeps, stage: SettlementNetwork): SettlementNetwork => ({

@@ -66,6 +66,8 @@ export interface StoredPayment {
   readonly qr_code_reference?: string;
   /** INBOUND payments credited through the network: the credit's Bre-B end-to-end id (its id follows from it). */
   readonly end_to_end_id?: string;
+  /** Credits from the network: what the credit said (creditFingerprint), which every copy must repeat. Internal. */
+  readonly credit_fingerprint?: string;
   readonly counterparty: Counterparty;
   readonly rejection_reason?: RejectionReason;
   /** OUTBOUND transfers the network left unanswered too long (docs/network.md, "Review"). */
@@ -82,6 +84,8 @@ export interface StoredPayment {
    * own transactions within amount_cents. Absent until the first refund.
    */
   readonly refunded_amount_cents?: number;
+  /** INBOUND payments credited through the network: what the sponsor bank took back (reversals). */
+  readonly reversed_amount_cents?: number;
   /**
    * INBOUND payments from one of our own merchants (shared/domain/own-merchant-payments.ts): the
    * payer's OUTBOUND payment and the account it debited, which a refund credits (docs/refunds.md).
@@ -195,8 +199,19 @@ export function publicPayment(payment: StoredPayment): PublicPayment {
     ...optional('settled_at', payment.settled_at),
     // Only a payment received can be refunded: an OUTBOUND one carries no refunded_amount.
     ...(payment.direction === 'INBOUND' ? { refunded_amount: cop(payment.refunded_amount_cents ?? 0) } : {}),
+    ...optional(
+      'reversed_amount',
+      payment.reversed_amount_cents === undefined ? undefined : cop(payment.reversed_amount_cents),
+    ),
   };
 }
+
+/**
+ * What is left of a received payment to give back: its amount less its refunds (not rejected) and the
+ * sponsor bank's reversals. Refunds and reversals both take from it (docs/refunds.md, docs/network.md).
+ */
+export const remainingCents = (payment: StoredPayment): number =>
+  payment.amount_cents - (payment.refunded_amount_cents ?? 0) - (payment.reversed_amount_cents ?? 0);
 
 /** The events of `types` reporting `payment` as it is now: to its client, the payment as GET answers it. */
 export const paymentEvents = (ids: IdGenerator, payment: StoredPayment, ...types: EventType[]): DomainEvent[] =>

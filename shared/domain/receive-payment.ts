@@ -145,7 +145,9 @@ export async function receivePayment(
     ? { ...arriving, status: 'PROCESSING' }
     : { ...arriving, status: 'SETTLED', approval: 'NOT_REQUIRED', settled_at: arriving.created_at };
   const received = paymentEvents(deps.ids, payment, 'payment.inbound.received');
-  // Queued first: whatever happens to this request after its write, the payment gets decided.
+  // Queued first: whatever happens to this request after its write, the payment gets decided. (A
+  // route that has committed already, a payment to one of our merchants, lets a failed send go: the
+  // write below makes the payment due work, which the sweeper decides: functions/after-commit.ts.)
   if (asking) await deps.decisionJobs.schedule(payment.id, UNDECIDED_AFTER_MS);
   const receipt = await deps.payments.receive({
     payment,

@@ -1,6 +1,6 @@
 /**
  * A refund's settlement (docs/refunds.md): a PENDING refund is an outbound transfer from the merchant
- * to the payment's payer, answered by the stage's network as a payment to another participant is
+ * to the payment's payer (to the network, a RETURN of the credit the payment came by), answered by the stage's network as a payment to another participant is
  * (shared/domain/settlement.ts): the sandbox simulator at once (rejecting amounts ending in .99), the
  * sponsor bank's connector later, on the status route, from a signed transfer order whose
  * end_to_end_id follows from the refund's id. The answer is written once, while the refund is
@@ -13,13 +13,21 @@
 import type { RefundRejectionReason } from '../schemas/refunds';
 import type { AccountStore } from './accounts';
 import type { NewRecords } from './clock';
-import type { OwnPayer, StoredPayment } from './payments';
+import type { OwnPayer, PaymentReader } from './payments';
 import { refundEvents, type RefundStore, type StoredRefund } from './refunds';
-import { reviewedIfLate, type NetworkAnswer, type ReviewPolicy, type SettlementNetwork } from './settlement';
+import {
+  reviewedIfLate,
+  type NetworkAnswer,
+  type NetworkTransfer,
+  type ReviewPolicy,
+  type SettlementNetwork,
+} from './settlement';
 
 export interface SettleRefundDeps extends NewRecords {
   readonly refunds: Pick<RefundStore, 'get' | 'answer' | 'markInReview'>;
   readonly network: SettlementNetwork;
+  /** The refunded payments: a refund returns the credit its payment came by (its end_to_end_id). */
+  readonly payments: Pick<PaymentReader, 'get'>;
   readonly review?: ReviewPolicy;
   /** The accounts of our own merchants that refunds credit. */
   readonly accounts: Pick<AccountStore, 'get'>;
@@ -34,10 +42,11 @@ interface Answered {
 }
 
 /**
- * The refund as the network sees it: an OUTBOUND transfer of the merchant's account to the payer,
+ * The refund as the network sees it: a RETURN of the credit the refunded payment came by
+ * (`originalEndToEndId`, that credit's end_to_end_id), from the merchant's account to the payer,
  * under the refund's own id (so its order's end_to_end_id is the refund's, the same at every send).
  */
-export const refundTransfer = (refund: StoredRefund): StoredPayment => ({
+export const refundTransfer = (refund: StoredRefund, originalEndToEndId: string | undefined): NetworkTransfer => ({
   id: refund.id,
   tenant: refund.tenant,
   customer_id: refund.customer_id,
@@ -47,6 +56,8 @@ export const refundTransfer = (refund: StoredRefund): StoredPayment => ({
   amount_cents: refund.amount_cents,
   ...(refund.reason === undefined ? {} : { description: refund.reason }),
   counterparty: refund.counterparty,
+  kind: 'RETURN',
+  ...(originalEndToEndId === undefined ? {} : { original_end_to_end_id: originalEndToEndId }),
   created_at: refund.created_at,
   updated_at: refund.updated_at,
 });
@@ -124,6 +135,10 @@ export async function settleRefund(deps: SettleRefundDeps, refundId: string): Pr
   // As a payment's: in review past its wait, before the network is asked.
   const current = await reviewedIfLate(deps.review, refund, deps.clock.now(), deps.refunds);
   if (current.status !== 'PENDING') return current;
-  const answer = await deps.network.answer(refundTransfer(current));
+  // The credit returned, read at each send rather than kept on the refund: refunds written before
+  // returns were ordered have it too. A payment that came by no credit leaves the return without it,
+  // and the order check refuses it (our bug: never sent).
+  const payment = await deps.payments.get(current.payment_id);
+  const answer = await deps.network.answer(refundTransfer(current, payment?.end_to_end_id));
   return answer ? (await answerPendingRefund(deps, current, answer)).refund : current;
 }

@@ -18,6 +18,7 @@ import { ownReader } from './ownership';
 import {
   later,
   paymentAmountCents,
+  remainingCents,
   type Counterparty,
   type OwnPayer,
   type PaymentReader,
@@ -103,7 +104,7 @@ export function refundableCents(payment: StoredPayment, now: string, windowDays:
       { payment_id: payment.id },
     );
   }
-  return payment.amount_cents - (payment.refunded_amount_cents ?? 0);
+  return remainingCents(payment);
 }
 
 export const exceedsRemaining = (paymentId: string, remainingCents: number): AppError =>
@@ -153,6 +154,8 @@ export interface RefundWrite {
   readonly refund: StoredRefund;
   /** The payment's amount: refunded_amount may not pass it. */
   readonly paymentAmountCents: number;
+  /** The payment's reversed amount as read: the refund holds only while no reversal has grown it since. */
+  readonly paymentReversedCents: number;
   readonly events: readonly DomainEvent[];
   /** When the settlement job should have answered it (the sweeper's index of due work). */
   readonly workDueAt: string;
@@ -315,6 +318,7 @@ export async function createRefund(
   const result = await deps.refunds.insert({
     refund,
     paymentAmountCents: payment.amount_cents,
+    paymentReversedCents: payment.reversed_amount_cents ?? 0,
     events: refundEvents(deps.ids, refund, 'refund.created'),
     workDueAt: later(now, deps.delayMs),
   });
@@ -329,7 +333,7 @@ export async function createRefund(
     case 'exceeds_remaining': {
       // Another refund of the payment committed since it was read.
       const current = await deps.payments.get(payment.id);
-      throw exceedsRemaining(payment.id, payment.amount_cents - (current?.refunded_amount_cents ?? 0));
+      throw exceedsRemaining(payment.id, remainingCents(current ?? payment));
     }
     case 'insufficient_funds':
       throw refundNotCovered(payment.account_id);

@@ -21,7 +21,18 @@ export type NetworkAnswer =
  * failure to send throws, and the payment stays PENDING for the queue's retry or the sweeper.
  */
 export interface SettlementNetwork {
-  answer(payment: StoredPayment): Promise<NetworkAnswer | undefined>;
+  answer(transfer: NetworkTransfer): Promise<NetworkAnswer | undefined>;
+}
+
+/**
+ * What the network is asked to move: a payment to another participant (a `TRANSFER`), or a refund as
+ * its transfer (shared/domain/refund-settlement.ts), which is a `RETURN` of the credit the refunded
+ * payment came by: `original_end_to_end_id` names that credit, and the network routes the money back
+ * to its debtor (docs/network.md, "Returns").
+ */
+export interface NetworkTransfer extends StoredPayment {
+  readonly kind?: 'TRANSFER' | 'RETURN';
+  readonly original_end_to_end_id?: string;
 }
 
 /** Runs the settlement job of a payment later: SQS with a delay on AWS, the process's timers locally. */

@@ -1,13 +1,20 @@
 /**
- * Our side of the network connector for payments to other participants (docs/network.md): the
- * signed transfer order we POST to `<connector>/v1/transfers` (`transfer.requested`), and the network's status callback applied to
- * the payment once. A payment's order always carries the same `end_to_end_id`, derived from its id, so
- * that a retried order (a queue's redelivery, the sweeper's restart) is the same transfer to the bank.
+ * Our side of the network connector for payments to other participants and refunds (docs/network.md):
+ * the signed transfer order we POST to `<connector>/v1/transfers` (`transfer.requested`: a TRANSFER,
+ * or a refund's RETURN), and the network's status callback applied to the transfer once. A transfer's
+ * order always carries the same `end_to_end_id`, derived from its id, so that a retried order (a
+ * queue's redelivery, the sweeper's restart) is the same transfer to the bank.
  */
 import { AppError } from './errors';
 import { cop, type Money } from './money';
 import type { Counterparty, StoredPayment } from './payments';
-import { answerPending, type NetworkAnswer, type SettlementNetwork, type SettlePaymentDeps } from './settlement';
+import {
+  answerPending,
+  type NetworkAnswer,
+  type NetworkTransfer,
+  type SettlementNetwork,
+  type SettlePaymentDeps,
+} from './settlement';
 import { sendToConnector, type ConnectorClient } from './connector';
 import { answerPendingRefund } from './refund-settlement';
 import type { RefundStore } from './refunds';
@@ -21,7 +28,8 @@ export interface OwnParticipant {
   readonly nit: string;
 }
 
-export interface TransferOrder {
+/** What every order carries, of either kind (shared/schemas/network.ts, transferOrderSchema). */
+interface OrderFields {
   readonly type: 'transfer.requested';
   readonly transfer_id: string;
   readonly end_to_end_id: string;
@@ -31,28 +39,66 @@ export interface TransferOrder {
     readonly account_id: string;
     readonly participant: { readonly name: string; readonly identification_number: string };
   };
-  /** The payee as the key's resolution showed it. */
-  readonly creditor: Counterparty;
   readonly description?: string;
   readonly qr_code_reference?: string;
   readonly created_at: string;
 }
 
-export function transferOrderOf(payment: StoredPayment, participant: OwnParticipant): TransferOrder {
-  return {
-    type: 'transfer.requested',
-    transfer_id: payment.id,
-    end_to_end_id: endToEndIdOf(payment.id),
-    amount: cop(payment.amount_cents),
+/** A payment to another participant: the payee as the key's resolution showed it, its account too. */
+export interface PaymentOrder extends OrderFields {
+  readonly kind: 'TRANSFER';
+  readonly creditor: Counterparty;
+}
+
+/**
+ * A return: a refund of a credit that came from the network, to that credit's debtor, whose account
+ * the network finds by the credit (a credit names none, so the creditor has no account).
+ */
+export interface ReturnOrder extends OrderFields {
+  readonly kind: 'RETURN';
+  /**
+   * The credit's end_to_end_id. The published schema requires it: a return of a payment that came by
+   * no credit (our bug) fails the check before sending and is never sent.
+   */
+  readonly original_end_to_end_id?: string;
+  readonly creditor: Pick<Counterparty, 'owner' | 'participant'>;
+}
+
+export type TransferOrder = PaymentOrder | ReturnOrder;
+
+/**
+ * The order of `transfer`: a RETURN for a refund's transfer, a TRANSFER for a payment. Its members in
+ * the order a reader expects them; the optional ones only when there.
+ */
+export function transferOrderOf(transfer: NetworkTransfer, participant: OwnParticipant): TransferOrder {
+  const fields = {
+    transfer_id: transfer.id,
+    end_to_end_id: endToEndIdOf(transfer.id),
+    amount: cop(transfer.amount_cents),
     debtor: {
-      customer_id: payment.customer_id,
-      account_id: payment.account_id,
+      customer_id: transfer.customer_id,
+      account_id: transfer.account_id,
       participant: { name: participant.name, identification_number: participant.nit },
     },
-    creditor: payment.counterparty,
-    ...(payment.description === undefined ? {} : { description: payment.description }),
-    ...(payment.qr_code_reference === undefined ? {} : { qr_code_reference: payment.qr_code_reference }),
-    created_at: payment.created_at,
+  };
+  const rest = {
+    ...(transfer.description === undefined ? {} : { description: transfer.description }),
+    ...(transfer.qr_code_reference === undefined ? {} : { qr_code_reference: transfer.qr_code_reference }),
+    created_at: transfer.created_at,
+  };
+  if (transfer.kind !== 'RETURN') {
+    return { type: 'transfer.requested', kind: 'TRANSFER', ...fields, creditor: transfer.counterparty, ...rest };
+  }
+  const { owner, participant: creditorParticipant } = transfer.counterparty;
+  return {
+    type: 'transfer.requested',
+    kind: 'RETURN',
+    ...fields,
+    ...(transfer.original_end_to_end_id === undefined
+      ? {}
+      : { original_end_to_end_id: transfer.original_end_to_end_id }),
+    creditor: { owner, participant: creditorParticipant },
+    ...rest,
   };
 }
 
@@ -61,6 +107,12 @@ export const CONNECTOR_TIMEOUT_MS = 5_000;
 
 export interface ConnectorDeps extends ConnectorClient {
   readonly participant: OwnParticipant;
+  /**
+   * Whether `order` is what the connector's published schema describes (the network document's
+   * TransferOrder, the generated validator of shared/schemas/network.ts): one that is not is our bug,
+   * never sent. The adapter logs why as an error.
+   */
+  readonly isPublishedOrder: (order: TransferOrder) => boolean;
   readonly timeoutMs?: number;
   /** How old a transfer must be before the connector is asked for it first (TRANSFER_INQUIRY_AFTER_MS). */
   readonly inquiryAfterMs: number;
@@ -108,10 +160,12 @@ export const orderMessageId = (paymentId: string): string => `transfer.requested
  * PENDING payment POSTed as a signed `transfer.requested` order, which the connector takes with 202;
  * the network's answer comes back on the status route (undefined here). The message id and the
  * end_to_end_id are the payment's own, so an order sent again (the queue's retry, the sweeper's
- * restart while no answer came) is the same order to the bank. A 4xx other than 408 and 429 refuses
- * the order for good: the transfer ends REJECTED NETWORK_REFUSED_ORDER, its hold given back. Anything
- * else but 202, or no answer within the time limit, throws: the payment stays PENDING and due. Once the transfer is older than the
- * inquiry's wait, the sweeper's restarts ask the connector what became of it instead ("Inquiry").
+ * restart while no answer came) is the same order to the bank. Every order is checked against the
+ * published schema before it is sent; one that fails, or a 4xx other than 408 and 429, refuses the
+ * order for good: the transfer ends REJECTED NETWORK_REFUSED_ORDER, its hold given back. Anything
+ * else but 202, or no answer within the time limit, throws: the payment stays PENDING and due. Once
+ * the transfer is older than the inquiry's wait, the sweeper's restarts ask the connector what became
+ * of it instead ("Inquiry").
  */
 export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
   const timeoutMs = deps.timeoutMs ?? CONNECTOR_TIMEOUT_MS;
@@ -125,7 +179,11 @@ export function connectorNetwork(deps: ConnectorDeps): SettlementNetwork {
         if (known === 'SETTLED') return { status: 'SETTLED' };
         if (known === 'REJECTED') return { status: 'REJECTED', reason: 'NETWORK_REJECTED' };
       }
-      const body = JSON.stringify(transferOrderOf(payment, deps.participant));
+      const order = transferOrderOf(payment, deps.participant);
+      // Our bug, not the bank's: sent again, the order would be the same. It is refused here for good,
+      // as the connector would refuse it, and the transfer ends with its hold given back.
+      if (!deps.isPublishedOrder(order)) return { status: 'REJECTED', reason: 'NETWORK_REFUSED_ORDER' };
+      const body = JSON.stringify(order);
       const result = await sendToConnector(
         deps,
         { method: 'POST', path: 'v1/transfers', messageId: orderMessageId(payment.id) },

@@ -55,3 +55,17 @@ export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
  * that completes a file (0 included): the stack alarms on any.
  */
 export const SETTLEMENT_BREAKS_METRIC = 'SettlementBreaks';
+
+/**
+ * A reversal of a network credit that left its merchant's account below zero (docs/network.md,
+ * "Reversals"), counted by the reversal route: the stack alarms on any, since that money must be
+ * recovered from the merchant.
+ */
+export const NEGATIVE_BALANCES_METRIC = 'NegativeBalances';
+
+/**
+ * A route's message to a queue that failed after its commit (functions/after-commit.ts): the request
+ * answered the committed state all the same, and the sweeper starts the work. Published with the
+ * request's `route` and `status` class; the StrandedWork alarm watches the work itself.
+ */
+export const QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC = 'QueueSendsFailedAfterCommit';

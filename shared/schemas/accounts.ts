@@ -2,6 +2,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ACCOUNT_NUMBER, allRequired, moneySchema, TIMESTAMPS, UUID } from './common';
 import { customerFilters } from './customers';
+import { signedMoneySchema } from './ledger';
 import { listAnswer, listQueryUnderCustomer } from './lists';
 
 const ACCOUNT_TYPE = { type: 'string', enum: ['ORDINARY'] } as const;
@@ -10,8 +11,15 @@ export const linkAccountRequestSchema = allRequired({ customer_id: UUID, type: A
 
 export type LinkAccountRequest = FromSchema<typeof linkAccountRequestSchema>;
 
-/** The balances and timestamps both account answers end with. */
-const balancesAndTimestamps = { available_balance: moneySchema, pending_balance: moneySchema, ...TIMESTAMPS } as const;
+/**
+ * The balances and timestamps both account answers end with. The available balance is signed: a
+ * reversal of a credit the merchant already spent takes it below zero (docs/network.md, "Reversals").
+ */
+const balancesAndTimestamps = {
+  available_balance: signedMoneySchema,
+  pending_balance: moneySchema,
+  ...TIMESTAMPS,
+} as const;
 
 /** The answer of the link call and of GET /v1/accounts/{id}. */
 export const accountSchema = allRequired({

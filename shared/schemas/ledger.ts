@@ -6,7 +6,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { allRequired, closedObject, COP, matching, moneySchema, TIMESTAMP, UUID } from './common';
 import { listAnswer, pageQueryProperties } from './lists';
 
-export const MOVEMENT_KINDS = ['OPENING_BALANCE', 'PAYMENT', 'REFUND', 'HOLD_RELEASE'] as const;
+export const MOVEMENT_KINDS = ['OPENING_BALANCE', 'PAYMENT', 'REFUND', 'HOLD_RELEASE', 'REVERSAL'] as const;
 
 /** A signed COP amount: a debit is negative, e.g. "-15000.00". */
 export const signedMoneySchema = /* @__PURE__ */ allRequired({
@@ -53,8 +53,8 @@ const dayTotalSchema = /* @__PURE__ */ allRequired({
 export const statementSchema = /* @__PURE__ */ allRequired({
   account_id: UUID,
   date: { type: 'string', format: 'date' },
-  opening_balance: moneySchema,
-  closing_balance: moneySchema,
+  opening_balance: signedMoneySchema,
+  closing_balance: signedMoneySchema,
   credits: dayTotalSchema,
   debits: dayTotalSchema,
 });

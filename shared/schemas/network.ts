@@ -12,7 +12,13 @@ import {
   sandboxDirectoryKeyRequestSchema,
   typedKeySchema,
 } from './keys';
-import { END_TO_END_ID, paymentAmountSchema, QR_CODE_REFERENCE, resolvedCounterpartySchema } from './payments';
+import {
+  counterpartyOwnerSchema,
+  END_TO_END_ID,
+  paymentAmountSchema,
+  QR_CODE_REFERENCE,
+  resolvedCounterpartySchema,
+} from './payments';
 
 /** `POST /network/v1/transfers/{id}/status`: the network's answer to one of our transfer orders. */
 export const transferStatusRequestSchema = closedObject(
@@ -37,28 +43,71 @@ export const transferStatusAnswerSchema = closedObject(
   ['transfer_id', 'end_to_end_id', 'status', 'applied'],
 );
 
-/** A payment's transfer order, as we POST it to the connector (signed; docs/network.md, "Transfer orders"). */
-export const transferOrderSchema = closedObject(
-  {
-    type: { const: 'transfer.requested' },
-    transfer_id: UUID,
-    end_to_end_id: END_TO_END_ID,
-    amount: moneySchema,
-    debtor: closedObject(
-      {
-        customer_id: UUID,
-        account_id: UUID,
-        participant: participantSchema,
-      },
-      ['customer_id', 'account_id', 'participant'],
-    ),
-    creditor: resolvedCounterpartySchema,
-    description: text(140),
-    qr_code_reference: QR_CODE_REFERENCE,
-    created_at: TIMESTAMP,
-  },
-  ['type', 'transfer_id', 'end_to_end_id', 'amount', 'debtor', 'creditor', 'created_at'],
+/** What every transfer order we POST to the connector carries (docs/network.md, "Transfer orders"). */
+const ORDER_TYPE = { const: 'transfer.requested' } as const;
+const orderFields = {
+  transfer_id: UUID,
+  end_to_end_id: END_TO_END_ID,
+  amount: moneySchema,
+  debtor: closedObject(
+    {
+      customer_id: UUID,
+      account_id: UUID,
+      participant: participantSchema,
+    },
+    ['customer_id', 'account_id', 'participant'],
+  ),
+  description: text(140),
+  qr_code_reference: QR_CODE_REFERENCE,
+  created_at: TIMESTAMP,
+} as const;
+
+const ORDER_REQUIRED = [
+  'type',
+  'kind',
+  'transfer_id',
+  'end_to_end_id',
+  'amount',
+  'debtor',
+  'creditor',
+  'created_at',
+] as const;
+
+/** A payment to another participant: the creditor as the key's resolution showed it, its account too. */
+export const paymentOrderSchema = closedObject(
+  { type: ORDER_TYPE, kind: { const: 'TRANSFER' }, ...orderFields, creditor: resolvedCounterpartySchema },
+  ORDER_REQUIRED,
 );
+
+/**
+ * Whom a return goes back to: the original credit's debtor as its bank named it. No account (a credit
+ * names none): the network routes the return to the original debtor by `original_end_to_end_id`.
+ */
+export const returnCreditorSchema = closedObject({ owner: counterpartyOwnerSchema, participant: participantSchema }, [
+  'owner',
+  'participant',
+]);
+
+/**
+ * A return (docs/network.md, "Returns"): a refund of a payment that came from the network, naming the
+ * credit it gives money back for (`original_end_to_end_id`, that credit's end_to_end_id).
+ */
+export const returnOrderSchema = closedObject(
+  {
+    type: ORDER_TYPE,
+    kind: { const: 'RETURN' },
+    ...orderFields,
+    original_end_to_end_id: END_TO_END_ID,
+    creditor: returnCreditorSchema,
+  },
+  [...ORDER_REQUIRED, 'original_end_to_end_id'],
+);
+
+/**
+ * A transfer order as we POST it to the connector (signed), of either kind: published in the
+ * connector's OpenAPI document, and every order is checked against it before it is sent.
+ */
+export const transferOrderSchema = { oneOf: [paymentOrderSchema, returnOrderSchema] } as const;
 
 /**
  * `POST /network/v1/credits` (docs/network.md, "Credits"): a shopper's bank pays one of our merchants'
@@ -113,6 +162,35 @@ export const creditAnswerSchema = closedObject(
 );
 
 export type CreditAnswer = FromSchema<typeof creditAnswerSchema>;
+
+/**
+ * `POST /network/v1/credits/{end_to_end_id}/reversals` (docs/network.md, "Reversals"): the sponsor bank
+ * takes back money it credited to one of our merchants (fraud, a mistaken credit), once per reversal_id.
+ */
+export const reversalRequestSchema = closedObject(
+  {
+    reversal_id: matching('^[A-Za-z0-9_-]{1,64}$', 'must be 1 to 64 letters, digits, - or _'),
+    amount: paymentAmountSchema,
+    reason: text(140),
+  },
+  ['reversal_id', 'amount', 'reason'],
+);
+
+export type ReversalRequest = FromSchema<typeof reversalRequestSchema>;
+
+/** The reversal applied: the credit's payment, and how much of it has been taken back in all. */
+export const reversalAnswerSchema = closedObject(
+  {
+    reversal_id: reversalRequestSchema.properties.reversal_id,
+    end_to_end_id: END_TO_END_ID,
+    payment_id: UUID,
+    amount: moneySchema,
+    reversed_amount: moneySchema,
+  },
+  ['reversal_id', 'end_to_end_id', 'payment_id', 'amount', 'reversed_amount'],
+);
+
+export type ReversalAnswer = FromSchema<typeof reversalAnswerSchema>;
 
 /**
  * `PUT /network/v1/merchants/{identification_type}/{identification_number}` (docs/onboarding.md): the

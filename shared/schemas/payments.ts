@@ -172,6 +172,8 @@ export const paymentSchema = closedObject(
     settled_at: TIMESTAMP,
     // INBOUND payments: the sum of their refunds not REJECTED (docs/refunds.md).
     refunded_amount: moneySchema,
+    // INBOUND payments the sponsor bank took money back from: the sum of its reversals (docs/network.md).
+    reversed_amount: moneySchema,
   },
   ['id', 'status', 'direction', 'customer_id', 'account_id', 'amount', 'counterparty', 'created_at', 'updated_at'],
 );

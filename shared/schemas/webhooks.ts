@@ -14,6 +14,7 @@ export const CHANGE_EVENT_TYPES = [
   'payment.inbound.confirmed',
   'payment.settled',
   'payment.rejected',
+  'payment.reversed',
   'qr_code.paid',
   'report.ready',
   'reconciliation.completed',

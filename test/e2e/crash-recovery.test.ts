@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { FAULTS } from '../../infra/local/faults';
-import { walkAll } from '../support/accounts';
+import { availableBalance, walkAll } from '../support/accounts';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey, type MerchantWithKey } from '../support/merchants';
 import { sandboxToken, startServerProcess, type ServerProcess } from '../support/npm-start';
@@ -150,6 +150,47 @@ it('killed between a payment commit and its settlement message: the next run set
   const settled = await answeredPayment(api, token, payment.id, { attempts: 300 });
   expect(settled.body.status).toBe('SETTLED');
   expect(await moneyOf(api, payment.id)).toEqual({ movements: [['PAYMENT', -100_00]], settledEvents: 1 });
+}, 180_000);
+
+it("killed right after the payee's credit of a payment between our merchants: the payer's settles, though the payee's key was suspended since", async () => {
+  api = await startTestApi(quiet);
+  const setup = await api.token('sandbox-client-a');
+  const payer = await merchantWithKey(api, setup, { availableBalance: '1000.00' });
+  const payee = await merchantWithKey(api, setup, { availableBalance: '0.00' });
+  const resolutionId = await resolvedKey(api, setup, payer.customerId, payee.key);
+  await api.stop();
+  api = undefined;
+
+  server = await startServerProcess(tableName, {
+    [FAULTS.crashAfter]: 'payee-credit-commit',
+    SWEEP_INTERVAL_MS: 'off',
+  });
+  const paid = await call(
+    server.url,
+    await sandboxToken(server.url),
+    'POST',
+    '/v1/payments',
+    paymentBody(payer, resolutionId),
+  );
+  await server.exited;
+  expect(paid).toBe('no answer');
+
+  // Between the crash and the retry, the payee's key is suspended: the money is the payee's already.
+  api = await startTestApi(quiet);
+  const between = await api.token('sandbox-client-a');
+  expect((await api.request('PATCH', `/v1/keys/${payee.keyId}/suspend`, { token: between })).status).toBe(200);
+  expect(await availableBalance(api, between, payee.accountId)).toBe('100.00');
+  await api.stop();
+  api = undefined;
+
+  api = await startTestApi(recovering);
+  const token = await api.token('sandbox-client-a');
+  const payment = (await walkAll(api, token, '/v1/payments', 'payments', { customer_id: payer.customerId })).items[0]!;
+  const answered = await answeredPayment(api, token, payment.id, { attempts: 300 });
+  expect(answered.body.status).toBe('SETTLED');
+  expect(await moneyOf(api, payment.id)).toEqual({ movements: [['PAYMENT', -100_00]], settledEvents: 1 });
+  expect(await availableBalance(api, token, payer.accountId)).toBe('900.00');
+  expect(await availableBalance(api, token, payee.accountId)).toBe('100.00');
 }, 180_000);
 
 it("killed between a dispatcher's delivery and its message: the next run's sweeper dispatches and delivers it", async () => {

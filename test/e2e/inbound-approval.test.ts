@@ -20,9 +20,17 @@ let tokenB: string;
 let readonly: string;
 let merchant: MerchantWithKey;
 
+/**
+ * DynamoDB Local serialises transactions: of 25 inbound payments racing to one merchant, the last
+ * waits for the others past the deployed 10 s route timeout on a loaded CI machine (a 503 each). The
+ * race shows each decided once, not speed: routes get 30 s here, that test 90 s.
+ */
+const ROUTE_TIMEOUT_MS = 30_000;
+const RACE_TIMEOUT_MS = 90_000;
+
 beforeAll(async () => {
   // The default APPROVAL_TIMEOUT_MS (3000): the late callback answers past it.
-  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS });
+  api = await startTestApi({ sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS, routeTimeoutMs: ROUTE_TIMEOUT_MS });
   receiver = await WebhookReceiver.start();
   tokenA = await api.token('sandbox-client-a');
   tokenB = await api.token('sandbox-client-b');
@@ -265,29 +273,33 @@ describe('with approval on', () => {
     receiver.behave(CALLBACK, answerFor);
   });
 
-  it('25 concurrent inbound payments to one merchant: each decided once, the balance exact', async () => {
-    const target = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
-    const amounts = Array.from({ length: 25 }, (_, i) => `${10 + i}.${String(i).padStart(2, '0')}`);
-    // Every third is refused, every fifth answered 500 (so rejected: auto_approve_on_error is off).
-    const descriptionOf = (i: number) => (i % 3 === 0 ? 'refuses' : i % 5 === 0 ? 'answers 500' : 'accepts');
-    const answers = await Promise.all(amounts.map((value, i) => payKey(descriptionOf(i), value, target.key)));
-    expect(answers.map((a) => a.status)).toEqual(amounts.map(() => 200));
-    const settled = answers.filter((a) => a.body.status === 'SETTLED');
-    expect(answers.map((a) => a.body.approval)).toEqual(
-      amounts.map(
-        (_, i) => ({ refuses: 'REFUSED', 'answers 500': 'AUTO_REJECTED', accepts: 'ACCEPTED' })[descriptionOf(i)],
-      ),
-    );
-    const expected = settled.reduce((sum, a) => sum + cents(a.body.amount.value), 0);
-    expect(await balanceCents(target.accountId)).toBe(expected);
-    expect(settled).toHaveLength(amounts.filter((_, i) => descriptionOf(i) === 'accepts').length);
+  it(
+    '25 concurrent inbound payments to one merchant: each decided once, the balance exact',
+    async () => {
+      const target = await merchantWithKey(api, tokenA, { availableBalance: '0.00' });
+      const amounts = Array.from({ length: 25 }, (_, i) => `${10 + i}.${String(i).padStart(2, '0')}`);
+      // Every third is refused, every fifth answered 500 (so rejected: auto_approve_on_error is off).
+      const descriptionOf = (i: number) => (i % 3 === 0 ? 'refuses' : i % 5 === 0 ? 'answers 500' : 'accepts');
+      const answers = await Promise.all(amounts.map((value, i) => payKey(descriptionOf(i), value, target.key)));
+      expect(answers.map((a) => a.status)).toEqual(amounts.map(() => 200));
+      const settled = answers.filter((a) => a.body.status === 'SETTLED');
+      expect(answers.map((a) => a.body.approval)).toEqual(
+        amounts.map(
+          (_, i) => ({ refuses: 'REFUSED', 'answers 500': 'AUTO_REJECTED', accepts: 'ACCEPTED' })[descriptionOf(i)],
+        ),
+      );
+      const expected = settled.reduce((sum, a) => sum + cents(a.body.amount.value), 0);
+      expect(await balanceCents(target.accountId)).toBe(expected);
+      expect(settled).toHaveLength(amounts.filter((_, i) => descriptionOf(i) === 'accepts').length);
 
-    const listed = await api.request('GET', `/v1/payments?customer_id=${target.customerId}&page_size=100`, {
-      token: tokenA,
-    });
-    expect(listed.body.pagination_info.total_elements).toBe(25);
-    expect(listed.body.payments.filter((p: any) => p.status === 'PROCESSING')).toEqual([]);
-  });
+      const listed = await api.request('GET', `/v1/payments?customer_id=${target.customerId}&page_size=100`, {
+        token: tokenA,
+      });
+      expect(listed.body.pagination_info.total_elements).toBe(25);
+      expect(listed.body.payments.filter((p: any) => p.status === 'PROCESSING')).toEqual([]);
+    },
+    RACE_TIMEOUT_MS,
+  );
 
   it('a DYNAMIC QR code is paid only by an accepted payment: refused, it stays ACTIVE', async () => {
     const created = await api.request('POST', '/v1/qrcodes', {

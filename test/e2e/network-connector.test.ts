@@ -9,6 +9,7 @@
  * however concurrently they are sent; decided by the merchant's inbound approval; a key of no merchant
  * of ours REJECTED KEY_NOT_FOUND; a QR code paid by its reference.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
 import { generateSigningKey, parseJwks, verifyRequest } from '../../shared/domain/message-signatures';
@@ -46,6 +47,10 @@ beforeAll(async () => {
   tokenB = await api.token('sandbox-client-b');
   approvals = await WebhookReceiver.start();
 });
+afterEach(() => {
+  // Every order of every test, as the schema our API publishes describes it (the bank refuses others).
+  expect(bank.invalidOrders.map(({ order, errors }) => [order.body.transfer_id, errors])).toEqual([]);
+});
 afterAll(async () => {
   await api.stop();
   await bank.stop();
@@ -80,6 +85,7 @@ describe('transfer orders out', () => {
     expect(order!.signed).toBe(true);
     expect(order!.body).toEqual({
       type: 'transfer.requested',
+      kind: 'TRANSFER',
       transfer_id: payment.id,
       end_to_end_id: expect.stringMatching(/^[A-Za-z0-9]{1,35}$/),
       amount: { currency: 'COP', value: '120.50' },
@@ -438,6 +444,51 @@ describe('credits in', () => {
     }
   });
 
+  it("a refused credit's copy is refused again, even once the merchant could take it; a new credit is taken", async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const keyAction = async (action: 'suspend' | 'activate') =>
+      expect((await api.request('PATCH', `/v1/keys/${payee.keyId}/${action}`, { token })).status).toBe(200);
+    await keyAction('suspend');
+    const sent = credit(payee.key, '9.00');
+    const refused = await bank.credit(api.url, sent);
+    expect([refused.status, refused.body]).toEqual([200, { status: 'REJECTED', reason: 'KEY_NOT_FOUND' }]);
+    await keyAction('activate');
+    // The network told the payer's bank no: a copy of that transfer cannot now credit the merchant.
+    expect(await bank.credit(api.url, sent)).toMatchObject({ status: 200, body: refused.body });
+    expect(await balanceOf(payee.accountId)).toBe('0.00');
+    expect((await bank.credit(api.url, credit(payee.key, '9.00'))).body.status).toBe('ACCEPTED');
+    expect(await balanceOf(payee.accountId)).toBe('9.00');
+  });
+
+  it('a copy of another amount, creditor or debtor is 409 END_TO_END_ID_REUSED and credits nothing', async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const other = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const sent = credit(payee.key, '25.00');
+    const first = await bank.credit(api.url, sent);
+    expect(first.body.status).toBe('ACCEPTED');
+    for (const copy of [
+      { ...sent, amount: { value: '25.01', currency: 'COP' } },
+      { ...sent, creditor: { key: other.key } },
+      { ...sent, debtor: { ...sent.debtor, name: 'Otra Persona' } },
+    ]) {
+      const answer = await bank.credit(api.url, copy);
+      expect([answer.status, answer.body.code]).toEqual([409, 'END_TO_END_ID_REUSED']);
+      expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    }
+    // The same credit written in another order of fields, and a description of its own, is a copy.
+    const reordered = { debtor: { ...sent.debtor }, creditor: sent.creditor, amount: sent.amount };
+    const copy = await bank.credit(api.url, { ...reordered, end_to_end_id: sent.end_to_end_id, description: 'x' });
+    expect([copy.status, copy.body]).toEqual([200, first.body]);
+    // A refusal's copy too: its id names one transfer.
+    const unknown = credit(ANA_PHONE, '3.00');
+    expect((await bank.credit(api.url, unknown)).body).toEqual({ status: 'REJECTED', reason: 'KEY_NOT_FOUND' });
+    const reusedRefusal = await bank.credit(api.url, { ...unknown, creditor: { key: payee.key } });
+    expect([reusedRefusal.status, reusedRefusal.body.code]).toEqual([409, 'END_TO_END_ID_REUSED']);
+    expect(await balanceOf(payee.accountId)).toBe('25.00');
+    expect(await balanceOf(other.accountId)).toBe('0.00');
+    expect(await inboundOf(payee.accountId)).toHaveLength(1);
+  });
+
   it("the merchant's approval decides: refused is REJECTED with nothing credited, and a copy answers the same", async () => {
     const payee = await merchantWithKey(api, tokenB, { availableBalance: '0.00' });
     const settings = await api.request('PUT', '/v1/settings/inbound-approval', {
@@ -459,7 +510,15 @@ describe('credits in', () => {
     // Copies sent while the first is still deciding wait for its decision: one callback, one credit.
     const accepted = credit(payee.key, '6.00', { description: 'yes' });
     const asked = approvals.at('/b').length;
-    const copies = await Promise.all(Array.from({ length: 5 }, () => bank.credit(api.url, accepted)));
+    const firstCopy = bank.credit(api.url, accepted);
+    await sleep(300);
+    // A copy of another amount while the first is deciding: no answer is kept yet, its payment says.
+    const [differing, ...copies] = await Promise.all([
+      bank.credit(api.url, { ...accepted, amount: { value: '60.00', currency: 'COP' } }),
+      firstCopy,
+      ...Array.from({ length: 4 }, () => bank.credit(api.url, accepted)),
+    ]);
+    expect([differing!.status, differing!.body.code]).toEqual([409, 'END_TO_END_ID_REUSED']);
     expect(new Set(copies.map((copy) => JSON.stringify([copy.status, copy.body])))).toEqual(
       new Set([JSON.stringify([200, { status: 'ACCEPTED', payment_id: copies[0]!.body.payment_id }])]),
     );
@@ -547,6 +606,7 @@ describe('credits in', () => {
     expect(Object.keys(network.body.paths)).toEqual([
       '/network/v1/transfers/{id}/status',
       '/network/v1/credits',
+      '/network/v1/credits/{end_to_end_id}/reversals',
       '/network/v1/merchants/{identification_type}/{identification_number}',
       '/network/v1/settlement-files/{date}',
       '/network/v1/keys',
@@ -556,5 +616,122 @@ describe('credits in', () => {
     });
     const clients = await api.request('GET', '/openapi.json');
     expect(Object.keys(clients.body.paths).filter((path) => path.startsWith('/network/'))).toEqual([]);
+  });
+});
+
+describe('reversals: the bank takes back a credit', () => {
+  const reversal = (id: string, value: string) => ({
+    reversal_id: id,
+    amount: { value, currency: 'COP' },
+    reason: 'Fraude reportada por el banco del pagador',
+  });
+
+  it('in full, below zero if need be; once per reversal_id; never beyond what is left; payment.reversed', async () => {
+    const hook = await api.request('POST', '/v1/webhooks', {
+      token,
+      body: { url: `${approvals.url}/reversed`, events: ['payment.reversed'], delivery_mode: 'ONCE' },
+    });
+    expect(hook.status).toBe(200);
+    const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+    const endToEndId = `REV${process.pid}T${Date.now()}`;
+    const credited = await bank.credit(api.url, {
+      end_to_end_id: endToEndId,
+      amount: { value: '50.00', currency: 'COP' },
+      creditor: { key: payee.key },
+      debtor: { name: 'Ana', participant: { name: 'Banco Ejemplo', identification_number: '860000002' } },
+    });
+    expect(credited.body.status).toBe('ACCEPTED');
+    const paymentId: string = credited.body.payment_id;
+    // The merchant spends 30.00 of it before the bank finds the fraud.
+    const resolutionId = await resolvedKey(api, token, payee.customerId, ANA_PHONE);
+    const spent = await api.request('POST', '/v1/payments', {
+      token,
+      body: {
+        customer_id: payee.customerId,
+        account_id: payee.accountId,
+        resolution_id: resolutionId,
+        amount: { value: '30.00', currency: 'COP' },
+      },
+    });
+    expect(spent.status).toBe(200);
+
+    const unknown = await bank.reverse(api.url, 'E2E0NOTOURS', reversal(`R${Date.now()}A`, '1.00'));
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    const beyond = await bank.reverse(api.url, endToEndId, reversal(`R${Date.now()}B`, '50.01'));
+    expect([beyond.status, beyond.body.code, beyond.body.remaining]).toEqual([
+      409,
+      'REVERSAL_EXCEEDS_PAYMENT',
+      { value: '50.00', currency: 'COP' },
+    ]);
+
+    const id = `R${Date.now()}C`;
+    const taken = await bank.reverse(api.url, endToEndId, reversal(id, '50.00'));
+    expect([taken.status, taken.body]).toEqual([
+      200,
+      {
+        reversal_id: id,
+        end_to_end_id: endToEndId,
+        payment_id: paymentId,
+        amount: { value: '50.00', currency: 'COP' },
+        reversed_amount: { value: '50.00', currency: 'COP' },
+      },
+    ]);
+    // A copy (a retry of the bank's) is answered the same and takes nothing more; the id is the reversal's.
+    expect(await bank.reverse(api.url, endToEndId, reversal(id, '50.00'))).toMatchObject({
+      status: 200,
+      body: taken.body,
+    });
+    const reused = await bank.reverse(api.url, endToEndId, reversal(id, '10.00'));
+    expect([reused.status, reused.body.code]).toEqual([409, 'REVERSAL_ID_REUSED']);
+    const again = await bank.reverse(api.url, endToEndId, reversal(`R${Date.now()}D`, '0.01'));
+    expect([again.status, again.body.code]).toEqual([409, 'REVERSAL_EXCEEDS_PAYMENT']);
+
+    expect(await availableBalance(api, token, payee.accountId)).toBe('-30.00');
+    const payment = await api.request('GET', `/v1/payments/${paymentId}`, { token });
+    expect(payment.body).toMatchObject({
+      status: 'SETTLED',
+      reversed_amount: { value: '50.00', currency: 'COP' },
+      refunded_amount: { value: '0.00', currency: 'COP' },
+    });
+    // Nothing is left to refund: the bank took it all back.
+    const refund = await api.request('POST', `/v1/payments/${paymentId}/refunds`, {
+      token,
+      headers: { 'idempotency-key': `rev-refund-${Date.now()}` },
+      body: { amount: { value: '1.00', currency: 'COP' } },
+    });
+    expect([refund.status, refund.body.code]).toEqual([409, 'REFUND_EXCEEDS_REMAINING']);
+    const movements = await api.request('GET', `/v1/accounts/${payee.accountId}/movements`, { token });
+    expect(movements.body.movements.filter((m: any) => m.kind === 'REVERSAL')).toEqual([
+      expect.objectContaining({ amount: { value: '-50.00', currency: 'COP' }, payment_id: paymentId }),
+    ]);
+    await approvals.until(() => approvals.at('/reversed').length > 0);
+    const events = approvals.at('/reversed');
+    expect(events.map((r) => [r.event.type, r.event.data['id']])).toEqual([['payment.reversed', paymentId]]);
+    expect(events[0]!.event.data).toEqual(payment.body);
+  });
+
+  it('a refund and a reversal of one payment at once never take back more than it', async () => {
+    const payee = await merchantWithKey(api, token, { availableBalance: '100.00' });
+    const endToEndId = `REV${process.pid}T${Date.now()}R`;
+    const credited = await bank.credit(api.url, {
+      end_to_end_id: endToEndId,
+      amount: { value: '20.00', currency: 'COP' },
+      creditor: { key: payee.key },
+      debtor: { name: 'Ana', participant: { name: 'Banco Ejemplo', identification_number: '860000002' } },
+    });
+    const paymentId: string = credited.body.payment_id;
+    const [refund, reversed] = await Promise.all([
+      api.request('POST', `/v1/payments/${paymentId}/refunds`, {
+        token,
+        headers: { 'idempotency-key': `race-refund-${Date.now()}` },
+        body: { amount: { value: '15.00', currency: 'COP' } },
+      }),
+      bank.reverse(api.url, endToEndId, reversal(`R${Date.now()}E`, '15.00')),
+    ]);
+    // One of them, not both: 15.00 and 15.00 of 20.00.
+    expect([refund.status, reversed.status].sort()).toEqual([200, 409]);
+    const payment = (await api.request('GET', `/v1/payments/${paymentId}`, { token })).body;
+    const taken = ['refunded_amount', 'reversed_amount'].map((field) => Number(payment[field]?.value ?? 0));
+    expect(taken.reduce((a, b) => a + b)).toBe(15);
   });
 });

@@ -1,17 +1,18 @@
 /**
- * Work a commit owes, left undone by a failed SendMessage after it, finished by the sweeper through
- * the real local server (infra/local/faults.ts: FAULT_QUEUE_SEND=fail makes every send fail, as an SQS
- * outage does). The server reads no stream here (FAULT_EVENT_STREAM=off, a dispatcher whose stream
+ * Work a commit owes, left undone by a failed SendMessage after it: answered as committed (never an
+ * error that would invite a second payment: functions/after-commit.ts) and finished by the sweeper,
+ * through the real local server (infra/local/faults.ts: FAULT_QUEUE_SEND=fail makes every send fail,
+ * as an SQS outage does). The server reads no stream here (FAULT_EVENT_STREAM=off, a dispatcher whose stream
  * mapping is stuck): every event reaches its webhooks through the sweeper alone. The sweeper runs
  * every 300 ms and restarts work one second late.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FAULTS } from '../../infra/local/faults';
-import { walkAll } from '../support/accounts';
+import { availableBalance, walkAll } from '../support/accounts';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
 import { finishedReport } from '../support/reports';
-import { answeredPayment, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
+import { answeredPayment, answeredRefund, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 let api: TestApi;
@@ -83,12 +84,17 @@ it('SendMessage failing after the commit of a payment and of its events: the swe
       amount: { value: '100.00', currency: 'COP' },
     },
   });
-  // The payment is committed, PENDING, its amount held; its settlement message was never sent.
-  expect(failed.status).toBe(500);
+  // The payment is committed, PENDING, its amount held; its settlement message was never sent. The
+  // answer is that committed payment: a client told of an error could start over and pay twice.
+  expect([failed.status, failed.body.status, failed.body.amount]).toEqual([
+    200,
+    'PENDING',
+    { value: '100.00', currency: 'COP' },
+  ]);
   const payment = (
     await walkAll(api, token, '/v1/payments', 'payments', { customer_id: payer.customerId, page_size: 100 })
   ).items[0]!;
-  expect(payment).toMatchObject({ status: 'PENDING', amount: { value: '100.00' } });
+  expect(payment).toMatchObject({ id: failed.body.id, status: 'PENDING', amount: { value: '100.00' } });
   // A few sweeps while SQS is still down: they fail too, and the work stays due.
   await sleep(1_500);
   expect((await api.request('GET', `/v1/payments/${payment.id}`, { token })).body.status).toBe('PENDING');
@@ -131,7 +137,66 @@ it('SendMessage failing after the commit of a report: answered PENDING all the s
   expect((await fetch(report.body.download_url)).status).toBe(200);
 }, 60_000);
 
-it('SendMessage failing after the commit of a redelivery: a retry soon after is 409, and the sweeper sends it', async () => {
+it('SendMessage failing after the commit of a refund: answered PENDING, and the sweeper settles it', async () => {
+  const payee = await merchantWithKey(api, token, { availableBalance: '0.00' });
+  const received = await api.request('POST', '/sandbox/payments/inbound', {
+    token,
+    body: { key: payee.key, amount: { value: '30.00', currency: 'COP' } },
+  });
+  expect([received.status, received.body.status]).toEqual([200, 'SETTLED']);
+
+  process.env[FAULTS.queueSend] = 'fail';
+  const asked = await api.request('POST', `/v1/payments/${received.body.id}/refunds`, {
+    token,
+    headers: { 'Idempotency-Key': `stranded-refund-${received.body.id}` },
+    body: { amount: { value: '12.00', currency: 'COP' } },
+  });
+  // Committed, its amount held: the answer is that refund, not an error inviting a second one.
+  expect([asked.status, asked.body.status, asked.body.amount.value]).toEqual([200, 'PENDING', '12.00']);
+  const account = async () =>
+    (await api.request('GET', `/v1/accounts/${payee.accountId}`, { token })).body.available_balance.value;
+  expect(await account()).toBe('18.00');
+  await sleep(1_500);
+  expect((await api.request('GET', `/v1/refunds/${asked.body.id}`, { token })).body.status).toBe('PENDING');
+
+  delete process.env[FAULTS.queueSend];
+  const settled = await answeredRefund(api, token, asked.body.id, { attempts: 300 });
+  expect(settled.body.status).toBe('SETTLED');
+  expect(await account()).toBe('18.00');
+}, 60_000);
+
+it("SendMessage failing after a payment to one of our merchants commits: answered with the payee's decision", async () => {
+  // The payee's client asks its approval callback: its payment's decision job is sent, and fails, too.
+  const tokenB = await api.token('sandbox-client-b');
+  const payee = await merchantWithKey(api, tokenB, { availableBalance: '0.00' });
+  const approvalPath = `/stranded-approval-${++paths}`;
+  const settings = await api.request('PUT', '/v1/settings/inbound-approval', {
+    token: tokenB,
+    body: { callback_url: `${receiver.url}${approvalPath}`, enabled: true, auto_approve_on_error: false },
+  });
+  expect(settings.status).toBe(200);
+  receiver.behave(approvalPath, () => ({ status: 200, body: JSON.stringify({ accept: true }) }));
+  const resolution = await api.request('POST', '/v1/resolve-key', {
+    token,
+    body: { customer_id: payer.customerId, key: payee.key },
+  });
+
+  process.env[FAULTS.queueSend] = 'fail';
+  const paid = await api.request('POST', '/v1/payments', {
+    token,
+    body: {
+      customer_id: payer.customerId,
+      account_id: payer.accountId,
+      resolution_id: resolution.body.id,
+      amount: { value: '7.00', currency: 'COP' },
+    },
+  });
+  expect([paid.status, paid.body.status]).toEqual([200, 'SETTLED']);
+  delete process.env[FAULTS.queueSend];
+  expect(await availableBalance(api, tokenB, payee.accountId)).toBe('7.00');
+}, 60_000);
+
+it('SendMessage failing after the commit of a redelivery: answered PENDING, a retry soon after is 409, and the sweeper sends it', async () => {
   const hook = await webhook({ events: ['webhook.test'], delivery_mode: 'ONCE' });
   receiver.behave(hook.path, 'fail');
   const test = await api.request('POST', `/v1/webhooks/${hook.id}/test`, { token });
@@ -141,7 +206,9 @@ it('SendMessage failing after the commit of a redelivery: a retry soon after is 
   receiver.behave(hook.path, 'ok');
   process.env[FAULTS.queueSend] = 'fail';
   const redeliver = () => api.request('POST', `/v1/webhooks/${hook.id}/deliveries/${failed!.id}/redeliver`, { token });
-  expect((await redeliver()).status).toBe(500);
+  // Reopened by the commit, and answered so: the failed send is the sweeper's to make up.
+  const reopened = await redeliver();
+  expect([reopened.status, reopened.body.id, reopened.body.status]).toEqual([200, failed!.id, 'PENDING']);
   delete process.env[FAULTS.queueSend];
   // Reopened by the commit: PENDING, so a retry at once is refused as in progress...
   const retried = await redeliver();

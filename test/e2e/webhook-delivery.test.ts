@@ -139,6 +139,23 @@ describe('events reach the webhooks that want them, signed', () => {
     };
     await refund('10.00');
     await refund('0.99');
+    // The sponsor bank takes 1.00 of it back (the sandbox's credits come through the network's door,
+    // which this stage's simulator signs with the network secret): payment.reversed.
+    const reversal = JSON.stringify({
+      reversal_id: `wh-${Date.now()}`,
+      amount: { value: '1.00', currency: 'COP' },
+      reason: 'Fraude',
+    });
+    // The network's door is not the clients' contract: plain fetch, not api.request's contract check.
+    const reversed = await fetch(`${api.url}/network/v1/credits/${qrPaid.body.end_to_end_id}/reversals`, {
+      method: 'POST',
+      body: reversal,
+      headers: {
+        'content-type': 'application/json',
+        ...signedHeaders(`msg_${randomUUID()}`, Math.floor(Date.now() / 1000), reversal, [api.runtime.networkSecret!]),
+      },
+    });
+    expect(reversed.status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     const report = await api.request('POST', '/v1/reports', {
       token: tokenA,
@@ -191,6 +208,7 @@ describe('events reach the webhooks that want them, signed', () => {
           'webhook.test',
           'customer.updated',
           'reconciliation.completed',
+          'payment.reversed',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
     const received = receiver.at(hook.path);

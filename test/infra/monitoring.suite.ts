@@ -41,10 +41,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429, two per function, table throttles, one
     // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
-    // up, transfers in review, settlement breaks, stranded work, the sweeper stopped, the tenant rate
-    // limit unavailable, the directory scanned.
+    // up, transfers in review, settlement breaks, negative balances, stranded work, the sweeper stopped,
+    // the tenant rate limit unavailable, the directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(5);
-    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 2 * allFunctions().length + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -203,14 +203,27 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   });
 
   test('settlement breaks: raised when a reconciliation with the bank finds one, a count summed over 5 minutes', () => {
-    const alarm = named('SettlementBreaks');
-    expect(alarm).toMatchObject({
+    expect(named('SettlementBreaks')).toMatchObject({
       Threshold: 1,
       EvaluationPeriods: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       TreatMissingData: 'notBreaching',
       Namespace: `BrebMerchantApi/${stage}`,
       MetricName: 'SettlementBreaks',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Period: 300,
+      Statistic: 'Sum',
+    });
+  });
+
+  test('negative balances: raised by any reversal that took an account below zero, summed over 5 minutes', () => {
+    expect(named('NegativeBalances')).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: 'NegativeBalances',
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Period: 300,
       Statistic: 'Sum',

@@ -87,6 +87,7 @@ export async function refundAt(
   const outcome = await dynamoRefundStore.insert({
     refund,
     paymentAmountCents: payment.amount_cents,
+    paymentReversedCents: payment.reversed_amount_cents ?? 0,
     events: [],
     workDueAt: at,
   });

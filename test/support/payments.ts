@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { StoredAccount } from '../../shared/domain/accounts';
 import type { StoredCustomer } from '../../shared/domain/customers';
 import type { DirectoryEntry, StoredResolution } from '../../shared/domain/directory';
+import { dynamoCreditAnswers } from '../../shared/data/credit-answers-repository';
 import { receiveCredit, type ReceiveCreditDeps } from '../../shared/domain/network-credits';
 import {
   routedNetwork,
@@ -121,6 +122,7 @@ export function qrPaymentDeps(
     maxPaymentCents: DEFAULT_MAX_PAYMENT_CENTS,
     clock: { now },
     ids: { newId: () => randomUUID() },
+    creditAnswers: dynamoCreditAnswers,
     directory: dynamoDirectory,
     qrReferences: dynamoQrCodeReferences,
     decisionWait: { maxMs: 5_000, pollMs: 100 },

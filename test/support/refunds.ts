@@ -38,6 +38,7 @@ export const refundDeps = (queue: RefundQueue = new HeldRefunds()): CreateRefund
 
 export const refundSettlementDeps = (): SettleRefundDeps => ({
   refunds: dynamoRefundStore,
+  payments: dynamoPaymentStore,
   network: sandboxNetwork,
   accounts: dynamoAccountStore,
   clock: { now },

@@ -57,6 +57,7 @@ test("the network connector's document stands apart: its routes and the transfer
   expect(Object.keys(networkDocument.paths)).toEqual([
     '/network/v1/transfers/{id}/status',
     '/network/v1/credits',
+    '/network/v1/credits/{end_to_end_id}/reversals',
     '/network/v1/merchants/{identification_type}/{identification_number}',
     '/network/v1/settlement-files/{date}',
     '/network/v1/keys',
@@ -72,7 +73,20 @@ test("the network connector's document stands apart: its routes and the transfer
     'directory.key.withdrawn',
     'transfer.inquiry',
   ]);
-  expect(networkDocument.components.schemas.TransferOrder.required).toContain('end_to_end_id');
+  // Of two kinds: a payment's TRANSFER, and a refund's RETURN of the credit it names, whose creditor has no account.
+  const { schemas } = networkDocument.components;
+  expect(schemas.TransferOrder.oneOf).toEqual([
+    { $ref: '#/components/schemas/PaymentOrder' },
+    { $ref: '#/components/schemas/ReturnOrder' },
+  ]);
+  expect(schemas.PaymentOrder.required).toEqual(expect.arrayContaining(['kind', 'end_to_end_id', 'creditor']));
+  expect(schemas.ReturnOrder.required).toEqual(expect.arrayContaining(['kind', 'original_end_to_end_id', 'creditor']));
+  expect([schemas.PaymentOrder.properties.kind, schemas.ReturnOrder.properties.kind]).toEqual([
+    { const: 'TRANSFER' },
+    { const: 'RETURN' },
+  ]);
+  expect(schemas.ReturnCreditor.properties.account).toBeUndefined();
+  expect(schemas.ReturnCreditor.additionalProperties).toBe(false);
   expect(Object.keys(generated.paths).filter((p) => p.startsWith('/network/'))).toEqual([]);
   expect(Object.keys(generated.components.schemas).filter((name) => name.startsWith('Transfer'))).toEqual([]);
 });

@@ -20,7 +20,7 @@ import {
   type RefundWrite,
   type StoredRefund,
 } from '../../shared/domain/refunds';
-import { sandboxNetwork } from '../../shared/domain/settlement';
+import { sandboxNetwork, type NetworkTransfer } from '../../shared/domain/settlement';
 import type { CustomerStatus } from '../../shared/schemas/customers';
 
 const CREATED = '2026-08-01T12:00:00.000Z';
@@ -249,18 +249,48 @@ describe('the refund as a transfer, and its settlement', () => {
   };
 
   test('an OUTBOUND transfer of the merchant to the payer, under the refund id: the sandbox rejects .99', async () => {
-    expect(refundTransfer(pending)).toMatchObject({
+    expect(refundTransfer(pending, 'E2E1')).toMatchObject({
       id: 'r1',
       direction: 'OUTBOUND',
       counterparty: pending.counterparty,
+      // To the network, a return of the credit the payment came by.
+      kind: 'RETURN',
+      original_end_to_end_id: 'E2E1',
     });
-    expect(await sandboxNetwork.answer(refundTransfer(pending))).toEqual({
+    expect(await sandboxNetwork.answer(refundTransfer(pending, 'E2E1'))).toEqual({
       status: 'REJECTED',
       reason: 'NETWORK_REJECTED',
     });
-    expect(await sandboxNetwork.answer(refundTransfer({ ...pending, amount_cents: 1_000 }))).toEqual({
+    expect(await sandboxNetwork.answer(refundTransfer({ ...pending, amount_cents: 1_000 }, 'E2E1'))).toEqual({
       status: 'SETTLED',
     });
+  });
+
+  test("the network is asked for a RETURN of the refunded payment's credit, read from the payment", async () => {
+    const asked: NetworkTransfer[] = [];
+    const d = {
+      clock: { now: () => at(2) },
+      ids: { newId: () => 'e1' },
+      network: {
+        answer: async (transfer: NetworkTransfer) => {
+          asked.push(transfer);
+          return undefined;
+        },
+      },
+      payments: {
+        get: async (id: string) => (id === pending.payment_id ? payment({ end_to_end_id: 'E2E7' }) : undefined),
+      },
+      refunds: {
+        markInReview: async () => false,
+        get: async () => pending,
+        answer: async () => ({ written: true }) as const,
+      },
+      accounts: { get: async () => undefined },
+    };
+    expect(await settleRefund(d, 'r1')).toBe(pending);
+    expect(asked.map((transfer) => [transfer.id, transfer.kind, transfer.original_end_to_end_id])).toEqual([
+      ['r1', 'RETURN', 'E2E7'],
+    ]);
   });
 
   test('the job answers a PENDING refund once, with its event; an answered one is left as it is', async () => {
@@ -270,6 +300,7 @@ describe('the refund as a transfer, and its settlement', () => {
       clock: { now: () => at(2) },
       ids: { newId: () => 'e1' },
       network: sandboxNetwork,
+      payments: { get: async () => payment({ end_to_end_id: 'E2E1' }) },
       refunds: {
         // Never past a review's wait here: no deps.review is given.
         markInReview: async () => false,
@@ -305,6 +336,7 @@ describe('the refund as a transfer, and its settlement', () => {
             throw new Error('the network is not asked');
           },
         },
+        payments: { get: async () => payment() },
         refunds: {
           // Never past a review's wait here: no deps.review is given.
           markInReview: async () => false,

@@ -38,7 +38,12 @@ const ROUTE_SCHEMAS: Readonly<
   receiveNetworkCredit: {
     body: 'creditRequestSchema',
     response: 'creditAnswerSchema',
-    problems: { 409: ['CREDIT_IN_PROGRESS'] },
+    problems: { 409: ['CREDIT_IN_PROGRESS', 'END_TO_END_ID_REUSED'] },
+  },
+  reverseNetworkCredit: {
+    body: 'reversalRequestSchema',
+    response: 'reversalAnswerSchema',
+    problems: { 404: ['NOT_FOUND'], 409: ['REVERSAL_EXCEEDS_PAYMENT', 'REVERSAL_ID_REUSED'] },
   },
   applyMerchantDecision: {
     body: 'merchantDecisionRequestSchema',
@@ -60,6 +65,7 @@ const PATH_PARAMETER_SCHEMAS: Readonly<Record<string, JsonObject>> = {
   identification_type: { type: 'string', enum: ['NIT'] },
   identification_number: { type: 'string', pattern: '^[0-9]{9}$' },
   date: { type: 'string', format: 'date', description: 'A day in Colombia (America/Bogota), YYYY-MM-DD' },
+  end_to_end_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
 };
 
 /** The problems every network route may answer, by status. */

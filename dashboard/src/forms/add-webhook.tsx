@@ -18,6 +18,7 @@ const EVENT_CHOICES: Readonly<Record<EventType, true>> = {
   'payment.outbound.confirmed': true,
   'payment.settled': true,
   'payment.rejected': true,
+  'payment.reversed': true,
   'qr_code.paid': true,
   'report.ready': true,
   'refund.created': true,

@@ -402,6 +402,7 @@ export const en = {
   'event.refund.rejected': 'A refund was rejected',
   'event.customer.updated': 'A merchant was activated or deactivated',
   'event.reconciliation.completed': "A day's reconciliation with the bank is done",
+  'event.payment.reversed': 'The sponsor bank took back a payment received',
   'event.webhook.test': 'Test events',
   // The refunds page.
   'section.refunds': 'Refunds',
@@ -537,6 +538,7 @@ export const en = {
   'code.breakKind.STATUS_MISMATCH': 'settled by the bank, not settled here',
   'code.settlementDirection.CREDIT': 'money in',
   'code.settlementDirection.DEBIT': 'money out',
+  'code.movementKind.REVERSAL': 'a payment received that the sponsor bank took back',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -385,6 +385,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.refund.rejected': 'Se rechazó una devolución',
   'event.customer.updated': 'Un comercio se activó o desactivó',
   'event.reconciliation.completed': 'Se concilió un día con el banco',
+  'event.payment.reversed': 'El banco patrocinador reversó un pago recibido',
   'event.webhook.test': 'Eventos de prueba',
   // La página de devoluciones.
   'section.refunds': 'Devoluciones',
@@ -520,4 +521,5 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'code.breakKind.STATUS_MISMATCH': 'liquidado por el banco, no liquidado aquí',
   'code.settlementDirection.CREDIT': 'dinero que entra',
   'code.settlementDirection.DEBIT': 'dinero que sale',
+  'code.movementKind.REVERSAL': 'un pago recibido que el banco patrocinador reversó',
 };
