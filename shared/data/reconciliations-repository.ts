@@ -20,13 +20,13 @@ import type { StoredSettlementFile } from '../domain/settlement-files';
 import type { StoredPayment } from '../domain/payments';
 import type { StoredRefund } from '../domain/refunds';
 import { dynamo, tableName } from './client';
-import { counterIncrementsOf } from './counters';
+import { counterIncrements, counterIncrementsOf } from './counters';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys, scopePartition, SETTLEMENT_FILE_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
 import { Meter, keyText } from './list-plans';
-import { deleteListed, listedReads, listingOf, type ListedKind } from './listed-records';
+import { listedReads, listingOf, type ListedKind } from './listed-records';
 import { getRecord } from './records';
 import { writeUnless, type Condition, type TransactItem } from './transactions';
 
@@ -201,7 +201,26 @@ export const dynamoReconciliationStore: ReconciliationStore = {
         }),
       );
       for (const item of page.Items ?? []) {
-        if (await deleteListed(BREAKS, withoutStorageAttributes<StoredBreak>(item))) removed += 1;
+        const stale = withoutStorageAttributes<StoredBreak>(item);
+        // Only while the run's version is the day's: a run of a replaced file never deletes the new one's.
+        const refused = await writeUnless<'replaced' | 'gone'>(
+          [
+            whileVersion(date, version),
+            {
+              item: {
+                Delete: {
+                  TableName: tableName(),
+                  Key: BREAKS.key(stale.id),
+                  ConditionExpression: 'attribute_exists(pk)',
+                },
+              },
+              refused: () => 'gone',
+            },
+          ],
+          counterIncrements(listPartitions(stale, listingOf(BREAKS, stale)), stale.id, -1),
+        );
+        if (refused === 'replaced') return undefined;
+        if (refused === undefined) removed += 1;
       }
       start = page.LastEvaluatedKey;
     } while (start);

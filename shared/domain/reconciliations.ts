@@ -6,8 +6,8 @@
  * and its `/breaks`. Each client the day concerns (a line on its accounts, a transfer of its settled
  * that day, or a summary of the day's earlier file) gets `reconciliation.completed`.
  *
- * A day sent again replaces the file: the run of the new version writes its breaks and summaries,
- * then takes away the breaks of the old one. Every write of a run holds only while its version is the
+ * A day sent again replaces the file: the run of the new version writes a client's breaks, takes
+ * away the old file's, then writes the client's result. Every write of a run holds only while its version is the
  * day's (a run of a replaced file stops at its next write), and every write may be made twice (a run
  * that failed half way is run again from the start and finds what it wrote).
  */
@@ -93,8 +93,11 @@ export interface ReconciliationStore extends RecordReader<StoredBreak, BreakFilt
    * it yet: 'written', 'done' (written before: a run again), or 'replaced'.
    */
   finishTenant(summary: StoredReconciliation, event: DomainEvent): Promise<'written' | 'done' | 'replaced'>;
-  /** Deletes the client's breaks of the day that another version found. */
-  removeStaleBreaks(tenant: string, date: string, version: string): Promise<number>;
+  /**
+   * Deletes the client's breaks of the day that another version found, while `version` is the day's:
+   * how many, or undefined once it is not.
+   */
+  removeStaleBreaks(tenant: string, date: string, version: string): Promise<number | undefined>;
   /** The day's file COMPLETED (out of the due work) while `version` is the day's; false when replaced. */
   complete(file: StoredSettlementFile): Promise<boolean>;
 }
@@ -320,6 +323,9 @@ export async function runReconciliation(deps: RunReconciliationDeps, date: strin
   for (const [tenant, result] of tally.byTenant) {
     const breaks = result.breaks.map((b) => storedBreak({ ...b, tenant, account_id: b.account_id! }, file, at));
     if (!(await deps.store.addBreaks(date, file.version, breaks))) return report('replaced');
+    // The old file's breaks go before the result says the day is done: a MATCHED or BREAKS day lists
+    // its own file's breaks only.
+    if ((await deps.store.removeStaleBreaks(tenant, date, file.version)) === undefined) return report('replaced');
     const summary: StoredReconciliation = {
       tenant,
       date,
@@ -331,7 +337,6 @@ export async function runReconciliation(deps: RunReconciliationDeps, date: strin
       completed_at: at,
     };
     if ((await deps.store.finishTenant(summary, completedEvent(summary))) === 'replaced') return report('replaced');
-    await deps.store.removeStaleBreaks(tenant, date, file.version);
   }
   const completed = await deps.store.complete({
     ...file,

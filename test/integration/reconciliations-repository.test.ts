@@ -125,9 +125,12 @@ it("a day sent again stops the old file's run at its next write, and its breaks 
   expect(await store.startRun(date, second.version, AT)).toMatchObject({ version: second.version, runs: 1 });
   const fresh = breakOf(tenant, second, 9);
   expect(await store.addBreaks(date, second.version, [fresh])).toBe(true);
-  expect(await store.finishTenant(summaryOf(tenant, second, 1), eventOf(tenant))).toBe('written');
+  // The old run, still going, would take the new file's break for a stale one: refused, nothing deleted.
+  expect(await store.removeStaleBreaks(tenant, date, first.version)).toBeUndefined();
+  expect((await listed(tenant, date)).total).toBe(3);
   expect(await store.removeStaleBreaks(tenant, date, second.version)).toBe(2);
   expect(await listed(tenant, date)).toEqual({ ids: [fresh.id], total: 1 });
+  expect(await store.finishTenant(summaryOf(tenant, second, 1), eventOf(tenant))).toBe('written');
   expect(await store.complete({ ...second, status: 'COMPLETED', completed_at: AT })).toBe(true);
   expect(await store.file(date)).toMatchObject({ version: second.version, status: 'COMPLETED' });
   expect((await store.summaries(date)).map((s) => [s.tenant, s.version])).toEqual([[tenant, second.version]]);
