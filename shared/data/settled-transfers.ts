@@ -3,7 +3,7 @@
  * sponsor bank's settlement file of that day should list, so that a transfer we settled and the bank
  * did not is found (MISSING_AT_BANK) without reading every account. One small item per SETTLED
  * payment or refund, put in the very transaction that settles it (it exists exactly when the
- * transfer is SETTLED), under `SETTLED#<day>#<shard>`: the day's transfers of every client, spread
+ * transfer is SETTLED; a reversal of a credit in the transaction that applies it), under `SETTLED#<day>#<shard>`: the day's transfers of every client, spread
  * over SETTLED_SHARDS partitions (a partition takes some 1,000 writes a second), read a shard at a
  * time by the reconciliation's worker. In no index; expires after SETTLED_TRANSFER_DAYS.
  */
@@ -12,6 +12,7 @@ import type { SettledDay } from '../domain/reconciliations';
 import type { SettledTransfer } from '../domain/settlement-matching';
 import type { StoredPayment } from '../domain/payments';
 import type { StoredRefund } from '../domain/refunds';
+import type { StoredReversal } from '../domain/reversals';
 import { colombiaDay } from '../calendar/colombia-days';
 import { dynamo, tableName } from './client';
 import { dueShardOf } from './due-work';
@@ -85,6 +86,25 @@ export function settledRefundPut(refund: StoredRefund): TransactItem[] {
   ];
 }
 
+/** The entry of a reversal: the bank's DEBIT of the credit's own end-to-end id, dated by its application. */
+export function settledReversalPut(reversal: StoredReversal): TransactItem[] {
+  return [
+    entryPut(
+      {
+        kind: 'reversal',
+        id: reversal.reversal_id,
+        tenant: reversal.tenant,
+        account_id: reversal.account_id,
+        direction: 'DEBIT',
+        amount_cents: reversal.amount_cents,
+        end_to_end_id: reversal.end_to_end_id,
+        payment_id: reversal.payment_id,
+      },
+      reversal.created_at,
+    ),
+  ];
+}
+
 const ENTRY_FIELDS = [
   'kind',
   'id',
@@ -95,6 +115,7 @@ const ENTRY_FIELDS = [
   'end_to_end_id',
   'counterparty_nit',
   'own_payer',
+  'payment_id',
 ] as const;
 
 const entryOf = (item: Record<string, unknown>): SettledTransfer =>

@@ -29,6 +29,7 @@ import { checkSettlementDay, type SettlementFiles, type StoredSettlementFile } f
 import {
   candidatesOf,
   matchMovement,
+  matchReversals,
   missingAtBank,
   movementsOf,
   paymentTransfer,
@@ -196,12 +197,16 @@ async function readLines(files: Pick<SettlementFiles, 'lines'>, name: string): P
   return lines;
 }
 
+/** The bank's taking back of a credit, by the credit's payment id: matched with the day's reversals. */
+type TakenBack = Map<string, { movement: BankMovement; credit: OurTransfer; found: FoundBreak }>;
+
 /** Matches one batch of the file's movements: their transfers and accounts read at once. */
 async function matchBatch(
   deps: RunReconciliationDeps,
   batch: readonly BankMovement[],
   tally: Tally,
   seen: Set<string>,
+  takenBack: TakenBack,
 ): Promise<void> {
   const candidates = batch.map(candidatesOf);
   const read = await deps.transfers.read(
@@ -223,7 +228,10 @@ async function matchBatch(
     ].filter((transfer): transfer is OurTransfer => transfer !== undefined);
     const outcome = matchMovement(movement, named, (id) => numbers.get(id), owners.get(movement.account_number));
     if (outcome.transfer) seen.add(transferKey(outcome.transfer));
-    if (outcome.matched) tally.match(outcome.transfer, outcome.amount_cents);
+    // A credit taken back waits for the day's reversals of it (read with the day's settled transfers).
+    if (!outcome.matched && outcome.takesBack) {
+      takenBack.set(outcome.takesBack.id, { movement, credit: outcome.takesBack, found: outcome.found });
+    } else if (outcome.matched) tally.match(outcome.transfer, outcome.amount_cents);
     else tally.break(outcome.found);
   });
 }
@@ -295,16 +303,29 @@ export async function runReconciliation(deps: RunReconciliationDeps, date: strin
   const movements = movementsOf(await readLines(deps.files, file.file));
   const tally = new Tally();
   const seen = new Set<string>();
+  const takenBack: TakenBack = new Map();
   for (let i = 0; i < movements.length; i += MATCH_BATCH) {
-    await matchBatch(deps, movements.slice(i, i + MATCH_BATCH), tally, seen);
+    await matchBatch(deps, movements.slice(i, i + MATCH_BATCH), tally, seen, takenBack);
   }
+  // The day's reversals, by the credit they take back: few, kept until the bank's are matched.
+  const reversals = new Map<string, SettledTransfer[]>();
   for await (const page of deps.settled.day(date)) {
     for (const settled of page) {
       tally.touch(settled.tenant);
+      if (settled.kind === 'reversal') {
+        const credit = settled.payment_id ?? '';
+        reversals.set(credit, [...(reversals.get(credit) ?? []), settled]);
+        continue;
+      }
       if (seen.has(transferKey(settled))) continue;
       const missing = missingAtBank(settled, deps.ownNit);
       if (missing) tally.break(missing);
     }
+  }
+  for (const credit of new Set([...takenBack.keys(), ...reversals.keys()])) {
+    const outcome = matchReversals(takenBack.get(credit), reversals.get(credit) ?? []);
+    if (outcome.matched) tally.match(outcome.transfer, outcome.amount_cents);
+    else tally.break(outcome.found);
   }
   // A client of the day's earlier file hears that the new one changed its day, even to nothing.
   for (const summary of await deps.store.summaries(date)) tally.touch(summary.tenant);

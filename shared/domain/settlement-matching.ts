@@ -4,10 +4,13 @@
  * account) are added up; the movement is matched with the transfer of ours its end-to-end id names on
  * that account and in that direction, or it is a break. What we settled that day and no line names is
  * a break too (MISSING_AT_BANK), unless it never reaches the bank (a transfer between two of our own
- * merchants stays in our books: matched when the bank lists it, no break when it does not).
+ * merchants stays in our books: matched when the bank lists it, no break when it does not). A
+ * DEBIT of a credit's own end-to-end id is the bank taking the credit back: it is matched with our
+ * reversals of that credit on the day (shared/domain/reversals.ts), added up.
  */
 import type { SettlementLine } from '../schemas/network';
 import type { BreakKind } from '../schemas/reconciliations';
+import { optional } from './lists';
 import { parseCents } from './money';
 import { creditPaymentId } from './network-credits';
 import type { StoredPayment } from './payments';
@@ -38,7 +41,8 @@ export interface OurTransfer {
 
 /** A transfer settled here on the day (the settled-transfers index): what the bank should list. */
 export interface SettledTransfer {
-  readonly kind: 'payment' | 'refund';
+  /** A reversal's id is its `reversal_id`, and `payment_id` the credit it takes back. */
+  readonly kind: 'payment' | 'refund' | 'reversal';
   readonly id: string;
   readonly tenant: string;
   readonly account_id: string;
@@ -50,6 +54,8 @@ export interface SettledTransfer {
   readonly counterparty_nit?: string;
   /** Paid by, or refunded to, one of our own merchants. */
   readonly own_payer?: boolean;
+  /** A reversal's: the credit's payment. */
+  readonly payment_id?: string;
 }
 
 /** A break as the run finds it: whose it is (its tenant and account), and each side's amount. */
@@ -70,7 +76,13 @@ export interface FoundBreak {
 /** What a movement of the bank's file came to. */
 export type MovementOutcome =
   | { readonly matched: true; readonly transfer: OurTransfer; readonly amount_cents: number }
-  | { readonly matched: false; readonly transfer?: OurTransfer; readonly found: FoundBreak };
+  | {
+      readonly matched: false;
+      readonly transfer?: OurTransfer;
+      readonly found: FoundBreak;
+      /** A DEBIT of a credit's own id: the credit the bank took back, to match with our reversals of it. */
+      readonly takesBack?: OurTransfer;
+    };
 
 /** The key of a movement: its lines are added up under it. */
 const movementKey = (line: Pick<BankMovement, 'end_to_end_id' | 'direction' | 'account_number'>): string =>
@@ -145,10 +157,15 @@ export const refundTransfer = (refund: StoredRefund): OurTransfer => ({
 });
 
 const idsOf = (transfer: OurTransfer | SettledTransfer) =>
-  transfer.kind === 'payment' ? { payment_id: transfer.id } : { refund_id: transfer.id };
+  transfer.kind === 'payment'
+    ? { payment_id: transfer.id }
+    : transfer.kind === 'refund'
+      ? { refund_id: transfer.id }
+      : optional('payment_id', (transfer as SettledTransfer).payment_id);
 
 /** A transfer's key among those a run has seen: a payment and a refund never share one. */
-export const transferKey = (transfer: Pick<OurTransfer, 'kind' | 'id'>): string => `${transfer.kind}:${transfer.id}`;
+export const transferKey = (transfer: Pick<OurTransfer | SettledTransfer, 'kind' | 'id'>): string =>
+  `${transfer.kind}:${transfer.id}`;
 
 /**
  * One movement of the bank's against `named`, our transfers its end-to-end id names, each with its
@@ -170,8 +187,13 @@ export function matchMovement(
   if (!transfer) {
     const related = onAccount[0];
     const whose = related ?? owner;
+    const takesBack =
+      movement.direction === 'DEBIT' && related?.kind === 'payment' && related.direction === 'CREDIT'
+        ? related
+        : undefined;
     return {
       matched: false,
+      ...(takesBack ? { takesBack } : {}),
       found: {
         kind: 'MISSING_HERE',
         ...atBank,
@@ -197,7 +219,42 @@ export function matchMovement(
   return { matched: true, transfer, amount_cents: movement.amount_cents };
 }
 
-/** The end-to-end id of a transfer settled here: a credit's own; ours for what we sent. */
+/**
+ * The bank's taking back of a credit (a DEBIT of its id, its lines added up) against our reversals of
+ * it on the day (added up): MATCHED at the same amount, AMOUNT_MISMATCH at another; none here is the
+ * movement's MISSING_HERE (`atBank.found`), and ours without the bank's a MISSING_AT_BANK.
+ */
+export function matchReversals(
+  atBank: { readonly movement: BankMovement; readonly credit: OurTransfer; readonly found: FoundBreak } | undefined,
+  ours: readonly SettledTransfer[],
+): MovementOutcome | { readonly matched: false; readonly found: FoundBreak } {
+  const hereCents = ours.reduce((sum, reversal) => sum + reversal.amount_cents, 0);
+  if (!atBank) {
+    const first = ours[0]!;
+    return {
+      matched: false,
+      found: {
+        kind: 'MISSING_AT_BANK',
+        end_to_end_id: endToEndIdOfSettled(first),
+        direction: 'DEBIT',
+        tenant: first.tenant,
+        account_id: first.account_id,
+        ...idsOf(first),
+        amount_here_cents: hereCents,
+      },
+    };
+  }
+  if (ours.length === 0) return { matched: false, found: atBank.found };
+  if (hereCents === atBank.movement.amount_cents) {
+    return { matched: true, transfer: atBank.credit, amount_cents: hereCents };
+  }
+  return {
+    matched: false,
+    found: { ...atBank.found, kind: 'AMOUNT_MISMATCH', amount_here_cents: hereCents },
+  };
+}
+
+/** The end-to-end id of a transfer settled here: a credit's own (and its reversals'); ours for what we sent. */
 export const endToEndIdOfSettled = (settled: SettledTransfer): string =>
   settled.end_to_end_id ?? endToEndIdOf(settled.id);
 

@@ -3,7 +3,8 @@
  * mode as deployed: the fake bank PUTs a Bogotá day's settlement file, signed, on the real local
  * server; the worker matches it with the day's credits, payments and refunds; each client reads its
  * day and its breaks with its own token (one of each break kind; another client sees none of them),
- * hears `reconciliation.completed`, and a day sent again replaces the first file's results.
+ * hears `reconciliation.completed`, and a day sent again replaces the first file's results. A credit
+ * the bank took back is matched with our reversal of it.
  */
 import { randomUUID } from 'node:crypto';
 import { colombiaDay } from '../../shared/calendar/colombia-days';
@@ -111,6 +112,8 @@ interface Day {
   readonly refund: { id: string; e2e: string };
   readonly pending: { id: string; e2e: string };
   readonly ofB: { e2e: string; paymentId: string };
+  /** A credit the bank took 20.00 of back (a reversal): its DEBIT matched with our reversal. */
+  readonly takenBack: { e2e: string; paymentId: string };
   readonly unknownE2e: string;
 }
 let day: Day;
@@ -156,6 +159,13 @@ describe("a day's file", () => {
     const mismatched = await credited(merchantA, '30.00');
     const unlisted = await credited(merchantA, '12.00');
     const ofB = await credited(merchantB, '40.00');
+    const takenBack = await credited(merchantA, '50.00');
+    const reversed = await bank.reverse(api.url, takenBack.e2e, {
+      reversal_id: `R${process.pid}T${Date.now()}`,
+      amount: cop('20.00'),
+      reason: 'Fraude',
+    });
+    expect(reversed.status).toBe(200);
 
     // A refund of the first credit, which the bank settles: a DEBIT of the merchant's account.
     const refunded = await api.request('POST', `/v1/payments/${matched.paymentId}/refunds`, {
@@ -190,6 +200,7 @@ describe("a day's file", () => {
       refund: { id: refunded.body.id, e2e: endToEndIdOf(refunded.body.id) },
       pending: { id: paid.body.id, e2e: endToEndIdOf(paid.body.id) },
       ofB,
+      takenBack,
       unknownE2e: e2e(),
     };
   });
@@ -206,15 +217,20 @@ describe("a day's file", () => {
       // Our payment the bank settled while we still wait for its answer.
       line(day.pending.e2e, 'DEBIT', '70.00', merchantA.accountNumber),
       line(day.ofB.e2e, 'CREDIT', '40.00', merchantB.accountNumber),
+      // A credit, and the bank taking 20.00 of it back in two lines: our one reversal of it.
+      line(day.takenBack.e2e, 'CREDIT', '50.00', merchantA.accountNumber),
+      line(day.takenBack.e2e, 'DEBIT', '15.00', merchantA.accountNumber),
+      line(day.takenBack.e2e, 'DEBIT', '5.00', merchantA.accountNumber),
       // (the 12.00 credit is not listed: missing at the bank)
     ]);
-    expect(sent.body).toEqual({ date: today, status: 'PENDING', line_count: 6, received_at: expect.any(String) });
+    expect(sent.body).toEqual({ date: today, status: 'PENDING', line_count: 9, received_at: expect.any(String) });
 
     const answer = await reconciled(tokenA);
     expect(answer.body).toEqual({
       date: today,
       status: 'BREAKS',
-      matched: { count: 2, amount: cop('30.00') },
+      // The credit and refund (25.00, 5.00), the credit and its reversal (50.00, 20.00).
+      matched: { count: 4, amount: cop('100.00') },
       breaks: { count: 4 },
     });
     const breaks = await breaksOf(tokenA, '?page_size=10');
@@ -293,17 +309,34 @@ describe("a day's file", () => {
       line(day.refund.e2e, 'DEBIT', '5.00', merchantA.accountNumber),
       line(day.mismatched.e2e, 'CREDIT', '30.00', merchantA.accountNumber),
       line(day.unlisted.e2e, 'CREDIT', '12.00', merchantA.accountNumber),
+      line(day.takenBack.e2e, 'CREDIT', '50.00', merchantA.accountNumber),
+      // The bank now lists 25.00 taken back where we took back 20.00.
+      line(day.takenBack.e2e, 'DEBIT', '25.00', merchantA.accountNumber),
       // B's credit left out this time: B's day now has a break.
     ]);
     const answerA = await reconciled(tokenA);
     expect(answerA.body).toEqual({
       date: today,
-      status: 'MATCHED',
-      matched: { count: 4, amount: cop('72.00') },
-      breaks: { count: 0 },
+      status: 'BREAKS',
+      matched: { count: 5, amount: cop('122.00') },
+      breaks: { count: 1 },
     });
+    // The first file's four breaks are gone; the one left is the new file's.
     const breaksA = await breaksOf(tokenA);
-    expect([breaksA.body.breaks, breaksA.body.pagination_info.total_elements]).toEqual([[], 0]);
+    expect(breaksA.body.pagination_info.total_elements).toBe(1);
+    expect(breaksA.body.breaks).toEqual([
+      {
+        id: expect.any(String),
+        kind: 'AMOUNT_MISMATCH',
+        end_to_end_id: day.takenBack.e2e,
+        direction: 'DEBIT',
+        payment_id: day.takenBack.paymentId,
+        account_id: merchantA.accountId,
+        amount_here: cop('20.00'),
+        amount_at_bank: cop('25.00'),
+        created_at: expect.any(String),
+      },
+    ]);
 
     const answerB = await reconciled(tokenB);
     expect(answerB.body).toMatchObject({ status: 'BREAKS', matched: { count: 0 }, breaks: { count: 1 } });
@@ -319,7 +352,7 @@ describe("a day's file", () => {
     ]);
     // A's second event: its day as it is now.
     await receiver.until(() => receiver.at('/reconciliations-a').length >= 2);
-    expect(receiver.at('/reconciliations-a').map((r) => r.event.data['status'])).toEqual(['BREAKS', 'MATCHED']);
+    expect(receiver.at('/reconciliations-a').map((r) => r.event.data['breaks'])).toEqual([{ count: 4 }, { count: 1 }]);
   });
 });
 

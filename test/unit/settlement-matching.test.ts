@@ -16,6 +16,7 @@ import type { StoredSettlementFile } from '../../shared/domain/settlement-files'
 import {
   candidatesOf,
   matchMovement,
+  matchReversals,
   missingAtBank,
   movementsOf,
   transferIdOf,
@@ -137,11 +138,56 @@ describe('a movement against our transfers', () => {
     expect(nobodys.matched || nobodys.found.tenant).toBeUndefined();
   });
 
-  it('a credit the bank took back (a DEBIT of its id) names the credit, MISSING_HERE until reversals are recorded', () => {
+  it('a credit the bank took back (a DEBIT of its id) names the credit, to be matched with its reversals', () => {
     const credit = transfer({ direction: 'CREDIT' });
     expect(matchMovement(movement, [credit], numbers, undefined)).toMatchObject({
       matched: false,
+      takesBack: credit,
       found: { kind: 'MISSING_HERE', payment_id: PAYMENT_ID, tenant: 'client-a', account_id: ACCOUNT },
+    });
+  });
+
+  it("the bank's taking back against the day's reversals of the credit, added up", () => {
+    const credit = transfer({ direction: 'CREDIT' });
+    const taken = matchMovement(movement, [credit], numbers, undefined);
+    if (taken.matched || !taken.takesBack) throw new Error('not a credit taken back');
+    const atBank = { movement, credit, found: taken.found };
+    const reversal = (id: string, amount_cents: number): SettledTransfer => ({
+      kind: 'reversal',
+      id,
+      tenant: 'client-a',
+      account_id: ACCOUNT,
+      direction: 'DEBIT',
+      amount_cents,
+      end_to_end_id: 'E1',
+      payment_id: PAYMENT_ID,
+    });
+    // 120.50 taken back in two reversals here, one movement of the bank's.
+    expect(matchReversals(atBank, [reversal('R1', 10_000), reversal('R2', 2_050)])).toEqual({
+      matched: true,
+      transfer: credit,
+      amount_cents: 12_050,
+    });
+    expect(matchReversals(atBank, [reversal('R1', 10_000)])).toMatchObject({
+      found: {
+        kind: 'AMOUNT_MISMATCH',
+        payment_id: PAYMENT_ID,
+        amount_here_cents: 10_000,
+        amount_at_bank_cents: 12_050,
+      },
+    });
+    expect(matchReversals(atBank, [])).toMatchObject({ found: { kind: 'MISSING_HERE', payment_id: PAYMENT_ID } });
+    expect(matchReversals(undefined, [reversal('R1', 300), reversal('R2', 200)])).toEqual({
+      matched: false,
+      found: {
+        kind: 'MISSING_AT_BANK',
+        end_to_end_id: 'E1',
+        direction: 'DEBIT',
+        tenant: 'client-a',
+        account_id: ACCOUNT,
+        payment_id: PAYMENT_ID,
+        amount_here_cents: 500,
+      },
     });
   });
 });
