@@ -157,6 +157,13 @@ export interface StageSettings {
    */
   readonly maxPaymentCents: number;
   /**
+   * Caps on credits from the network, in cents (NETWORK_CREDIT_MAX_CENTS,
+   * NETWORK_MERCHANT_DAY_MAX_CENTS; docs/network.md, "Limits"): the most one credit may carry, and
+   * the most the network may credit one merchant in a Bogotá day. Past either, the credit is REJECTED
+   * with nothing written. Absent: no cap but maxPaymentCents.
+   */
+  readonly networkLimits?: { readonly perCreditCents: number; readonly perMerchantPerDayCents: number };
+  /**
    * The clients (app client ids) whose payment and delivery lists are split in shards, each with its
    * layouts from a time on (LIST_SHARDS; shared/data/list-shards.ts, docs/scale.md). For a client above
    * some 150 payments a second; a layout is added, never removed, and dated after its deploy.
@@ -284,6 +291,9 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: false,
     // Real money: the sponsor bank's connector, whose URL the deployment gives (networkConnectorUrl).
     network: { kind: 'connector' },
+    // COP 10M a credit, COP 50M a merchant a day: whoever could sign as the bank still cannot drain
+    // more than this into one merchant before the day's reconciliation shows it.
+    networkLimits: { perCreditCents: 1_000_000_000, perMerchantPerDayCents: 5_000_000_000 },
     throttling: { rateLimit: 500, burstLimit: 1000 },
     networkThrottling: { rateLimit: 200, burstLimit: 400 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
@@ -414,6 +424,12 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     [ENV.network]: settings.network.kind,
     [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
+    ...(settings.networkLimits
+      ? {
+          [ENV.networkCreditMaxCents]: String(settings.networkLimits.perCreditCents),
+          [ENV.networkMerchantDayMaxCents]: String(settings.networkLimits.perMerchantPerDayCents),
+        }
+      : {}),
     ...(settings.listShards ? { [ENV.listShards]: formatListShards(settings.listShards) } : {}),
     ...(settings.network.kind === 'connector' && settings.network.url
       ? { [ENV.networkConnectorUrl]: settings.network.url }

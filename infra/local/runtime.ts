@@ -120,6 +120,8 @@ export interface LocalRuntimeOptions {
   readonly transferInquiryAfterMs?: number;
   /** How long a transfer waits before it goes to review (TRANSFER_REVIEW_AFTER_MS; default 3600000). */
   readonly transferReviewAfterMs?: number;
+  /** Caps on the network's credits, as a stage's networkLimits (none by default, as the sandbox stages). */
+  readonly networkLimits?: { readonly perCreditCents?: number; readonly perMerchantPerDayCents?: number };
   /**
    * The network the local stage settles through: the sandbox simulator by default, or a connector at
    * `url` (a fake bank of a contract test; docs/network.md), the adapter production runs.
@@ -215,6 +217,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
     setOrClear(ENV.transferInquiryAfterMs, options.transferInquiryAfterMs);
     setOrClear(ENV.transferReviewAfterMs, options.transferReviewAfterMs);
+    setOrClear(ENV.networkCreditMaxCents, options.networkLimits?.perCreditCents);
+    setOrClear(ENV.networkMerchantDayMaxCents, options.networkLimits?.perMerchantPerDayCents);
     // The sweeper shares the due index's shards among the runs of a minute by its interval
     // (shared/data/due-work.ts): it reads the interval its schedule runs it at, as the grace.
     const sweepInterval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;

@@ -20,7 +20,7 @@
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
-import { ENV, readNetwork } from '../../shared/runtime/config';
+import { ENV, readNetwork, readNetworkLimits } from '../../shared/runtime/config';
 import { parseListShards } from '../../shared/data/list-shards';
 import { SANDBOX_CLIENTS } from './oauth';
 import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
@@ -51,6 +51,8 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.transferInquiryAfterMs] ? { transferInquiryAfterMs: Number(env[ENV.transferInquiryAfterMs]) } : {}),
   ...(env[ENV.transferReviewAfterMs] ? { transferReviewAfterMs: Number(env[ENV.transferReviewAfterMs]) } : {}),
   ...(env[ENV.listShards] ? { listShards: parseListShards(env[ENV.listShards]) } : {}),
+  // NETWORK_CREDIT_MAX_CENTS, NETWORK_MERCHANT_DAY_MAX_CENTS: a production stage's networkLimits.
+  networkLimits: readNetworkLimits(env),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
   // NETWORK=connector with NETWORK_CONNECTOR_URL: production's network adapters, against a connector
   // such as `npm run fake-bank`'s; unset, the sandbox simulator.

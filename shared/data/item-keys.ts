@@ -78,6 +78,11 @@ export const itemKeys = {
   reversal: (reversalId: string): ItemKey => ({ pk: `REVERSAL#${reversalId}`, sk: 'REVERSAL' }),
   /** The answer given to a network credit, by its end_to_end_id (shared/data/credit-answers-repository.ts). */
   creditAnswer: (endToEndId: string): ItemKey => ({ pk: `CREDIT#${endToEndId}`, sk: 'ANSWER' }),
+  /** What the network credited one merchant in a Bogotá day (shared/data/merchant-credit-days.ts). */
+  merchantCreditDay: (customerId: string, day: string): ItemKey => ({
+    pk: `CREDIT_DAY#${customerId}#${day}`,
+    sk: 'TOTAL',
+  }),
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
   /**
    * The counter (shared/data/rate-limit-store.ts, rateCounter) of a tenant, a person or a tenant's

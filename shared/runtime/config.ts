@@ -59,6 +59,13 @@ export const ENV = {
   listShards: 'LIST_SHARDS',
   /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
   maxPaymentCents: 'MAX_PAYMENT_CENTS',
+  /**
+   * The stage's networkLimits (docs/network.md, "Limits"): the most one credit from the network may
+   * carry, and the most the network may credit one merchant in a Bogotá day, in cents. Unset: no cap
+   * but MAX_PAYMENT_CENTS.
+   */
+  networkCreditMaxCents: 'NETWORK_CREDIT_MAX_CENTS',
+  networkMerchantDayMaxCents: 'NETWORK_MERCHANT_DAY_MAX_CENTS',
   /** How many days after its creation an INBOUND payment may be refunded (docs/refunds.md; default 90). */
   refundWindowDays: 'REFUND_WINDOW_DAYS',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
@@ -232,6 +239,25 @@ export interface RuntimeConfig {
   readonly approvalTimeoutMs: number;
   readonly sweepGraceMs: number;
 }
+
+/** The caps on credits from the network (networkLimits), in cents; each absent when the stage sets none. */
+export interface NetworkLimits {
+  readonly perCreditCents?: number;
+  readonly perMerchantPerDayCents?: number;
+}
+
+const optionalPositiveInteger = (env: NodeJS.ProcessEnv, name: string): number | undefined =>
+  env[name] ? positiveInteger(env, name, 0) : undefined;
+
+/** NETWORK_CREDIT_MAX_CENTS and NETWORK_MERCHANT_DAY_MAX_CENTS, read at each use (as the grace below). */
+export const readNetworkLimits = (env: NodeJS.ProcessEnv = process.env): NetworkLimits => {
+  const perCredit = optionalPositiveInteger(env, ENV.networkCreditMaxCents);
+  const perDay = optionalPositiveInteger(env, ENV.networkMerchantDayMaxCents);
+  return {
+    ...(perCredit === undefined ? {} : { perCreditCents: perCredit }),
+    ...(perDay === undefined ? {} : { perMerchantPerDayCents: perDay }),
+  };
+};
 
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
 export const DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;

@@ -74,6 +74,7 @@ export interface TestApiOptions extends Pick<
   | 'sweepGraceMs'
   | 'transferInquiryAfterMs'
   | 'transferReviewAfterMs'
+  | 'networkLimits'
   | 'network'
   | 'listShards'
 > {
@@ -127,6 +128,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
     ...(options.transferInquiryAfterMs ? { transferInquiryAfterMs: options.transferInquiryAfterMs } : {}),
     ...(options.transferReviewAfterMs ? { transferReviewAfterMs: options.transferReviewAfterMs } : {}),
+    ...(options.networkLimits ? { networkLimits: options.networkLimits } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;
