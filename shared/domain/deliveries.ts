@@ -9,7 +9,7 @@
 import type { DeliveryStatus, WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
 import { uuidOf, type Clock, type NewRecords } from './clock';
 import { AppError } from './errors';
-import type { DomainEvent } from './events';
+import { publicEvent, type DomainEvent } from './events';
 import {
   paginationInfo,
   parsePageRequest,
@@ -180,8 +180,7 @@ export interface AttemptDeps {
 export type AttemptOutcome = 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'NOT_DUE' | 'DONE_ALREADY';
 
 /** The body every receiver gets: the event without its routing fields. */
-export const eventBody = (event: DomainEvent): string =>
-  JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+export const eventBody = (event: DomainEvent): string => JSON.stringify(publicEvent(event));
 
 const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
