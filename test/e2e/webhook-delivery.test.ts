@@ -2,12 +2,14 @@
  * Webhook delivery end to end (docs/webhooks.md): payments through the real local server with real
  * tokens, their events read from DynamoDB Local's stream by the dispatcher and sent by the sender to
  * a real receiver on loopback, which verifies every signature with the `standardwebhooks` package.
- * Every event type; only subscribed, enabled webhooks of the event's client; the retry schedule (a
- * short base), ONCE, timeouts, refused connections and redirects, the delivery log, redelivery, the
- * test event, secret rotation, and 25 concurrent payments giving exactly their events.
+ * Every event type (webhook.disabled too, with a short disabling window for that test); only
+ * subscribed, enabled webhooks of the event's client; the retry schedule (a short base), ONCE,
+ * timeouts, refused connections and redirects, the delivery log, redelivery, the test event, secret
+ * rotation, and 25 concurrent payments giving exactly their events.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MAX_RETRIES } from '../../shared/domain/deliveries';
+import { ENV } from '../../shared/runtime/config';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
@@ -42,6 +44,7 @@ beforeAll(async () => {
   payer = await merchantWithKey(api, tokenA, { availableBalance: '100000.00' });
 });
 afterAll(async () => {
+  delete process.env[ENV.webhookDisableAfterMs];
   await api?.stop();
   await receiver?.stop();
 });
@@ -104,6 +107,12 @@ describe('events reach the webhooks that want them, signed', () => {
   it('every event type, verified by standardwebhooks, with webhook-id = the event id and the payment as GET answers it', async () => {
     const hook = await webhook();
     const payee = await merchantWithKey(api, tokenA);
+    // webhook.disabled: another webhook whose every attempt fails for the window, shortened for this
+    // test alone (the sender reads the setting at each batch; the retry tests below need the default).
+    process.env[ENV.webhookDisableAfterMs] = '1000';
+    const failing = await webhook({ events: ['webhook.test'] });
+    receiver.behave(failing.path, 'fail');
+    expect((await api.request('POST', `/v1/webhooks/${failing.id}/test`, { token: tokenA })).status).toBe(200);
 
     const settled = await pay('10.00');
     const rejected = await pay('10.99');
@@ -175,8 +184,10 @@ describe('events reach the webhooks that want them, signed', () => {
           'report.ready',
           'webhook.test',
           'customer.updated',
+          'webhook.disabled',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
+    delete process.env[ENV.webhookDisableAfterMs];
     const received = receiver.at(hook.path);
     expect(new Set(received.map((r) => r.event.type))).toEqual(new Set(ALL_TYPES));
     for (const r of received) {
@@ -207,6 +218,10 @@ describe('events reach the webhooks that want them, signed', () => {
     expect(receiver.at(hook.path).find((r) => r.event.type === 'customer.updated')!.event.data).toEqual(
       deactivated.body,
     );
+    // The failing webhook as GET answers it, disabled.
+    const disabled = await api.request('GET', `/v1/webhooks/${failing.id}`, { token: tokenA });
+    expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: 'DELIVERIES_FAILED' });
+    expect(receiver.at(hook.path).find((r) => r.event.type === 'webhook.disabled')!.event.data).toEqual(disabled.body);
 
     // The delivery log: one SUCCEEDED delivery per event, one attempt each.
     const log = await deliveriesOf(hook.id);
