@@ -94,6 +94,8 @@ export interface LocalRuntimeOptions {
   readonly webhookTimeoutMs?: number;
   /** The first retry's longest delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 60000). */
   readonly webhookRetryBaseMs?: number;
+  /** How long a webhook's attempts all fail before it is disabled (WEBHOOK_DISABLE_AFTER_MS; default 3 days). */
+  readonly webhookDisableAfterMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
   /**
@@ -213,6 +215,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
+    setOrClear(ENV.webhookDisableAfterMs, options.webhookDisableAfterMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
     setOrClear(ENV.transferInquiryAfterMs, options.transferInquiryAfterMs);

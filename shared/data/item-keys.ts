@@ -137,6 +137,15 @@ export const itemKeys = {
   /** One shard of the item counter of a list partition (a collection or a scope of it). */
   counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
   counterPartition: (partition: string): string => `COUNT#${partition}`,
+  /**
+   * One shard of a list partition's count of the items created on one UTC day (`YYYY-MM-DD`): the
+   * counters of a list whose items expire (events, shared/data/events.ts), whose days are summed.
+   */
+  dayCounterShard: (partition: string, day: string, shard: number): ItemKey => ({
+    pk: `DAYCOUNT#${partition}`,
+    sk: `${day}#SHARD#${shard}`,
+  }),
+  dayCounterPartition: (partition: string): string => `DAYCOUNT#${partition}`,
 } as const;
 
 /**

@@ -15,7 +15,7 @@ import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPayment
 import type { SettlementStore } from '../domain/settlement';
 import { tableName } from './client';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
@@ -149,7 +149,7 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
     }
     transaction.add(
       ...write.payments.map(detailPut),
-      ...write.events.map(eventPut),
+      ...eventsPut(write.events),
       // A payment and the payee's record of it may share a counter shard: their increments are added up.
       ...counterIncrementsOf(
         write.payments.map((payment) => ({

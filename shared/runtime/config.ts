@@ -81,8 +81,16 @@ export const ENV = {
   streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
   /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
-  /** The first retry's longest delay of a RETRY webhook; the n-th waits up to base × 2^(n-1), jittered (milliseconds; default 1000). */
+  /**
+   * The first retry's longest delay of a RETRY webhook; the n-th waits between half and all of
+   * base × 2^(n-1), at most a day (milliseconds; default 60000).
+   */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /**
+   * How long every delivery attempt of a webhook must have failed before it is disabled
+   * (milliseconds; default 259200000, 3 days; docs/webhooks.md, "Disabled webhooks").
+   */
+  webhookDisableAfterMs: 'WEBHOOK_DISABLE_AFTER_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
   /** Who records the traces: `xray` (the default) or `otel` (docs/tracing.md; set by the stack on an ADOT stage). */
@@ -313,6 +321,16 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+/**
+ * WEBHOOK_DISABLE_AFTER_MS, read at each batch of the sender rather than once, as the settings
+ * below: tests sharing one local runtime may each shorten it for a moment.
+ */
+export const readWebhookDisableAfterMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.webhookDisableAfterMs, DEFAULT_WEBHOOK_DISABLE_AFTER_MS);
+
+/** A webhook whose every delivery failed for 3 days is disabled (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 
 export const DEFAULT_TRANSFER_INQUIRY_AFTER_MS = 120_000;
 

@@ -25,6 +25,7 @@ const EVENT_CHOICES: Readonly<Record<EventType, true>> = {
   'refund.settled': true,
   'refund.rejected': true,
   'customer.updated': true,
+  'webhook.disabled': true,
   'webhook.test': true,
 };
 const EVENTS = Object.keys(EVENT_CHOICES) as EventType[];
