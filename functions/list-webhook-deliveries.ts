@@ -1,6 +1,6 @@
 /** GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, each with every attempt. */
 import { systemClock } from '../shared/domain/clock';
-import { listDeliveries } from '../shared/domain/deliveries';
+import { listDeliveries } from '../shared/domain/delivery-log';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { WebhookDeliveryListQuery } from '../shared/schemas/webhooks';

@@ -9,6 +9,8 @@ import { receiveCredit } from '../shared/domain/network-credits';
 import type { CreditNetwork } from '../shared/domain/sandbox-inbound';
 import { signedHeaders } from '../shared/domain/webhook-signature';
 import { dynamoCreditAnswers } from '../shared/data/credit-answers-repository';
+import { dynamoMerchantCreditDays } from '../shared/data/merchant-credit-days';
+import { readNetworkLimits } from '../shared/runtime/config';
 import { dynamoDirectory } from '../shared/data/directory-repository';
 import { CREDIT_DECISION_WAIT, inboundPaymentPorts } from '../shared/data/inbound-payment-ports';
 import { networkSecrets } from '../shared/data/network-secret';
@@ -28,6 +30,7 @@ export const handler = networkHandler<CreditRequest>({
       ...systemNewRecords,
       ...inboundPaymentPorts(),
       creditAnswers: dynamoCreditAnswers,
+      limits: { ...readNetworkLimits(), days: dynamoMerchantCreditDays },
       directory: dynamoDirectory,
       qrReferences: dynamoQrCodeReferences,
       decisionWait: CREDIT_DECISION_WAIT,

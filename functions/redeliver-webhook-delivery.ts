@@ -1,6 +1,6 @@
 /** POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, from now. */
 import { systemClock } from '../shared/domain/clock';
-import { redeliver } from '../shared/domain/deliveries';
+import { redeliver } from '../shared/domain/delivery-log';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';

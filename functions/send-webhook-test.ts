@@ -1,6 +1,6 @@
 /** POST /v1/webhooks/{id}/test: a `webhook.test` event sent to this webhook alone; answers its delivery. */
 import { systemNewRecords } from '../shared/domain/clock';
-import { sendTestEvent } from '../shared/domain/deliveries';
+import { sendTestEvent } from '../shared/domain/delivery-log';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';

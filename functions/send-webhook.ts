@@ -1,14 +1,15 @@
 /**
  * The sender (docs/webhooks.md, "Delivery"): each message `{"delivery_id"}` of the delivery queue is
  * one attempt, when its delivery is PENDING and due, recorded on the delivery, and the next attempt
- * queued with its backoff. Fed by SQS on AWS and by the local runtime's queue locally, with the same
+ * queued with its backoff; a webhook whose every attempt failed for WEBHOOK_DISABLE_AFTER_MS is
+ * disabled (shared/domain/webhook-health.ts). Fed by SQS on AWS and by the local runtime's queue locally, with the same
  * messages. A message that failed (DynamoDB or SQS unavailable) is reported, so the queue hands it
  * again; the attempt is recorded only on the delivery as it was read, so it is never counted twice. A
  * malformed message fails alone, and a batch running out of time leaves its rest to the queue
  * (shared/runtime/batch-items.ts).
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { systemClock } from '../shared/domain/clock';
+import { systemClock, uuidIds } from '../shared/domain/clock';
 import { attemptDelivery } from '../shared/domain/deliveries';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoEventReader } from '../shared/data/events';
@@ -16,6 +17,7 @@ import { webhookUrlDeps } from '../shared/data/host-resolver';
 import { deliveryQueue } from '../shared/data/queues';
 import { secretSealer } from '../shared/data/secret-sealing';
 import { httpWebhookTransport } from '../shared/data/webhook-transport';
+import { dynamoWebhookHealth } from '../shared/data/webhook-health';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
@@ -23,7 +25,7 @@ import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
-import { runtimeConfig } from '../shared/runtime/config';
+import { readWebhookDisableAfterMs, runtimeConfig } from '../shared/runtime/config';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('send-webhook');
@@ -32,6 +34,11 @@ export const handler = workerHandler(
   logger,
   async (event: Pick<SQSEvent, 'Records'>, context: Context): Promise<SQSBatchResponse> => {
     const { webhookTimeoutMs, webhookRetryBaseMs } = runtimeConfig();
+    const settings = {
+      timeoutMs: webhookTimeoutMs,
+      retryBaseMs: webhookRetryBaseMs,
+      disableAfterMs: readWebhookDisableAfterMs(),
+    };
     const deps = {
       deliveries: dynamoDeliveryStore,
       webhooks: dynamoWebhookStore,
@@ -40,9 +47,11 @@ export const handler = workerHandler(
       urls: webhookUrlDeps(),
       queue: deliveryQueue(),
       clock: systemClock,
-      settings: { timeoutMs: webhookTimeoutMs, retryBaseMs: webhookRetryBaseMs },
+      settings,
       random: Math.random,
       sealer: secretSealer(),
+      health: dynamoWebhookHealth,
+      ids: uuidIds,
     };
     return eachMessage(event.Records, context, {
       recordMs: recordSeconds * 1000,

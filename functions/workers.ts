@@ -87,8 +87,10 @@ export const workers: readonly WorkerDefinition[] = [
     handler: 'send-webhook',
     source: { queue: 'webhookDeliveries', batchSize: SENDER_BATCH_SIZE },
     // Reads the delivery (consistent), its webhook and its event, and records the attempt on the
-    // delivery; queues the retry, or the rest of a wait longer than SQS delays a message.
-    tableActions: ['GetItem', 'UpdateItem'],
+    // delivery; queues the retry, or the rest of a wait longer than SQS delays a message. Notes a run
+    // of failures on the webhook (UpdateItem); disabling it is a transaction that updates it and puts
+    // its webhook.disabled event and audit event (with their counters).
+    tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
     queues: ['webhookDeliveries'],
     // Opens the webhook's secrets to sign each attempt.
     sealing: ['open'],

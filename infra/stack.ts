@@ -16,12 +16,13 @@ import {
   HttpApi,
   HttpMethod,
   HttpNoneAuthorizer,
+  SecurityPolicy,
   type HttpRoute,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -53,11 +54,11 @@ import { edgeSettingsOf } from './edge';
 import {
   ALARM_EMAIL_CONTEXT,
   ALARM_TOPIC_CONTEXT,
-  NETWORK_BANK_KEYS_CONTEXT,
-  NETWORK_CONNECTOR_URL_CONTEXT,
+  networkDomainOf,
   resolveAlarms,
   resolveNetwork,
   type EdgeSettings,
+  type NetworkDomainSettings,
   type StageSettings,
 } from './stages';
 
@@ -93,6 +94,11 @@ export class BrebApiStack extends Stack {
   readonly edge: EdgeSettings | undefined;
   /** The API's custom domain, CloudFront's origin, where the stage has its edge. */
   readonly apiDomain: DomainName | undefined;
+  /**
+   * Where the bank calls the `/network/` routes on a connector stage: a custom domain of their own
+   * with mutual TLS (CloudFront passes no client certificate), which the distribution leaves alone.
+   */
+  readonly networkDomain: DomainName | undefined;
   readonly table: Table;
   readonly secrets: StageSecrets;
   readonly identity: Identity;
@@ -138,11 +144,7 @@ export class BrebApiStack extends Stack {
     super(scope, id, { ...props, tags: { ...props.tags, ...stackTags(props.settings) } });
     // A production stage without its connector's URL or the bank's keys fails here, naming the context value.
     const settings = resolveAlarms(
-      resolveNetwork(
-        props.settings,
-        this.node.tryGetContext(NETWORK_CONNECTOR_URL_CONTEXT),
-        this.node.tryGetContext(NETWORK_BANK_KEYS_CONTEXT),
-      ),
+      resolveNetwork(props.settings, (name) => this.node.tryGetContext(name)),
       this.node.tryGetContext(ALARM_EMAIL_CONTEXT),
       this.node.tryGetContext(ALARM_TOPIC_CONTEXT),
     );
@@ -151,6 +153,15 @@ export class BrebApiStack extends Stack {
     this.edge = edgeSettingsOf(this, settings);
     if (this.edge && settings.identity.kind !== 'cognito') {
       throw new Error(`Stage ${settings.name}: the edge is the dashboard's distribution, which needs Cognito`);
+    }
+    const networkDomain = networkDomainOf(settings);
+    // The clients' way in is the edge; without it, execute-api would stay open, /network/ included,
+    // and no client certificate would be asked there.
+    if (networkDomain && !this.edge) {
+      throw new Error(
+        `Stage ${settings.name} serves /network/ on its own domain with mutual TLS, which needs its edge too ` +
+          '(execute-api is then disabled): give it its edge settings (docs/operations.md, "The edge")',
+      );
     }
 
     this.table = createTable(this, settings);
@@ -174,12 +185,14 @@ export class BrebApiStack extends Stack {
       defaultAuthorizer: this.identity.authorizer,
       // The $default stage is ApiStage's, with throttling and access logs.
       createDefaultStage: false,
-      // Behind the edge, the API answers on its custom domain only, which CloudFront reaches: nobody
-      // goes around the web ACL through https://<id>.execute-api...
+      // Behind the edge, the API answers on its custom domains only: the origin CloudFront reaches, and
+      // the network's (mutual TLS). Nobody goes around the web ACL, nor the bank's client certificate,
+      // through https://<id>.execute-api...
       disableExecuteApiEndpoint: this.edge !== undefined,
     });
     this.apiStage = new ApiStage(this, 'ApiStage', { api: this.api, settings });
     this.apiDomain = this.edge ? this.createApiDomain(this.edge) : undefined;
+    this.networkDomain = networkDomain ? this.createNetworkDomain(networkDomain) : undefined;
 
     // Each family's functions, integrations and invoke permissions in a nested stack of its own
     // (route-family-stack.ts); the routes stay here, on the API, behind the authorizer.
@@ -249,9 +262,12 @@ export class BrebApiStack extends Stack {
             cognito: identity,
             identity: this.identity,
             api: this.api,
-            // The network connector's routes too: behind the edge, the API answers only through the
-            // distribution (its execute-api endpoint is off), so /network/* must reach it there.
-            routes: [...this.routes, contractRoutes, ...networkRouteFamily.routes],
+            // The network connector's routes too where they have no domain of their own: behind an
+            // edge, the API answers only through the distribution (its execute-api endpoint is off).
+            // Where they have one, the distribution refuses /network/* (403): the bank comes with a
+            // client certificate to its own domain, never through CloudFront or its per-IP rule.
+            routes: [...this.routes, contractRoutes, ...(this.networkDomain ? [] : networkRouteFamily.routes)],
+            refusedRoutes: this.networkDomain ? networkRouteFamily.routes : [],
             ...(this.edge ? { edge: this.edge } : {}),
           })
         : undefined;
@@ -359,6 +375,29 @@ export class BrebApiStack extends Stack {
     return domain;
   }
 
+  /**
+   * The network routes' own custom domain: regional, TLS 1.2, and mutual TLS against the truststore
+   * the stage names (an S3 object of the CAs the bank's client certificates chain to), mapped to the
+   * API's stage at its root so the bank calls the same paths (/network/v1/...). A caller without a
+   * client certificate from the truststore is refused in the TLS handshake, before any route.
+   */
+  private createNetworkDomain(network: NetworkDomainSettings): DomainName {
+    const { bucket, key } = s3Object(network.truststoreUri);
+    const domain = new DomainName(this, 'NetworkDomain', {
+      domainName: network.domainName,
+      certificate: Certificate.fromCertificateArn(this, 'NetworkCertificate', network.certificateArn),
+      // API Gateway takes mutual TLS only with TLS 1.2 or later.
+      securityPolicy: SecurityPolicy.TLS_1_2,
+      mtls: {
+        bucket: Bucket.fromBucketName(this, 'NetworkTruststoreBucket', bucket),
+        key,
+        ...(network.truststoreVersion ? { version: network.truststoreVersion } : {}),
+      },
+    });
+    new ApiMapping(this, 'NetworkApiMapping', { api: this.api, domainName: domain, stage: this.apiStage.stage });
+    return domain;
+  }
+
   /** What an operator needs after `cdk deploy`: printed by the CLI, under these short names. */
   private addOutputs(): void {
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
@@ -371,6 +410,19 @@ export class BrebApiStack extends Stack {
       );
     } else {
       output('ApiUrl', this.api.apiEndpoint, 'Base URL of the HTTP API');
+    }
+    if (this.networkDomain) {
+      const { domainName } = networkDomainOf(this.settings)!;
+      output(
+        'NetworkUrl',
+        `https://${domainName}`,
+        'Where the bank calls the /network/ routes, with its client certificate',
+      );
+      output(
+        'NetworkDomainTarget',
+        this.networkDomain.regionalDomainName,
+        `What ${domainName} is a CNAME of (docs/network.md, "How the bank reaches us")`,
+      );
     }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('ReportBucketName', this.reportBucket.bucketName, 'The report files (docs/reconciliation.md, "Reports")');
@@ -413,6 +465,12 @@ export class BrebApiStack extends Stack {
     }
   }
 }
+
+/** `s3://bucket/key/of/it` -> its bucket and key (resolveNetwork has checked the form). */
+const s3Object = (uri: string): { bucket: string; key: string } => {
+  const [bucket = '', ...key] = uri.slice('s3://'.length).split('/');
+  return { bucket, key: key.join('/') };
+};
 
 /** `read-only` -> `ReadOnly`: output ids are alphanumeric. */
 const pascalCase = (name: string): string =>

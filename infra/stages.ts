@@ -70,12 +70,47 @@ export type NetworkSettings =
       readonly url?: string;
       /** The bank's public keys, a JWKS as JSON (or the context value `networkBankKeys`). */
       readonly bankKeys?: string;
+      /**
+       * Where the bank reaches the `/network/` routes: a regional custom domain of their own with mutual
+       * TLS, not CloudFront, which passes no client certificate (or the context values
+       * `networkDomainName`, `networkCertificateArn`, `networkTruststoreUri`).
+       */
+      readonly domain?: Partial<NetworkDomainSettings>;
     };
+
+/**
+ * The network's own custom domain (docs/network.md, "How the bank reaches us"): API Gateway asks every
+ * caller for a client certificate issued under the truststore's CAs, so only the bank connects.
+ */
+export interface NetworkDomainSettings {
+  /** The name the bank calls, e.g. network.api.example.com: a CNAME to the NetworkDomainTarget output. */
+  readonly domainName: string;
+  /** The ACM certificate of domainName, in the stage's region (a regional domain). */
+  readonly certificateArn: string;
+  /** The CA bundle (PEM) the bank's client certificates chain to: `s3://<bucket>/<key>`. */
+  readonly truststoreUri: string;
+  /**
+   * The S3 version of the bundle (context value `networkTruststoreVersion`, optional): a new version
+   * given here is what makes API Gateway read the bundle again (docs/network.md, rotating it).
+   */
+  readonly truststoreVersion?: string;
+}
 
 /** The context value (`cdk synth -c networkConnectorUrl=https://...`) that gives a stage its connector's URL. */
 export const NETWORK_CONNECTOR_URL_CONTEXT = 'networkConnectorUrl';
 /** The context value (`-c networkBankKeys='{"keys":[...]}'`) that gives a connector stage the bank's public keys. */
 export const NETWORK_BANK_KEYS_CONTEXT = 'networkBankKeys';
+
+/**
+ * The context values (`-c networkDomainName=...`) of the network's own domain, each the field of
+ * NetworkDomainSettings it gives. The version is optional; a connector stage needs the other three.
+ */
+export const NETWORK_DOMAIN_CONTEXT = {
+  domainName: 'networkDomainName',
+  certificateArn: 'networkCertificateArn',
+  truststoreUri: 'networkTruststoreUri',
+  truststoreVersion: 'networkTruststoreVersion',
+} as const satisfies Record<keyof NetworkDomainSettings, string>;
 
 /** The connector URL of the documentation, which synthesis checks use (never deployed). */
 export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
@@ -83,6 +118,13 @@ export const EXAMPLE_CONNECTOR_URL = 'https://connector.example.com';
 export const EXAMPLE_BANK_KEYS = JSON.stringify({
   keys: [{ kty: 'OKP', crv: 'Ed25519', kid: 'test-key-ed25519', x: 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs' }],
 });
+
+/** The network domain of the documentation, which synthesis checks use (never deployed). */
+export const EXAMPLE_NETWORK_DOMAIN: NetworkDomainSettings = {
+  domainName: 'network.api.merchants.example.com',
+  certificateArn: 'arn:aws:acm:us-east-2:111122223333:certificate/2b3c4d5e-6f70-8192-a3b4-c5d6e7f8091a',
+  truststoreUri: 's3://breb-merchant-api-prod-truststore/network/bank-ca.pem',
+};
 
 /**
  * The edge of a stage (docs/operations.md, "The edge"): CloudFront, with the WAF web ACL of the
@@ -157,6 +199,13 @@ export interface StageSettings {
    */
   readonly maxPaymentCents: number;
   /**
+   * Caps on credits from the network, in cents (NETWORK_CREDIT_MAX_CENTS,
+   * NETWORK_MERCHANT_DAY_MAX_CENTS; docs/network.md, "Limits"): the most one credit may carry, and
+   * the most the network may credit one merchant in a Bogotá day. Past either, the credit is REJECTED
+   * with nothing written. Absent: no cap but maxPaymentCents.
+   */
+  readonly networkLimits?: { readonly perCreditCents: number; readonly perMerchantPerDayCents: number };
+  /**
    * The clients (app client ids) whose payment and delivery lists are split in shards, each with its
    * layouts from a time on (LIST_SHARDS; shared/data/list-shards.ts, docs/scale.md). For a client above
    * some 150 payments a second; a layout is added, never removed, and dated after its deploy.
@@ -195,6 +244,11 @@ export interface StageSettings {
     readonly serverErrorRatePercent: number;
     /** This many 401s, 403s or 429s (each counted apart) in 5 minutes: a surge of refusals, an alarm. */
     readonly refusalsPer5Minutes: number;
+    /**
+     * This many 401s on the `/network/` routes in 5 minutes raise an alarm of their own: the bank signs
+     * every request, so a few are a key rotated on one side only, or someone forging the bank.
+     */
+    readonly network401Per5Minutes: number;
   };
 }
 
@@ -236,7 +290,7 @@ const throwaway = {
   retainData: false,
   // Optional: a throwaway stage may be deployed behind an edge when its context names one.
   edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
-  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5, refusalsPer5Minutes: 500 },
+  alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5, refusalsPer5Minutes: 500, network401Per5Minutes: 20 },
 } as const;
 
 /** What the two stages that keep their data share: quieter logs and tighter alarms. */
@@ -245,7 +299,7 @@ const kept = {
   tracing: xray,
   logLevel: 'INFO',
   retainData: true,
-  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000 },
+  alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000, network401Per5Minutes: 5 },
 } as const;
 
 export const stages: Readonly<Record<StageName, StageSettings>> = {
@@ -290,6 +344,9 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     sandboxEnabled: false,
     // Real money: the sponsor bank's connector, whose URL the deployment gives (networkConnectorUrl).
     network: { kind: 'connector' },
+    // COP 10M a credit, COP 50M a merchant a day: whoever could sign as the bank still cannot drain
+    // more than this into one merchant before the day's reconciliation shows it.
+    networkLimits: { perCreditCents: 1_000_000_000, perMerchantPerDayCents: 5_000_000_000 },
     throttling: { rateLimit: 500, burstLimit: 1000 },
     networkThrottling: { rateLimit: 200, burstLimit: 400 },
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
@@ -315,14 +372,21 @@ export function stageSettings(name: string | undefined): StageSettings {
   return stage;
 }
 
+/** A context value given as a non-empty string (`-c name=value`, or cdk.context.json). */
+const givenText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
 /**
- * The stage's settings with its network resolved: a connector's URL and the bank's keys from the
- * context values `networkConnectorUrl` and `networkBankKeys`, else from the stage settings. Throws,
- * naming the context value, when a connector stage has no URL or no keys (or keys that are no JWKS of
- * Ed25519 public keys), and when a stage without the sandbox would settle through the simulator (a
- * production stage must move real money or none).
+ * The stage's settings with its network resolved: a connector's URL, the bank's keys and the network's
+ * own domain (name, certificate, truststore) from the context values `networkConnectorUrl`,
+ * `networkBankKeys`, `networkDomainName`, `networkCertificateArn`, `networkTruststoreUri` (and the
+ * optional `networkTruststoreVersion`), else from the stage settings. Throws, naming the context
+ * value, when a connector stage lacks one or has one malformed (keys that are no JWKS of Ed25519
+ * public keys, a truststore that is no S3 object), and when a stage without the sandbox would settle
+ * through the simulator (a production stage must move real money or none). A sandbox stage takes no
+ * request from a bank: it has no network domain, whatever the context says.
  */
-export function resolveNetwork(settings: StageSettings, contextUrl: unknown, contextBankKeys?: unknown): StageSettings {
+export function resolveNetwork(settings: StageSettings, context: (name: string) => unknown): StageSettings {
   const { network, name } = settings;
   if (network.kind === 'sandbox') {
     if (!settings.sandboxEnabled) {
@@ -333,7 +397,7 @@ export function resolveNetwork(settings: StageSettings, contextUrl: unknown, con
     }
     return settings;
   }
-  const url = typeof contextUrl === 'string' && contextUrl !== '' ? contextUrl : network.url;
+  const url = givenText(context(NETWORK_CONNECTOR_URL_CONTEXT)) ?? network.url;
   if (!url) {
     throw new Error(
       `Stage ${name} settles through the network connector and has no URL for it: ` +
@@ -348,7 +412,7 @@ export function resolveNetwork(settings: StageSettings, contextUrl: unknown, con
   }
   // Transfer orders carry money: never in clear text.
   if (parsed.protocol !== 'https:') throw new Error(`${NETWORK_CONNECTOR_URL_CONTEXT} of stage ${name} must be https`);
-  const bankKeys = typeof contextBankKeys === 'string' && contextBankKeys !== '' ? contextBankKeys : network.bankKeys;
+  const bankKeys = givenText(context(NETWORK_BANK_KEYS_CONTEXT)) ?? network.bankKeys;
   if (!bankKeys) {
     throw new Error(
       `Stage ${name} takes the network's requests and has none of the bank's public keys to verify them: ` +
@@ -360,8 +424,63 @@ export function resolveNetwork(settings: StageSettings, contextUrl: unknown, con
   } catch (error) {
     throw new Error(`${NETWORK_BANK_KEYS_CONTEXT} of stage ${name}: ${(error as Error).message}`, { cause: error });
   }
-  return { ...settings, network: { kind: 'connector', url: parsed.toString(), bankKeys } };
+  const domain = resolveNetworkDomain(name, network.domain ?? {}, context);
+  return { ...settings, network: { kind: 'connector', url: parsed.toString(), bankKeys, domain } };
 }
+
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const ACM_CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+/** `s3://<bucket>/<key>`, the form API Gateway takes for a truststore (bucket names as S3 allows them). */
+const S3_URI = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/\S+$/;
+
+const DOMAIN_FORMS: Readonly<Record<keyof NetworkDomainSettings, { pattern: RegExp; what: string }>> = {
+  domainName: { pattern: HOST_NAME, what: 'a lowercase host name' },
+  certificateArn: { pattern: ACM_CERTIFICATE_ARN, what: 'an ACM certificate ARN' },
+  truststoreUri: { pattern: S3_URI, what: 'an S3 object as s3://<bucket>/<key>' },
+  truststoreVersion: { pattern: /^\S+$/, what: "an S3 object's version id" },
+};
+
+/** The network's own domain of a connector stage: each field from its context value, else the settings. */
+function resolveNetworkDomain(
+  name: StageName,
+  configured: Partial<NetworkDomainSettings>,
+  context: (name: string) => unknown,
+): NetworkDomainSettings {
+  const fields = Object.keys(NETWORK_DOMAIN_CONTEXT) as (keyof NetworkDomainSettings)[];
+  const given = Object.fromEntries(
+    fields.flatMap((field) => {
+      const value = givenText(context(NETWORK_DOMAIN_CONTEXT[field])) ?? configured[field];
+      return value === undefined ? [] : [[field, value]];
+    }),
+  ) as Partial<NetworkDomainSettings>;
+  const missing = fields.filter((field) => field !== 'truststoreVersion' && given[field] === undefined);
+  if (missing.length > 0) {
+    const names = missing.map((field) => NETWORK_DOMAIN_CONTEXT[field]);
+    throw new Error(
+      `Stage ${name} takes the bank's requests on a domain of its own with mutual TLS (CloudFront passes no ` +
+        `client certificate) and is missing ${names.join(', ')}: cdk synth -c stage=${name} ` +
+        names.map((context) => `-c ${context}=...`).join(' ') +
+        ' (docs/network.md, "How the bank reaches us")',
+    );
+  }
+  for (const field of fields) {
+    const value = given[field];
+    if (value !== undefined && !DOMAIN_FORMS[field].pattern.test(value)) {
+      throw new Error(
+        `${NETWORK_DOMAIN_CONTEXT[field]} "${value}" of stage ${name} is not ${DOMAIN_FORMS[field].what}`,
+      );
+    }
+  }
+  return given as NetworkDomainSettings;
+}
+
+/** The network's own domain of a resolved connector stage (resolveNetwork); none on a sandbox stage. */
+export const networkDomainOf = (settings: StageSettings): NetworkDomainSettings | undefined => {
+  const { network } = settings;
+  if (network.kind !== 'connector' || !network.domain) return undefined;
+  const { domainName, certificateArn, truststoreUri } = network.domain;
+  return domainName && certificateArn && truststoreUri ? (network.domain as NetworkDomainSettings) : undefined;
+};
 
 /** The context values (`cdk synth -c alarmEmail=...`) that say who the stage's alarms reach. */
 export const ALARM_EMAIL_CONTEXT = 'alarmEmail';
@@ -371,9 +490,6 @@ export const EXAMPLE_ALARM_EMAIL = 'oncall@example.com';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/;
-
-const givenText = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
 
 /**
  * The stage's settings with who its alarms reach resolved: an e-mail address and an existing topic,
@@ -426,6 +542,12 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     [ENV.network]: settings.network.kind,
     [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
+    ...(settings.networkLimits
+      ? {
+          [ENV.networkCreditMaxCents]: String(settings.networkLimits.perCreditCents),
+          [ENV.networkMerchantDayMaxCents]: String(settings.networkLimits.perMerchantPerDayCents),
+        }
+      : {}),
     ...(settings.listShards ? { [ENV.listShards]: formatListShards(settings.listShards) } : {}),
     ...(settings.network.kind === 'connector' && settings.network.url
       ? { [ENV.networkConnectorUrl]: settings.network.url }

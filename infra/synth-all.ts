@@ -4,7 +4,8 @@
  * stack per stage): each function is bundled once for all the stages (infra/app.ts). Production's
  * edge settings live in the operator's cdk.context.json, not in the repository: where none are given,
  * the example ones stand in (infra/edge.ts), so that the check runs offline on any clone; so does the
- * example URL of production's network connector (infra/stages.ts, EXAMPLE_CONNECTOR_URL) and the example
+ * example URL of production's network connector (infra/stages.ts, EXAMPLE_CONNECTOR_URL), the bank's keys and
+ * the network's domain (EXAMPLE_BANK_KEYS, EXAMPLE_NETWORK_DOMAIN), and the example
  * alarm e-mail of the stages that keep their data (EXAMPLE_ALARM_EMAIL, or ALARM_EMAIL) where none is given.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,7 +20,9 @@ import {
   EXAMPLE_CONNECTOR_URL,
   NETWORK_CONNECTOR_URL_CONTEXT,
   NETWORK_BANK_KEYS_CONTEXT,
+  NETWORK_DOMAIN_CONTEXT,
   EXAMPLE_BANK_KEYS,
+  EXAMPLE_NETWORK_DOMAIN,
 } from './stages';
 
 const cdk = path.join(REPO_ROOT, 'node_modules', '.bin', 'cdk');
@@ -49,6 +52,10 @@ const bankKeys =
     : NETWORK_BANK_KEYS_CONTEXT in context
       ? []
       : ['-c', `${NETWORK_BANK_KEYS_CONTEXT}=${EXAMPLE_BANK_KEYS}`];
+// And the network's own domain (name, certificate, truststore: each from cdk.context.json when there).
+const networkDomain = (['domainName', 'certificateArn', 'truststoreUri'] as const)
+  .filter((field) => !(NETWORK_DOMAIN_CONTEXT[field] in context))
+  .flatMap((field) => ['-c', `${NETWORK_DOMAIN_CONTEXT[field]}=${EXAMPLE_NETWORK_DOMAIN[field]}`]);
 
 // Staging and production need someone their alarms reach (ALARM_EMAIL_CONTEXT); a check uses the example.
 const givenAlarmEmail = process.env['ALARM_EMAIL'];
@@ -63,6 +70,7 @@ const examples = [
   ...(hasEdge ? [] : ['the example edge settings']),
   ...(connector.length > 0 && givenConnectorUrl === undefined ? ["the example connector's URL"] : []),
   ...(bankKeys.length > 0 && givenBankKeys === undefined ? ["the example bank's keys"] : []),
+  ...(networkDomain.length > 0 ? ["the example network domain's settings"] : []),
   ...(alarms.length > 0 && givenAlarmEmail === undefined ? ['the example alarm e-mail'] : []),
 ];
 console.log(
@@ -70,7 +78,19 @@ console.log(
 );
 execFileSync(
   cdk,
-  ['synth', '--quiet', '-c', 'stage=all', ...edge, ...connector, ...bankKeys, ...alarms, '-o', outdir],
+  [
+    'synth',
+    '--quiet',
+    '-c',
+    'stage=all',
+    ...edge,
+    ...connector,
+    ...bankKeys,
+    ...networkDomain,
+    ...alarms,
+    '-o',
+    outdir,
+  ],
   {
     cwd: REPO_ROOT,
     stdio: 'inherit',

@@ -2,7 +2,7 @@
  * The floor of a write (issue 31): the write units the change itself must cost, from the items its
  * requests sent to DynamoDB (bench/capacity/measure.ts), at DynamoDB's rules: an item costs one unit
  * per started KB, twice in a transaction. What is in the floor:
- * - every item put, updated or deleted, but the list counters (`COUNT#`) and the idempotency records
+ * - every item put, updated or deleted, but the list counters (`COUNT#`, and `DAYCOUNT#` by day) and the idempotency records
  *   (`IDEMPOTENCY#`): what a change of the resource must write, its guards (uniqueness) included;
  * - the copies a new or moved item needs in the indexes the contract reads: its client's lists in
  *   creation and update order (gsi1, gsi2, ALL) and, for work that must recover by itself, `due`.
@@ -52,7 +52,7 @@ const FLOOR_INDEXES = ['gsi1pk', 'gsi2pk', 'duepk'];
 
 const isOverhead = (key: Record<string, AttributeValue> | undefined): boolean => {
   const pk = String((key?.['pk'] as { S?: string } | undefined)?.S ?? '');
-  return pk.startsWith('COUNT#') || pk.startsWith('IDEMPOTENCY#');
+  return pk.startsWith('COUNT#') || pk.startsWith('DAYCOUNT#') || pk.startsWith('IDEMPOTENCY#');
 };
 
 interface Written {

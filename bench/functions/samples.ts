@@ -469,6 +469,16 @@ export const samples: Record<string, Sample> = {
   },
   listReports: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/reports?page_size=10') },
   listAuditEvents: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/audit-events?page_size=10') },
+  listEvents: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/events?page_size=10') },
+  getEvent: {
+    status: 200,
+    call: (fixtures) => call(fixtures, 'GET', `/v1/events/${pooled(fixtures, 'getEvent', 0)}`),
+    // The newest event of the fixtures (their payment's, at least).
+    prepare: async (fixtures) => {
+      const answer = await send(fixtures.url, call(fixtures, 'GET', '/v1/events?page_size=1'));
+      return (JSON.parse(answer.body) as { events: { id: string }[] }).events.map((event) => event.id);
+    },
+  },
   createRecipient: {
     status: 200,
     call: (fixtures, index) => post(fixtures, '/v1/recipients', recipientBody(fixtures), `recipient-${index}`),

@@ -9,6 +9,7 @@ const SCOPE = {
   qrCodesWrite: 'breb/qrcodes.write',
   paymentsWrite: 'breb/payments.write',
   webhooksWrite: 'breb/webhooks.write',
+  reportsWrite: 'breb/reports.write',
 } as const;
 
 /** Each thing a page offers, and the scopes the API asks for it. */
@@ -25,6 +26,7 @@ const NEEDS = {
   refund: [SCOPE.paymentsWrite],
   addWebhook: [SCOPE.webhooksWrite],
   changeWebhook: [SCOPE.webhooksWrite],
+  downloadReport: [SCOPE.reportsWrite],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Action = keyof typeof NEEDS;

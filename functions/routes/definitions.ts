@@ -39,6 +39,11 @@ export const SCOPES = {
   keysResolve: `${SCOPE_PREFIX}/keys.resolve`,
   /** The sandbox's operator tools that write for the sponsor bank or the shared directory (docs/sandbox.md). */
   sandboxOperate: `${SCOPE_PREFIX}/sandbox.operate`,
+  /**
+   * Asking for a report (docs/reconciliation.md): a file of every payment with its payers' personal
+   * data, made by a worker, is more than a read; a viewer (the .read scopes) may download none.
+   */
+  reportsWrite: `${SCOPE_PREFIX}/reports.write`,
   /** Who changed what (docs/audit.md): viewers may read the activity. */
   auditRead: `${SCOPE_PREFIX}/audit.read`,
 } as const;

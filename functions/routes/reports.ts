@@ -16,9 +16,9 @@ export const reportRoutes: RouteFamily = {
       summary: "Ask for a CSV report of payments, of an account's movements or of refunds over a period",
       schemas: { body: 'createReportRequestSchema', query: 'emptyQuerySchema', response: 'reportSchema' },
       problems: ['NOT_FOUND', 'REPORTS_BUSY'],
-      // A report reads what GET /v1/payments, the movements list and GET /v1/refunds read: a read, under
-      // the read scope.
-      scopes: [SCOPES.paymentsRead],
+      // A report puts every payment of a period, with its payers' personal data, in a file: a scope of
+      // its own, which read-only principals do not hold (docs/security.md).
+      scopes: [SCOPES.reportsWrite],
       // Reads a movements report's account; the transaction puts the report and updates its list's
       // counters and the client's count of PENDING reports; its run is then queued.
       tableActions: IDEMPOTENCY_ACTIONS,

@@ -1,5 +1,5 @@
 /**
- * The route family "Webhooks and events": the client's webhooks, their deliveries, and the audit trail of who changed what. Its functions deploy in a nested stack of their
+ * The route family "Webhooks and events": the client's webhooks, their deliveries, its events of the last 30 days, and the audit trail of who changed what. Its functions deploy in a nested stack of their
  * own (infra/constructs/route-family-stack.ts); index.ts joins the families into the route table.
  */
 import { IDEMPOTENCY_ACTIONS, LIST_ACTIONS, SCOPES, type RouteFamily } from './definitions';
@@ -119,6 +119,29 @@ export const webhookRoutes: RouteFamily = {
       // Reads the webhook and the delivery, opens a new round on it, and queues its first attempt.
       tableActions: IDEMPOTENCY_ACTIONS,
       queues: ['webhookDeliveries'],
+    },
+    {
+      name: 'listEvents',
+      method: 'GET',
+      paths: ['/v1/events'],
+      handler: 'list-events',
+      summary: "List the client's events of the last 30 days, newest first, as its webhooks receive them",
+      schemas: { body: null, query: 'eventListQuerySchema', response: 'eventListSchema' },
+      problems: [],
+      scopes: [SCOPES.webhooksRead],
+      // A page of the events and the window's counters by day: Query only.
+      tableActions: LIST_ACTIONS,
+    },
+    {
+      name: 'getEvent',
+      method: 'GET',
+      paths: ['/v1/events/{id}'],
+      handler: 'get-event',
+      summary: "Read one of the client's events of the last 30 days",
+      schemas: { body: null, query: 'emptyQuerySchema', response: 'eventSchema' },
+      problems: [],
+      scopes: [SCOPES.webhooksRead],
+      tableActions: ['GetItem'],
     },
     {
       name: 'listAuditEvents',

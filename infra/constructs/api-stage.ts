@@ -18,6 +18,19 @@ import { removalPolicyOf, type StageSettings } from '../stages';
  */
 export const REFUSAL_METRICS = { 401: 'ApiRefused401', 403: 'ApiRefused403', 429: 'ApiRefused429' } as const;
 
+/**
+ * The 401s of the network connector's routes (`/network/...`), counted apart in this metric: the bank
+ * signs every request, so even a few are a key rotated on one side only or a forgery (monitoring.ts's
+ * Network401Surge), where the clients' 401s are many and mostly expired tokens.
+ */
+export const NETWORK_401_METRIC = 'NetworkRefused401';
+
+/** The access-log lines of a 401 answered on a `/network/` path (a JSON filter pattern; `*` ends the path). */
+export const NETWORK_401_PATTERN = FilterPattern.all(
+  FilterPattern.stringValue('$.status', '=', '401'),
+  FilterPattern.stringValue('$.path', '=', '/network/*'),
+);
+
 /** Field name -> $context variable of an access-log line (HTTP API variables). */
 export const ACCESS_LOG_FIELDS: Readonly<Record<string, string>> = {
   requestId: '$context.requestId',
@@ -79,5 +92,12 @@ export class ApiStage extends Construct {
         metricValue: '1',
       });
     }
+    new MetricFilter(this, 'NetworkRefused401', {
+      logGroup: this.accessLogs,
+      filterPattern: NETWORK_401_PATTERN,
+      metricNamespace: stageMetricsNamespace(settings.name),
+      metricName: NETWORK_401_METRIC,
+      metricValue: '1',
+    });
   }
 }

@@ -24,6 +24,7 @@ import {
   HeadersFrameOption,
   HeadersReferrerPolicy,
   HttpVersion,
+  type IOrigin,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   OriginSslPolicy,
@@ -105,6 +106,14 @@ const INDEX_FUNCTION = `async function handler(event) {
   return request;
 }`;
 
+/**
+ * The answer of the paths the distribution refuses (the network's, where the bank has a domain of its
+ * own): 403, from the edge, the origin never asked. CloudFront Functions' own runtime.
+ */
+export const REFUSE_FUNCTION = `async function handler(event) {
+  return { statusCode: 403, statusDescription: 'Forbidden', headers: { 'cache-control': { value: 'no-store' } } };
+}`;
+
 export interface DashboardSiteProps {
   readonly settings: StageSettings;
   /** The stage's Cognito settings: the hosted sign-in's domain. */
@@ -114,6 +123,11 @@ export interface DashboardSiteProps {
   /** The API the distribution puts behind the dashboard, and the routes whose paths go to it. */
   readonly api: HttpApi;
   readonly routes: readonly Pick<RouteDefinition, 'paths'>[];
+  /**
+   * Routes the distribution answers 403 on, never reaching the API: those served on a domain of their
+   * own (the network's, with mutual TLS).
+   */
+  readonly refusedRoutes?: readonly Pick<RouteDefinition, 'paths'>[];
   /**
    * The stage's edge (infra/edge.ts): the distribution answers under its name with its certificate,
    * behind its web ACL, and reaches the API through the API's custom domain (execute-api is off).
@@ -132,6 +146,7 @@ export class DashboardSite extends NestedStack {
   readonly client: UserPoolClient;
   readonly publication: BucketDeployment;
   private readonly settings: StageSettings;
+  private readonly assetsOrigin: IOrigin;
 
   constructor(scope: Construct, id: string, props: DashboardSiteProps) {
     super(scope, id, { description: `Bre-B merchant dashboard (${props.settings.name})` });
@@ -174,10 +189,11 @@ export class DashboardSite extends NestedStack {
       customHeadersBehavior: { customHeaders: SHARED_CUSTOM_HEADERS },
     });
 
+    this.assetsOrigin = S3BucketOrigin.withOriginAccessControl(this.bucket);
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Bre-B merchant dashboard and API (${settings.name})`,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: this.assetsOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: headers,
@@ -243,7 +259,11 @@ export class DashboardSite extends NestedStack {
     const host = props.edge?.domainName ?? this.distribution.distributionDomainName;
     this.url = `https://${host}${DASHBOARD_PATH}`;
 
-    this.serveApi(props.api, props.routes, props.edge);
+    // A pattern refused is no API behaviour, whichever other route shares it (the network's OpenAPI
+    // document, /network/openapi.json, goes with the network's routes).
+    const refused = apiPathPatterns(props.refusedRoutes ?? []);
+    const headersOfApi = this.serveApi(props.api, props.routes, refused, props.edge);
+    this.refuse(refused, headersOfApi);
     this.client = identity.dashboardClientFor(this, this.url);
     const signIn = identity.signIn!;
     this.publication = this.publish({
@@ -262,7 +282,12 @@ export class DashboardSite extends NestedStack {
    * The API's routes, behind the same distribution: nothing cached, every header but Host passed on,
    * through the API's custom domain where the stage has its edge (execute-api is then disabled).
    */
-  private serveApi(api: HttpApi, routes: readonly Pick<RouteDefinition, 'paths'>[], edge?: EdgeSettings): void {
+  private serveApi(
+    api: HttpApi,
+    routes: readonly Pick<RouteDefinition, 'paths'>[],
+    refused: readonly string[],
+    edge?: EdgeSettings,
+  ): ResponseHeadersPolicy {
     const origin = new HttpOrigin(
       edge?.originDomainName ?? `${api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       {
@@ -283,7 +308,7 @@ export class DashboardSite extends NestedStack {
       },
       customHeadersBehavior: { customHeaders: [...SHARED_CUSTOM_HEADERS, API_CACHE_CONTROL] },
     });
-    for (const pattern of apiPathPatterns(routes)) {
+    for (const pattern of apiPathPatterns(routes).filter((served) => !refused.includes(served))) {
       this.distribution.addBehavior(pattern, origin, {
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
@@ -291,6 +316,30 @@ export class DashboardSite extends NestedStack {
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
         responseHeadersPolicy: headers,
+      });
+    }
+    return headers;
+  }
+
+  /**
+   * A behaviour per path pattern whose viewer-request function answers 403 itself, so nothing under
+   * it reaches an origin (the bucket's, named only because a behaviour needs one), and every method
+   * reaches the function.
+   */
+  private refuse(patterns: readonly string[], headers: ResponseHeadersPolicy): void {
+    if (patterns.length === 0) return;
+    const refusal = new CloudFrontFunction(this, 'Refuse', {
+      code: FunctionCode.fromInline(REFUSE_FUNCTION),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Paths served on a domain of their own (the network, mutual TLS): 403 here',
+    });
+    for (const pattern of patterns) {
+      this.distribution.addBehavior(pattern, this.assetsOrigin, {
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        responseHeadersPolicy: headers,
+        functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: refusal }],
       });
     }
   }

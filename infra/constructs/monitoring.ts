@@ -41,7 +41,7 @@ import {
 } from '../../shared/observability/metric-names';
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
-import { REFUSAL_METRICS } from './api-stage';
+import { NETWORK_401_METRIC, REFUSAL_METRICS } from './api-stage';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
@@ -157,6 +157,17 @@ export class Monitoring extends NestedStack {
         evaluationPeriods: 1,
       });
     }
+    // The bank's requests refused for their signature: its key or ours rotated on one side only (every
+    // credit and callback refused until it is fixed), or someone forging the bank (network.md).
+    alarm(
+      'Network401Surge',
+      `${settings.alarms.network401Per5Minutes} or more 401 answers on /network/ routes in 5 minutes (network.md: signatures)`,
+      {
+        metric: new Metric({ namespace, metricName: NETWORK_401_METRIC, period: PERIOD, statistic: 'Sum' }),
+        threshold: settings.alarms.network401Per5Minutes,
+        evaluationPeriods: 1,
+      },
+    );
     alarm('Api5xxRate', `More than ${settings.alarms.serverErrorRatePercent}% of API answers are 5xx`, {
       metric: serverErrorRate,
       threshold: settings.alarms.serverErrorRatePercent,

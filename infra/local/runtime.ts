@@ -94,6 +94,8 @@ export interface LocalRuntimeOptions {
   readonly webhookTimeoutMs?: number;
   /** The first retry's longest delay of a RETRY webhook (WEBHOOK_RETRY_BASE_MS; default 60000). */
   readonly webhookRetryBaseMs?: number;
+  /** How long a webhook's attempts all fail before it is disabled (WEBHOOK_DISABLE_AFTER_MS; default 3 days). */
+  readonly webhookDisableAfterMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
   /**
@@ -120,6 +122,8 @@ export interface LocalRuntimeOptions {
   readonly transferInquiryAfterMs?: number;
   /** How long a transfer waits before it goes to review (TRANSFER_REVIEW_AFTER_MS; default 3600000). */
   readonly transferReviewAfterMs?: number;
+  /** Caps on the network's credits, as a stage's networkLimits (none by default, as the sandbox stages). */
+  readonly networkLimits?: { readonly perCreditCents?: number; readonly perMerchantPerDayCents?: number };
   /**
    * The network the local stage settles through: the sandbox simulator by default, or a connector at
    * `url` (a fake bank of a contract test; docs/network.md), the adapter production runs.
@@ -211,10 +215,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
+    setOrClear(ENV.webhookDisableAfterMs, options.webhookDisableAfterMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
     setOrClear(ENV.transferInquiryAfterMs, options.transferInquiryAfterMs);
     setOrClear(ENV.transferReviewAfterMs, options.transferReviewAfterMs);
+    setOrClear(ENV.networkCreditMaxCents, options.networkLimits?.perCreditCents);
+    setOrClear(ENV.networkMerchantDayMaxCents, options.networkLimits?.perMerchantPerDayCents);
     // The sweeper shares the due index's shards among the runs of a minute by its interval
     // (shared/data/due-work.ts): it reads the interval its schedule runs it at, as the grace.
     const sweepInterval = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;

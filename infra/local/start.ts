@@ -7,8 +7,8 @@
  * functions; `off` turns all three off for load tests),
  * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
  * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
- * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000) and WEBHOOK_RETRY_BASE_MS
- * (default 60000) of the webhook sender, NETWORK_SECRET (the sandbox simulator's whsec_ secret; a new one each start when unset),
+ * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000), WEBHOOK_RETRY_BASE_MS
+ * (default 60000) and WEBHOOK_DISABLE_AFTER_MS (default 259200000, 3 days) of the webhook sender, NETWORK_SECRET (the sandbox simulator's whsec_ secret; a new one each start when unset),
  * NETWORK_SIGNING_KEY (our Ed25519 key for the connector, JSON {"kid", "private_key_pem"}; a new one each start when unset),
  * NETWORK, NETWORK_CONNECTOR_URL and NETWORK_BANK_KEYS (`connector`, its base URL and the bank's JWKS: production's
  * network adapters, e.g. against `npm run fake-bank`),
@@ -20,7 +20,7 @@
  * synthesized cloud assembly, e.g. dist/cdk.out after `npm run build`, instead of the TypeScript sources).
  */
 import { DOCUMENT_PATH, REFERENCE_PATH } from '../../shared/http/contract-pages';
-import { ENV, readNetwork } from '../../shared/runtime/config';
+import { ENV, readNetwork, readNetworkLimits } from '../../shared/runtime/config';
 import { parseListShards } from '../../shared/data/list-shards';
 import { SANDBOX_CLIENTS } from './oauth';
 import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
@@ -45,12 +45,15 @@ const runtime = await startLocalRuntime({
   ...(env[ENV.sandboxSettlementDelayMs] ? { sandboxSettlementDelayMs: Number(env[ENV.sandboxSettlementDelayMs]) } : {}),
   ...(env[ENV.webhookTimeoutMs] ? { webhookTimeoutMs: Number(env[ENV.webhookTimeoutMs]) } : {}),
   ...(env[ENV.webhookRetryBaseMs] ? { webhookRetryBaseMs: Number(env[ENV.webhookRetryBaseMs]) } : {}),
+  ...(env[ENV.webhookDisableAfterMs] ? { webhookDisableAfterMs: Number(env[ENV.webhookDisableAfterMs]) } : {}),
   ...(env[ENV.approvalTimeoutMs] ? { approvalTimeoutMs: Number(env[ENV.approvalTimeoutMs]) } : {}),
   ...(sweepIntervalMs === undefined ? {} : { sweepIntervalMs }),
   ...(env[ENV.sweepGraceMs] ? { sweepGraceMs: Number(env[ENV.sweepGraceMs]) } : {}),
   ...(env[ENV.transferInquiryAfterMs] ? { transferInquiryAfterMs: Number(env[ENV.transferInquiryAfterMs]) } : {}),
   ...(env[ENV.transferReviewAfterMs] ? { transferReviewAfterMs: Number(env[ENV.transferReviewAfterMs]) } : {}),
   ...(env[ENV.listShards] ? { listShards: parseListShards(env[ENV.listShards]) } : {}),
+  // NETWORK_CREDIT_MAX_CENTS, NETWORK_MERCHANT_DAY_MAX_CENTS: a production stage's networkLimits.
+  networkLimits: readNetworkLimits(env),
   ...(env['CLOUD_ASSEMBLY'] ? { cloudAssembly: env['CLOUD_ASSEMBLY'] } : {}),
   // NETWORK=connector with NETWORK_CONNECTOR_URL: production's network adapters, against a connector
   // such as `npm run fake-bank`'s; unset, the sandbox simulator.

@@ -34,7 +34,7 @@ export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> =>
 
 /** The non-secret fields of each audited resource: the only ones an event copies. */
 const AUDITED_FIELDS: Readonly<Record<AuditResourceType, readonly string[]>> = {
-  WEBHOOK: ['url', 'events', 'delivery_mode', 'enabled', 'description'],
+  WEBHOOK: ['url', 'events', 'delivery_mode', 'enabled', 'description', 'disabled_reason'],
   INBOUND_APPROVAL: ['callback_url', 'enabled', 'auto_approve_on_error'],
   KEY: ['key_type', 'key_value', 'status', 'account_id', 'customer_id', 'display_name'],
   PAYMENT: ['status', 'rejection_reason', 'review', 'settled_at'],
@@ -83,7 +83,14 @@ export interface AuditedChange {
  */
 export function auditItems(change: AuditedChange): TransactItem[] {
   const actor = actors.getStore();
-  if (!actor) return [];
+  return actor ? actorAuditItems(actor, change) : [];
+}
+
+/**
+ * The items that record `change` made by `actor` outside any request: the service itself (a webhook
+ * the sender disabled, shared/data/webhook-health.ts), which names itself and what it rests on.
+ */
+export function actorAuditItems(actor: Actor, change: AuditedChange): TransactItem[] {
   const event: AuditEvent = {
     id: randomUUID(),
     tenant: actor.tenant,

@@ -59,3 +59,41 @@ export const counterShardKeys = (partition: string) =>
 /** The count of a partition: the sum of its shards. */
 export const counterTotal = (shards: readonly Record<string, unknown>[]): number =>
   shards.reduce((sum, item) => sum + Number(item['count'] ?? 0), 0);
+
+/**
+ * Increments of the counters by day of the list partitions the inserted items join, for their
+ * transaction: each item counted on the UTC day of its `created_at`, the items of one transaction that
+ * fall on one counter shard added up (a transaction touches an item once). Each counter expires with
+ * `expiresAt(day)`, after every item it counts.
+ */
+export function dayCounterIncrements(
+  inserts: readonly { partitions: readonly string[]; itemId: string; createdAt: string }[],
+  expiresAt: (day: string) => number,
+) {
+  const shards = new Map<string, { partition: string; day: string; shard: number; count: number }>();
+  for (const { partitions, itemId, createdAt } of inserts) {
+    const shard = createHash('sha256').update(itemId).digest()[0]! % COUNTER_SHARDS;
+    const day = createdAt.slice(0, 10);
+    for (const partition of partitions) {
+      const key = `${shard}#${day}#${partition}`;
+      const counter = shards.get(key) ?? { partition, day, shard, count: 0 };
+      counter.count += 1;
+      shards.set(key, counter);
+    }
+  }
+  return [...shards.values()].map(({ partition, day, shard, count }) => ({
+    Update: {
+      TableName: tableName(),
+      Key: itemKeys.dayCounterShard(partition, day, shard),
+      UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD #count :count',
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':entity': 'DAY_COUNTER', ':expires': expiresAt(day), ':count': count },
+    },
+  }));
+}
+
+/** The query (key condition only) of a partition's counters by day, from `fromDay` (`YYYY-MM-DD`) on. */
+export const dayCountersQuery = (partition: string, fromDay: string) => ({
+  KeyConditionExpression: 'pk = :pk AND sk >= :from',
+  ExpressionAttributeValues: { ':pk': itemKeys.dayCounterPartition(partition), ':from': fromDay },
+});

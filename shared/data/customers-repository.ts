@@ -10,7 +10,7 @@ import { itemKeys } from './item-keys';
 import { getRecord } from './records';
 import { insertListed, listedReads, type ListedKind } from './listed-records';
 import { statusUpdate } from './status-changes';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { writeUnless } from './transactions';
 
 /** The scope of a customer in its collection: one partition per NIT. */
@@ -78,7 +78,7 @@ export const dynamoCustomerStore: CustomerStore = {
     });
     const refused = await writeUnless(
       [{ item: { Update: change }, refused: () => 'lost' as const }],
-      (events?.(updated) ?? []).map(eventPut),
+      eventsPut(events?.(updated) ?? []),
     );
     return refused ? undefined : updated;
   },

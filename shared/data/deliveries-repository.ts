@@ -12,7 +12,7 @@ import type { PageRequest, PageUnder } from '../domain/lists';
 import { dynamo, tableName } from './client';
 import { counterIncrements } from './counters';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listedRecordPut, listPartitions } from './inserts';
 import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
@@ -114,7 +114,7 @@ export const dynamoDeliveryStore: DeliveryStore = {
   async createTest(event: DomainEvent, delivery: StoredDelivery): Promise<void> {
     const { put, counters } = deliveryInsert(delivery);
     // Fresh ids: the Puts' conditions cannot fail.
-    await writeUnless([], [eventPut(event), put, ...counters]);
+    await writeUnless([], [...eventsPut([event]), put, ...counters]);
   },
 
   async recordAttempt(seen: StoredDelivery, record: AttemptRecord, now: string): Promise<boolean> {

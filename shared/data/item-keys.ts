@@ -81,6 +81,11 @@ export const itemKeys = {
   reversal: (reversalId: string): ItemKey => ({ pk: `REVERSAL#${reversalId}`, sk: 'REVERSAL' }),
   /** The answer given to a network credit, by its end_to_end_id (shared/data/credit-answers-repository.ts). */
   creditAnswer: (endToEndId: string): ItemKey => ({ pk: `CREDIT#${endToEndId}`, sk: 'ANSWER' }),
+  /** What the network credited one merchant in a Bogotá day (shared/data/merchant-credit-days.ts). */
+  merchantCreditDay: (customerId: string, day: string): ItemKey => ({
+    pk: `CREDIT_DAY#${customerId}#${day}`,
+    sk: 'TOTAL',
+  }),
   idempotency: (tenant: string, key: string): ItemKey => ({ pk: `IDEMPOTENCY#${tenant}#${key}`, sk: 'IDEMPOTENCY' }),
   /**
    * The counter (shared/data/rate-limit-store.ts, rateCounter) of a tenant, a person or a tenant's
@@ -152,6 +157,15 @@ export const itemKeys = {
   /** One shard of the item counter of a list partition (a collection or a scope of it). */
   counterShard: (partition: string, shard: number): ItemKey => ({ pk: `COUNT#${partition}`, sk: `SHARD#${shard}` }),
   counterPartition: (partition: string): string => `COUNT#${partition}`,
+  /**
+   * One shard of a list partition's count of the items created on one UTC day (`YYYY-MM-DD`): the
+   * counters of a list whose items expire (events, shared/data/events.ts), whose days are summed.
+   */
+  dayCounterShard: (partition: string, day: string, shard: number): ItemKey => ({
+    pk: `DAYCOUNT#${partition}`,
+    sk: `${day}#SHARD#${shard}`,
+  }),
+  dayCounterPartition: (partition: string): string => `DAYCOUNT#${partition}`,
 } as const;
 
 /**

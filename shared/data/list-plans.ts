@@ -77,6 +77,12 @@ export interface ListSource {
    * only, which also answer a walk by update time.
    */
   readonly immutable?: boolean;
+  /**
+   * Its items expire (events: shared/data/events.ts): the list holds those created from `since` on (the
+   * start of a UTC day), and counts them with its counters by day (counters.ts, dayCounterIncrements)
+   * from that day on, where a counter of every item ever inserted would count the expired ones too.
+   */
+  readonly daily?: { readonly since: string };
 }
 
 /**
@@ -213,6 +219,8 @@ export interface Plan {
   /** Above every sort key of the walk's items, whatever the snapshot (an item collection's end). */
   readonly ceiling?: string;
   readonly counter?: ItemCollection['counter'];
+  /** The list is counted by day (ListSource.daily) from this day (`YYYY-MM-DD`) on. */
+  readonly countedFromDay?: string;
   readonly filter?: Condition;
   /** ScanIndexForward of the walk's order. */
   readonly forward: boolean;
@@ -266,7 +274,10 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
       ? [request.created, request.updated, 'updated_at']
       : [request.updated, request.created, 'created_at'];
   const upperTime = orderRange.to !== undefined && orderRange.to < request.snapshot ? orderRange.to : request.snapshot;
-  const lower = orderRange.from;
+  // A list of expiring items starts at its window, which its counters by day count whole.
+  const since = source.daily?.since;
+  const narrowed = orderRange.from !== undefined && (since === undefined || orderRange.from > since);
+  const lower = narrowed ? orderRange.from : since;
   if (lower !== undefined && lower > upperTime) return undefined;
   const clauses = [...filters];
   if (otherRange.from !== undefined || otherRange.to !== undefined) {
@@ -281,9 +292,10 @@ export function planOf({ source, filters, request }: ListPageInput): Plan | unde
     partitions,
     ...(lowerKey === undefined ? {} : { lower: lowerKey }),
     upper: `${prefix}${upperKey(upperTime)}`,
-    whole: lower === undefined && upperTime === request.snapshot,
+    whole: !narrowed && upperTime === request.snapshot,
     ...(collection ? { ceiling: `${prefix}~` } : {}),
     ...(collection?.counter ? { counter: collection.counter } : {}),
+    ...(since === undefined ? {} : { countedFromDay: since.slice(0, 10) }),
     ...(filter ? { filter } : {}),
     forward: request.direction === 'asc',
   };

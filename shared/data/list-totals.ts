@@ -4,7 +4,7 @@
  * range, or, when a filter rules both out, from a filtered count, which page 1 takes as it reads its
  * page. shared/data/pagination.ts finds the pages.
  */
-import { counterShardKeys, counterShardsQuery, counterTotal } from './counters';
+import { counterShardKeys, counterShardsQuery, counterTotal, dayCountersQuery } from './counters';
 import { ParentRead, readKeys } from './page-companions';
 import {
   countable,
@@ -30,6 +30,12 @@ export type TotalSource = 'counter' | 'counter-at-snapshot' | 'keys-count' | 'fi
  * and the list's parent in the same call when the parent is read with it.
  */
 async function counterValue(meter: Meter, plan: Plan, parent?: ParentRead): Promise<number | undefined> {
+  const fromDay = plan.countedFromDay;
+  if (fromDay !== undefined) {
+    // Counted by day (expiring items): the window's days, one Query of each shard's counters.
+    const days = await Promise.all(plan.partitions.map((p) => meter.query(dayCountersQuery(p, fromDay))));
+    return days.reduce((sum, { Items = [] }) => sum + counterTotal(Items), 0);
+  }
   const parentKeys = parent?.withCounter ? [parent.key] : [];
   if (plan.ceiling !== undefined) {
     if (!plan.counter) return undefined;

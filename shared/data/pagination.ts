@@ -36,6 +36,7 @@ import {
   type ListCost,
   type ListJoin,
   type ListPageInput,
+  type ListSource,
   type Plan,
 } from './list-plans';
 
@@ -137,7 +138,15 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
   parent?.start(meter);
   if (!plan) return { items: [], total: 0, cost: meter.cost, totalFrom: 'empty-range', ...(await parentOf(parent)) };
   const { pageNumber, pageSize, pinned } = input.request;
-  if (input.join && !parent && plan.ceiling === undefined && countable(plan) && !pinned && pageNumber === 1) {
+  if (
+    input.join &&
+    !parent &&
+    plan.ceiling === undefined &&
+    plan.countedFromDay === undefined &&
+    countable(plan) &&
+    !pinned &&
+    pageNumber === 1
+  ) {
     return joinedFirstPage(meter, plan, input.join, pageSize);
   }
 
@@ -229,6 +238,8 @@ export interface ListRecordsInput {
   readonly equals?: Readonly<Record<string, string | undefined>>;
   /** Records never updated, listed by creation only (ListSource). */
   readonly immutable?: boolean;
+  /** Records that expire, listed from `since` on and counted by day (ListSource). */
+  readonly daily?: ListSource['daily'];
   readonly request: PageRequest;
   /** The record the list is under (ListPageInput). */
   readonly parent?: ListPageInput['parent'];
@@ -264,6 +275,7 @@ function listPageInput({
   scope,
   equals = {},
   immutable,
+  daily,
   request,
   parent,
   join,
@@ -271,7 +283,13 @@ function listPageInput({
   const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
     value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
   );
-  const source = { tenant, collection, ...(scope === undefined ? {} : { scope }), ...(immutable ? { immutable } : {}) };
+  const source = {
+    tenant,
+    collection,
+    ...(scope === undefined ? {} : { scope }),
+    ...(immutable ? { immutable } : {}),
+    ...(daily ? { daily } : {}),
+  };
   return { source, filters, request, ...(parent ? { parent } : {}), ...(join ? { join } : {}) };
 }
 

@@ -15,7 +15,7 @@ import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPayment
 import type { SettlementStore } from '../domain/settlement';
 import { tableName } from './client';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
@@ -150,7 +150,7 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
     }
     transaction.add(
       ...write.payments.map(detailPut),
-      ...write.events.map(eventPut),
+      ...eventsPut(write.events),
       // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
       ...[...write.payments, ...answered].flatMap(settledPaymentPut),
       // A payment and the payee's record of it may share a counter shard: their increments are added up.

@@ -22,7 +22,7 @@ import type { StoredRefund } from '../domain/refunds';
 import { dynamo, tableName } from './client';
 import { counterIncrements, counterIncrementsOf } from './counters';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys, scopePartition, SETTLEMENT_FILE_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
 import { Meter, keyText } from './list-plans';
@@ -178,7 +178,7 @@ export const dynamoReconciliationStore: ReconciliationStore = {
           refused: () => 'done',
         },
       ],
-      [eventPut(event)],
+      eventsPut([event]),
     );
     return refused ?? 'written';
   },

@@ -21,7 +21,7 @@ import type { DomainEvent } from '../domain/events';
 import { tableName } from './client';
 import { counterIncrementsOf } from './counters';
 import { dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
@@ -110,7 +110,7 @@ async function insert({
         refundMoveItems(moveOf(refund, -refund.amount_cents), refund.created_at, 'REFUND', seen),
       )
       .add(
-        ...events.map(eventPut),
+        ...eventsPut(events),
         ...counterIncrementsOf([{ partitions: listPartitions(refund, listingOf(REFUNDS, refund)), itemId: refund.id }]),
       ),
   );
@@ -159,7 +159,7 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
         .add(refundedAmountUpdate(refund));
     }
     // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
-    transaction.add(...events.map(eventPut), ...settledRefundPut(refund));
+    transaction.add(...eventsPut(events), ...settledRefundPut(refund));
     // An operator's answer (npm run ops:transfer-status) is audited; a job's or callback's has no actor.
     transaction.add(
       ...operatorAuditItems({

@@ -11,7 +11,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReportStore, StoredReport } from '../domain/reports';
 import { dynamo, tableName } from './client';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { listedRecordInsert } from './inserts';
 import { itemKeys, REPORT_ENTITY, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
@@ -125,7 +125,7 @@ export const dynamoReportStore: ReportStore = {
     }
   },
 
-  succeed: (report, event) => finishReport(report, [eventPut(event)]),
+  succeed: (report, event) => finishReport(report, eventsPut([event])),
 
   fail: (report) => finishReport(report, []),
 };

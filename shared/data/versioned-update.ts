@@ -14,7 +14,8 @@ export const versionOf = (record: object): number => (record as { readonly versi
 
 /**
  * Sets `changes` (undefined ones left out), updated_at = `now` and the table attributes `indexed`
- * (index keys that follow updated_at) on the item at `key`, while its version is `seen`'s: an item of
+ * (index keys that follow updated_at) on the item at `key`, and takes the attributes `removed` away,
+ * while its version is `seen`'s: an item of
  * a transaction (the change is written with its audit event, shared/data/audit-trail.ts), and the
  * record it makes, what DynamoDB will store (a transaction answers no item). The transaction is
  * refused, its condition failing, when the record changed (or went) since `seen` was read.
@@ -25,6 +26,7 @@ export function versionedUpdateItem<T>(
   changes: Readonly<Record<string, unknown>>,
   now: string,
   indexed: Readonly<Record<string, string>> = {},
+  removed: readonly string[] = [],
 ): { readonly item: TransactItem; readonly after: T } {
   const version = versionOf(seen);
   const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
@@ -32,9 +34,23 @@ export function versionedUpdateItem<T>(
     ':next': version + 1,
     ':seen': version,
   });
+  // Attributes the change takes away (`removed`), each named apart from the fields set.
+  const names = { ...expression.ExpressionAttributeNames, ...Object.fromEntries(removed.map((n, i) => [`#r${i}`, n])) };
+  const removal = removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '';
+  const after = { ...seen, ...defined, updated_at: now, version: version + 1 } as Record<string, unknown>;
+  for (const name of removed) delete after[name];
   return {
-    item: { Update: { TableName: tableName(), Key: key, ...expression, ConditionExpression: 'version = :seen' } },
-    after: { ...seen, ...defined, updated_at: now, version: version + 1 } as T,
+    item: {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        ...expression,
+        UpdateExpression: `${expression.UpdateExpression}${removal}`,
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ConditionExpression: 'version = :seen',
+      },
+    },
+    after: after as T,
   };
 }
 

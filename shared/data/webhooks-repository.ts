@@ -20,6 +20,9 @@ import { versionedUpdateItem } from './versioned-update';
 /** What an audit event says of the webhook it is about. */
 const audited = (webhook: StoredWebhook) => ({ resourceType: 'WEBHOOK' as const, resourceId: webhook.id });
 
+/** What a webhook keeps of its failed deliveries (shared/data/webhook-health.ts): a new start removes them. */
+const FAILURE_ATTRIBUTES = ['failing_since', 'disabled_reason'] as const;
+
 /** The stored item: the domain's webhook and the version its changes are conditioned on. */
 type WebhookItem = StoredWebhook & { readonly version: number };
 
@@ -76,9 +79,15 @@ export const dynamoWebhookStore: WebhookStore = {
   },
 
   async update(seen: StoredWebhook, changes: WebhookChanges, now: string): Promise<StoredWebhook | undefined> {
-    const { item, after } = versionedUpdateItem<StoredWebhook>(itemKeys.webhook(seen.id), seen, changes, now, {
-      gsi2sk: updatedAtKeys(seen.id, now, false).gsi2sk,
-    });
+    const { clearFailures, ...fields } = changes;
+    const { item, after } = versionedUpdateItem<StoredWebhook>(
+      itemKeys.webhook(seen.id),
+      seen,
+      fields,
+      now,
+      { gsi2sk: updatedAtKeys(seen.id, now, false).gsi2sk },
+      clearFailures ? FAILURE_ATTRIBUTES.filter((name) => seen[name] !== undefined) : [],
+    );
     const action = changes.secrets === undefined ? 'webhook.updated' : 'webhook.secret_rotated';
     const refusal = await writeUnless(
       [{ item, refused: () => 'changed' as const }],

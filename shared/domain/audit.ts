@@ -15,6 +15,7 @@ export type AuditAction =
   | 'webhook.updated'
   | 'webhook.deleted'
   | 'webhook.secret_rotated'
+  | 'webhook.disabled'
   | 'inbound_approval.created'
   | 'inbound_approval.updated'
   | 'inbound_approval.secret_rotated'

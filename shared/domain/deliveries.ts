@@ -2,27 +2,19 @@
  * Deliveries of events to webhooks (docs/webhooks.md, "Delivery"). The dispatcher turns each event of
  * the outbox into one delivery per webhook that wants it, and queues it (shared/domain/dispatch.ts);
  * the sender makes each attempt, records it on the delivery, and queues the next one with its
- * backoff (RETRY) or ends it.
+ * backoff (RETRY) or ends it, noting how it went on the webhook (shared/domain/webhook-health.ts).
+ * What a client does with the log (list, redeliver, test) is shared/domain/delivery-log.ts's.
  * Everything here is safe to run twice: a delivery's id follows from its event and its webhook, and
  * an attempt is recorded only on the delivery as it was read.
  */
-import type { DeliveryStatus, WebhookEventType, WebhookDeliveryListQuery } from '../schemas/webhooks';
-import { uuidOf, type Clock, type NewRecords } from './clock';
-import { AppError } from './errors';
-import type { DomainEvent } from './events';
-import {
-  paginationInfo,
-  parsePageRequest,
-  type ListAnswer,
-  type PageRequest,
-  type PageUnder,
-  type RecordReader,
-} from './lists';
-import { readOwn } from './ownership';
+import type { DeliveryStatus, WebhookEventType } from '../schemas/webhooks';
+import { uuidOf, type Clock, type IdGenerator } from './clock';
+import { publicEvent, type DomainEvent } from './events';
+import type { PageRequest, PageUnder, RecordReader } from './lists';
 import { signedPost, type WebhookTransport } from './signed-post';
 import { retryDelayMs } from './retry-backoff';
+import { noteAttempt, type WebhookHealthStore } from './webhook-health';
 import {
-  getOwnWebhook,
   signingSecrets,
   webhookSecretOwner,
   type SecretSealer,
@@ -115,6 +107,8 @@ export interface DeliverySettings {
   readonly timeoutMs: number;
   /** The first retry's longest delay; the n-th waits up to base × 2^(n-1) (WEBHOOK_RETRY_BASE_MS). */
   readonly retryBaseMs: number;
+  /** How long every attempt must fail before the webhook is disabled (WEBHOOK_DISABLE_AFTER_MS). */
+  readonly disableAfterMs: number;
 }
 
 /** Retries after the first attempt of a round, in RETRY mode (Passport's "up to 12 retries"). */
@@ -174,14 +168,17 @@ export interface AttemptDeps {
   readonly sealer: Pick<SecretSealer, 'open'>;
   /** The retries' jitter: a number in [0, 1) (Math.random; tests pass their own). */
   readonly random: () => number;
+  /** Where each attempt's result is noted, to disable a webhook failing for days (webhook-health.ts). */
+  readonly health: WebhookHealthStore;
+  /** The id of a `webhook.disabled` event. */
+  readonly ids: IdGenerator;
 }
 
 /** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
 export type AttemptOutcome = 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'NOT_DUE' | 'DONE_ALREADY';
 
 /** The body every receiver gets: the event without its routing fields. */
-export const eventBody = (event: DomainEvent): string =>
-  JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+export const eventBody = (event: DomainEvent): string => JSON.stringify(publicEvent(event));
 
 const isSuccess = (status: number | undefined): boolean => status !== undefined && status >= 200 && status < 300;
 
@@ -256,139 +253,22 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
   ]);
   const attemptedAt = deps.clock.now();
   let record: AttemptRecord;
-  if (!webhook || !webhook.enabled || !event) {
+  const sentTo = webhook?.enabled && event ? webhook : undefined;
+  if (!sentTo || !event) {
     const error = `Not sent: ${!webhook ? 'the webhook was deleted' : !webhook.enabled ? 'the webhook is disabled' : 'the event has expired (events are kept 30 days)'}`;
     record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
   } else {
-    const attempt = await post(deps, webhook, event, attemptedAt);
-    record = afterAttempt(delivery, webhook.delivery_mode, attempt, deps);
+    const attempt = await post(deps, sentTo, event, attemptedAt);
+    record = afterAttempt(delivery, sentTo.delivery_mode, attempt, deps);
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';
   if (record.status === 'PENDING') {
     await deps.queue.send(delivery.id, Math.max(0, Date.parse(record.next_attempt_at!) - Date.parse(deps.clock.now())));
-    return 'RETRYING';
   }
-  return record.status;
-}
-
-/** Reads one delivery of one of the tenant's webhooks: 404 when unknown or of another webhook. */
-async function getOwnDelivery(
-  deps: {
-    readonly webhooks: WebhookReader;
-    readonly deliveries: Pick<DeliveryStore, 'get'>;
-  },
-  tenant: string,
-  webhookId: string,
-  deliveryId: string,
-): Promise<StoredDelivery> {
-  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
-  const delivery = await readOwn((id) => deps.deliveries.get(id), tenant, 'Delivery', deliveryId);
-  if (delivery.webhook_id !== webhook.id) {
-    throw new AppError('NOT_FOUND', `Delivery ${deliveryId} does not exist for webhook ${webhook.id}`);
+  // Once the attempt is recorded and the next one queued: an attempt not sent says nothing of the receiver.
+  if (sentTo) {
+    const health = { ...deps, disableAfterMs: deps.settings.disableAfterMs };
+    await noteAttempt(health, sentTo, { attempted_at: attemptedAt, succeeded: record.status === 'SUCCEEDED' });
   }
-  return delivery;
-}
-
-/**
- * GET /v1/webhooks/{id}/deliveries: the webhook's deliveries, a page at a time, every attempt in each.
- * The webhook is read with the page (PageUnder): unknown is 404, another client's 403, as its GET.
- */
-export async function listDeliveries(
-  deliveries: Pick<DeliveryStore, 'listUnderWebhook'>,
-  tenant: string,
-  webhookId: string,
-  query: WebhookDeliveryListQuery,
-  now: string,
-): Promise<ListAnswer<'deliveries', PublicDelivery>> {
-  const request = parsePageRequest(query, now);
-  const page = await deliveries.listUnderWebhook(tenant, webhookId.toLowerCase(), request);
-  const owner = page.ownerTenant;
-  await readOwn(async () => (owner === undefined ? undefined : { tenant: owner }), tenant, 'Webhook', webhookId);
-  return { deliveries: page.items.map(publicDelivery), pagination_info: paginationInfo(request, page.total) };
-}
-
-export interface RedeliverDeps {
-  readonly webhooks: WebhookReader;
-  readonly deliveries: Pick<DeliveryStore, 'get' | 'reopen'>;
-  readonly queue: DeliveryQueue;
-  readonly clock: Clock;
-}
-
-/**
- * How long past its due time a PENDING delivery's attempt may still be on its way: longer than a
- * sender batch takes (functions/workers.ts). Past it, no message is coming: its attempt has stalled.
- */
-export const STALLED_AFTER_MS = 120_000;
-
-/**
- * POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, starting now,
- * under the webhook's current URL, secrets and mode. A delivery still PENDING is already being tried:
- * 409, so that one event is never sent by two rounds at once; unless its attempt has stalled (due for
- * over STALLED_AFTER_MS: a redelivery whose message failed after its commit, a crash), which is
- * queued again and answered as it is. The commit made the delivery due work, so the sweeper queues a
- * stalled attempt too, without anyone asking.
- */
-export async function redeliver(
-  deps: RedeliverDeps,
-  tenant: string,
-  webhookId: string,
-  deliveryId: string,
-): Promise<PublicDelivery> {
-  const delivery = await getOwnDelivery(deps, tenant, webhookId, deliveryId);
-  if (delivery.status === 'PENDING' && stalled(delivery, deps.clock.now())) {
-    await deps.queue.send(delivery.id, 0);
-    return publicDelivery(delivery);
-  }
-  if (delivery.status === 'PENDING') {
-    throw new AppError('DELIVERY_IN_PROGRESS', `Delivery ${delivery.id} is still being attempted: wait for its result`);
-  }
-  if (delivery.attempts.length >= MAX_ATTEMPTS) {
-    throw new AppError(
-      'DELIVERY_IN_PROGRESS',
-      `Delivery ${delivery.id} has made ${MAX_ATTEMPTS} attempts, the most it keeps`,
-    );
-  }
-  const reopened = await deps.deliveries.reopen(delivery, deps.clock.now());
-  if (!reopened)
-    throw new AppError(
-      'CONCURRENT_UPDATE',
-      `Delivery ${delivery.id} was changed by another request: read it and retry`,
-    );
-  await deps.queue.send(reopened.id, 0);
-  return publicDelivery(reopened);
-}
-
-const stalled = (delivery: StoredDelivery, now: string): boolean =>
-  Date.parse(now) - Date.parse(delivery.next_attempt_at ?? delivery.updated_at) > STALLED_AFTER_MS;
-
-export interface SendTestEventDeps extends NewRecords {
-  readonly webhooks: WebhookReader;
-  readonly deliveries: Pick<DeliveryStore, 'createTest'>;
-}
-
-/**
- * POST /v1/webhooks/{id}/test: a `webhook.test` event for this webhook alone (whatever its events),
- * and its delivery, written together; the dispatcher queues it as any event. A disabled webhook
- * receives nothing, so it is refused; one disabled after this, before the attempt, ends the delivery
- * FAILED.
- */
-export async function sendTestEvent(
-  deps: SendTestEventDeps,
-  tenant: string,
-  webhookId: string,
-): Promise<PublicDelivery> {
-  const webhook = await getOwnWebhook(deps.webhooks, tenant, webhookId);
-  if (!webhook.enabled) throw new AppError('WEBHOOK_DISABLED', `Webhook ${webhook.id} is disabled: enable it first`);
-  const now = deps.clock.now();
-  const event: DomainEvent = {
-    id: deps.ids.newId(),
-    tenant,
-    type: 'webhook.test',
-    created_at: now,
-    data: { webhook_id: webhook.id },
-    webhook_id: webhook.id,
-  };
-  const delivery = newDelivery(event, webhook, now);
-  await deps.deliveries.createTest(event, delivery);
-  return publicDelivery(delivery);
+  return record.status === 'PENDING' ? 'RETRYING' : record.status;
 }

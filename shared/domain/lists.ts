@@ -189,8 +189,9 @@ function timeRange(
 /**
  * The page a request asks for, with every default applied and every value checked (the schema
  * already checked shapes; this checks meaning: real dates, ordered bounds, no future snapshot).
+ * `defaultDirection` is the order without order_direction: `asc`, but for a log read newest first.
  */
-export function parsePageRequest(query: PageQuery, now: string): PageRequest {
+export function parsePageRequest(query: PageQuery, now: string, defaultDirection: OrderDirection = 'asc'): PageRequest {
   const errors = new FieldErrors();
   const pageSize = query.page_size ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
@@ -204,7 +205,7 @@ export function parsePageRequest(query: PageQuery, now: string): PageRequest {
   if (orderKey !== 'created_at' && orderKey !== 'updated_at') {
     errors.add('order_key', 'must be one of created_at, updated_at');
   }
-  const direction = (query.order_direction ?? 'asc').toLowerCase();
+  const direction = (query.order_direction ?? defaultDirection).toLowerCase();
   if (direction !== 'asc' && direction !== 'desc') errors.add('order_direction', 'must be asc or desc');
 
   let snapshot = now;

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { CreditAnswer, CreditRejectionReason, CreditRequest } from '../schemas/network';
 import type { PayQrCodeRequest } from '../schemas/payments';
 import { GUID_SUFFIX, REFERENCE_MARK } from '../qr/tags';
+import { colombiaDay } from '../calendar/colombia-days';
 import { newRecord, readWhile, type DecisionWait } from './clock';
 import type { DirectoryStore } from './directory';
 import { AppError, type ErrorCode } from './errors';
@@ -40,7 +41,27 @@ export interface CreditAnswerStore {
   keep(endToEndId: string, kept: KeptCreditAnswer): Promise<KeptCreditAnswer>;
 }
 
+/**
+ * What the network may credit one merchant in a Bogotá day (docs/network.md, "Limits"), counted as
+ * credits arrive: a credit is held against the day's room before it is received, and given back if
+ * it is refused.
+ */
+export interface MerchantCreditDays {
+  /** Adds `cents` to the merchant's day unless that would pass `capCents`: whether it was added. */
+  hold(customerId: string, day: string, cents: number, capCents: number): Promise<boolean>;
+  release(customerId: string, day: string, cents: number): Promise<void>;
+}
+
+/** The stage's networkLimits, in cents; each absent when it sets none. */
+export interface CreditLimits {
+  readonly perCreditCents?: number;
+  readonly perMerchantPerDayCents?: number;
+  readonly days: MerchantCreditDays;
+}
+
 export interface ReceiveCreditDeps extends ReceivePaymentDeps {
+  /** Absent: no cap but the stage's per-payment maximum. */
+  readonly limits?: CreditLimits;
   readonly creditAnswers: CreditAnswerStore;
   readonly directory: Pick<DirectoryStore, 'get'>;
   readonly qrReferences: QrCodeReferences;
@@ -240,7 +261,36 @@ async function decideCredit(
     credit_fingerprint: fingerprint,
     counterparty: payerOf(credit.debtor),
   };
-  return creditOnce(deps, arriving, key.id, code);
+  return creditWithinLimits(deps, arriving, key.id, code);
+}
+
+/**
+ * creditOnce within the stage's networkLimits: over the per-credit cap, or past the merchant's room for
+ * the day, REJECTED with nothing written. Two copies racing before either is written may both hold
+ * the amount, and a credit whose request fails keeps its hold: the day's room then shrinks by more
+ * than was credited (stricter, never looser).
+ */
+async function creditWithinLimits(
+  deps: ReceiveCreditDeps,
+  arriving: ArrivingPayment,
+  keyId: string,
+  code: StoredQrCode | undefined,
+): Promise<CreditAnswer> {
+  const { limits } = deps;
+  if (limits?.perCreditCents !== undefined && arriving.amount_cents > limits.perCreditCents) {
+    return rejected('AMOUNT_ABOVE_LIMIT');
+  }
+  const cap = limits?.perMerchantPerDayCents;
+  if (cap === undefined) return creditOnce(deps, arriving, keyId, code);
+  const day = colombiaDay(arriving.created_at);
+  if (!(await limits!.days.hold(arriving.customer_id, day, arriving.amount_cents, cap))) {
+    return rejected('DAILY_LIMIT_REACHED');
+  }
+  const answer = await creditOnce(deps, arriving, keyId, code);
+  // A refusal credited nothing: the room is given back. (A failure keeps it held: the payment may
+  // have been written, and be accepted by its decision job.)
+  if (answer.status === 'REJECTED') await limits!.days.release(arriving.customer_id, day, arriving.amount_cents);
+  return answer;
 }
 
 /**

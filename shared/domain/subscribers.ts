@@ -18,9 +18,18 @@ export interface SubscriberReader {
  */
 const existedAt = (webhook: StoredWebhook, event: DomainEvent): boolean => webhook.created_at <= event.created_at;
 
+/**
+ * The webhook an event is about, when it must not go there: a `webhook.disabled` goes to the client's
+ * other webhooks, even if the disabled one was enabled again before the dispatch.
+ */
+const aboutWebhook = (event: DomainEvent): string | undefined =>
+  event.type === 'webhook.disabled' ? (event.data as { readonly id?: string }).id : undefined;
+
 /** The webhooks an event of the outbox (not a test event) goes to: every enabled subscriber that existed at it. */
 export async function subscribersOf(webhooks: SubscriberReader, event: DomainEvent): Promise<readonly StoredWebhook[]> {
-  const subscribed = (w: StoredWebhook) => w.enabled && w.events.includes(event.type) && existedAt(w, event);
+  const about = aboutWebhook(event);
+  const subscribed = (w: StoredWebhook) =>
+    w.enabled && w.events.includes(event.type) && existedAt(w, event) && w.id !== about;
   return (await webhooks.webhooksOf(event.tenant)).filter(subscribed);
 }
 

@@ -8,6 +8,7 @@ import type {
   CreateWebhookRequest,
   DeliveryMode,
   UpdateWebhookRequest,
+  WebhookDisabledReason,
   WebhookEventType,
   WebhookListQuery,
 } from '../schemas/webhooks';
@@ -53,6 +54,13 @@ export interface StoredWebhook {
   readonly description?: string;
   /** Sealed: the current secret first, then previous ones until their expiry. */
   readonly secrets: SealedSecrets;
+  /**
+   * The first failed attempt of a run of failed attempts, none succeeding since (shared/domain/
+   * webhook-health.ts): absent while deliveries succeed.
+   */
+  readonly failing_since?: string;
+  /** Set when the API disabled the webhook (its deliveries failed for days). */
+  readonly disabled_reason?: WebhookDisabledReason;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -65,6 +73,8 @@ export interface PublicWebhook {
   readonly delivery_mode: DeliveryMode;
   readonly enabled: boolean;
   readonly description?: string;
+  readonly failing_since?: string;
+  readonly disabled_reason?: WebhookDisabledReason;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -77,7 +87,10 @@ export interface WebhookWithSecret extends PublicWebhook {
 /** The fields a PATCH or a rotation changes. */
 export type WebhookChanges = Partial<
   Pick<StoredWebhook, 'url' | 'events' | 'delivery_mode' | 'enabled' | 'description' | 'secrets'>
->;
+> & {
+  /** Forgets the run of failed deliveries and why the API disabled it: a new start. */
+  readonly clearFailures?: true;
+};
 
 /** No list filter beyond the shared conventions. */
 export type WebhookListFilters = Record<string, never>;
@@ -130,6 +143,8 @@ export function publicWebhook(webhook: StoredWebhook): PublicWebhook {
     delivery_mode: webhook.delivery_mode,
     enabled: webhook.enabled,
     ...(webhook.description === undefined ? {} : { description: webhook.description }),
+    ...(webhook.failing_since === undefined ? {} : { failing_since: webhook.failing_since }),
+    ...(webhook.disabled_reason === undefined ? {} : { disabled_reason: webhook.disabled_reason }),
     created_at: webhook.created_at,
     updated_at: webhook.updated_at,
   };
@@ -239,7 +254,11 @@ async function changeWebhook(
 
 export type UpdateWebhookDeps = ChangeDeps & WebhookUrlDeps;
 
-/** PATCH /v1/webhooks/{id}: any of url (checked as on create), events, delivery_mode, enabled, description. */
+/**
+ * PATCH /v1/webhooks/{id}: any of url (checked as on create), events, delivery_mode, enabled,
+ * description. Enabling it, or a URL, starts afresh: the run of failed deliveries that would disable
+ * it (or did) is forgotten, so an endpoint fixed and enabled again has its whole window.
+ */
 export async function updateWebhook(
   deps: UpdateWebhookDeps,
   tenant: string,
@@ -247,7 +266,10 @@ export async function updateWebhook(
   request: UpdateWebhookRequest,
 ): Promise<PublicWebhook> {
   if (request.url !== undefined) await checkWebhookUrl(request.url, deps.urlPolicy, deps.resolver);
-  return publicWebhook(await changeWebhook(deps, tenant, id, () => request));
+  const fresh = request.enabled === true || request.url !== undefined;
+  return publicWebhook(
+    await changeWebhook(deps, tenant, id, () => ({ ...request, ...(fresh ? { clearFailures: true as const } : {}) })),
+  );
 }
 
 export interface RotateWebhookSecretDeps extends ChangeDeps {

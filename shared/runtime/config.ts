@@ -59,6 +59,13 @@ export const ENV = {
   listShards: 'LIST_SHARDS',
   /** The most one payment may move, in cents (the stage's maxPaymentCents); above it 400 AMOUNT_ABOVE_LIMIT. */
   maxPaymentCents: 'MAX_PAYMENT_CENTS',
+  /**
+   * The stage's networkLimits (docs/network.md, "Limits"): the most one credit from the network may
+   * carry, and the most the network may credit one merchant in a Bogotá day, in cents. Unset: no cap
+   * but MAX_PAYMENT_CENTS.
+   */
+  networkCreditMaxCents: 'NETWORK_CREDIT_MAX_CENTS',
+  networkMerchantDayMaxCents: 'NETWORK_MERCHANT_DAY_MAX_CENTS',
   /** How many days after its creation an INBOUND payment may be refunded (docs/refunds.md; default 90). */
   refundWindowDays: 'REFUND_WINDOW_DAYS',
   /** How long the sandbox network takes to settle a payment to another participant (milliseconds). */
@@ -74,8 +81,16 @@ export const ENV = {
   streamFailureQueueUrl: 'STREAM_FAILURE_QUEUE_URL',
   /** How long a webhook receiver has to answer 2xx (milliseconds; default 5000). */
   webhookTimeoutMs: 'WEBHOOK_TIMEOUT_MS',
-  /** The first retry's longest delay of a RETRY webhook; the n-th waits up to base × 2^(n-1), jittered (milliseconds; default 1000). */
+  /**
+   * The first retry's longest delay of a RETRY webhook; the n-th waits between half and all of
+   * base × 2^(n-1), at most a day (milliseconds; default 60000).
+   */
   webhookRetryBaseMs: 'WEBHOOK_RETRY_BASE_MS',
+  /**
+   * How long every delivery attempt of a webhook must have failed before it is disabled
+   * (milliseconds; default 259200000, 3 days; docs/webhooks.md, "Disabled webhooks").
+   */
+  webhookDisableAfterMs: 'WEBHOOK_DISABLE_AFTER_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
   /** Who records the traces: `xray` (the default) or `otel` (docs/tracing.md; set by the stack on an ADOT stage). */
@@ -236,6 +251,25 @@ export interface RuntimeConfig {
   readonly sweepGraceMs: number;
 }
 
+/** The caps on credits from the network (networkLimits), in cents; each absent when the stage sets none. */
+export interface NetworkLimits {
+  readonly perCreditCents?: number;
+  readonly perMerchantPerDayCents?: number;
+}
+
+const optionalPositiveInteger = (env: NodeJS.ProcessEnv, name: string): number | undefined =>
+  env[name] ? positiveInteger(env, name, 0) : undefined;
+
+/** NETWORK_CREDIT_MAX_CENTS and NETWORK_MERCHANT_DAY_MAX_CENTS, read at each use (as the grace below). */
+export const readNetworkLimits = (env: NodeJS.ProcessEnv = process.env): NetworkLimits => {
+  const perCredit = optionalPositiveInteger(env, ENV.networkCreditMaxCents);
+  const perDay = optionalPositiveInteger(env, ENV.networkMerchantDayMaxCents);
+  return {
+    ...(perCredit === undefined ? {} : { perCreditCents: perCredit }),
+    ...(perDay === undefined ? {} : { perMerchantPerDayCents: perDay }),
+  };
+};
+
 /** DynamoDB answers in milliseconds: a call still unanswered after a second is retried or given up. */
 export const DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS = 1_000;
 
@@ -290,6 +324,16 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
  */
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
+
+/**
+ * WEBHOOK_DISABLE_AFTER_MS, read at each batch of the sender rather than once, as the settings
+ * below: tests sharing one local runtime may each shorten it for a moment.
+ */
+export const readWebhookDisableAfterMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.webhookDisableAfterMs, DEFAULT_WEBHOOK_DISABLE_AFTER_MS);
+
+/** A webhook whose every delivery failed for 3 days is disabled (docs/webhooks.md). */
+export const DEFAULT_WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 
 export const DEFAULT_TRANSFER_INQUIRY_AFTER_MS = 120_000;
 

@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'webhook.updated',
   'webhook.deleted',
   'webhook.secret_rotated',
+  // Disabled by the API: every delivery failed for days (docs/webhooks.md, "Disabled webhooks").
+  'webhook.disabled',
   'inbound_approval.created',
   'inbound_approval.updated',
   'inbound_approval.secret_rotated',

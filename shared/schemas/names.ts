@@ -8,6 +8,7 @@ import type * as accounts from './accounts';
 import type * as audit from './audit';
 import type * as common from './common';
 import type * as customers from './customers';
+import type * as events from './events';
 import type * as inboundApproval from './inbound-approval';
 import type * as keys from './keys';
 import type * as ledger from './ledger';
@@ -26,6 +27,7 @@ type Modules = typeof accounts &
   typeof audit &
   typeof common &
   typeof customers &
+  typeof events &
   typeof inboundApproval &
   typeof keys &
   typeof ledger &

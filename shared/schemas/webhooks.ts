@@ -21,6 +21,8 @@ export const CHANGE_EVENT_TYPES = [
   'refund.created',
   'refund.settled',
   'refund.rejected',
+  // One of the client's webhooks disabled after its deliveries all failed for days (docs/webhooks.md).
+  'webhook.disabled',
 ] as const;
 
 /** The events a webhook may subscribe to: every change's, and the test event it can ask for. */
@@ -71,16 +73,25 @@ export const webhookDeliveryListQuerySchema = listQuery({});
 
 export type WebhookDeliveryListQuery = FromSchema<typeof webhookDeliveryListQuerySchema>;
 
-/** A webhook, as every route answers it: never with its secret, but for webhookWithSecretSchema. */
-export const webhookSchema = /* @__PURE__ */ closedObject({ id: UUID, ...webhookProperties, ...TIMESTAMPS }, [
-  'id',
-  'url',
-  'events',
-  'delivery_mode',
-  'enabled',
-  'created_at',
-  'updated_at',
-]);
+/** Why a webhook is disabled when the API disabled it: every delivery failed for days (docs/webhooks.md). */
+export const WEBHOOK_DISABLED_REASONS = ['DELIVERIES_FAILED'] as const;
+export type WebhookDisabledReason = (typeof WEBHOOK_DISABLED_REASONS)[number];
+
+/**
+ * A webhook, as every route answers it: never with its secret, but for webhookWithSecretSchema.
+ * `failing_since`: the first failed attempt of a run with no success since; `disabled_reason`: the
+ * API disabled it (both go when it is enabled again or given a new URL).
+ */
+export const webhookSchema = /* @__PURE__ */ closedObject(
+  {
+    id: UUID,
+    ...webhookProperties,
+    failing_since: TIMESTAMP,
+    disabled_reason: { type: 'string', enum: WEBHOOK_DISABLED_REASONS },
+    ...TIMESTAMPS,
+  },
+  ['id', 'url', 'events', 'delivery_mode', 'enabled', 'created_at', 'updated_at'],
+);
 
 /**
  * The answer of create and rotate-secret, the only two that show the (new) signing secret: always on

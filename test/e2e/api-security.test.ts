@@ -65,6 +65,8 @@ const PAYING_FIRST_STEPS: readonly [string, string, unknown][] = [
     { identification_type: 'NIT', identification_number: '900999001', business_name: 'Viewer SAS', accounts: [] },
   ],
   ['POST', '/sandbox/directory/keys', sandboxEntry({ key_type: 'ALPHA', key_value: '@viewerkey' }, PERSON)],
+  // A report is a file of every payment of a period with its payers' personal data: breb/reports.write.
+  ['POST', '/v1/reports', { type: 'payments', created_from: '2026-01-01', created_to: '2026-01-31' }],
 ];
 
 describe('who may resolve keys and use the sandbox', () => {

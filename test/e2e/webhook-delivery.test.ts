@@ -2,14 +2,17 @@
  * Webhook delivery end to end (docs/webhooks.md): payments through the real local server with real
  * tokens, their events read from DynamoDB Local's stream by the dispatcher and sent by the sender to
  * a real receiver on loopback, which verifies every signature with the `standardwebhooks` package.
- * Every event type; only subscribed, enabled webhooks of the event's client; the retry schedule (a
- * short base), ONCE, timeouts, refused connections and redirects, the delivery log, redelivery, the
- * test event, secret rotation, and 25 concurrent payments giving exactly their events.
+ * Every event type (webhook.disabled too, with a short disabling window for that test); only
+ * subscribed, enabled webhooks of the event's client; the retry schedule (a short base: its lower
+ * and upper bounds, a receiver down through four retries then up), ONCE, timeouts, refused
+ * connections and redirects, the delivery log, redelivery, the test event, secret rotation, and 25
+ * concurrent payments giving exactly their events.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { colombiaDay } from '../../shared/calendar/colombia-days';
 import { MAX_RETRIES } from '../../shared/domain/deliveries';
+import { ENV } from '../../shared/runtime/config';
 import { signedHeaders } from '../../shared/domain/webhook-signature';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
 import { walkAll } from '../support/accounts';
@@ -45,6 +48,7 @@ beforeAll(async () => {
   payer = await merchantWithKey(api, tokenA, { availableBalance: '100000.00' });
 });
 afterAll(async () => {
+  delete process.env[ENV.webhookDisableAfterMs];
   await api?.stop();
   await receiver?.stop();
 });
@@ -107,6 +111,12 @@ describe('events reach the webhooks that want them, signed', () => {
   it('every event type, verified by standardwebhooks, with webhook-id = the event id and the payment as GET answers it', async () => {
     const hook = await webhook();
     const payee = await merchantWithKey(api, tokenA);
+    // webhook.disabled: another webhook whose every attempt fails for the window, shortened for this
+    // test alone (the sender reads the setting at each batch; the retry tests below need the default).
+    process.env[ENV.webhookDisableAfterMs] = '1000';
+    const failing = await webhook({ events: ['webhook.test'] });
+    receiver.behave(failing.path, 'fail');
+    expect((await api.request('POST', `/v1/webhooks/${failing.id}/test`, { token: tokenA })).status).toBe(200);
 
     const settled = await pay('10.00');
     const rejected = await pay('10.99');
@@ -209,8 +219,10 @@ describe('events reach the webhooks that want them, signed', () => {
           'customer.updated',
           'reconciliation.completed',
           'payment.reversed',
+          'webhook.disabled',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
     );
+    delete process.env[ENV.webhookDisableAfterMs];
     const received = receiver.at(hook.path);
     expect(new Set(received.map((r) => r.event.type))).toEqual(new Set(ALL_TYPES));
     for (const r of received) {
@@ -246,6 +258,10 @@ describe('events reach the webhooks that want them, signed', () => {
     expect(receiver.at(hook.path).find((r) => r.event.type === 'reconciliation.completed')!.event.data).toEqual(
       reconciled.body,
     );
+    // The failing webhook as GET answers it, disabled.
+    const disabled = await api.request('GET', `/v1/webhooks/${failing.id}`, { token: tokenA });
+    expect(disabled.body).toMatchObject({ enabled: false, disabled_reason: 'DELIVERIES_FAILED' });
+    expect(receiver.at(hook.path).find((r) => r.event.type === 'webhook.disabled')!.event.data).toEqual(disabled.body);
 
     // The delivery log: one SUCCEEDED delivery per event, one attempt each.
     const log = await deliveriesOf(hook.id);
@@ -297,27 +313,37 @@ describe('failing receivers', () => {
     expect(requests).toHaveLength(1 + MAX_RETRIES);
     // Every attempt is the same event under the same webhook-id (receivers dedupe on it).
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([test.body.event_id]));
-    // Retry n waits a random time up to base × 2^(n-1) after attempt n ended (full jitter; the unit
-    // tests pin its bounds and spread), and the local queue, as SQS, delays in whole seconds: at most
-    // that and a second more (and the machine's slack).
+    // Retry n waits between half and all of base × 2^(n-1) after attempt n ended (the unit tests pin
+    // its bounds with a fixed random source), never less: an early message waits for the rest. The
+    // local queue, as SQS, delays in whole seconds: at most that and a second more (and the slack).
     const started = delivery.attempts.map((a: any) => Date.parse(a.attempted_at));
     for (let n = 1; n <= MAX_RETRIES; n += 1) {
       const ended = started[n - 1] + delivery.attempts[n - 1].duration_ms;
-      expect(started[n] - ended).toBeGreaterThanOrEqual(0);
+      expect(started[n] - ended).toBeGreaterThanOrEqual(Math.floor((RETRY_BASE_MS * 2 ** (n - 1)) / 2));
       expect(started[n] - ended).toBeLessThanOrEqual(RETRY_BASE_MS * 2 ** (n - 1) + 1_000 + 2_000);
     }
   }, 90_000);
 
-  it('RETRY: a receiver that recovers gets the event on a retry, and the delivery SUCCEEDED', async () => {
+  it('RETRY: a receiver down through four retries, then up, gets the event once, and the delivery SUCCEEDED', async () => {
     const hook = await webhook({ events: ['webhook.test'] });
-    receiver.behave(hook.path, 'fail');
+    // Down for the first attempt and four retries: 500 to each, whatever the timing; then up.
+    let calls = 0;
+    receiver.behave(hook.path, () => ({ status: ++calls <= 5 ? 500 : 200, body: '' }));
     const test = await api.request('POST', `/v1/webhooks/${hook.id}/test`, { token: tokenA });
-    await receiver.until(() => receiver.at(hook.path).length >= 3);
-    receiver.behave(hook.path, 'ok');
     const delivery = await finishedDelivery(hook.id, test.body.event_id);
     expect(delivery.status).toBe('SUCCEEDED');
-    expect(delivery.attempts.at(-1)).toMatchObject({ status_code: 200 });
-    expect(delivery.attempts.slice(0, -1).every((a: any) => a.status_code === 500)).toBe(true);
+    expect(delivery.attempts.map((a: any) => a.status_code)).toEqual([500, 500, 500, 500, 500, 200]);
+    await sleep(RETRY_BASE_MS * 2 ** 5 + 1_500);
+    // Received once up: one answered 2xx, no attempt after it, every attempt the same event.
+    const requests = receiver.at(hook.path);
+    expect(requests).toHaveLength(6);
+    expect(new Set(requests.map((r) => r.event.id))).toEqual(new Set([test.body.event_id]));
+    // The waits grow: each retry waited at least half its ceiling, more than half the one before.
+    const started = delivery.attempts.map((a: any) => Date.parse(a.attempted_at));
+    for (let n = 1; n <= 5; n += 1) {
+      const waited = started[n] - (started[n - 1] + delivery.attempts[n - 1].duration_ms);
+      expect(waited).toBeGreaterThanOrEqual(Math.floor((RETRY_BASE_MS * 2 ** (n - 1)) / 2));
+    }
   });
 
   it('ONCE: one attempt, whatever it gets', async () => {

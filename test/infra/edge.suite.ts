@@ -50,12 +50,16 @@ describe('edge.suite: production behind its edge', () => {
   test('the execute-api endpoint is disabled; the API answers on its custom domain, mapped to its stage', () => {
     const resources = resourcesOf(prod());
     expect(only(resources, 'AWS::ApiGatewayV2::Api').Properties.DisableExecuteApiEndpoint).toBe(true);
-    const domain = only(resources, 'AWS::ApiGatewayV2::DomainName').Properties;
-    expect(domain).toMatchObject({
+    // The origin's domain; the network's own, with mutual TLS, is network.suite.ts's.
+    const domainId = logicalIdOf(prod(), prod().stack.apiDomain!);
+    expect(resources[domainId].Properties).toMatchObject({
       DomainName: EXAMPLE_EDGE.originDomainName,
       DomainNameConfigurations: [{ CertificateArn: EXAMPLE_EDGE.originCertificateArn, EndpointType: 'REGIONAL' }],
     });
-    expect(only(resources, 'AWS::ApiGatewayV2::ApiMapping').Properties.Stage).toBeDefined();
+    const mapping = Object.values(resources).find(
+      (r: Json) => r.Type === 'AWS::ApiGatewayV2::ApiMapping' && r.Properties.DomainName.Ref === domainId,
+    ) as Json;
+    expect(mapping.Properties.Stage).toBeDefined();
     expect(prod().template.toJSON().Outputs.ApiUrl.Value).toBe(`https://${EXAMPLE_EDGE.domainName}`);
   });
 

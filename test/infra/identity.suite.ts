@@ -118,8 +118,9 @@ test('any stage can trust an external issuer instead, by setting', () => {
     audience: ['breb-api'],
     tokenUrl: 'https://login.example.com/oauth2/token',
   } as const;
-  // Production's edge is its dashboard's distribution, which needs Cognito: this stage goes without.
-  const synthed = synth('prod', {
+  // An edge is its dashboard's distribution, which needs Cognito: this stage goes without. Staging,
+  // since production's /network/ domain (mutual TLS) needs its edge, execute-api then disabled.
+  const synthed = synth('staging', {
     settings: (s) => ({ ...s, identity: external, edge: { ...s.edge, required: false } }),
     context: { edge: {} },
   });

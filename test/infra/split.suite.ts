@@ -136,6 +136,22 @@ interface RouteBefore {
   readonly scopes: readonly string[];
 }
 
+/**
+ * The scopes routes were given on purpose since the split, by route key: a report of every payment
+ * with its payers' data needs breb/reports.write (docs/security.md).
+ */
+const SCOPES_SINCE_THE_SPLIT: Readonly<Record<string, readonly string[]>> = {
+  'POST /v1/reports': ['breb/reports.write'],
+};
+
+const withChangesSinceTheSplit = (routes: Record<string, RouteBefore>): Record<string, RouteBefore> =>
+  Object.fromEntries(
+    Object.entries(routes).map(([id, route]) => [
+      id,
+      { ...route, scopes: SCOPES_SINCE_THE_SPLIT[route.routeKey] ?? route.scopes },
+    ]),
+  );
+
 describe.each(stageNames)('split.suite: deploying the split onto stage %s', (stage) => {
   let templates: Record<string, Json>;
 
@@ -173,7 +189,7 @@ describe.each(stageNames)('split.suite: deploying the split onto stage %s', (sta
         ];
       }),
     );
-    expect(now).toEqual(routes);
+    expect(now).toEqual(withChangesSinceTheSplit(routes));
   });
 
   test('every route reaches its function through its family stack', () => {

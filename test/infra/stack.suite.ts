@@ -82,6 +82,13 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
         NETWORK: settings.network.kind,
         MAX_PAYMENT_CENTS: String(settings.maxPaymentCents),
+        // The caps on the network's credits, where the stage sets them (docs/network.md, Limits).
+        ...(settings.networkLimits
+          ? {
+              NETWORK_CREDIT_MAX_CENTS: String(settings.networkLimits.perCreditCents),
+              NETWORK_MERCHANT_DAY_MAX_CENTS: String(settings.networkLimits.perMerchantPerDayCents),
+            }
+          : {}),
         ...(settings.network.kind === 'connector'
           ? { NETWORK_CONNECTOR_URL: `${EXAMPLE_CONNECTOR_URL}/`, NETWORK_BANK_KEYS: EXAMPLE_BANK_KEYS }
           : {}),

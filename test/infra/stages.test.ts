@@ -9,7 +9,18 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { DASHBOARD_CLIENT_ID } from '../../infra/local/people';
 import { REPO_ROOT } from '../../infra/paths';
-import { removalPolicyOf, stageEnvironment, stages, stageSettings, type StageName } from '../../infra/stages';
+import {
+  EXAMPLE_BANK_KEYS,
+  EXAMPLE_CONNECTOR_URL,
+  EXAMPLE_NETWORK_DOMAIN,
+  networkDomainOf,
+  removalPolicyOf,
+  resolveNetwork,
+  stageEnvironment,
+  stages,
+  stageSettings,
+  type StageName,
+} from '../../infra/stages';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 
@@ -111,4 +122,58 @@ test("a stage's listShards reach every function as LIST_SHARDS, checked: a layou
     ],
   };
   expect(() => stageEnvironment({ ...stages.prod, listShards: backwards }, 't')).toThrow(/LIST_SHARDS of big-client/);
+});
+
+describe("production's network from its context values (resolveNetwork)", () => {
+  /** Every context value a connector stage needs, as an operator gives them (-c name=value). */
+  const complete: Record<string, string> = {
+    networkConnectorUrl: EXAMPLE_CONNECTOR_URL,
+    networkBankKeys: EXAMPLE_BANK_KEYS,
+    networkDomainName: EXAMPLE_NETWORK_DOMAIN.domainName,
+    networkCertificateArn: EXAMPLE_NETWORK_DOMAIN.certificateArn,
+    networkTruststoreUri: EXAMPLE_NETWORK_DOMAIN.truststoreUri,
+  };
+  const resolve = (context: Record<string, string | undefined>, settings = stages.prod) =>
+    resolveNetwork(settings, (name) => context[name]);
+
+  test('with all of them: the connector, the keys and the network domain', () => {
+    const resolved = resolve(complete);
+    expect(networkDomainOf(resolved)).toEqual(EXAMPLE_NETWORK_DOMAIN);
+    expect(resolved.network).toMatchObject({ kind: 'connector', bankKeys: EXAMPLE_BANK_KEYS });
+  });
+
+  test.each(['networkBankKeys', 'networkDomainName', 'networkCertificateArn', 'networkTruststoreUri'])(
+    'without %s production does not synthesize, and the error names it',
+    (missing) => {
+      expect(() => resolve({ ...complete, [missing]: undefined })).toThrow(missing);
+      // An empty value (`-c networkDomainName=`) is none.
+      expect(() => resolve({ ...complete, [missing]: '' })).toThrow(missing);
+    },
+  );
+
+  test('the domain may come from the stage settings instead; the context wins over them', () => {
+    const withDomain = {
+      ...stages.prod,
+      network: { kind: 'connector' as const, domain: { ...EXAMPLE_NETWORK_DOMAIN, domainName: 'bank.example.org' } },
+    };
+    const { networkDomainName: _ignored, ...withoutName } = complete;
+    expect(networkDomainOf(resolve(withoutName, withDomain))?.domainName).toBe('bank.example.org');
+    expect(networkDomainOf(resolve(complete, withDomain))?.domainName).toBe(EXAMPLE_NETWORK_DOMAIN.domainName);
+  });
+
+  test('a malformed value is refused, naming it', () => {
+    expect(() => resolve({ ...complete, networkDomainName: 'https://network.example.com' })).toThrow(
+      /networkDomainName .* is not a lowercase host name/,
+    );
+    expect(() => resolve({ ...complete, networkTruststoreUri: 's3://bucket' })).toThrow(
+      /networkTruststoreUri .* is not an S3 object/,
+    );
+    expect(() => resolve({ ...complete, networkCertificateArn: 'certificate/abc' })).toThrow(
+      /networkCertificateArn .* is not an ACM certificate ARN/,
+    );
+  });
+
+  test.each(['local', 'dev', 'staging'] as StageName[])('%s (sandbox) has no network domain, given or not', (name) => {
+    expect(networkDomainOf(resolve(complete, stages[name]))).toBeUndefined();
+  });
 });

@@ -20,7 +20,9 @@ import {
   EXAMPLE_CONNECTOR_URL,
   NETWORK_CONNECTOR_URL_CONTEXT,
   NETWORK_BANK_KEYS_CONTEXT,
+  NETWORK_DOMAIN_CONTEXT,
   EXAMPLE_BANK_KEYS,
+  EXAMPLE_NETWORK_DOMAIN,
   stageSettings,
   type StageName,
   type StageSettings,
@@ -47,8 +49,8 @@ export interface SynthOptions {
   readonly nag?: NagPackProps;
   /**
    * Context values besides cdk.json's (`-c name=value`), instead of the examples: production's edge
-   * settings default to EXAMPLE_EDGE (`{ edge: {} }` gives none) and its connector URL to the
-   * documentation's example, and the alarms' e-mail to EXAMPLE_ALARM_EMAIL, as `npm run synth:all`
+   * settings default to EXAMPLE_EDGE (`{ edge: {} }` gives none), its connector URL, the bank's keys
+   * and the network's domain to the documentation's examples, and the alarms' e-mail to EXAMPLE_ALARM_EMAIL, as `npm run synth:all`
    * passes them (`{ networkConnectorUrl: undefined }` synthesizes without it).
    */
   readonly context?: Record<string, unknown>;
@@ -76,6 +78,9 @@ function synthesize(stage: StageName, options: SynthOptions) {
     [EDGE_CONTEXT_KEY]: { prod: EXAMPLE_EDGE },
     [NETWORK_CONNECTOR_URL_CONTEXT]: EXAMPLE_CONNECTOR_URL,
     [NETWORK_BANK_KEYS_CONTEXT]: EXAMPLE_BANK_KEYS,
+    [NETWORK_DOMAIN_CONTEXT.domainName]: EXAMPLE_NETWORK_DOMAIN.domainName,
+    [NETWORK_DOMAIN_CONTEXT.certificateArn]: EXAMPLE_NETWORK_DOMAIN.certificateArn,
+    [NETWORK_DOMAIN_CONTEXT.truststoreUri]: EXAMPLE_NETWORK_DOMAIN.truststoreUri,
     [ALARM_EMAIL_CONTEXT]: EXAMPLE_ALARM_EMAIL,
     ...options.context,
     stage,

@@ -304,8 +304,10 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         // Query (the tenant's webhooks on gsi1) and GetItem (each of them, consistent); Put of the delivery
         // and Update of its lists' counters in one transaction; Update of the event, dispatched.
         dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
-        // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt.
-        sendWebhook: ['GetItem', 'UpdateItem'],
+        // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt and of the
+        // webhook's run of failures; disabling it: Update of the webhook, Put of its event and audit
+        // event, Update of their counters, in one transaction.
+        sendWebhook: ['GetItem', 'PutItem', 'UpdateItem'],
         // GetItem of the payment and its details; the answer's transaction: Update of the payment, Put
         // of its event and (a rejection) the movement, Update of the payer's balance. A payment between our merchants: the
         // payee's credit as an inbound payment's (ConditionCheckItem of its customer and key).

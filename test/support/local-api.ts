@@ -65,6 +65,7 @@ export interface TestApiOptions extends Pick<
   | 'sandboxSettlementDelayMs'
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
+  | 'webhookDisableAfterMs'
   | 'approvalTimeoutMs'
   | 'queueVisibilityTimeoutMs'
   | 'streamRetryAttempts'
@@ -74,6 +75,7 @@ export interface TestApiOptions extends Pick<
   | 'sweepGraceMs'
   | 'transferInquiryAfterMs'
   | 'transferReviewAfterMs'
+  | 'networkLimits'
   | 'network'
   | 'listShards'
 > {
@@ -116,6 +118,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
     ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
+    ...(options.webhookDisableAfterMs ? { webhookDisableAfterMs: options.webhookDisableAfterMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     // A failed message is handed again after a second, not the deployed minutes: tests wait for
     // retries (a test may choose its own). The receive count, batch sizes and timeouts stay deployed.
@@ -127,6 +130,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.sweepGraceMs ? { sweepGraceMs: options.sweepGraceMs } : {}),
     ...(options.transferInquiryAfterMs ? { transferInquiryAfterMs: options.transferInquiryAfterMs } : {}),
     ...(options.transferReviewAfterMs ? { transferReviewAfterMs: options.transferReviewAfterMs } : {}),
+    ...(options.networkLimits ? { networkLimits: options.networkLimits } : {}),
   });
   const tokens = new Map<string, string>();
   let quiet = 0;

@@ -215,6 +215,17 @@ async function failedDelivery({ api, party }: SampleContext, webhookId: string):
 
 const forbidden: ForeignAnswer = { kind: 'forbidden' };
 
+/** The id of the party's newest event (its payment's, at least). */
+async function newestEvent({ api, party }: SampleContext): Promise<string> {
+  const page = await expectOk(
+    api.request('GET', '/v1/events?page_size=1', { token: party.token }),
+    "listing the party's events",
+  );
+  const [event] = page.events as { id: string }[];
+  if (!event) throw new Error('The party has no event');
+  return event.id;
+}
+
 /** A payment of 30.00 the sandbox shopper makes to the party's key: INBOUND, SETTLED (approval off). */
 const receivedPayment = ({ api, party }: SampleContext): Promise<Record<string, any>> =>
   expectOk(
@@ -499,6 +510,17 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     foreign: { kind: 'empty-list', collection: 'audit_events' },
     list: { collection: 'audit_events' },
   },
+  listEvents: {
+    valid: async () => ({ query: { page_size: '5', type: 'payment.outbound.confirmed' } }),
+    // The list takes no filter naming a client's data; the other client's view checks it shows none.
+    foreign: {
+      kind: 'not-applicable',
+      why: "lists the caller's own events; its query names nothing of another client",
+    },
+    list: { collection: 'events' },
+  },
+  // Another client's event is answered as none (docs/webhooks.md, "Events").
+  getEvent: { valid: async (context) => byId(await newestEvent(context)), foreign: { kind: 'not-found' } },
   getWebhook: { valid: async ({ party }) => byId(party.webhook.id), foreign: forbidden },
   updateWebhook: {
     valid: async (context) => ({

@@ -66,7 +66,12 @@ export interface Writes {
  * Items that count something, and the attribute holding the count: a list's counter, a client's count
  * of PENDING reports. What is compared is how far they moved, not whether the item was there before.
  */
-const COUNT_ATTRIBUTE: Readonly<Record<string, string>> = { COUNTER: 'count', PENDING_REPORTS: 'pending' };
+const COUNT_ATTRIBUTE: Readonly<Record<string, string>> = {
+  COUNTER: 'count',
+  // A list's count of one day's items (events: shared/data/events.ts).
+  DAY_COUNTER: 'count',
+  PENDING_REPORTS: 'pending',
+};
 
 const countOf = (item: Item | undefined, entity: string): number =>
   Number(item?.[COUNT_ATTRIBUTE[entity] ?? 'count'] ?? 0);

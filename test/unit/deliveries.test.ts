@@ -11,20 +11,20 @@ import {
   deliveryIdOf,
   eventBody,
   MAX_RETRIES,
-  redeliver,
-  STALLED_AFTER_MS,
   WEBHOOK_USER_AGENT,
   type AttemptDeps,
   type AttemptRecord,
   type DeliverySettings,
   type StoredDelivery,
 } from '../../shared/domain/deliveries';
+import { redeliver, STALLED_AFTER_MS } from '../../shared/domain/delivery-log';
 import { dispatchEvent } from '../../shared/domain/dispatch';
 import { MAX_RETRY_DELAY_MS, retryCeilingMs, retryDelayMs } from '../../shared/domain/retry-backoff';
 import { DEFAULT_WEBHOOK_RETRY_BASE_MS } from '../../shared/runtime/config';
 import type { WebhookRequest, WebhookResponse } from '../../shared/domain/signed-post';
 import type { DomainEvent } from '../../shared/domain/events';
 import type { WebhookUrlPolicy } from '../../shared/domain/webhook-urls';
+import type { WebhookHealthStore } from '../../shared/domain/webhook-health';
 import type { StoredWebhook, WebhookSecret } from '../../shared/domain/webhooks';
 import { readableSeal, readableSealer } from '../support/sealer';
 
@@ -33,7 +33,8 @@ type WebhookFields = Partial<Omit<StoredWebhook, 'secrets'>> & { readonly secret
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
-const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND };
+const DAY = 24 * 60 * MINUTE;
+const SETTINGS: DeliverySettings = { timeoutMs: 5 * SECOND, retryBaseMs: SECOND, disableAfterMs: 3 * DAY };
 /** The retries' jitter in these tests: every draw halfway, so that each wait is pinned (3/4 of its ceiling). */
 const JITTER = 0.5;
 const jittered = (n: number): number => {
@@ -107,6 +108,29 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
   const names = new Map(Object.entries({ 'hooks.example.com': [PUBLIC_ADDRESS], ...options.names }));
   const resolver = { resolve: async (hostname: string) => names.get(hostname) ?? [] };
 
+  // As the DynamoDB store (shared/data/webhook-health.ts): each write only on the webhook as read.
+  const disabledEvents: { event: DomainEvent; evidence: string }[] = [];
+  const health: WebhookHealthStore = {
+    async startFailing(webhook, at) {
+      const current = webhooks.get(webhook.id);
+      if (current && current.failing_since === undefined) webhooks.set(current.id, { ...current, failing_since: at });
+    },
+    async recover(webhook) {
+      const current = webhooks.get(webhook.id);
+      if (!current || current.failing_since !== webhook.failing_since) return;
+      const { failing_since: _ended, ...rest } = current;
+      webhooks.set(current.id, rest);
+    },
+    async disable(seen, disabled, event, evidence) {
+      const current = webhooks.get(seen.id);
+      if (current?.updated_at !== seen.updated_at || current.failing_since !== seen.failing_since) return false;
+      webhooks.set(seen.id, disabled);
+      events.set(event.id, event);
+      disabledEvents.push({ event, evidence });
+      return true;
+    },
+  };
+
   const attemptDeps: AttemptDeps = {
     deliveries: deliveryStore,
     webhooks: webhookStore,
@@ -118,6 +142,8 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     settings: SETTINGS,
     sealer: readableSealer,
     random: () => JITTER,
+    health,
+    ids: { newId: () => randomUUID() },
   };
   const dispatched: string[] = [];
   const dispatchDeps = {
@@ -190,6 +216,7 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
     addWebhook,
     addEvent,
     pendingDelivery,
+    disabledEvents,
   };
 }
 
@@ -761,5 +788,123 @@ describe('redeliver, of a delivery still PENDING', () => {
     expect(answer).toMatchObject({ id, status: 'PENDING', attempts: [], next_attempt_at: before.next_attempt_at });
     expect(w.sent).toEqual([{ deliveryId: id, delayMs: 0 }]);
     expect(delivery()).toEqual(before);
+  });
+});
+
+describe('a webhook whose every attempt fails for WEBHOOK_DISABLE_AFTER_MS is disabled', () => {
+  /** One ONCE delivery of a new event to the webhook, attempted now; answers its outcome. */
+  async function deliverOnce(w: ReturnType<typeof world>, webhookId: string) {
+    const event = w.addEvent();
+    await dispatchEvent(w.dispatchDeps, event);
+    return attemptDelivery(w.attemptDeps, deliveryIdOf(event.id, webhookId));
+  }
+
+  test('a run of failures starts at the first; a failure the window after it disables the webhook, once', async () => {
+    const w = world();
+    w.transport.answer = async () => ({ status_code: 500 });
+    const failing = w.addWebhook({ delivery_mode: 'ONCE' });
+    const started = w.clock.now();
+    expect(await deliverOnce(w, failing.id)).toBe('FAILED');
+    expect(w.webhooks.get(failing.id)).toMatchObject({ enabled: true, failing_since: started });
+
+    // Every attempt failing for a millisecond less than the window: still enabled, the run unchanged.
+    w.clock.advance(SETTINGS.disableAfterMs - 1);
+    expect(await deliverOnce(w, failing.id)).toBe('FAILED');
+    expect(w.webhooks.get(failing.id)).toMatchObject({ enabled: true, failing_since: started });
+    expect(w.disabledEvents).toEqual([]);
+
+    w.clock.advance(1);
+    expect(await deliverOnce(w, failing.id)).toBe('FAILED');
+    const disabled = w.webhooks.get(failing.id)!;
+    expect(disabled).toMatchObject({ enabled: false, disabled_reason: 'DELIVERIES_FAILED', updated_at: w.clock.now() });
+    expect(w.disabledEvents).toHaveLength(1);
+    const [{ event, evidence }] = w.disabledEvents as [{ event: DomainEvent; evidence: string }];
+    expect(event).toMatchObject({ tenant: 'client-a', type: 'webhook.disabled', created_at: w.clock.now() });
+    // The webhook as GET answers it: no secret.
+    expect(event.data).toEqual({
+      id: failing.id,
+      url: failing.url,
+      events: failing.events,
+      delivery_mode: 'ONCE',
+      enabled: false,
+      failing_since: started,
+      disabled_reason: 'DELIVERIES_FAILED',
+      created_at: failing.created_at,
+      updated_at: w.clock.now(),
+    });
+    expect(evidence).toBe(`Every delivery attempt failed from ${started} to ${w.clock.now()}`);
+
+    // Disabled: the next event is not even sent to it, and nothing more is noted.
+    const sentBefore = w.requests.length;
+    expect(await deliverOnce(w, failing.id)).toBe('DONE_ALREADY');
+    expect(w.requests).toHaveLength(sentBefore);
+    expect(w.disabledEvents).toHaveLength(1);
+  });
+
+  test("its webhook.disabled goes to the client's other webhooks, never to the one disabled", async () => {
+    const w = world();
+    const failing = w.addWebhook({
+      url: 'https://hooks.example.com/down',
+      delivery_mode: 'ONCE',
+      events: ['payment.settled', 'webhook.disabled'],
+    });
+    const other = w.addWebhook({ events: ['webhook.disabled'] });
+    // Another client's webhook, subscribed too: never told of this client's.
+    w.addWebhook({ tenant: 'client-b', events: ['webhook.disabled'] });
+    w.transport.answer = async () => ({ status_code: 500 });
+    await deliverOnce(w, failing.id);
+    w.clock.advance(SETTINGS.disableAfterMs);
+    await deliverOnce(w, failing.id);
+    const [{ event }] = w.disabledEvents as [{ event: DomainEvent; evidence: string }];
+
+    // Even enabled again before the dispatch, the disabled webhook is not told of itself.
+    w.webhooks.set(failing.id, { ...w.webhooks.get(failing.id)!, enabled: true });
+    expect(await dispatchEvent(w.dispatchDeps, event)).toEqual([deliveryIdOf(event.id, other.id)]);
+  });
+
+  test('a success ends the run: the window counts again from the next failure', async () => {
+    const w = world();
+    const webhook = w.addWebhook({ delivery_mode: 'ONCE' });
+    w.transport.answer = async () => ({ status_code: 500 });
+    await deliverOnce(w, webhook.id);
+    w.clock.advance(SETTINGS.disableAfterMs - 1);
+    w.transport.answer = async () => ({ status_code: 204 });
+    expect(await deliverOnce(w, webhook.id)).toBe('SUCCEEDED');
+    expect(w.webhooks.get(webhook.id)).not.toHaveProperty('failing_since');
+
+    w.clock.advance(1);
+    w.transport.answer = async () => ({ status_code: 500 });
+    await deliverOnce(w, webhook.id);
+    const restarted = w.clock.now();
+    w.clock.advance(SETTINGS.disableAfterMs - 1);
+    await deliverOnce(w, webhook.id);
+    expect(w.webhooks.get(webhook.id)).toMatchObject({ enabled: true, failing_since: restarted });
+    expect(w.disabledEvents).toEqual([]);
+  });
+
+  test('an attempt not sent (the event expired) says nothing of the receiver', async () => {
+    const w = world();
+    const webhook = w.addWebhook({ delivery_mode: 'ONCE' });
+    const event = w.addEvent();
+    await dispatchEvent(w.dispatchDeps, event);
+    w.events.delete(event.id);
+    expect(await attemptDelivery(w.attemptDeps, deliveryIdOf(event.id, webhook.id))).toBe('FAILED');
+    expect(w.webhooks.get(webhook.id)).not.toHaveProperty('failing_since');
+  });
+
+  test('a change of the webhook between its read and the disable wins: nothing is disabled', async () => {
+    const w = world();
+    const webhook = w.addWebhook({ delivery_mode: 'ONCE' });
+    w.transport.answer = async () => ({ status_code: 500 });
+    await deliverOnce(w, webhook.id);
+    w.clock.advance(SETTINGS.disableAfterMs);
+    // A PATCH lands while the last attempt is in flight (the sender read the webhook before it).
+    w.transport.answer = async () => {
+      w.webhooks.set(webhook.id, { ...w.webhooks.get(webhook.id)!, updated_at: w.clock.now() });
+      return { status_code: 500 };
+    };
+    await deliverOnce(w, webhook.id);
+    expect(w.webhooks.get(webhook.id)).toMatchObject({ enabled: true });
+    expect(w.disabledEvents).toEqual([]);
   });
 });

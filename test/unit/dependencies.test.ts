@@ -26,9 +26,11 @@ const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 /** Every function the stack deploys, routes of the sandbox included. */
 const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigger, contractRoutes];
 
-/** The modules of functions/ that declare functions rather than handle anything. */
-/** Modules of functions/ that are no handler: the tables, and the network ports the handlers share. */
-const TABLE_MODULES = ['workers', 'triggers', 'contract', 'network-ports'];
+/**
+ * Modules of functions/ that are no handler: the tables, and what the handlers share (the network
+ * ports, the queues they send to after a commit).
+ */
+const TABLE_MODULES = ['workers', 'triggers', 'contract', 'network-ports', 'after-commit'];
 
 /** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
 const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];

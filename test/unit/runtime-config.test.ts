@@ -7,6 +7,7 @@ import {
   formatTenantRateLimit,
   readRuntimeConfig,
   readTenantRateLimit,
+  readWebhookDisableAfterMs,
   SECRET_ENV,
 } from '../../shared/runtime/config';
 
@@ -67,6 +68,12 @@ test('webhooks get 5 s to answer and retry from a minute unless told otherwise',
   const set = readRuntimeConfig({ ...base, [ENV.webhookTimeoutMs]: '300', [ENV.webhookRetryBaseMs]: '5' });
   expect(set).toMatchObject({ webhookTimeoutMs: 300, webhookRetryBaseMs: 5 });
   expect(() => readRuntimeConfig({ ...base, [ENV.webhookRetryBaseMs]: '0' })).toThrow('WEBHOOK_RETRY_BASE_MS');
+});
+
+test('a webhook failing every attempt is disabled after 3 days unless told otherwise, read at each use', () => {
+  expect(readWebhookDisableAfterMs({})).toBe(3 * 24 * 60 * 60 * 1000);
+  expect(readWebhookDisableAfterMs({ [ENV.webhookDisableAfterMs]: '2000' })).toBe(2000);
+  expect(() => readWebhookDisableAfterMs({ [ENV.webhookDisableAfterMs]: '0' })).toThrow('WEBHOOK_DISABLE_AFTER_MS');
 });
 
 test('the sandbox network settles after 1 s unless told otherwise, and refuses a delay that is not one', () => {

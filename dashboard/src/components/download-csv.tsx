@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CreateReportRequest } from '../api';
 import { t } from '../i18n';
 import { MAX_REPORT_DAYS, type ReportPeriod } from '../report-period';
-import { newIdempotencyKey, useDashboard } from './context';
+import { newIdempotencyKey, useDashboard, useMay } from './context';
 import { ProblemMessage } from './problem';
 
 /** The first wait before reading the report again, and the longest: the worker takes seconds locally, minutes at most. */
@@ -52,6 +52,7 @@ export function DownloadCsv(props: {
   readonly lead: string;
 }) {
   const { api } = useDashboard();
+  const may = useMay();
   const [run, setRun] = useState<Run>({ step: 'idle' });
   // The latest click's number: a later click, or leaving the page, ends an earlier click's reads.
   const clicks = useRef(0);
@@ -91,6 +92,8 @@ export function DownloadCsv(props: {
     }
   }
 
+  // A report is asked for with breb/reports.write, which a viewer does not hold: no button it would refuse.
+  if (!may('downloadReport')) return null;
   return (
     <div class="download-csv">
       <div class="actions">

@@ -26,6 +26,7 @@ const EVENT_CHOICES: Readonly<Record<EventType, true>> = {
   'refund.rejected': true,
   'customer.updated': true,
   'reconciliation.completed': true,
+  'webhook.disabled': true,
   'webhook.test': true,
 };
 const EVENTS = Object.keys(EVENT_CHOICES) as EventType[];

@@ -378,6 +378,11 @@ export const en = {
   'webhook.enable': 'Enable webhook',
   'webhook.test': 'Send a test event',
   'webhook.deliveries': 'Deliveries',
+  'webhook.disabledForFailures':
+    'Disabled by the service: every delivery failed for 3 days in a row, from {since}. Your other webhooks subscribed to webhook.disabled were told. Fix the receiver, read what it missed with GET /v1/events, then enable it again.',
+  'webhook.failingSince':
+    'Every delivery has failed since {since}: after 3 days of failures in a row the webhook is disabled.',
+  'webhooks.disabledForFailures': 'Its deliveries failed for 3 days',
   'activity.title': 'Activity',
 
   // Forms.
@@ -403,6 +408,7 @@ export const en = {
   'event.customer.updated': 'A merchant was activated or deactivated',
   'event.reconciliation.completed': "A day's reconciliation with the bank is done",
   'event.payment.reversed': 'The sponsor bank took back a payment received',
+  'event.webhook.disabled': 'Another webhook was disabled, its deliveries failing for 3 days',
   'event.webhook.test': 'Test events',
   // The refunds page.
   'section.refunds': 'Refunds',

@@ -362,6 +362,11 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'webhook.enable': 'Activar webhook',
   'webhook.test': 'Enviar un evento de prueba',
   'webhook.deliveries': 'Entregas',
+  'webhook.disabledForFailures':
+    'Desactivado por el servicio: todas sus entregas fallaron durante 3 días seguidos, desde el {since}. Sus otros webhooks suscritos a webhook.disabled recibieron el aviso. Arregle el receptor, lea lo que no recibió con GET /v1/events y vuelva a activarlo.',
+  'webhook.failingSince':
+    'Todas las entregas fallan desde el {since}: tras 3 días seguidos de fallos, el webhook se desactiva.',
+  'webhooks.disabledForFailures': 'Sus entregas fallaron durante 3 días',
   'activity.title': 'Actividad',
 
   'form.add': 'Agregar un webhook',
@@ -386,6 +391,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'event.customer.updated': 'Un comercio se activó o desactivó',
   'event.reconciliation.completed': 'Se concilió un día con el banco',
   'event.payment.reversed': 'El banco patrocinador reversó un pago recibido',
+  'event.webhook.disabled': 'Se desactivó otro webhook, cuyas entregas fallaron durante 3 días',
   'event.webhook.test': 'Eventos de prueba',
   // La página de devoluciones.
   'section.refunds': 'Devoluciones',

@@ -1,4 +1,7 @@
-/** One webhook: its settings, enable or disable it, send it a test event, and its delivery log. */
+/**
+ * One webhook: its settings, a line on its failing deliveries (or why the service disabled it), enable
+ * or disable it, send it a test event, and its delivery log.
+ */
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookDelivery } from '../api';
 import { newIdempotencyKey, useDashboard, useMay } from '../components/context';
@@ -23,6 +26,21 @@ function lastAttempt(delivery: WebhookDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return t('webhook.notYet');
   return `${formatTime(last.attempted_at)}: ${last.error ?? `HTTP ${last.status_code}`} (${last.duration_ms} ms)`;
+}
+
+/**
+ * What the webhook's failed deliveries mean: disabled by the service after 3 days of them (and what
+ * to do), or failing since when, before that happens (docs/webhooks.md, "Disabled webhooks").
+ */
+function DeliveryHealth({ webhook }: { readonly webhook: Webhook }) {
+  const since = webhook.failing_since === undefined ? '' : formatTime(webhook.failing_since);
+  if (webhook.disabled_reason === 'DELIVERIES_FAILED') {
+    return <p class="problem">{t('webhook.disabledForFailures', { since })}</p>;
+  }
+  if (webhook.enabled && webhook.failing_since !== undefined) {
+    return <p class="hint">{t('webhook.failingSince', { since })}</p>;
+  }
+  return null;
 }
 
 function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readonly reload: () => void }) {
@@ -68,6 +86,7 @@ function WebhookDetails({ webhook, reload }: { readonly webhook: Webhook; readon
           [t('column.created'), formatTime(webhook.created_at)],
         ]}
       />
+      <DeliveryHealth webhook={webhook} />
       {may('changeWebhook') && (
         <div class="actions">
           <button type="button" disabled={action.busy} onClick={toggle}>

@@ -22,7 +22,15 @@ const webhookColumns = (): readonly Column<Webhook>[] => [
   },
   { header: t('column.events'), cell: (webhook) => webhook.events.join(', ') },
   { header: t('column.delivery'), cell: (webhook) => withMeaning('deliveryMode', webhook.delivery_mode) },
-  { header: t('column.state'), cell: (webhook) => <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} /> },
+  {
+    header: t('column.state'),
+    cell: (webhook) => (
+      <>
+        <Status value={webhook.enabled ? 'ENABLED' : 'DISABLED'} />
+        {webhook.disabled_reason === 'DELIVERIES_FAILED' && <div class="hint">{t('webhooks.disabledForFailures')}</div>}
+      </>
+    ),
+  },
 ];
 
 export function WebhooksPage() {
