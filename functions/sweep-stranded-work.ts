@@ -2,7 +2,7 @@
  * The sweeper (docs/reliability.md, "The sweeper"): run every minute by a schedule (EventBridge on
  * AWS, a timer of the local runtime every SWEEP_INTERVAL_MS), it restarts the work that commits left
  * due and that is still not done a grace later (SWEEP_GRACE_MS): a payment's settlement or decision
- * job, a refund's settlement job, a delivery's attempt, an event's dispatch, a report's run (shared/domain/sweep.ts). It publishes how long the
+ * job, a refund's settlement job, a delivery's attempt, an event's dispatch, a report's run, a settlement file's reconciliation (shared/domain/sweep.ts). It publishes how long the
  * oldest stranded item had waited, which an alarm watches (infra/constructs/monitoring.ts).
  */
 import { systemClock } from '../shared/domain/clock';
@@ -10,7 +10,7 @@ import { sweep } from '../shared/domain/sweep';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { sweptDueWork } from '../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../shared/data/events';
-import { deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
+import { deliveryQueue, reconciliationQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
@@ -29,6 +29,7 @@ export const handler = workerHandler(logger, async (): Promise<void> => {
     refunds: refundQueue(),
     deliveries,
     reports: reportQueue(),
+    reconciliations: reconciliationQueue(),
     dispatch: {
       webhooks: dynamoWebhookStore,
       deliveries: dynamoDeliveryStore,

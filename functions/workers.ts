@@ -147,16 +147,32 @@ export const workers: readonly WorkerDefinition[] = [
     recordSeconds: 890,
   },
   {
+    name: 'reconcileSettlement',
+    handler: 'reconcile-settlement',
+    // One day's settlement file a message: its run may take the whole invocation.
+    source: { queue: 'reconciliations', batchSize: 1 },
+    // Reads the day's file record (consistent) and takes it for the run (UpdateItem); reads the
+    // transfers and accounts its lines name (BatchGetItem), the day's settled transfers and its
+    // clients' results (Query); each client's breaks are put with their counters, its result with its
+    // event (transactions of Puts, Updates and a ConditionCheck of the file's version), the old file's
+    // breaks found (Query on gsi3) and deleted with their counters; the file then COMPLETED (UpdateItem).
+    tableActions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    settlementFiles: ['read'],
+    // Lambda's longest: a file of the largest size a PUT takes is matched in well under a minute.
+    timeoutSeconds: 900,
+    recordSeconds: 890,
+  },
+  {
     name: 'sweepStrandedWork',
     handler: 'sweep-stranded-work',
     source: { schedule: 'rate(1 minute)' },
     // Queries the index of due work (where runs share its shards, the turn counter's UpdateItem first:
     // shared/data/due-work.ts) and takes each item (UpdateItem, ALL_NEW); queues a payment's job,
-    // a delivery's attempt or a report's run, and dispatches an event as the dispatcher does (the webhook set's
+    // a delivery's attempt, a report's run or a day's reconciliation, and dispatches an event as the dispatcher does (the webhook set's
     // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
     // transaction, UpdateItem marking it dispatched).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
-    queues: ['settlement', 'webhookDeliveries', 'reports'],
+    queues: ['settlement', 'webhookDeliveries', 'reports', 'reconciliations'],
     // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
     timeoutSeconds: 60,
     // One item's restart, an event's dispatch the longest (as the dispatcher's record). A run does not

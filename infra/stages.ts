@@ -286,7 +286,7 @@ const throwaway = {
   throttling: { rateLimit: 50, burstLimit: 100 },
   networkThrottling: { rateLimit: 20, burstLimit: 40 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
-  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2, reports: 2 },
+  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2, reports: 2, reconciliations: 2 },
   retainData: false,
   // Optional: a throwaway stage may be deployed behind an edge when its context names one.
   edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
@@ -327,7 +327,13 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     networkThrottling: { rateLimit: 50, burstLimit: 100 },
     tenantRateLimit: { requestsPerSecond: 20, burst: 40 },
     edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
-    queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2, reports: 2 },
+    queueConsumerConcurrency: {
+      settlement: 5,
+      webhookDeliveries: 10,
+      streamFailures: 2,
+      reports: 2,
+      reconciliations: 2,
+    },
     logRetention: RetentionDays.THREE_MONTHS,
   },
   prod: {
@@ -348,7 +354,13 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
     // At most 67 instances of the queues' consumers (and the dispatcher's one per stream shard): the
     // API keeps over 900 of the account's default 1000.
-    queueConsumerConcurrency: { settlement: 20, webhookDeliveries: 40, streamFailures: 2, reports: 5 },
+    queueConsumerConcurrency: {
+      settlement: 20,
+      webhookDeliveries: 40,
+      streamFailures: 2,
+      reports: 5,
+      reconciliations: 2,
+    },
     // Payment records are audited: a year of request logs.
     logRetention: RetentionDays.ONE_YEAR,
   },

@@ -454,18 +454,39 @@ export class FakeBank {
     return this.send(`${apiUrl}/network/v1/merchants/${path}`, body, signing, 'PUT');
   }
 
-  private async send(url: string, body: string, signing: Signing, method = 'POST'): Promise<NetworkAnswer> {
+  /**
+   * Sends a Bogotá day's settlement file to our route (docs/network.md, "Settlement files"), signed as
+   * callBack: JSON lines, one object a line (or `lines` as given, byte for byte).
+   */
+  settlementFile(
+    apiUrl: string,
+    date: string,
+    lines: readonly Record<string, unknown>[] | string,
+    signing: Signing = {},
+    contentType = 'application/x-ndjson',
+  ): Promise<NetworkAnswer> {
+    const body = typeof lines === 'string' ? lines : lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+    return this.send(`${apiUrl}/network/v1/settlement-files/${date}`, body, signing, 'PUT', contentType);
+  }
+
+  private async send(
+    url: string,
+    body: string,
+    signing: Signing,
+    method = 'POST',
+    contentType = 'application/json',
+  ): Promise<NetworkAnswer> {
     const created = Math.floor(Date.now() / 1000) - (signing.ageSeconds ?? 0);
     const signed = signing.unsigned
       ? {}
-      : signRequest({ method, targetUri: url, contentType: 'application/json', body }, signing.key ?? this.signingKey, {
+      : signRequest({ method, targetUri: url, contentType, body }, signing.key ?? this.signingKey, {
           created,
           nonce: `msg_${randomUUID()}`,
         });
     const request: SentRequest = {
       url,
       method,
-      headers: { 'content-type': 'application/json', ...signed },
+      headers: { 'content-type': contentType, ...signed },
       body: signing.tamper ? signing.tamper(body) : body,
     };
     this.sent.push(request);

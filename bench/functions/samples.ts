@@ -441,6 +441,20 @@ export const samples: Record<string, Sample> = {
     },
   },
   listRefunds: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/refunds?page_size=10') },
+  getSettlementReconciliation: {
+    status: 200,
+    call: (fixtures) =>
+      call(fixtures, 'GET', `/v1/settlement-reconciliations/${colombiaDay(new Date().toISOString())}`),
+  },
+  listSettlementBreaks: {
+    status: 200,
+    call: (fixtures) =>
+      call(
+        fixtures,
+        'GET',
+        `/v1/settlement-reconciliations/${colombiaDay(new Date().toISOString())}/breaks?page_size=10`,
+      ),
+  },
   createReport: {
     status: 200,
     call: (fixtures) => post(fixtures, '/v1/reports', todaysPaymentsReport()),

@@ -38,6 +38,10 @@ export type AuditEvent = Schemas['AuditEvent'];
 /** A report run: a list over a period written as a CSV file, downloaded once SUCCEEDED. */
 export type Report = Schemas['Report'];
 export type CreateReportRequest = Schemas['CreateReportRequest'];
+/** A Bogotá day matched against the sponsor bank's settlement file, for the tenant's accounts. */
+export type SettlementReconciliation = Schemas['SettlementReconciliation'];
+/** A movement the bank and we do not agree on. */
+export type SettlementBreak = Schemas['SettlementBreak'];
 
 /** A list's answer: the page's items under the list's name, and where the page is in the walk. */
 export type Page<K extends string, T> = { readonly [name in K]: T[] } & { readonly pagination_info: PaginationInfo };
@@ -157,6 +161,12 @@ export function createApi(baseUrl: string, token: () => string) {
     /** `date`: a calendar day of Bogotá, YYYY-MM-DD. */
     getAccountStatement: (id: string, date: string) =>
       answerOf(GET('/v1/accounts/{id}/statements/{date}', { params: { path: { id, date } } })),
+
+    /** `date`: a calendar day of Bogotá, YYYY-MM-DD. */
+    getSettlementReconciliation: (date: string) =>
+      answerOf(GET('/v1/settlement-reconciliations/{date}', { params: { path: { date } } })),
+    listSettlementBreaks: (date: string, query: ListQuery<'listSettlementBreaks'>) =>
+      answerOf(GET('/v1/settlement-reconciliations/{date}/breaks', { params: { path: { date }, query } })),
 
     listKeys: (query: ListQuery<'listKeys'>) => answerOf(GET('/v1/keys', { params: { query } })),
     suspendKey: (id: string) => answerOf(PATCH('/v1/keys/{id}/suspend', byId(id))),

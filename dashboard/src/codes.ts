@@ -15,7 +15,10 @@ export type CodeKind =
   | 'keyType'
   | 'taxType'
   | 'movementKind'
-  | 'refundStatus';
+  | 'refundStatus'
+  | 'reconciliationStatus'
+  | 'breakKind'
+  | 'settlementDirection';
 
 /** What a code means, or nothing when it is not one the page knows. */
 export function meaningOf(kind: CodeKind, code: string): string | undefined {

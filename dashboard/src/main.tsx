@@ -1,6 +1,6 @@
 /**
  * The merchant dashboard: a platform's staff sign in (authorization code with PKCE) and work on
- * their tenant's QR codes, payments, refunds, merchants, keys and webhooks through the API, with the
+ * their tenant's QR codes, payments, refunds, reconciliation with the bank, merchants, keys and webhooks through the API, with the
  * person's own access token. The page shows what the token's claims say; the API decides.
  */
 import { render, type ComponentChildren } from 'preact';
@@ -18,6 +18,7 @@ import { OverviewPage } from './pages/overview';
 import { PaymentPage } from './pages/payment';
 import { PaymentsPage } from './pages/payments';
 import { RefundsPage } from './pages/refunds';
+import { ReconciliationPage } from './pages/reconciliation';
 import { QrCodePage } from './pages/qr-code';
 import { QrCodesPage } from './pages/qr-codes';
 import { WebhookPage } from './pages/webhook';
@@ -28,7 +29,17 @@ import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in
 import { LANGUAGES, t, type Language } from './i18n';
 import { chooseLanguage, startLanguage } from './i18n/choice';
 
-const SECTIONS = ['overview', 'qrcodes', 'payments', 'refunds', 'merchants', 'keys', 'webhooks', 'activity'] as const;
+const SECTIONS = [
+  'overview',
+  'qrcodes',
+  'payments',
+  'refunds',
+  'reconciliation',
+  'merchants',
+  'keys',
+  'webhooks',
+  'activity',
+] as const;
 
 /** Each language named in itself, as a person looking for theirs reads it. */
 const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { es: 'Español', en: 'English' };
@@ -65,6 +76,8 @@ function Page({ route }: { readonly route: Route }) {
     case 'refunds':
       // A refund is shown on its payment's page: the section is the list.
       return <RefundsPage />;
+    case 'reconciliation':
+      return <ReconciliationPage />;
     case 'merchants':
       return rest ? <MerchantPage id={rest} /> : <MerchantsPage />;
     case 'accounts':

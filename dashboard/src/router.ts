@@ -2,7 +2,10 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export interface Route {
-  /** The section: overview, qrcodes, payments, refunds, merchants, accounts (one account's page), keys, webhooks, activity. */
+  /**
+   * The section: overview, qrcodes, payments, refunds, reconciliation, merchants, accounts (one
+   * account's page), keys, webhooks, activity.
+   */
   readonly section: string;
   /** What follows the section: an id, 'new', or nothing. */
   readonly rest: string | undefined;

@@ -78,6 +78,11 @@ export interface FunctionDefinition {
   readonly sealing?: readonly SealingUse[];
   /** What the function does with the report files: see ReportFilesUse. */
   readonly reportFiles?: readonly ReportFilesUse[];
+  /**
+   * What the function does with the sponsor bank's settlement files (the same bucket, under their own
+   * prefix: shared/data/settlement-files.ts): `write` one (s3:PutObject), `read` one (s3:GetObject).
+   */
+  readonly settlementFiles?: readonly ReportFilesUse[];
 }
 
 export type SealingUse = 'seal' | 'open';

@@ -85,6 +85,21 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     secrets: ['network'],
   },
   {
+    name: 'receiveSettlementFile',
+    handler: 'receive-settlement-file',
+    method: 'PUT',
+    paths: ['/network/v1/settlement-files/{date}'],
+    auth: 'signature',
+    summary: "The sponsor bank's settled movements of a Bogotá day on our clients' accounts, to reconcile",
+    // Puts the day's file record (replacing the last), due until its run completes it.
+    tableActions: [...NETWORK_REQUEST_ACTIONS],
+    secrets: ['network'],
+    // The file itself, kept whole for the run.
+    settlementFiles: ['write'],
+    // Its run, queued after the record is written.
+    queues: ['reconciliations'],
+  },
+  {
     name: 'getNetworkKeys',
     handler: 'get-network-keys',
     method: 'GET',

@@ -1,5 +1,5 @@
 /**
- * The route family "Payments and refunds": paying out, refunding, the saved recipients, and the approval of inbound payments. Its functions deploy in a nested stack of their
+ * The route family "Payments and refunds": paying out, refunding, the saved recipients, the approval of inbound payments, and the reconciliation with the sponsor bank. Its functions deploy in a nested stack of their
  * own (infra/constructs/route-family-stack.ts); index.ts joins the families into the route table.
  */
 import { IDEMPOTENCY_ACTIONS, LIST_ACTIONS, SCOPES, type RouteFamily } from './definitions';
@@ -110,6 +110,29 @@ export const paymentRoutes: RouteFamily = {
       handler: 'list-refunds',
       summary: "List the client's refunds, a page at a time",
       schemas: { body: null, query: 'refundListQuerySchema', response: 'refundListSchema' },
+      problems: [],
+      scopes: [SCOPES.paymentsRead],
+      tableActions: LIST_ACTIONS,
+    },
+    {
+      name: 'getSettlementReconciliation',
+      method: 'GET',
+      paths: ['/v1/settlement-reconciliations/{date}'],
+      handler: 'get-settlement-reconciliation',
+      summary: "A Bogotá day's reconciliation with the sponsor bank, for the client's accounts",
+      schemas: { body: null, query: 'emptyQuerySchema', response: 'settlementReconciliationSchema' },
+      problems: [],
+      scopes: [SCOPES.paymentsRead],
+      // Reads the day's file record and the client's result, at once.
+      tableActions: ['GetItem'],
+    },
+    {
+      name: 'listSettlementBreaks',
+      method: 'GET',
+      paths: ['/v1/settlement-reconciliations/{date}/breaks'],
+      handler: 'list-settlement-breaks',
+      summary: "The breaks of a day's reconciliation on the client's accounts, a page at a time",
+      schemas: { body: null, query: 'settlementBreakListQuerySchema', response: 'settlementBreakListSchema' },
       problems: [],
       scopes: [SCOPES.paymentsRead],
       tableActions: LIST_ACTIONS,

@@ -34,6 +34,7 @@ import {
   DELIVERY_METRICS,
   LOOKUP_METRICS,
   RATE_LIMIT_UNAVAILABLE_METRIC,
+  SETTLEMENT_BREAKS_METRIC,
   STRANDED_WORK_METRICS,
   NEGATIVE_BALANCES_METRIC,
   TRANSFERS_IN_REVIEW_METRIC,
@@ -242,6 +243,14 @@ export class Monitoring extends NestedStack {
         threshold: 1,
         evaluationPeriods: 1,
       },
+    );
+    // Published by each run that completes a day's settlement file: raised when one found a break
+    // (a client's or an account of none of ours), for the operators to look at with the bank.
+    const { settlementBreaks } = serviceMetrics(namespace, { settlementBreaks: SETTLEMENT_BREAKS_METRIC });
+    alarm(
+      'SettlementBreaks',
+      "The sponsor bank's settlement file and our ledger disagree (reconciliation.md: against the bank)",
+      { metric: settlementBreaks, threshold: 1, evaluationPeriods: 1 },
     );
     // Published by the reversal route when a reversal leaves an account below zero: the money must be
     // recovered from the merchant. An event, not a level: the alarm ends 5 minutes after the last one.

@@ -13,6 +13,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { ReportFilesUse } from '../../functions/routes';
 import { REPORT_FILE_DAYS, REPORT_FILES_PREFIX } from '../../shared/domain/reports';
+import { SETTLEMENT_FILES_PREFIX } from '../../shared/domain/settlement-files';
 import { removalPolicyOf, type StageSettings } from '../stages';
 
 /** The S3 actions of each use of the report files: writing a file (in parts) or reading one (presigning its download). */
@@ -27,6 +28,16 @@ export const reportFilesStatement = (bucket: IBucket, uses: readonly ReportFiles
   new PolicyStatement({
     actions: uses.flatMap((use) => REPORT_FILES_ACTIONS[use]),
     resources: [bucket.arnForObjects(`${REPORT_FILES_PREFIX}*`)],
+  });
+
+/**
+ * The declared uses of the sponsor bank's settlement files, kept in the same bucket under a prefix of
+ * their own (shared/data/settlement-files.ts): a report's functions never reach them, nor theirs the reports.
+ */
+export const settlementFilesStatement = (bucket: IBucket, uses: readonly ReportFilesUse[]): PolicyStatement =>
+  new PolicyStatement({
+    actions: uses.flatMap((use) => REPORT_FILES_ACTIONS[use]),
+    resources: [bucket.arnForObjects(`${SETTLEMENT_FILES_PREFIX}*`)],
   });
 
 export interface ReportBucketProps {

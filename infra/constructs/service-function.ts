@@ -37,7 +37,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
-import { reportFilesStatement } from './report-bucket';
+import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
 export { SERVICE_NAME };
@@ -77,7 +77,7 @@ export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams
 
 /** What a function's bundle leaves out: nothing for the S3 client's users, which load the codec. */
 export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
-  definition.reportFiles?.length ? [] : UNBUNDLED_MODULES;
+  definition.reportFiles?.length || definition.settlementFiles?.length ? [] : UNBUNDLED_MODULES;
 
 /** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
 export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
@@ -186,14 +186,16 @@ export class ServiceFunction extends Construct {
     const secrets = definition.secrets ?? [];
     const queues = definition.queues ?? [];
     const reportFiles = definition.reportFiles ?? [];
+    const settlementFiles = definition.settlementFiles ?? [];
     const { reportBucket } = props;
-    if (reportFiles.length && !reportBucket)
-      throw new Error(`${definition.name} declares reportFiles: give it the report bucket`);
+    const reachesBucket = reportFiles.length > 0 || settlementFiles.length > 0;
+    if (reachesBucket && !reportBucket)
+      throw new Error(`${definition.name} declares reportFiles or settlementFiles: give it the report bucket`);
     const declaredEnvironment = Object.fromEntries([
       ...secrets.map((name) => [SECRET_ENV[name], props.secrets[name].secretArn]),
       ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
       ...(definition.sealing?.length ? [[ENV.secretKeyArn, props.secretKey.keyArn]] : []),
-      ...(reportFiles.length ? [[ENV.reportBucketName, reportBucket!.bucketName]] : []),
+      ...(reachesBucket ? [[ENV.reportBucketName, reportBucket!.bucketName]] : []),
     ]);
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -256,9 +258,12 @@ export class ServiceFunction extends Construct {
     if (definition.sealing?.length)
       this.function.addToRolePolicy(sealingStatement(props.secretKey, definition.sealing));
     if (reportFiles.length) this.function.addToRolePolicy(reportFilesStatement(reportBucket!, reportFiles));
+    if (settlementFiles.length) {
+      this.function.addToRolePolicy(settlementFilesStatement(reportBucket!, settlementFiles));
+    }
     addOpenTelemetryLayer(this.function, settings.tracing);
 
-    suppressExpectedFindings(this, reportFiles.length ? reportBucket : undefined);
+    suppressExpectedFindings(this, reachesBucket ? reportBucket : undefined);
   }
 }
 
@@ -308,6 +313,14 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
                 'reaches the objects under the reports prefix of the report bucket, and only the actions the entry declares.',
               appliesTo: [nagReference('/reports/*')],
             },
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                "The sponsor bank's settlement files are named by their day and version " +
+                '(settlement-files/<date>/<id>.ndjson), made at run time: the grant reaches the objects under ' +
+                'that prefix of the bucket, and only the actions the entry declares.',
+              appliesTo: [nagReference('/settlement-files/*')],
+            },
           ]
         : []),
     ],
@@ -318,7 +331,8 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
 /**
  * A finding's resource: an ARN of the stage's (`<Table.Arn>` where the function is the stage's own,
  * `<referenceto...Arn>`, the parameter it is passed as, in a route family's nested stack) and a path
- * under it. Only the table has `/index/*` and only the report bucket `/reports/*` in a role.
+ * under it. Only the table has `/index/*` and only the report bucket `/reports/*` and
+ * `/settlement-files/*` in a role.
  */
 const nagReference = (under: string): { regex: string } => ({
   regex: `/^Resource::<[A-Za-z0-9.]+>${under.replace(/[/*]/g, (c) => `\\${c}`)}$/`,

@@ -39,7 +39,13 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import type { DomainEvent } from '../domain/events';
 import type { DueWork, DueWorkStore } from '../domain/sweep';
-import { EVENT_ENTITY, REPORT_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
+import {
+  EVENT_ENTITY,
+  REPORT_ENTITY,
+  SETTLEMENT_FILE_ENTITY,
+  withoutStorageAttributes,
+  type ItemKey,
+} from './item-keys';
 import { DUE_INDEX } from './table';
 
 /** A power of two, so that the sweeps of a round (1, 2 or 4) share the shards evenly. Never lowered. */
@@ -227,6 +233,9 @@ async function claimEntry(entry: DueEntry, now: string): Promise<DueWork | undef
     case REPORT_ENTITY:
       // Due again at the end of the run that took it last: waiting since then.
       return { kind: 'report', id, waitingSince: entry.dueAt };
+    case SETTLEMENT_FILE_ENTITY:
+      // A day's file, due as a report is: its id is its day.
+      return { kind: 'reconciliation', id: String(item['date']), waitingSince: entry.dueAt };
     case EVENT_ENTITY:
       return {
         kind: 'event',

@@ -28,6 +28,9 @@ export const EVENT_ENTITY = 'EVENT';
 /** The `entity` of a report run's item (shared/data/reports-repository.ts): the sweeper runs it again. */
 export const REPORT_ENTITY = 'REPORT';
 
+/** The `entity` of a day's settlement file record (shared/data/reconciliations-repository.ts): the sweeper runs it again. */
+export const SETTLEMENT_FILE_ENTITY = 'SETTLEMENT_FILE';
+
 export const itemKeys = {
   customer: (id: string): ItemKey => ({ pk: `CUSTOMER#${id}`, sk: 'CUSTOMER' }),
   /** One NIT per client: the guard item holds the id of the customer that took it. */
@@ -117,6 +120,23 @@ export const itemKeys = {
   report: (id: string): ItemKey => ({ pk: `REPORT#${id}`, sk: 'REPORT' }),
   /** How many of a client's reports are PENDING: counted up by a create, down by the run that finishes one. */
   pendingReports: (tenant: string): ItemKey => ({ pk: `PENDING_REPORTS#${tenant}`, sk: 'COUNT' }),
+  /**
+   * A Bogotá day of the sponsor bank's settlement files (shared/data/reconciliations-repository.ts):
+   * its file's record (`FILE`) and each client's result (`TENANT#<tenant>`), one item collection.
+   */
+  settlementFile: (date: string): ItemKey => ({ pk: `RECONCILIATION#${date}`, sk: 'FILE' }),
+  reconciliation: (tenant: string, date: string): ItemKey => ({ pk: `RECONCILIATION#${date}`, sk: `TENANT#${tenant}` }),
+  reconciliationTenantPrefix: 'TENANT#',
+  /** A break of a client's reconciliation of a day (listed in the client's SETTLEMENT_BREAK collection). */
+  settlementBreak: (id: string): ItemKey => ({ pk: `SETTLEMENT_BREAK#${id}`, sk: 'SETTLEMENT_BREAK' }),
+  /**
+   * A transfer settled here on a Bogotá day (shared/data/settled-transfers.ts), written in the
+   * transaction that settled it: what the day's settlement file should list.
+   */
+  settledTransfer: (day: string, shard: number, kind: string, id: string): ItemKey => ({
+    pk: `SETTLED#${day}#${shard}`,
+    sk: `${kind}#${id}`,
+  }),
   /** The delivery of one event to one webhook (shared/data/deliveries-repository.ts). */
   delivery: (id: string): ItemKey => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
   /**

@@ -25,6 +25,7 @@ import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
 import { payableQrCode } from './qrcodes-repository';
+import { settledPaymentPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
 
 const PAYMENTS = {
@@ -150,6 +151,8 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
     transaction.add(
       ...write.payments.map(detailPut),
       ...eventsPut(write.events),
+      // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
+      ...[...write.payments, ...answered].flatMap(settledPaymentPut),
       // A payment and the payee's record of it may share a counter shard: their increments are added up.
       ...counterIncrementsOf(
         write.payments.map((payment) => ({

@@ -8,6 +8,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
 import type { RefundQueue } from '../domain/refunds';
 import type { ReportQueue } from '../domain/reports';
+import type { ReconciliationQueue } from '../domain/settlement-files';
 import type { SettlementQueue } from '../domain/settlement';
 import { refuseWhileHeld } from './held-transaction';
 import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
@@ -130,4 +131,10 @@ export const deliveryQueue = (): DeliveryQueue => {
 export const reportQueue = (): ReportQueue => {
   const queue = required('reports');
   return { run: (reportId) => queue.send({ report_id: reportId }, 0) };
+};
+
+/** Reconciliations of a day's settlement file: `{"date"}` (functions/reconcile-settlement.ts). */
+export const reconciliationQueue = (): ReconciliationQueue => {
+  const queue = required('reconciliations');
+  return { run: (date) => queue.send({ date }, 0) };
 };

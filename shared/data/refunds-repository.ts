@@ -27,6 +27,7 @@ import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { writeWithLedgerDays } from './ledger-transaction';
 import { refundMoveItems, type LedgerDaySeen, type RefundMove } from './movements';
+import { settledRefundPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
 
 const REFUNDS = underCustomer<StoredRefund, RefundListFilters>(
@@ -157,7 +158,8 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
         )
         .add(refundedAmountUpdate(refund));
     }
-    transaction.add(...eventsPut(events));
+    // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
+    transaction.add(...eventsPut(events), ...settledRefundPut(refund));
     // An operator's answer (npm run ops:transfer-status) is audited; a job's or callback's has no actor.
     transaction.add(
       ...operatorAuditItems({

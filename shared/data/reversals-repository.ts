@@ -11,6 +11,7 @@ import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { writeWithLedgerDays } from './ledger-transaction';
 import { reversalMoveItems } from './movements';
 import { ledgerKeys } from './balances';
+import { settledReversalPut } from './settled-transfers';
 
 const REVERSAL_ENTITY = 'REVERSAL';
 
@@ -84,7 +85,8 @@ export const dynamoReversalStore: ReversalStore = {
             seen,
           ),
         )
-        .add(...events.map(eventPut)),
+        // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
+        .add(...events.map(eventPut), ...settledReversalPut(reversal)),
     );
     if (outcome.written) return { written: true, balanceCents: await availableBalanceOf(reversal.account_id) };
     const [reason] = outcome.failed.keys();

@@ -25,7 +25,7 @@ const CONTENT_TYPE = 'text/csv; charset=utf-8';
 let s3Client: S3Client | undefined;
 
 /** One client per process, traced as DynamoDB's; LocalStack through AWS_ENDPOINT_URL. */
-function s3(): S3Client {
+export function s3(): S3Client {
   if (s3Client) return s3Client;
   const endpoint = process.env[ENV.awsEndpoint];
   const client = new S3Client({ ...(endpoint ? { endpoint, forcePathStyle: true } : {}), maxAttempts: 3 });
@@ -33,7 +33,8 @@ function s3(): S3Client {
   return s3Client;
 }
 
-function bucket(): string {
+/** The stage's files bucket: report files and settlement files, each under its own prefix. */
+export function bucket(): string {
   const name = process.env[ENV.reportBucketName];
   if (!name)
     throw new Error(`${ENV.reportBucketName} is not set: the stack sets it on the functions that declare reportFiles`);

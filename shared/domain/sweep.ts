@@ -1,6 +1,6 @@
 /**
  * The sweeper (docs/reliability.md, "The sweeper"): every commit that leaves work to do after it (a
- * PENDING or PROCESSING payment, a PENDING refund, a PENDING delivery, an event to dispatch, a PENDING report) marks that work due in the
+ * PENDING or PROCESSING payment, a PENDING refund, a PENDING delivery, an event to dispatch, a PENDING report, a PENDING settlement file) marks that work due in the
  * same transaction, and its message or stream record is only the fast path. Each run finds the work
  * due for longer than the grace, takes each item (so that two runs at once restart it once), and
  * starts its work again: a settlement or decision job, a delivery's attempt, an event's dispatch.
@@ -14,6 +14,7 @@ import type { DomainEvent } from './events';
 import { later } from './payments';
 import type { RefundQueue } from './refunds';
 import type { ReportQueue } from './reports';
+import type { ReconciliationQueue } from './settlement-files';
 import type { SettlementQueue } from './settlement';
 
 /** One item of due work as the sweeper took it, with when it started waiting for its work. */
@@ -22,7 +23,9 @@ export type DueWork =
   | { readonly kind: 'refund'; readonly id: string; readonly waitingSince: string }
   | { readonly kind: 'delivery'; readonly id: string; readonly waitingSince: string }
   | { readonly kind: 'event'; readonly id: string; readonly event: DomainEvent; readonly waitingSince: string }
-  | { readonly kind: 'report'; readonly id: string; readonly waitingSince: string };
+  | { readonly kind: 'report'; readonly id: string; readonly waitingSince: string }
+  /** A day's settlement file still PENDING: its id is the day. */
+  | { readonly kind: 'reconciliation'; readonly id: string; readonly waitingSince: string };
 
 export type DueWorkKind = DueWork['kind'];
 
@@ -51,6 +54,7 @@ export interface SweepDeps<Entry extends DueEntryRef> {
   readonly refunds: RefundQueue;
   readonly deliveries: DeliveryQueue;
   readonly reports: ReportQueue;
+  readonly reconciliations: ReconciliationQueue;
   /** The dispatcher's own dependencies: an event is dispatched as the stream would have. */
   readonly dispatch: DispatchDeps;
   readonly clock: Clock;
@@ -90,6 +94,9 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
     case 'report':
       // A run lost (its message, or its worker past its time): the run takes it again, or finds it done.
       return deps.reports.run(work.id);
+    case 'reconciliation':
+      // A run lost, as a report's: the run takes the day's file again, or finds it COMPLETED.
+      return deps.reconciliations.run(work.id);
   }
 }
 
@@ -97,7 +104,14 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
 export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): Promise<SweepReport> {
   const now = deps.clock.now();
   const entries = await deps.due.due(later(now, -deps.graceMs), SWEEP_LIMIT);
-  const restarted: Record<DueWorkKind, number> = { payment: 0, refund: 0, delivery: 0, event: 0, report: 0 };
+  const restarted: Record<DueWorkKind, number> = {
+    payment: 0,
+    refund: 0,
+    delivery: 0,
+    event: 0,
+    report: 0,
+    reconciliation: 0,
+  };
   const failures: { id: string; error: unknown }[] = [];
   let oldestAgeMs = 0;
   for (let i = 0; i < entries.length; i += PARALLEL) {

@@ -53,6 +53,15 @@ export interface NetworkRouteSpec<Body, Path> {
   readonly body: SchemaValidator<Body, 'body'>;
   /** The route checks its own path parameters (a merchant's NIT is no resource id); else each must be one. */
   readonly checksOwnPath?: boolean;
+  /**
+   * How the body is read: one JSON value (the default), or JSON lines (`application/x-ndjson`, a
+   * settlement file: one object a line, validated as one array, each refusal naming its line).
+   */
+  readonly format?: 'json' | 'ndjson';
+  /** The most bytes the body may have (413 beyond): 64 KiB unless the route says more. */
+  readonly maxBodyBytes?: number;
+  /** The status of the route's answer: 200 unless it only takes the work (202). */
+  readonly status?: number;
   readonly handle: (request: NetworkRequest<Body, Path>) => Promise<unknown>;
 }
 
@@ -75,8 +84,49 @@ const targetUriOf = (event: ApiEvent): string => {
   return `${scheme}://${host}${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`;
 };
 
+/** The media type of JSON lines (one JSON value a line), with or without parameters, in any case. */
+const NDJSON_MEDIA_TYPE = /^application\/x-ndjson[ \t]*(;|$)/i;
+
+/**
+ * The values of a JSON lines body: one a line, LF or CRLF, the last line's break optional. An empty
+ * body has none (a day of no movement); an empty line or one that is no JSON is refused, by its number.
+ */
+function parseJsonLines(headers: ApiEvent['headers'], body: string): unknown[] {
+  if (!NDJSON_MEDIA_TYPE.test((headers?.['content-type'] ?? '').trim())) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/x-ndjson: one JSON object a line');
+  }
+  const lines = body.split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      throw new AppError('MALFORMED_JSON', `Line ${i + 1} is not JSON`);
+    }
+  });
+}
+
+/** A line's refusal named by its line, counted from 1: `3.amount` (the array's index 2) is line 3's `amount`. */
+function byLine(error: unknown): unknown {
+  if (!(error instanceof AppError) || !error.extensions.errors) return error;
+  const errors = error.extensions.errors.map(({ field, message }) => {
+    const [index, ...rest] = field.split('.');
+    const line = Number(index) + 1;
+    return Number.isInteger(line) ? { field: [String(line), ...rest].join('.'), message } : { field, message };
+  });
+  return new AppError(error.code, `The body has ${errors.length} invalid field(s), named <line>.<field>`, { errors });
+}
+
 export function networkHandler<Body, Path = Record<string, string>>(spec: NetworkRouteSpec<Body, Path>) {
   const validateBody = bodyValidator<Body>(spec.body);
+  const ndjson = spec.format === 'ndjson';
+  const validate = (parsed: unknown): Body => {
+    try {
+      return validateBody(parsed);
+    } catch (error) {
+      throw ndjson ? byLine(error) : error;
+    }
+  };
 
   const handleSigned = async (event: ApiEvent): Promise<HttpResponse> => {
     const requestId = event.requestContext.requestId;
@@ -97,19 +147,23 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
     // DynamoDB would refuse a key over 2,048 bytes (a 500).
     if (!spec.checksOwnPath) checkResourceIds(event.pathParameters);
     let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      throw new AppError('MALFORMED_JSON', 'The body is not JSON');
+    if (ndjson) {
+      parsed = parseJsonLines(event.headers, body);
+    } else {
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        throw new AppError('MALFORMED_JSON', 'The body is not JSON');
+      }
     }
     const run = async (): Promise<HttpResponse> => {
       try {
         const answer = await spec.handle({
-          body: validateBody(parsed),
+          body: validate(parsed),
           path: (event.pathParameters ?? {}) as Path,
           requestId,
         });
-        return jsonResponse(200, answer);
+        return jsonResponse(spec.status ?? 200, answer);
       } catch (error) {
         if (error instanceof AppError) return errorResponse(error, requestId);
         throw error;
@@ -133,7 +187,7 @@ export function networkHandler<Body, Path = Record<string, string>>(spec: Networ
   const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(handleSigned)
     .use(observability(spec.name))
     .use(httpResponses(spec.name))
-    .use(bodySizeLimit());
+    .use(bodySizeLimit(spec.maxBodyBytes));
   return tracer.traced(chain);
 }
 

@@ -50,6 +50,13 @@ export const STRANDED_WORK_METRICS = {
 export const TRANSFERS_IN_REVIEW_METRIC = 'TransfersInReview';
 
 /**
+ * The breaks a reconciliation with the sponsor bank found in a day's file (docs/reconciliation.md,
+ * "Against the bank"), every client's and those on accounts of none of ours, published by each run
+ * that completes a file (0 included): the stack alarms on any.
+ */
+export const SETTLEMENT_BREAKS_METRIC = 'SettlementBreaks';
+
+/**
  * A reversal of a network credit that left its merchant's account below zero (docs/network.md,
  * "Reversals"), counted by the reversal route: the stack alarms on any, since that money must be
  * recovered from the merchant.

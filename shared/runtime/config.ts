@@ -112,6 +112,8 @@ export const ENV = {
   sweepIntervalMs: 'SWEEP_INTERVAL_MS',
   /** URL of the SQS queue of report runs (docs/reconciliation.md, "Reports"). */
   reportQueueUrl: 'REPORT_QUEUE_URL',
+  /** URL of the SQS queue of settlement file reconciliations (docs/reconciliation.md, "Against the bank"). */
+  reconciliationQueueUrl: 'RECONCILIATION_QUEUE_URL',
   /**
    * The S3 bucket of the report files: set by the stack only on the functions whose entry declares
    * `reportFiles` (shared/data/report-files.ts).
@@ -144,6 +146,7 @@ export const QUEUE_ENV = {
   webhookDeliveries: ENV.webhookDeliveryQueueUrl,
   streamFailures: ENV.streamFailureQueueUrl,
   reports: ENV.reportQueueUrl,
+  reconciliations: ENV.reconciliationQueueUrl,
 } as const;
 
 export type QueueName = keyof typeof QUEUE_ENV;

@@ -16,6 +16,7 @@ import type * as lists from './lists';
 import type * as payments from './payments';
 import type * as problem from './problem';
 import type * as qrcodes from './qrcodes';
+import type * as reconciliations from './reconciliations';
 import type * as recipients from './recipients';
 import type * as refunds from './refunds';
 import type * as reports from './reports';
@@ -34,6 +35,7 @@ type Modules = typeof accounts &
   typeof payments &
   typeof problem &
   typeof qrcodes &
+  typeof reconciliations &
   typeof recipients &
   typeof refunds &
   typeof reports &

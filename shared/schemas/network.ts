@@ -280,3 +280,40 @@ export const transferInquiryAnswerSchema = closedObject(
   { status: { type: 'string', enum: ['PENDING', 'SETTLED', 'REJECTED', 'NOT_FOUND'] }, reason: text(300) },
   ['status'],
 );
+
+/**
+ * One line of `PUT /network/v1/settlement-files/{date}` (docs/network.md, "Settlement files"): one
+ * movement the bank settled on one of our clients' accounts that Bogotá day. `end_to_end_id` is the
+ * transfer's (ours for a payment or refund we sent; the network's for a credit, and for the reversal
+ * that takes a credit back); `direction` is the account's side: CREDIT money in, DEBIT money out.
+ */
+export const settlementLineSchema = closedObject(
+  {
+    end_to_end_id: END_TO_END_ID,
+    direction: { type: 'string', enum: ['CREDIT', 'DEBIT'] },
+    amount: paymentAmountSchema,
+    account_number: ACCOUNT_NUMBER,
+    settled_at: TIMESTAMP,
+  },
+  ['end_to_end_id', 'direction', 'amount', 'account_number', 'settled_at'],
+);
+
+export type SettlementLine = FromSchema<typeof settlementLineSchema>;
+
+/**
+ * A settlement file's lines, as the route reads them from its JSON lines body (one object a line):
+ * validated as one array, so that every bad line is named at once.
+ */
+export const settlementFileRequestSchema = { type: 'array', items: settlementLineSchema } as const;
+
+export type SettlementFileRequest = FromSchema<typeof settlementFileRequestSchema>;
+
+/** The 202 of a settlement file: taken, its reconciliation PENDING. */
+export const settlementFileAnswerSchema = allRequired({
+  date: matching('^[0-9]{4}-[0-9]{2}-[0-9]{2}$', 'must be a day YYYY-MM-DD'),
+  status: { type: 'string', enum: ['PENDING'] },
+  line_count: { type: 'integer', minimum: 0 },
+  received_at: TIMESTAMP,
+});
+
+export type SettlementFileAnswer = FromSchema<typeof settlementFileAnswerSchema>;

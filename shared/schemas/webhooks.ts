@@ -17,6 +17,7 @@ export const CHANGE_EVENT_TYPES = [
   'payment.reversed',
   'qr_code.paid',
   'report.ready',
+  'reconciliation.completed',
   'refund.created',
   'refund.settled',
   'refund.rejected',

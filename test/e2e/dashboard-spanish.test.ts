@@ -140,6 +140,7 @@ test('every page in Spanish, at a desk and on a phone: no English left, axe-core
     ['payments', '#/payments', 'Pagos'],
     ['payment', `#/payments/${payment.id}`, /^Pago de/],
     ['refunds', '#/refunds', 'Devoluciones'],
+    ['reconciliation', '#/reconciliation', 'Conciliación con el banco'],
     ['merchants', '#/merchants', 'Comercios'],
     ['merchant', `#/merchants/${merchant.customerId}`, 'Tienda La Esperanza SAS'],
     ['account', `#/accounts/${merchant.accountId}`, `Cuenta ${merchant.accountNumber}`],

@@ -627,11 +627,21 @@ test('keyboard only: sign-in, the skip link and the sections; labels and contras
 
   // Back from the content through the sections, last to first; Enter opens Payments.
   const seen: string[] = [];
-  for (let i = 0; i < 8; i++) {
+  for (let i = 0; i < 9; i++) {
     await page.keyboard.press('Shift+Tab');
     seen.push((await focused()) ?? '');
   }
-  expect(seen).toEqual(['Activity', 'Webhooks', 'Keys', 'Merchants', 'Refunds', 'Payments', 'QR codes', 'Overview']);
+  expect(seen).toEqual([
+    'Activity',
+    'Webhooks',
+    'Keys',
+    'Merchants',
+    'Reconciliation',
+    'Refunds',
+    'Payments',
+    'QR codes',
+    'Overview',
+  ]);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
@@ -651,6 +661,7 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
     ['payments', '#/payments', 'Payments'],
     ['payment', `#/payments/${paymentA.id}`, /^Payment of/],
     ['refunds', '#/refunds', 'Refunds'],
+    ['reconciliation', '#/reconciliation', 'Reconciliation with the bank'],
     ['merchants', '#/merchants', 'Merchants'],
     ['merchant', `#/merchants/${merchantA.customerId}`, 'Tienda La Esperanza SAS'],
     ['keys', '#/keys', 'Bre-B keys'],

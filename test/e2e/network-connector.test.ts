@@ -608,6 +608,7 @@ describe('credits in', () => {
       '/network/v1/credits',
       '/network/v1/credits/{end_to_end_id}/reversals',
       '/network/v1/merchants/{identification_type}/{identification_number}',
+      '/network/v1/settlement-files/{date}',
       '/network/v1/keys',
     ]);
     expect(network.body.paths['/network/v1/credits'].post.requestBody.content['application/json'].schema).toEqual({

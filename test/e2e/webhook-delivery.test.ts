@@ -10,10 +10,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { colombiaDay } from '../../shared/calendar/colombia-days';
 import { MAX_RETRIES } from '../../shared/domain/deliveries';
 import { ENV } from '../../shared/runtime/config';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
 import { signedHeaders } from '../../shared/domain/webhook-signature';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type ApiAnswer, type TestApi } from '../support/local-api';
 import { merchantWithKey, type MerchantWithKey } from '../support/merchants';
@@ -182,6 +183,18 @@ describe('events reach the webhooks that want them, signed', () => {
       body: { status: 'INACTIVE' },
     });
     expect(deactivated.status).toBe(200);
+    // The bank's file of the day, empty, signed as the sandbox's simulator signs: the client's transfers
+    // settled today are missing at the bank, and its day's reconciliation.completed follows.
+    const date = colombiaDay(new Date().toISOString());
+    const file = await fetch(`${api.url}/network/v1/settlement-files/${date}`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/x-ndjson',
+        ...signedHeaders(`msg_${randomUUID()}`, Math.floor(Date.now() / 1000), '', [api.runtime.networkSecret!]),
+      },
+      body: '',
+    });
+    expect(file.status).toBe(202);
 
     const expected = (): [string, string][] => [
       ['payment.outbound.confirmed', settled['id']],
@@ -204,6 +217,7 @@ describe('events reach the webhooks that want them, signed', () => {
           'report.ready',
           'webhook.test',
           'customer.updated',
+          'reconciliation.completed',
           'payment.reversed',
           'webhook.disabled',
         ].every((type) => receiver.at(hook.path).some((r) => r.event.type === type)),
@@ -238,6 +252,11 @@ describe('events reach the webhooks that want them, signed', () => {
     });
     expect(receiver.at(hook.path).find((r) => r.event.type === 'customer.updated')!.event.data).toEqual(
       deactivated.body,
+    );
+    // The day as its GET answers it once the file is matched.
+    const reconciled = await api.request('GET', `/v1/settlement-reconciliations/${date}`, { token: tokenA });
+    expect(receiver.at(hook.path).find((r) => r.event.type === 'reconciliation.completed')!.event.data).toEqual(
+      reconciled.body,
     );
     // The failing webhook as GET answers it, disabled.
     const disabled = await api.request('GET', `/v1/webhooks/${failing.id}`, { token: tokenA });

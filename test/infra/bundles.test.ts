@@ -37,12 +37,15 @@ const LEFT_OUT_OF_BUNDLES =
 
 /**
  * The AWS SDK's event-stream codec: left out of every bundle but those of the functions that touch
- * report files, whose S3 client imports it at load (infra/constructs/service-function.ts): without it
+ * report or settlement files, whose S3 client imports it at load (infra/constructs/service-function.ts): without it
  * they would not load on Lambda.
  */
 const EVENT_STREAMS = /node_modules\/@smithy\/core\/dist-es\/submodules\/event-streams\//;
 const loadsEventStreams = (name: string): boolean =>
-  [...deployed, ...workers].some((definition) => definition.name === name && Boolean(definition.reportFiles?.length));
+  [...deployed, ...workers].some(
+    (definition) =>
+      definition.name === name && Boolean(definition.reportFiles?.length || definition.settlementFiles?.length),
+  );
 
 // In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out
 // of itself finds nothing.
@@ -135,6 +138,7 @@ test("the sweeper's bundle holds only what it runs, loads as Lambda loads it, an
     [QUEUE_ENV.settlement]: 'https://sqs.invalid/s',
     [QUEUE_ENV.webhookDeliveries]: 'https://sqs.invalid/q',
     [QUEUE_ENV.reports]: 'https://sqs.invalid/r',
+    [QUEUE_ENV.reconciliations]: 'https://sqs.invalid/c',
   };
   const saved = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
   Object.assign(process.env, environment);

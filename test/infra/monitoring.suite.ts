@@ -41,10 +41,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429 and of the network's 401s, two per function, table throttles, one
     // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
-    // up, transfers in review, negative balances, stranded work, the sweeper stopped, the tenant rate
-    // limit unavailable, the directory scanned.
-    expect(synthed.stack.deadLetterQueues.size).toBe(4);
-    expect(alarms).toHaveLength(2 + 3 + 1 + 2 * allFunctions().length + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
+    // up, transfers in review, settlement breaks, negative balances, stranded work, the sweeper stopped,
+    // the tenant rate limit unavailable, the directory scanned.
+    expect(synthed.stack.deadLetterQueues.size).toBe(5);
+    expect(alarms).toHaveLength(2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -117,6 +117,7 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('a message in any dead-letter queue', () => {
     expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
+      'reconciliations',
       'reports',
       'settlement',
       'streamFailures',
@@ -195,6 +196,20 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       TreatMissingData: 'notBreaching',
       Namespace: `BrebMerchantApi/${stage}`,
       MetricName: 'TransfersInReview',
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Period: 300,
+      Statistic: 'Sum',
+    });
+  });
+
+  test('settlement breaks: raised when a reconciliation with the bank finds one, a count summed over 5 minutes', () => {
+    expect(named('SettlementBreaks')).toMatchObject({
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: 'SettlementBreaks',
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Period: 300,
       Statistic: 'Sum',

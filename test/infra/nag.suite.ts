@@ -69,6 +69,12 @@ describe.each(Object.keys(stages) as StageName[])('cdk-nag, stage %s', (stage) =
       'AwsSolutions-IAM5[Resource::<ReportFilesBucket.Arn>/reports/*]': [
         ...synthed.stack.serviceFunctions.keys(),
       ].filter((name) => [...routes, ...workers].some((d) => d.name === name && d.reportFiles?.length)).length,
+      // The sponsor bank's settlement files, under a prefix of their own (settlement-files.ts).
+      'AwsSolutions-IAM5[Resource::<ReportFilesBucket.Arn>/settlement-files/*]': [
+        ...synthed.stack.serviceFunctions.keys(),
+      ].filter((name) =>
+        [...routes, ...networkRoutes, ...workers].some((d) => d.name === name && d.settlementFiles?.length),
+      ).length,
       'AwsSolutions-S1': 1,
       // The OpenAPI document and its reference page, public by design, and the network connector's
       // routes, authenticated by their signature (infra/stack.ts).

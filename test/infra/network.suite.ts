@@ -97,6 +97,7 @@ describe('network.suite: the network of each stage', () => {
         'POST /network/v1/credits',
         'POST /network/v1/credits/{end_to_end_id}/reversals',
         'PUT /network/v1/merchants/{identification_type}/{identification_number}',
+        'PUT /network/v1/settlement-files/{date}',
         'GET /network/v1/keys',
       ]);
       const apiRoutes = Object.values(synthed.template.findResources('AWS::ApiGatewayV2::Route')) as Json[];

@@ -12,7 +12,8 @@
  *   kms:Decrypt where it names `open` or reads a secret the key encrypts (through Secrets Manager);
  * - on the report files only (the report bucket's objects under `reports/`), s3:PutObject and
  *   s3:AbortMultipartUpload where the entry's `reportFiles` names `write`, s3:GetObject where it
- *   names `read`;
+ *   names `read`; on the settlement files only (the same bucket's objects under `settlement-files/`),
+ *   the same actions where the entry's `settlementFiles` names each use;
  * - a route's function: the shared chain's UpdateItem of the per-tenant rate-limit counters: on the
  *   table alone (no index), only items whose partition key has the counters' prefix, only the
  *   counters' attributes, returning no item. Exactly this statement; the same action granted any
@@ -80,6 +81,14 @@ export const secretKeyArnOf = (synthed: Synth): Json => ({
 /** The report files, as a function's reportFiles grant names them: the report bucket's objects under `reports/`. */
 export const reportFilesArnOf = (synthed: Synth): Json => ({
   'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.reportBucket), 'Arn'] }, '/reports/*']],
+});
+
+/** The sponsor bank's settlement files, as a settlementFiles grant names them: the bucket's objects under `settlement-files/`. */
+export const settlementFilesArnOf = (synthed: Synth): Json => ({
+  'Fn::Join': [
+    '',
+    [{ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.reportBucket), 'Arn'] }, '/settlement-files/*'],
+  ],
 });
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
@@ -177,6 +186,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       actions: REPORT_FILES_ACTIONS[use],
       resources: definition.reportFiles?.includes(use) ? [reportFilesArnOf(synthed)] : [],
       why: `only the report files, only where the entry's reportFiles names ${use}`,
+    })),
+    ...(['write', 'read'] as const).map((use) => ({
+      actions: REPORT_FILES_ACTIONS[use],
+      resources: definition.settlementFiles?.includes(use) ? [settlementFilesArnOf(synthed)] : [],
+      why: `only the settlement files, only where the entry's settlementFiles names ${use}`,
     })),
   ];
   if (!isWorker(definition)) return allowances;

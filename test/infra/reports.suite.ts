@@ -4,14 +4,14 @@
  * by the functions whose entry declares `reportFiles` (the report worker writes, the report get reads
  * to presign), each only for what it declares, and named to them alone in REPORT_BUCKET_NAME.
  */
-import { routes } from '../../functions/routes';
+import { networkRoutes, routes } from '../../functions/routes';
 import { workers } from '../../functions/workers';
 import { REPORT_FILE_DAYS } from '../../shared/domain/reports';
 import { stages, type StageName } from '../../infra/stages';
-import { permissionProblems, reportFilesArnOf } from './privileges';
+import { permissionProblems, reportFilesArnOf, settlementFilesArnOf } from './privileges';
 import { functionLogicalId, logicalIdOf, resourcesOf, roleStatements, synth, type Json, type Synth } from './synth';
 
-const definitions = [...routes, ...workers];
+const definitions = [...routes, ...networkRoutes, ...workers];
 
 describe.each(Object.keys(stages) as StageName[])('Report files, stage %s', (stage) => {
   const settings = stages[stage];
@@ -75,19 +75,41 @@ describe.each(Object.keys(stages) as StageName[])('Report files, stage %s', (sta
       { Effect: 'Allow', Action: ['s3:AbortMultipartUpload', 's3:PutObject'], Resource: reportFilesArnOf(synthed) },
     ]);
     for (const definition of reaching) expect(permissionProblems(synthed, definition)).toEqual([]);
-    for (const definition of definitions.filter((d) => !d.reportFiles?.length)) {
+    for (const definition of definitions.filter((d) => !d.reportFiles?.length && !d.settlementFiles?.length)) {
       if (!synthed.stack.serviceFunctions.has(definition.name)) continue;
       expect(s3Statements(definition.name)).toEqual([]);
       expect(JSON.stringify(roleStatements(synthed, definition.name))).not.toContain(bucketId);
     }
   });
 
-  test('REPORT_BUCKET_NAME names the bucket to those two functions alone', () => {
+  test("the bank's settlement files: its PUT writes one and the reconciliation worker reads it, under their own prefix", () => {
+    const reaching = definitions.filter((definition) => definition.settlementFiles?.length);
+    expect(reaching.map((definition) => [definition.name, definition.settlementFiles])).toEqual([
+      ['receiveSettlementFile', ['write']],
+      ['reconcileSettlement', ['read']],
+    ]);
+    const s3Statements = (name: string) =>
+      roleStatements(synthed, name).filter((statement: Json) => JSON.stringify(statement.Action).includes('s3:'));
+    expect(s3Statements('receiveSettlementFile')).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:AbortMultipartUpload', 's3:PutObject'],
+        Resource: settlementFilesArnOf(synthed),
+      },
+    ]);
+    expect(s3Statements('reconcileSettlement')).toEqual([
+      { Effect: 'Allow', Action: 's3:GetObject', Resource: settlementFilesArnOf(synthed) },
+    ]);
+    for (const definition of reaching) expect(permissionProblems(synthed, definition)).toEqual([]);
+  });
+
+  test('REPORT_BUCKET_NAME names the bucket to those four functions alone', () => {
     for (const definition of definitions) {
       if (!synthed.stack.serviceFunctions.has(definition.name)) continue;
       const fn = resourcesOf(synthed)[functionLogicalId(synthed, definition.name)];
       const variable = fn.Properties.Environment.Variables.REPORT_BUCKET_NAME;
-      if (definition.reportFiles?.length) expect(variable).toEqual({ Ref: bucketId });
+      if (definition.reportFiles?.length || definition.settlementFiles?.length)
+        expect(variable).toEqual({ Ref: bucketId });
       else expect(variable).toBeUndefined();
     }
   });

@@ -114,7 +114,7 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Only the routes that seal or open secrets learn which key does it.
         ...(route.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
         // Only the routes that read the report files learn where they are (reports.suite.ts).
-        ...(route.reportFiles?.length
+        ...(route.reportFiles?.length || route.settlementFiles?.length
           ? { REPORT_BUCKET_NAME: { Ref: logicalIdOf(synthed, synthed.stack.reportBucket) } }
           : {}),
       });

@@ -158,8 +158,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         ),
         // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
         ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
-        // Only a worker that writes the report files learns where they are (reports.suite.ts).
-        ...(worker.reportFiles?.length
+        // Only a worker that reaches the report or settlement files learns where they are (reports.suite.ts).
+        ...(worker.reportFiles?.length || worker.settlementFiles?.length
           ? { REPORT_BUCKET_NAME: { Ref: logicalIdOf(synthed, synthed.stack.reportBucket) } }
           : {}),
       });
@@ -232,6 +232,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         ['settle-payment', { queue: 'settlement', batchSize: 10 }],
         ['redrive-stream-failures', { queue: 'streamFailures', batchSize: 1 }],
         ['run-report', { queue: 'reports', batchSize: 1 }],
+        ['reconcile-settlement', { queue: 'reconciliations', batchSize: 1 }],
       ]);
     });
 
@@ -276,10 +277,12 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
           webhookDeliveries: ['sqs:SendMessage'],
         },
         runReport: { reports: sorted(QUEUE_CONSUME_ACTIONS) },
+        reconcileSettlement: { reconciliations: sorted(QUEUE_CONSUME_ACTIONS) },
         sweepStrandedWork: {
           settlement: ['sqs:SendMessage'],
           webhookDeliveries: ['sqs:SendMessage'],
           reports: ['sqs:SendMessage'],
+          reconciliations: ['sqs:SendMessage'],
         },
       });
     });
@@ -314,6 +317,19 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         // GetItem of the report, Update taking it for the run; its list's pages (Query, and BatchGetItem
         // of a page's payment details: lists never write); the finish's transaction: Update, Put of its event.
         runReport: ['BatchGetItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // GetItem of the day's file, Update taking it for the run; BatchGetItem of the transfers and
+        // accounts its lines name; Query of the day's settled transfers, its clients' results and a
+        // client's old breaks (gsi3); transactions putting breaks (with a ConditionCheck of the file's
+        // version and their counters' Updates) and each client's result and event; DeleteItem of old breaks.
+        reconcileSettlement: [
+          'BatchGetItem',
+          'ConditionCheckItem',
+          'DeleteItem',
+          'GetItem',
+          'PutItem',
+          'Query',
+          'UpdateItem',
+        ],
         // Query of the index of due work, Update taking each item; an event's dispatch as the dispatcher's.
         sweepStrandedWork: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       });

@@ -30,6 +30,8 @@ import { ENV } from '../../shared/runtime/config';
 import { dynamoDispatchedEvents } from '../../shared/data/events';
 import { dynamoInboundPaymentStore } from '../../shared/data/payments-repository';
 import { dynamoReportStore } from '../../shared/data/reports-repository';
+import { dynamoReconciliationStore, receiveSettlementFileRecord } from '../../shared/data/reconciliations-repository';
+import { settlementFileName, type StoredSettlementFile } from '../../shared/domain/settlement-files';
 import type { StoredReport } from '../../shared/domain/reports';
 import { dynamoWebhookStore } from '../../shared/data/webhooks-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
@@ -188,6 +190,7 @@ describe('a sweep', () => {
     const settled: string[] = [];
     const sent: string[] = [];
     const reportRuns: string[] = [];
+    const reconciliationRuns: string[] = [];
     const deliveries = { send: async (id: string) => void sent.push(id) };
     const run = (): Promise<SweepReport> =>
       sweep({
@@ -201,6 +204,7 @@ describe('a sweep', () => {
         refunds: { schedule: async (id: string) => void settled.push(id) },
         deliveries,
         reports: { run: async (id: string) => void reportRuns.push(id) },
+        reconciliations: { run: async (date: string) => void reconciliationRuns.push(date) },
         dispatch: {
           webhooks: dynamoWebhookStore,
           deliveries: dynamoDeliveryStore,
@@ -211,9 +215,10 @@ describe('a sweep', () => {
         clock,
         graceMs: GRACE_MS,
       });
-    return { run, settled, sent, reportRuns };
+    return { run, settled, sent, reportRuns, reconciliationRuns };
   }
 
+  let fileDays = 0;
   /** One stranded item of each kind, for one client with a webhook subscribed to the payment's event. */
   async function strandedWork() {
     const who = tenant();
@@ -238,7 +243,21 @@ describe('a sweep', () => {
       updated_at: at,
     };
     await dynamoReportStore.insert(report, 1_000);
+    // A day's settlement file whose reconciliation was never queued: a day of its own for each call.
+    const date = `2020-01-${String(++fileDays).padStart(2, '0')}`;
+    const version = randomUUID();
+    const file: StoredSettlementFile = {
+      date,
+      version,
+      file: settlementFileName(date, version),
+      line_count: 0,
+      status: 'PENDING',
+      received_at: at,
+      runs: 0,
+    };
+    await receiveSettlementFileRecord(file);
     const mine = new Set([
+      `RECONCILIATION#${date}`,
       `REPORT#${report.id}`,
       `PAYMENT#${payment.id}`,
       `PAYMENT#${processing.id}`,
@@ -246,7 +265,7 @@ describe('a sweep', () => {
       `EVENT#${eventId}`,
       dispatchedDelivery,
     ]);
-    return { who, payment, processing, delivery, eventId, dispatchedDelivery, report, mine };
+    return { who, payment, processing, delivery, eventId, dispatchedDelivery, report, file, mine };
   }
 
   it('restarts each stranded item once, leaves it a grace, and restarts what is still not done', async () => {
@@ -255,8 +274,9 @@ describe('a sweep', () => {
     const first = sweeper(work.mine, clockAt(hourLater));
 
     const report = await first.run();
-    expect(report.restarted).toEqual({ payment: 2, refund: 0, delivery: 1, event: 1, report: 1 });
+    expect(report.restarted).toEqual({ payment: 2, refund: 0, delivery: 1, event: 1, report: 1, reconciliation: 1 });
     expect(first.reportRuns).toEqual([work.report.id]);
+    expect(first.reconciliationRuns).toEqual([work.file.date]);
     expect(report.failures).toEqual([]);
     expect(report.oldestAgeMs).toBeGreaterThanOrEqual(59 * MINUTE);
     expect(first.settled.sort()).toEqual([work.payment.id, work.processing.id].sort());
@@ -268,19 +288,36 @@ describe('a sweep', () => {
 
     // Run again at once: every item was taken for a grace, nothing is restarted twice.
     const again = await first.run();
-    expect(again.restarted).toEqual({ payment: 0, refund: 0, delivery: 0, event: 0, report: 0 });
+    expect(again.restarted).toEqual({ payment: 0, refund: 0, delivery: 0, event: 0, report: 0, reconciliation: 0 });
     expect(again.oldestAgeMs).toBe(0);
 
     // A grace later their work has still not happened (the messages were lost again): restarted again.
     const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
-    expect((await graceLater.run()).restarted).toEqual({ payment: 2, refund: 0, delivery: 2, event: 0, report: 1 });
+    expect((await graceLater.run()).restarted).toEqual({
+      payment: 2,
+      refund: 0,
+      delivery: 2,
+      event: 0,
+      report: 1,
+      reconciliation: 1,
+    });
 
     // Work done leaves the index: the payments answered, the report finished, nothing of theirs is restarted.
     await settlePayment(settlementDeps(), work.payment.id);
     await settlePayment(settlementDeps(), work.processing.id);
     expect(await dynamoReportStore.fail({ ...work.report, status: 'FAILED', failure_reason: 'test' })).toBe(true);
+    expect(
+      await dynamoReconciliationStore.complete({ ...work.file, status: 'COMPLETED', completed_at: hourLater }),
+    ).toBe(true);
     const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
-    expect((await afterDone.run()).restarted).toEqual({ payment: 0, refund: 0, delivery: 2, event: 0, report: 0 });
+    expect((await afterDone.run()).restarted).toEqual({
+      payment: 0,
+      refund: 0,
+      delivery: 2,
+      event: 0,
+      report: 0,
+      reconciliation: 0,
+    });
   });
 
   it('two sweeps at once restart each item once between them', async () => {
@@ -289,9 +326,11 @@ describe('a sweep', () => {
     const a = sweeper(work.mine, clock);
     const b = sweeper(work.mine, clock);
     const reports = await Promise.all([a.run(), b.run()]);
-    const total = (kind: 'payment' | 'delivery' | 'event' | 'report') =>
+    const total = (kind: 'payment' | 'delivery' | 'event' | 'report' | 'reconciliation') =>
       reports.reduce((n, r) => n + r.restarted[kind], 0);
-    expect([total('payment'), total('delivery'), total('event'), total('report')]).toEqual([2, 1, 1, 1]);
+    expect([total('payment'), total('delivery'), total('event'), total('report'), total('reconciliation')]).toEqual([
+      2, 1, 1, 1, 1,
+    ]);
     expect([...a.settled, ...b.settled].sort()).toEqual([work.payment.id, work.processing.id].sort());
     expect([...a.sent, ...b.sent]).toHaveLength(2);
     expect(new Set([...a.sent, ...b.sent]).size).toBe(2);

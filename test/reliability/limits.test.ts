@@ -30,7 +30,9 @@ afterAll(() => api.stop());
 
 const LONG = 'x'.repeat(2_000);
 const withBody = routes.filter((route) => ['POST', 'PATCH'].includes(route.method));
-const withId = routes.filter((route) => route.paths[0]!.includes('{'));
+/** Routes with a resource id in their path; a day (`{date}`, a statement's, a reconciliation's) is no id. */
+const withId = routes.filter((route) => /\{(?!date\})/.test(route.paths[0]!));
+const withDayOnly = routes.filter((route) => route.paths[0]!.includes('{date}') && !withId.includes(route));
 const lists = routes.filter((route) => ROUTE_SAMPLES[route.name]?.list);
 const label = (route: RouteDefinition) => `${route.method} ${route.paths[0]}`;
 
@@ -167,6 +169,21 @@ describe('string lengths', () => {
       const ids = Object.fromEntries(Object.keys(request.pathParameters ?? {}).map((name) => [name, LONG]));
       const answer = await sendSample(api, route, { ...request, pathParameters: ids }, { token: party.token });
       expectProblem(answer, 404, 'NOT_FOUND');
+    },
+  );
+
+  it.each(withDayOnly.map((route) => [label(route), route] as const))(
+    '%s: a day of 2,000 characters is 400 on date',
+    async (_, route) => {
+      const request = await sampleOf(route).valid({ api, party });
+      const answer = await sendSample(
+        api,
+        route,
+        { ...request, pathParameters: { date: LONG } },
+        { token: party.token },
+      );
+      expectProblem(answer, 400, 'VALIDATION_FAILED');
+      expect(answer.body.errors.map((error: { field: string }) => error.field)).toEqual(['date']);
     },
   );
 });

@@ -93,6 +93,9 @@ export interface RouteSample {
   readonly convergesOnRetry?: string;
 }
 
+/** Today in Colombia (UTC-5 all year), `YYYY-MM-DD`. */
+const colombiaToday = (): string => new Date(Date.now() - 5 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
 let counter = 0;
 /** Colombian mobile numbers (PHONE keys) unique to this process. */
 const uniquePhone = (): string =>
@@ -335,13 +338,8 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     list: { collection: 'movements' },
   },
   getAccountStatement: {
-    // Today in Colombia (UTC-5 all year): a day the account has movements on.
-    valid: async ({ party }) => ({
-      pathParameters: {
-        id: party.accountId,
-        date: new Date(Date.now() - 5 * 60 * 60 * 1000).toISOString().slice(0, 10),
-      },
-    }),
+    // Today in Colombia: a day the account has movements on.
+    valid: async ({ party }) => ({ pathParameters: { id: party.accountId, date: colombiaToday() } }),
     foreign: { kind: 'not-found' },
   },
   registerKey: {
@@ -468,6 +466,19 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     valid: async ({ party }) => ({ query: { customer_id: party.customerId, status: 'PENDING' } }),
     foreign: { kind: 'empty-list', collection: 'refunds' },
     list: { collection: 'refunds' },
+  },
+  getSettlementReconciliation: {
+    // Today in Colombia: a day whose file may or may not have come (NOT_RECEIVED, the answer still 200).
+    valid: async () => ({ pathParameters: { date: colombiaToday() } }),
+    foreign: {
+      kind: 'not-applicable',
+      why: "a day is every client's: each reads its own accounts' result of it, never another's",
+    },
+  },
+  listSettlementBreaks: {
+    valid: async () => ({ pathParameters: { date: colombiaToday() } }),
+    foreign: { kind: 'empty-list', collection: 'breaks' },
+    list: { collection: 'breaks' },
   },
   createRecipient: {
     valid: async ({ party }) => ({ body: recipientBody(party, party.resolutionId) }),

@@ -59,6 +59,7 @@ test("the network connector's document stands apart: its routes and the transfer
     '/network/v1/credits',
     '/network/v1/credits/{end_to_end_id}/reversals',
     '/network/v1/merchants/{identification_type}/{identification_number}',
+    '/network/v1/settlement-files/{date}',
     '/network/v1/keys',
   ]);
   // Our public keys need no signature to be read.

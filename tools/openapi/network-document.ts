@@ -17,7 +17,18 @@ type Problems = Readonly<Record<number, readonly ErrorCode[]>>;
  * problems it answers besides everyone's.
  */
 const ROUTE_SCHEMAS: Readonly<
-  Record<string, { readonly body?: string; readonly response: string; readonly problems: Problems }>
+  Record<
+    string,
+    {
+      readonly body?: string;
+      /** A body of JSON lines: `body` names the schema of one line. */
+      readonly bodyFormat?: 'ndjson';
+      readonly response: string;
+      /** The answer's status, when it is not 200. */
+      readonly status?: number;
+      readonly problems: Problems;
+    }
+  >
 > = {
   applyTransferStatus: {
     body: 'transferStatusRequestSchema',
@@ -39,6 +50,13 @@ const ROUTE_SCHEMAS: Readonly<
     response: 'merchantDecisionAnswerSchema',
     problems: { 404: ['NOT_FOUND'] },
   },
+  receiveSettlementFile: {
+    body: 'settlementLineSchema',
+    bodyFormat: 'ndjson',
+    response: 'settlementFileAnswerSchema',
+    status: 202,
+    problems: { 415: ['UNSUPPORTED_MEDIA_TYPE'] },
+  },
   getNetworkKeys: { response: 'networkKeysSchema', problems: {} },
 };
 
@@ -46,6 +64,7 @@ const ROUTE_SCHEMAS: Readonly<
 const PATH_PARAMETER_SCHEMAS: Readonly<Record<string, JsonObject>> = {
   identification_type: { type: 'string', enum: ['NIT'] },
   identification_number: { type: 'string', pattern: '^[0-9]{9}$' },
+  date: { type: 'string', format: 'date', description: 'A day in Colombia (America/Bogota), YYYY-MM-DD' },
   end_to_end_id: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
 };
 
@@ -196,13 +215,24 @@ export function networkOpenApiDocument(settings: NetworkDocumentSettings): JsonO
             ? {
                 requestBody: {
                   required: true,
-                  content: { 'application/json': { schema: components.refer(schemas.body) } },
+                  ...(schemas.bodyFormat === 'ndjson'
+                    ? {
+                        description:
+                          'JSON lines: one object of this schema a line (LF or CRLF), none for a day without movements. ' +
+                          'A refusal names each bad field as `<line>.<field>`, lines counted from 1.',
+                      }
+                    : {}),
+                  content: {
+                    [schemas.bodyFormat === 'ndjson' ? 'application/x-ndjson' : 'application/json']: {
+                      schema: components.refer(schemas.body),
+                    },
+                  },
                 },
               }
             : {}),
           responses: {
-            200: {
-              description: 'Done',
+            [schemas.status ?? 200]: {
+              description: schemas.status === 202 ? 'Taken: the work follows' : 'Done',
               content: { 'application/json': { schema: components.refer(schemas.response) } },
             },
             ...problems(signed ? { ...PROBLEMS, ...schemas.problems } : PUBLIC_PROBLEMS),

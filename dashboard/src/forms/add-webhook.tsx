@@ -25,6 +25,7 @@ const EVENT_CHOICES: Readonly<Record<EventType, true>> = {
   'refund.settled': true,
   'refund.rejected': true,
   'customer.updated': true,
+  'reconciliation.completed': true,
   'webhook.disabled': true,
   'webhook.test': true,
 };
