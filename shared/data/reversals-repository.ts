@@ -6,7 +6,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReversalStore, StoredReversal } from '../domain/reversals';
 import { dynamo, tableName } from './client';
-import { eventPut } from './events';
+import { eventsPut } from './events';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { writeWithLedgerDays } from './ledger-transaction';
 import { reversalMoveItems } from './movements';
@@ -86,7 +86,7 @@ export const dynamoReversalStore: ReversalStore = {
           ),
         )
         // What the bank's settlement file of the day should list (docs/reconciliation.md, "Against the bank").
-        .add(...events.map(eventPut), ...settledReversalPut(reversal)),
+        .add(...eventsPut(events), ...settledReversalPut(reversal)),
     );
     if (outcome.written) return { written: true, balanceCents: await availableBalanceOf(reversal.account_id) };
     const [reason] = outcome.failed.keys();

@@ -708,6 +708,10 @@ describe('reversals: the bank takes back a credit', () => {
     const events = approvals.at('/reversed');
     expect(events.map((r) => [r.event.type, r.event.data['id']])).toEqual([['payment.reversed', paymentId]]);
     expect(events[0]!.event.data).toEqual(payment.body);
+    // Listed and counted with the client's other events (GET /v1/events), as its webhooks carry it.
+    const listed = await api.request('GET', '/v1/events?type=payment.reversed', { token });
+    expect(listed.body.events.map((e: any) => e.id)).toContain(events[0]!.event.id);
+    expect(listed.body.pagination_info.total_elements).toBe(listed.body.events.length);
   });
 
   it('a refund and a reversal of one payment at once never take back more than it', async () => {
