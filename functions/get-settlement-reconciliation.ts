@@ -1,6 +1,6 @@
 /** GET /v1/settlement-reconciliations/{date}: a Bogotá day's reconciliation with the bank, for the client's accounts. */
 import { systemClock } from '../shared/domain/clock';
-import { getReconciliation } from '../shared/domain/reconciliations';
+import { getReconciliation } from '../shared/domain/reconciliation-answers';
 import { dynamoReconciliationStore } from '../shared/data/reconciliations-repository';
 import { httpHandler } from '../shared/http/handler';
 

@@ -2,30 +2,25 @@
  * Reconciliation with the sponsor bank (docs/reconciliation.md, "Against the bank"). A worker matches
  * a day's settlement file (shared/domain/settlement-files.ts) with our payments and refunds
  * (shared/domain/settlement-matching.ts) and keeps, for each client, the day's summary and its
- * breaks, so that each client sees only its own accounts': `GET /v1/settlement-reconciliations/{date}`
- * and its `/breaks`. Each client the day concerns (a line on its accounts, a transfer of its settled
- * that day, or a summary of the day's earlier file) gets `reconciliation.completed`.
+ * breaks, so that each client sees only its own accounts' (its answers:
+ * shared/domain/reconciliation-answers.ts). Each client the day concerns (a line on its accounts, a
+ * transfer of its settled that day, or a summary of the day's earlier file) gets
+ * `reconciliation.completed`.
  *
  * A day sent again replaces the file: the run of the new version writes a client's breaks, takes
- * away the old file's, then writes the client's result. Every write of a run holds only while its version is the
- * day's (a run of a replaced file stops at its next write), and every write may be made twice (a run
- * that failed half way is run again from the start and finds what it wrote).
+ * away the old file's, then writes the client's result. Every write of a run holds only while its
+ * version is the day's (a run of a replaced file stops at its next write), and every write may be
+ * made twice (a run that failed half way is run again from the start and finds what it wrote).
  */
-import type {
-  BreakKind,
-  ReconciliationStatus,
-  SettlementBreak,
-  SettlementReconciliation,
-} from '../schemas/reconciliations';
-import type { SettlementBreakListQuery } from '../schemas/reconciliations';
+import type { BreakKind, ReconciliationStatus, SettlementReconciliation } from '../schemas/reconciliations';
 import type { SettlementLine } from '../schemas/network';
 import { uuidOf, type Clock } from './clock';
 import type { DomainEvent } from './events';
-import { listOwn, optional, type RecordReader } from './lists';
+import { optional, type RecordReader } from './lists';
 import { cop } from './money';
 import { later, type StoredPayment } from './payments';
 import type { StoredRefund } from './refunds';
-import { checkSettlementDay, type SettlementFiles, type StoredSettlementFile } from './settlement-files';
+import type { SettlementFiles, StoredSettlementFile } from './settlement-files';
 import {
   candidatesOf,
   matchMovement,
@@ -367,63 +362,4 @@ export async function runReconciliation(deps: RunReconciliationDeps, date: strin
     unassigned_count: tally.unassigned,
   });
   return report(completed ? 'completed' : 'replaced');
-}
-
-export interface ReadReconciliationDeps {
-  readonly store: Pick<ReconciliationStore, 'file' | 'summary'>;
-  readonly clock: Clock;
-}
-
-/**
- * `GET /v1/settlement-reconciliations/{date}`: the caller's day. No file: NOT_RECEIVED. The caller's
- * result of the day's file: MATCHED or BREAKS. The file matched and nothing of the caller's in it nor
- * settled here that day: MATCHED, all zeros. Else PENDING (a new file of the day included).
- */
-export async function getReconciliation(
-  deps: ReadReconciliationDeps,
-  tenant: string,
-  date: string,
-): Promise<SettlementReconciliation> {
-  checkSettlementDay(date, deps.clock.now());
-  const [file, summary] = await Promise.all([deps.store.file(date), deps.store.summary(tenant, date)]);
-  if (!file) return publicReconciliation(date, 'NOT_RECEIVED');
-  if (summary && summary.version === file.version) return publicReconciliation(date, summary.status, summary);
-  return publicReconciliation(date, file.status === 'COMPLETED' ? 'MATCHED' : 'PENDING');
-}
-
-/** A break as the breaks list answers it: amounts as money, no client nor version. */
-export const publicBreak = (stored: StoredBreak): SettlementBreak => ({
-  id: stored.id,
-  kind: stored.kind,
-  end_to_end_id: stored.end_to_end_id,
-  direction: stored.direction,
-  ...optional('payment_id', stored.payment_id),
-  ...optional('refund_id', stored.refund_id),
-  account_id: stored.account_id,
-  ...optional('amount_here', stored.amount_here_cents === undefined ? undefined : cop(stored.amount_here_cents)),
-  ...optional(
-    'amount_at_bank',
-    stored.amount_at_bank_cents === undefined ? undefined : cop(stored.amount_at_bank_cents),
-  ),
-  created_at: stored.created_at,
-});
-
-/**
- * `GET /v1/settlement-reconciliations/{date}/breaks`: the caller's breaks of the day, a page at a
- * time. While a new file of the day is PENDING, the list may hold the breaks of both files; once
- * it is matched, the new file's alone.
- */
-export function listSettlementBreaks(
-  records: Pick<ReconciliationStore, 'list'>,
-  tenant: string,
-  date: string,
-  query: SettlementBreakListQuery,
-  now: string,
-) {
-  checkSettlementDay(date, now);
-  return listOwn(records, tenant, query, now, {
-    name: 'breaks',
-    filters: (): BreakFilters => ({ date }),
-    toPublic: publicBreak,
-  });
 }
