@@ -17,19 +17,12 @@ import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
 import type { SettlementFileRequest } from '../shared/schemas/network';
 import { settlementFileRequest } from '../shared/schemas/generated/network';
+import { sentAfterCommit } from './after-commit';
 import { verifyNetworkRequest } from './network-ports';
 
-/**
- * The run's message, sent after the record's commit. A failed send fails nothing: the file is
- * recorded and due, and the sweeper queues its run within minutes.
- */
+/** The run's message, sent after the record's commit (the file recorded and due: functions/after-commit.ts). */
 const queue: ReconciliationQueue = {
-  run: (date) =>
-    reconciliationQueue()
-      .run(date)
-      .catch((error: unknown) =>
-        logger.warn('Reconciliation not queued: the sweeper queues it', { date }, error as Error),
-      ),
+  run: (date) => sentAfterCommit(() => reconciliationQueue().run(date), 'reconciliations', { date }),
 };
 
 export const handler = networkHandler<SettlementFileRequest, { date: string }>({
