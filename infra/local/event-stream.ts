@@ -28,6 +28,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-la
 import { STREAM_MAX_RECORD_AGE_SECONDS, STREAM_RETRY_ATTEMPTS, streamConsumer } from '../../functions/workers';
 import type { StreamBatchInfo } from '../../shared/data/stream-records';
 import { invokeWithin } from './lambda-context';
+import { loggable } from '../../shared/observability/loggable-error';
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
@@ -313,7 +314,7 @@ export class LocalEventStream {
   }
 
   private logger(): (message: string, error: unknown) => void {
-    return this.options.log ?? ((m, e) => console.error(m, e));
+    return this.options.log ?? ((m, e) => console.error(m, loggable(e)));
   }
 
   private save(shardId: string, sequenceNumber: string): void {

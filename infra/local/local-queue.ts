@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import { consumerOf, MAX_RECEIVES, visibilityTimeoutSeconds } from '../../functions/workers';
 import { sqsDelaySeconds, type MessageAttributes, type MessageQueue, type QueueName } from '../../shared/data/queues';
 import { invokeWithin } from './lambda-context';
+import { loggable } from '../../shared/observability/loggable-error';
 
 /** A string message attribute as Lambda hands it in an SQS event. */
 export interface QueueMessageAttribute {
@@ -82,7 +83,7 @@ export class LocalQueue implements MessageQueue {
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? 30_000;
     this.batchSize = options.batchSize ?? 10;
     this.timeoutMs = options.timeoutMs ?? 3_000;
-    this.log = options.log ?? ((message, error) => console.error(message, error));
+    this.log = options.log ?? ((message, error) => console.error(message, loggable(error)));
   }
 
   async send(message: object, delayMs: number, attributes: MessageAttributes = {}): Promise<void> {

@@ -8,6 +8,7 @@
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { asFunction } from './granted-actions';
 import { lambdaContext } from './lambda-context';
+import { loggable } from '../../shared/observability/loggable-error';
 
 export type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
 
@@ -34,7 +35,7 @@ export class LocalSchedule {
     private readonly handler: ScheduledHandler,
     private readonly intervalMs: number,
     private readonly timeoutMs: number,
-    private readonly log: (message: string, error: unknown) => void = (m, e) => console.error(m, e),
+    private readonly log: (message: string, error: unknown) => void = (m, e) => console.error(m, loggable(e)),
   ) {
     this.next(Math.min(FIRST_RUN_MS, intervalMs));
   }

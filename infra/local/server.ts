@@ -30,6 +30,7 @@ import { EdgeGuard, type EdgeLimits } from './edge-guard';
 import { StageThrottle, type ThrottlingSettings } from './rate-limiter';
 import { matchRoute, mountRoutes } from './router';
 import { scopeRefusal, tokenRefusal, type Refusal, type TokenFault } from './token-refusals';
+import { loggable } from '../../shared/observability/loggable-error';
 
 /** API Gateway's own payload limit; the functions enforce the contract's 64 KiB. */
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
@@ -357,7 +358,7 @@ export async function createLocalApi(options: LocalServerOptions): Promise<Reque
 
   return (request, response) => {
     serve(request, response).catch((error: unknown) => {
-      console.error('local server error', error);
+      console.error('local server error', loggable(error));
       if (!response.headersSent) sendProblem(response, randomUUID(), 'INTERNAL_ERROR', 'The local server failed');
       else response.end();
     });

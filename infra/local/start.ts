@@ -27,6 +27,7 @@ import { DASHBOARD_PATH, SANDBOX_PEOPLE } from './people';
 import { SANDBOX_MERCHANT } from './sandbox-fixtures';
 import { parseSweepInterval } from './local-schedule';
 import { startLocalRuntime } from './runtime';
+import { loggable } from '../../shared/observability/loggable-error';
 
 const env = process.env;
 const dynamodbEndpoint = env[ENV.dynamodbEndpoint] || env[ENV.awsEndpoint];
@@ -84,7 +85,7 @@ const stop = (signal: string): void => {
   runtime.stop().then(
     () => process.exit(0),
     (error: unknown) => {
-      console.error(error);
+      console.error(loggable(error));
       process.exit(1);
     },
   );

@@ -58,6 +58,13 @@ function decrypt(key: Buffer, iv: Buffer, data: Buffer, aad: Buffer): Buffer {
 
 const isPlainList = (stored: unknown): stored is readonly WebhookSecret[] => Array.isArray(stored);
 
+/**
+ * Why a plain list is refused, and what to do: the operator command that seals every one in place
+ * (tools/secrets-reseal.ts, docs/operations.md, "The secret key").
+ */
+export const CLEAR_SECRETS_REFUSED =
+  'Signing secrets stored in clear (from before sealing) are refused: run `npm run secrets:reseal` against the stage';
+
 /** The sealer over a key service, caching opened data keys for DATA_KEY_CACHE_MS. */
 export function envelopeSealer(keys: KeyService, nowMs: () => number = Date.now): SecretSealer {
   const opened = new Map<string, { readonly key: Buffer; readonly until: number }>();
@@ -84,9 +91,9 @@ export function envelopeSealer(keys: KeyService, nowMs: () => number = Date.now)
       return JSON.stringify(envelope);
     },
     async open(sealed: SealedSecrets, owner: SecretOwner): Promise<WebhookSecret[]> {
-      // Stored before sealing existed: the plain list, taken as it is until its next rotation seals it
-      // (deliveries keep being signed through the deploy).
-      if (isPlainList(sealed)) return [...sealed];
+      // Stored before sealing existed: the plain list. Refused, always: a secret in clear in the table
+      // is one that whoever reads the table can sign with. The reseal seals every such list in place.
+      if (isPlainList(sealed)) throw new Error(CLEAR_SECRETS_REFUSED);
       const envelope = JSON.parse(sealed) as Envelope;
       if (envelope.v !== 1) throw new Error(`Unknown sealed secrets version ${String(envelope.v)}`);
       const context = encryptionContext(owner);

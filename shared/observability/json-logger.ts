@@ -4,11 +4,14 @@
  * code it shared with Metrics, and test/unit/json-logger.test.ts compares the two line for line).
  * What the functions use, and nothing else: the levels, extra attributes and errors of an entry,
  * the Lambda context of the invocation on every line, the X-Ray trace id and the log level from the
- * environment (POWERTOOLS_LOG_LEVEL, or LOG_LEVEL; Lambda's AWS_LAMBDA_LOG_LEVEL prevails).
+ * environment (POWERTOOLS_LOG_LEVEL, or LOG_LEVEL; Lambda's AWS_LAMBDA_LOG_LEVEL prevails). One
+ * difference, on purpose: an error keeps only the fields loggable-error.ts allows, where Powertools
+ * wrote every field (an AWS SDK error's item images with them).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'aws-lambda';
 import { coldStartTracker } from './cold-start';
+import { isError, loggableError } from './loggable-error';
 
 const THRESHOLDS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;
 export type LogLevel = keyof typeof THRESHOLDS;
@@ -37,32 +40,14 @@ function xrayTraceId(): string | undefined {
     .find(([name]) => name === 'Root')?.[1];
 }
 
-/** `file:line` of the first stack frame with a location. */
-function codeLocation(stack: string | undefined): string {
-  for (const line of (stack ?? '').split('\n')) {
-    const frame = /\(([^()]*?):(\d+?):(\d+?)\)\\?$/.exec(line);
-    if (frame) return `${frame[1]}:${Number(frame[2])}`;
-  }
-  return '';
-}
-
-function formatError(error: Error): Attributes {
-  const { name, message, stack, cause, ...rest } = error as Error & Attributes;
-  return {
-    name,
-    location: codeLocation(stack),
-    message,
-    stack,
-    cause: cause instanceof Error ? formatError(cause) : cause,
-    ...rest,
-  };
-}
-
-/** Errors anywhere in an entry are formatted, big integers written as strings, cycles cut. */
+/**
+ * Errors anywhere in an entry are reduced to their allowed fields (loggable-error.ts: never an AWS
+ * error's item images), big integers written as strings, cycles cut.
+ */
 function jsonReplacer() {
   const ancestors: unknown[] = [];
   return function (this: unknown, _key: string, value: unknown): unknown {
-    const replaced = value instanceof Error ? formatError(value) : value;
+    const replaced = isError(value) ? loggableError(value) : value;
     if (typeof replaced === 'bigint') return replaced.toString();
     if (typeof replaced === 'object' && replaced !== null) {
       while (ancestors.length > 0 && ancestors.at(-1) !== this) ancestors.pop();
@@ -146,7 +131,7 @@ export class JsonLogger {
       xray_trace_id: xrayTraceId(),
     };
     for (const item of extra) {
-      if (item instanceof Error) attributes['error'] = item;
+      if (isError(item)) attributes['error'] = item;
       else Object.assign(attributes, item);
     }
     // Empty attributes are left out, as Powertools leaves them out.

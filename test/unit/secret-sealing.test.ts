@@ -2,10 +2,16 @@
  * The envelope of sealed secrets (shared/data/secret-sealing.ts), over the local key service: a
  * sealed value holds nothing of the secrets, opens for its owner only, refuses a tampered envelope,
  * and reuses an opened data key (one unwrap per key within the cache's time). A plain list stored
- * before sealing existed still opens, so deliveries keep their signatures through the deploy.
+ * before sealing existed is refused: `npm run secrets:reseal` seals it (test/integration/secret-reseal.test.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { DATA_KEY_CACHE_MS, envelopeSealer, localKeyService, type KeyService } from '../../shared/data/secret-sealing';
+import {
+  CLEAR_SECRETS_REFUSED,
+  DATA_KEY_CACHE_MS,
+  envelopeSealer,
+  localKeyService,
+  type KeyService,
+} from '../../shared/data/secret-sealing';
 import type { SealedSecrets } from '../../shared/domain/webhooks';
 
 const owner = { tenant: 'client-a', owner: '7d7c5a1e-0000-4000-8000-000000000001' };
@@ -68,7 +74,8 @@ test('an opened data key is reused for a while, then unwrapped again', async () 
   await expect(sealer.open(sealed, { ...owner, tenant: 'client-b' })).rejects.toThrow();
 });
 
-test('a plain list stored before sealing opens as it is', async () => {
+test('a plain list stored before sealing is refused, naming the command that seals it', async () => {
   const sealer = envelopeSealer(countingKeys().service);
-  expect(await sealer.open(secrets as unknown as SealedSecrets, owner)).toEqual(secrets);
+  await expect(sealer.open(secrets as unknown as SealedSecrets, owner)).rejects.toThrow(CLEAR_SECRETS_REFUSED);
+  expect(CLEAR_SECRETS_REFUSED).toContain('npm run secrets:reseal');
 });
