@@ -64,7 +64,7 @@ const LINK_BODY = {
 
 /** A NIT of the benchmark's own merchants (approved at the sponsor bank by `prepare`). */
 const benchNit = (n: number): string => String(700_000_000 + n);
-/** An account number approved for the sandbox merchant by `prepare`. */
+/** An account number approved for linkAccount's merchant by `prepare`. */
 const benchAccountNumber = (n: number): string => `5${String(n).padStart(11, '0')}`;
 /** An ALPHA key value: '@' and 5 to 20 letters or digits. */
 const alphaKey = (prefix: string, n: number): string => `@${prefix}${String(n).padStart(6, '0')}`;
@@ -248,6 +248,8 @@ async function failedDeliveries(fixtures: Fixtures, count: number): Promise<stri
 
 /** NITs of the merchants linkMerchant links start here; updateCustomer's merchants after them. */
 const UPDATE_NITS_FROM = 500_000;
+/** The NIT of the merchant linkAccount links accounts to, past updateCustomer's. */
+const ACCOUNTS_MERCHANT_NIT = 900_000;
 
 export const samples: Record<string, Sample> = {
   linkMerchant: {
@@ -279,10 +281,12 @@ export const samples: Record<string, Sample> = {
       post(
         fixtures,
         '/v1/accounts',
-        { customer_id: fixtures.customerId, type: 'ORDINARY', number: benchAccountNumber(index) },
+        { customer_id: fixtures.pools.get('linkAccount')![0]!, type: 'ORDINARY', number: benchAccountNumber(index) },
         `link-account-${index}`,
       ),
     prepare: async (fixtures, { requests }) => {
+      // A merchant of the benchmark's own, approved for its client: the sandbox merchant is approved
+      // for every client by the bank, and a client may not approve it again (403).
       // The sponsor bank approves at most 100 accounts per call, each written at once: one call at a
       // time, or the calls' hundreds of writes at once outrun the connections DynamoDB Local opens.
       await setup(
@@ -291,16 +295,22 @@ export const samples: Record<string, Sample> = {
         201,
         (batch) =>
           post(fixtures, '/sandbox/sponsor-bank/merchants', {
-            identification_type: SANDBOX_MERCHANT.identification_type,
-            identification_number: SANDBOX_MERCHANT.identification_number,
-            business_name: SANDBOX_MERCHANT.business_name,
+            identification_type: 'NIT',
+            identification_number: benchNit(ACCOUNTS_MERCHANT_NIT),
+            business_name: LINK_BODY.business_name,
             accounts: Array.from({ length: Math.min(100, requests - batch * 100) }, (_, n) =>
               benchAccountNumber(batch * 100 + n),
             ),
           }),
         1,
       );
-      return [];
+      const [customer] = await setup(fixtures, 1, 200, () =>
+        post(fixtures, '/v1/customers/business/link', {
+          ...LINK_BODY,
+          identification_number: benchNit(ACCOUNTS_MERCHANT_NIT),
+        }),
+      );
+      return [(customer as { id: string }).id];
     },
   },
   listAccounts: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/accounts?page_size=10') },
