@@ -2,10 +2,19 @@
  * The envelope of sealed secrets (shared/data/secret-sealing.ts), over the local key service: a
  * sealed value holds nothing of the secrets, opens for its owner only, refuses a tampered envelope,
  * and reuses an opened data key (one unwrap per key within the cache's time). A plain list stored
- * before sealing existed still opens, so deliveries keep their signatures through the deploy.
+ * before sealing existed still opens, so deliveries keep their signatures through the deploy. KMS is
+ * asked with exactly the context keys the key policy demands (infra/constructs/secret-key-policy.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { DATA_KEY_CACHE_MS, envelopeSealer, localKeyService, type KeyService } from '../../shared/data/secret-sealing';
+import type { KMSClient } from '@aws-sdk/client-kms';
+import {
+  DATA_KEY_CACHE_MS,
+  ENCRYPTION_CONTEXT_KEYS,
+  envelopeSealer,
+  kmsKeyService,
+  localKeyService,
+  type KeyService,
+} from '../../shared/data/secret-sealing';
 import type { SealedSecrets } from '../../shared/domain/webhooks';
 
 const owner = { tenant: 'client-a', owner: '7d7c5a1e-0000-4000-8000-000000000001' };
@@ -71,4 +80,25 @@ test('an opened data key is reused for a while, then unwrapped again', async () 
 test('a plain list stored before sealing opens as it is', async () => {
   const sealer = envelopeSealer(countingKeys().service);
   expect(await sealer.open(secrets as unknown as SealedSecrets, owner)).toEqual(secrets);
+});
+
+test('KMS is asked with the encryption context the key policy demands: tenant and owner, nothing else', async () => {
+  const inputs: Record<string, any>[] = [];
+  // One data key: GenerateDataKey answers it with a wrapped blob, Decrypt answers it back.
+  const dataKey = randomBytes(32);
+  const client = {
+    send: async (command: { input: Record<string, any> }) => {
+      inputs.push(command.input);
+      return { Plaintext: dataKey, CiphertextBlob: randomBytes(64) };
+    },
+  } as unknown as KMSClient;
+  const sealer = envelopeSealer(kmsKeyService('arn:aws:kms:us-east-1:111122223333:key/k', client));
+  expect(await sealer.open(await sealer.seal(secrets, owner), owner)).toEqual(secrets);
+  // GenerateDataKey, then Decrypt.
+  expect(inputs.map((input) => 'KeySpec' in input)).toEqual([true, false]);
+  for (const input of inputs) {
+    expect(input['KeyId']).toBe('arn:aws:kms:us-east-1:111122223333:key/k');
+    expect(Object.keys(input['EncryptionContext']).sort()).toEqual([...ENCRYPTION_CONTEXT_KEYS].sort());
+    expect(input['EncryptionContext']).toEqual(owner);
+  }
 });
