@@ -21,7 +21,15 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -164,10 +172,10 @@ export class BrebApiStack extends Stack {
       );
     }
 
-    this.table = createTable(this, settings);
     this.secrets = new StageSecrets(this, 'Secrets', { settings });
+    this.table = createTable(this, settings, this.secrets.secretKey);
     this.queues = new WorkQueues(this, 'Queues', { settings });
-    this.reportBucket = new ReportBucket(this, 'ReportFiles', { settings }).bucket;
+    this.reportBucket = new ReportBucket(this, 'ReportFiles', { settings, key: this.secrets.secretKey }).bucket;
     const shared: SharedFunctionProps = {
       settings,
       table: this.table,
@@ -479,8 +487,11 @@ const pascalCase = (name: string): string =>
     .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
     .join('');
 
-/** The table of shared/data/table.ts, with the stage's data-protection settings. */
-function createTable(scope: Construct, settings: StageSettings): Table {
+/**
+ * The table of shared/data/table.ts, with the stage's data-protection settings, encrypted under the
+ * stage's key: read through DynamoDB only, by whom the table's own rights let in (secret-key-policy.ts).
+ */
+function createTable(scope: Construct, settings: StageSettings, secretKey: IKey): Table {
   const key = (name: string) => ({ name, type: AttributeType.STRING });
   const table = new Table(scope, 'Table', {
     partitionKey: key(tableDefinition.partitionKey),
@@ -489,6 +500,8 @@ function createTable(scope: Construct, settings: StageSettings): Table {
     timeToLiveAttribute: tableDefinition.ttlAttribute,
     stream: StreamViewType[tableDefinition.streamView],
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    encryption: TableEncryption.CUSTOMER_MANAGED,
+    encryptionKey: secretKey,
     // Production data survives both a mistaken delete call and a stack deletion.
     deletionProtection: settings.retainData,
     removalPolicy: settings.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,

@@ -1,6 +1,7 @@
 /**
  * The bucket of the report files (docs/reconciliation.md, "Reports"): what the report worker writes
- * and the report get presigns downloads of. Encrypted with S3-managed keys, every public access
+ * and the report get presigns downloads of. Encrypted with the stage's key (an S3 Bucket Key per
+ * bucket, so S3 calls KMS once in a while rather than per object), every public access
  * blocked, requests without TLS refused, each file deleted REPORT_FILE_DAYS after it was written (an
  * upload a crashed run left incomplete after a day), kept or removed with the stage's data. Only the
  * functions whose entry declares `reportFiles` reach it, each only for what it declares
@@ -8,6 +9,7 @@
  */
 import { Duration } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -42,15 +44,22 @@ export const settlementFilesStatement = (bucket: IBucket, uses: readonly ReportF
 
 export interface ReportBucketProps {
   readonly settings: StageSettings;
+  /**
+   * The stage's key: the files are decrypted through S3 alone (secret-key-policy.ts), for whoever S3
+   * lets read them (the declared report-file rights, and the presigned URLs those roles make).
+   */
+  readonly key: IKey;
 }
 
 export class ReportBucket extends Construct {
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string, { settings }: ReportBucketProps) {
+  constructor(scope: Construct, id: string, { settings, key }: ReportBucketProps) {
     super(scope, id);
     this.bucket = new Bucket(this, 'Bucket', {
-      encryption: BucketEncryption.S3_MANAGED,
+      encryption: BucketEncryption.KMS,
+      encryptionKey: key,
+      bucketKeyEnabled: true,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,

@@ -38,6 +38,7 @@ import {
 } from '../../shared/runtime/config';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
+import { SEALING_ACTIONS, sealingRolePath } from './secret-key-policy';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
 export { SERVICE_NAME };
@@ -144,11 +145,7 @@ export function secretReadStatements(secret: ISecret): PolicyStatement[] {
   return [read, decrypt];
 }
 
-/** The one KMS action each use of the secret key needs: data keys to seal with, or to open with. */
-export const SEALING_ACTIONS: Readonly<Record<SealingUse, string>> = {
-  seal: 'kms:GenerateDataKey',
-  open: 'kms:Decrypt',
-};
+export { SEALING_ACTIONS };
 
 /** The declared uses of the secret key, on that key only. */
 export function sealingStatement(key: IKey, uses: readonly SealingUse[]): PolicyStatement {
@@ -176,10 +173,12 @@ export class ServiceFunction extends Construct {
     });
 
     // Our own role instead of the default one with AWSLambdaBasicExecutionRole, whose logs:* rights
-    // reach every log group of the account.
+    // reach every log group of the account. A role that declares sealing is under the path by which
+    // the secret key's policy knows it (secret-key-policy.ts): the IAM grant alone opens nothing.
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${definition.name} (${props.description})`,
+      ...(definition.sealing?.length ? { path: sealingRolePath(settings, definition.sealing) } : {}),
     });
     this.logGroup.grantWrite(this.role);
 
@@ -309,7 +308,7 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
             {
               id: 'AwsSolutions-IAM5',
               reason:
-                'Report files are named by their report (reports/<id>.csv), made at run time: the grant ' +
+                'Report files are named by their client and report (reports/<client>/<id>.csv), made at run time: the grant ' +
                 'reaches the objects under the reports prefix of the report bucket, and only the actions the entry declares.',
               appliesTo: [nagReference('/reports/*')],
             },

@@ -4,12 +4,13 @@
  * infra/constructs/service-function.ts grants each function only the ones it names.
  */
 import { Duration } from 'aws-cdk-lib';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
+import { secretKeyPolicy } from './secret-key-policy';
 import type { StageSecretMap } from './service-function';
 
 /** Name of the QR signing secret; the README's rotation steps use it. */
@@ -27,7 +28,9 @@ export class StageSecrets extends Construct {
   readonly network: Secret;
   /**
    * The customer-managed key that seals webhook, approval and connector secrets in the table
-   * (shared/data/secret-sealing.ts): only the functions whose entry declares `sealing` may use it.
+   * (shared/data/secret-sealing.ts): only the functions whose entry declares `sealing` may use it
+   * directly. The network secret, the table and the report files are kept under it too, used through
+   * their services only; its administrators cannot use it at all (secret-key-policy.ts).
    */
   readonly secretKey: Key;
 
@@ -43,6 +46,9 @@ export class StageSecrets extends Construct {
       // Losing the key loses every sealed secret: production keeps it (and KMS waits 30 days anyway).
       removalPolicy: removalPolicyOf(settings),
       pendingWindow: Duration.days(30),
+      // The whole policy: CDK's default (kms:* to the account, so to any IAM policy) would let an
+      // administrator decrypt.
+      policy: secretKeyPolicy(this, settings),
     });
 
     // JSON {"current": "<key>"}: a rotation adds "previous" so that codes signed before it still
@@ -65,7 +71,10 @@ export class StageSecrets extends Construct {
       description:
         'Signing secret shared with the network connector (Standard Webhooks, whsec_<current>); JSON ' +
         '{"current": "...", "previous"?: "...", "previous_expires_at"?: "<ISO 8601>"}',
-      encryptionKey: this.secretKey,
+      // The key by its ARN: a Secret given the key itself adds its own grant to the key's policy (to the
+      // account, through Secrets Manager), which secret-key-policy.ts already says for callers of the
+      // account alone (kms:CallerAccount); this keeps the policy what that file writes.
+      encryptionKey: Key.fromKeyArn(this, 'SecretKeyOfSecrets', this.secretKey.keyArn),
       rotatedByHand:
         'Rotated by hand with the sponsor bank (docs/network.md): the bank must load the new secret, and ' +
         'the old one keeps signing and verifying for 24 h so that neither side refuses the other meanwhile.',
@@ -80,7 +89,7 @@ export class StageSecrets extends Construct {
   private handRotatedSecret(
     id: string,
     settings: StageSettings,
-    props: { secretName: string; description: string; rotatedByHand: string; encryptionKey?: Key },
+    props: { secretName: string; description: string; rotatedByHand: string; encryptionKey?: IKey },
   ): Secret {
     const { rotatedByHand, ...secretProps } = props;
     const secret = new Secret(this, id, {

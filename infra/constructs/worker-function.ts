@@ -10,7 +10,7 @@
  * re-drive worker) reads it back from the stream and dispatches it: nothing is skipped quietly.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Table, type ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -59,7 +59,14 @@ export class WorkerFunction extends ServiceFunction {
         }),
       );
     } else {
-      this.function.addEventSource(eventStreamSource(props.table, source.batchSize, props.queues.streamFailures));
+      // The table by its ARNs: given the table itself, the event source would also grant kms:Decrypt on
+      // the table's key, which Lambda's poller needs only through DynamoDB and has there from the key's
+      // policy (secret-key-policy.ts).
+      const streamTable = Table.fromTableAttributes(this, 'StreamTable', {
+        tableArn: props.table.tableArn,
+        tableStreamArn: props.table.tableStreamArn!,
+      });
+      this.function.addEventSource(eventStreamSource(streamTable, source.batchSize, props.queues.streamFailures));
     }
     if (worker.readsStream) this.function.addToRolePolicy(streamReadStatement(props.table));
   }

@@ -1,6 +1,6 @@
 /**
  * The local stand-in of S3's presigned URLs (docs/reconciliation.md, "Reports"): GET
- * /local-files/reports/<id>.csv with the query getReport signed (shared/data/local-report-files.ts)
+ * /local-files/reports/<client>/<id>.csv with the query getReport signed (shared/data/local-report-files.ts)
  * answers the file as an attachment, streamed from the data folder, without a token. A tampered URL
  * or an expired one is 403 DOWNLOAD_URL_REFUSED (problem+json; S3 answers its own XML there), a file
  * no longer kept 404.

@@ -12,8 +12,13 @@ import { dirname, join } from 'node:path';
 import type { ReportFiles, ReportFileWriter } from '../domain/reports';
 import { ENV } from '../runtime/config';
 
-/** The names the report files have (shared/domain/reports.ts, reportFile): nothing else is ever served. */
-const FILE_NAME = /^reports\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.csv$/;
+/**
+ * The names the report files have (shared/domain/reports.ts, reportFile): under the client's folder,
+ * or without one (written before the folders): nothing else is ever served, nor anything outside the
+ * folder of report files (a folder is one segment of letters, digits, `_`, `-`, after a `~` or not).
+ */
+const FILE_NAME =
+  /^reports\/(?:~?[A-Za-z0-9_-]{1,400}\/)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.csv$/;
 /** What a download may be saved as: the names getReport makes. */
 const DOWNLOAD_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 

@@ -34,7 +34,13 @@ const GCM_TAG_BYTES = 16;
 export const DATA_KEY_CACHE_MS = 5 * 60_000;
 const DATA_KEY_CACHE_SIZE = 1_000;
 
-export const encryptionContext = (owner: SecretOwner): Record<string, string> => ({
+/**
+ * The keys of the encryption context, and only these: the key policy (infra/constructs/secret-key-policy.ts)
+ * refuses a sealing call whose context has any other key or lacks one of them.
+ */
+export const ENCRYPTION_CONTEXT_KEYS = ['tenant', 'owner'] as const;
+
+export const encryptionContext = (owner: SecretOwner): Record<(typeof ENCRYPTION_CONTEXT_KEYS)[number], string> => ({
   tenant: owner.tenant,
   owner: owner.owner,
 });

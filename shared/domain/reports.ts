@@ -204,8 +204,26 @@ async function ownReport(reports: Pick<ReportStore, 'get'>, tenant: string, id: 
 /** Where the report files are, in the report files (the only objects of the stage's report bucket the functions reach). */
 export const REPORT_FILES_PREFIX = 'reports/';
 
-/** The file's name in the report files, and the name a download saves it under. */
-export const reportFile = (report: Pick<StoredReport, 'id'>): string => `${REPORT_FILES_PREFIX}${report.id}.csv`;
+/** A client id S3 keys and the local files take as it is: one path segment, nothing to escape. */
+const PLAIN_FOLDER = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * A client's folder in the report files: its id, or `~` and the id in Base64url where the id has
+ * other characters (an external issuer's). `~` is in no plain id nor in Base64url, so no two clients
+ * share a folder, and no id reaches outside its own (no `/`, no `..`).
+ */
+export const reportFolder = (tenant: string): string =>
+  PLAIN_FOLDER.test(tenant) ? tenant : `~${Buffer.from(tenant, 'utf8').toString('base64url')}`;
+
+/**
+ * The file's name in the report files: under its client's folder (reports/<client>/<id>.csv), so an
+ * operator lists, exports or erases one client's files by its prefix. Files written before the folders
+ * (reports/<id>.csv) keep the name their report stored until they expire.
+ */
+export const reportFile = (report: Pick<StoredReport, 'id' | 'tenant'>): string =>
+  `${REPORT_FILES_PREFIX}${reportFolder(report.tenant)}/${report.id}.csv`;
+
+/** The name a download saves the file under. */
 const downloadName = (report: StoredReport): string =>
   `${report.type}-${report.created_from.slice(0, 10)}-${report.created_to.slice(0, 10)}-${report.id}.csv`;
 

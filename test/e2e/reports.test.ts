@@ -2,8 +2,9 @@
  * Report runs through the real local server with real tokens (docs/reconciliation.md, "Reports"): a
  * payments, a movements and a refunds report complete, and their CSV, read back by csv-parse, holds
  * the rows GET /v1/payments, GET /v1/accounts/{id}/movements and GET /v1/refunds list for the same
- * filters, value for value; the download URL needs no token, and a tampered or expired one is 403; another client's
- * report is 404; a period over 366 days is 400; `report.ready` reaches a webhook, signed.
+ * filters, value for value; the download URL needs no token and names the file under its client's folder
+ * (reports/<client>/<id>.csv), and a tampered or expired one is 403; another client's report is 404;
+ * a period over 366 days is 400; `report.ready` reaches a webhook, signed.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { localReportFiles } from '../../shared/data/local-report-files';
@@ -215,6 +216,8 @@ it('the download URL needs no token; a tampered one and an expired one are 403',
   });
   const { body } = await finishedReport(api, tokenA, asked.id);
   const url = new URL(body.download_url);
+  // The file is kept under its client's folder (the client id, as the token's client_id names it).
+  expect(url.pathname).toBe(`/local-files/reports/sandbox-client-a/${asked.id}.csv`);
   expect((await download(url.href)).status).toBe(200);
 
   const tampered = [
@@ -223,6 +226,8 @@ it('the download URL needs no token; a tampered one and an expired one are 403',
     (u: URL) => u.searchParams.set('signature', `${u.searchParams.get('signature')!.slice(0, -2)}AA`),
     (u: URL) => u.searchParams.delete('signature'),
     (u: URL) => (u.pathname = u.pathname.replace(asked.id, merchant.accountId)),
+    // The same report's name under another client's folder: not what the API signed.
+    (u: URL) => (u.pathname = u.pathname.replace('/sandbox-client-a/', '/sandbox-client-b/')),
   ];
   for (const tamper of tampered) {
     const changed = new URL(url.href);

@@ -26,8 +26,11 @@ describe.each(Object.keys(stages) as StageName[])('Report files, stage %s', (sta
     synthed.template.resourceCountIs('AWS::S3::Bucket', 1);
     const bucket = resourcesOf(synthed)[bucketId];
     expect(bucket.Properties).toMatchObject({
+      // Under the stage's key (secret-key.suite.ts checks which).
       BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        ServerSideEncryptionConfiguration: [
+          { BucketKeyEnabled: true, ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms' } },
+        ],
       },
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,

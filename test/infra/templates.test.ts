@@ -13,6 +13,7 @@ import './monitoring.suite';
 import './nag.suite';
 import './network.suite';
 import './reports.suite';
+import './secret-key.suite';
 import './secrets.suite';
 import './split.suite';
 import './stack.suite';

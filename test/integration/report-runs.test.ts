@@ -15,6 +15,7 @@ import {
   MAX_PENDING_REPORTS,
   MAX_REPORT_RUNS,
   reportFile,
+  reportFolder,
   runReport,
   type ReportFiles,
   type RunReportDeps,
@@ -189,8 +190,10 @@ it(`writes a report of ${ROWS.toLocaleString('en')} payments a page at a time, n
   expect(header.slice(0, 3)).toEqual(['id', 'status', 'direction']);
   expect(rows.map((row) => row['id'])).toEqual(payments.map((payment) => payment.id));
   expect(rows[ROWS - 1]).toMatchObject({ amount_value: '100.99', description: `Factura ${ROWS - 1}, "pagada"` });
-  // Written whole or not at all: no part file is left beside it.
-  expect(readdirSync(join(folder, 'reports')).filter((name) => name.endsWith('.part'))).toEqual([]);
+  // Written whole or not at all, in its client's folder: no part file is left beside it.
+  const clientFolder = join(folder, 'reports', reportFolder(report.tenant));
+  expect(readdirSync(clientFolder)).toContain(`${report.id}.csv`);
+  expect(readdirSync(clientFolder).filter((name) => name.endsWith('.part'))).toEqual([]);
 }, 300_000);
 
 it('a run that throws leaves no file and the report PENDING; past its runs it is FAILED; finished, it stays so', async () => {
@@ -214,7 +217,8 @@ it('a run that throws leaves no file and the report PENDING; past its runs it is
   };
   await expect(runReport(recordedDeps([], failing), report.id)).rejects.toThrow('S3 is down');
   expect(await dynamoReportStore.get(report.id)).toMatchObject({ status: 'PENDING', runs: 1 });
-  expect(readdirSync(join(folder, 'reports')).filter((name) => name.startsWith(report.id))).toEqual([]);
+  // Its client's folder holds nothing of it: neither the file nor a part file.
+  expect(readdirSync(join(folder, 'reports', reportFolder(tenant))).filter((n) => n.startsWith(report.id))).toEqual([]);
 
   for (let run = 2; run <= MAX_REPORT_RUNS; run += 1) {
     writes = 0;

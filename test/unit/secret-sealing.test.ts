@@ -3,12 +3,16 @@
  * sealed value holds nothing of the secrets, opens for its owner only, refuses a tampered envelope,
  * and reuses an opened data key (one unwrap per key within the cache's time). A plain list stored
  * before sealing existed is refused: `npm run secrets:reseal` seals it (test/integration/secret-reseal.test.ts).
+ * KMS is asked with exactly the context keys the key policy demands (infra/constructs/secret-key-policy.ts).
  */
 import { randomBytes } from 'node:crypto';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import {
   CLEAR_SECRETS_REFUSED,
   DATA_KEY_CACHE_MS,
+  ENCRYPTION_CONTEXT_KEYS,
   envelopeSealer,
+  kmsKeyService,
   localKeyService,
   type KeyService,
 } from '../../shared/data/secret-sealing';
@@ -78,4 +82,25 @@ test('a plain list stored before sealing is refused, naming the command that sea
   const sealer = envelopeSealer(countingKeys().service);
   await expect(sealer.open(secrets as unknown as SealedSecrets, owner)).rejects.toThrow(CLEAR_SECRETS_REFUSED);
   expect(CLEAR_SECRETS_REFUSED).toContain('npm run secrets:reseal');
+});
+
+test('KMS is asked with the encryption context the key policy demands: tenant and owner, nothing else', async () => {
+  const inputs: Record<string, any>[] = [];
+  // One data key: GenerateDataKey answers it with a wrapped blob, Decrypt answers it back.
+  const dataKey = randomBytes(32);
+  const client = {
+    send: async (command: { input: Record<string, any> }) => {
+      inputs.push(command.input);
+      return { Plaintext: dataKey, CiphertextBlob: randomBytes(64) };
+    },
+  } as unknown as KMSClient;
+  const sealer = envelopeSealer(kmsKeyService('arn:aws:kms:us-east-1:111122223333:key/k', client));
+  expect(await sealer.open(await sealer.seal(secrets, owner), owner)).toEqual(secrets);
+  // GenerateDataKey, then Decrypt.
+  expect(inputs.map((input) => 'KeySpec' in input)).toEqual([true, false]);
+  for (const input of inputs) {
+    expect(input['KeyId']).toBe('arn:aws:kms:us-east-1:111122223333:key/k');
+    expect(Object.keys(input['EncryptionContext']).sort()).toEqual([...ENCRYPTION_CONTEXT_KEYS].sort());
+    expect(input['EncryptionContext']).toEqual(owner);
+  }
 });
