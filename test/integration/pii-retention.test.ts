@@ -156,7 +156,7 @@ describe('an expired resolution, still in the table (TTL deletes within days)', 
     expect(await table.scan((i) => i['entity'] === 'PAYMENT' && i['resolution_id'] === resolution.id)).toEqual([]);
   });
 
-  test('a live one (expiring in a second) still reads', async () => {
+  test('a live one still reads, as it was stored', async () => {
     const payer = await storedMerchant(tenant(), 0);
     const resolution = await storedResolution(payer, await otherParticipantKey());
     await expect(stores.directory.dynamoResolutionStore.get(resolution.id)).resolves.toEqual(resolution);
