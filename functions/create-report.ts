@@ -21,5 +21,6 @@ export const handler = httpHandler<CreateReportRequest>({
       { ...systemNewRecords, reports: dynamoReportStore, accounts: dynamoAccountStore, queue: reportsAfterCommit() },
       auth.tenant,
       body,
+      auth.scopes,
     ),
 });

@@ -7,7 +7,13 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Access } from '../functions/routes';
 import { DASHBOARD_CLIENT_ID } from './local/people';
-import { ENV, formatTenantRateLimit, type QueueName, type TenantRateLimitSettings } from '../shared/runtime/config';
+import {
+  DEFAULT_PII_RETENTION_DAYS,
+  ENV,
+  formatTenantRateLimit,
+  type QueueName,
+  type TenantRateLimitSettings,
+} from '../shared/runtime/config';
 import { formatListShards, type ListShardSettings } from '../shared/data/list-shards';
 
 export type StageName = 'local' | 'dev' | 'staging' | 'prod';
@@ -199,6 +205,11 @@ export interface StageSettings {
    */
   readonly maxPaymentCents: number;
   /**
+   * How many days a resolution's owner data and an idempotency record's answer are kept before the
+   * table's TTL removes them (PII_RETENTION_DAYS; docs/privacy.md, "Retention").
+   */
+  readonly piiRetentionDays: number;
+  /**
    * Caps on credits from the network, in cents (NETWORK_CREDIT_MAX_CENTS,
    * NETWORK_MERCHANT_DAY_MAX_CENTS; docs/network.md, "Limits"): the most one credit may carry, and
    * the most the network may credit one merchant in a Bogotá day. Past either, the credit is REJECTED
@@ -280,6 +291,7 @@ const cognito = (stage: StageName): CognitoIdentitySettings => ({
 const throwaway = {
   ...network,
   tracing: xray,
+  piiRetentionDays: DEFAULT_PII_RETENTION_DAYS,
   sandboxEnabled: true,
   network: { kind: 'sandbox' },
   logLevel: 'DEBUG',
@@ -297,6 +309,7 @@ const throwaway = {
 const kept = {
   ...network,
   tracing: xray,
+  piiRetentionDays: DEFAULT_PII_RETENTION_DAYS,
   logLevel: 'INFO',
   retainData: true,
   alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000, network401Per5Minutes: 5 },
@@ -542,6 +555,7 @@ export function stageEnvironment(settings: StageSettings, tableName: string): Re
     [ENV.tenantRateLimit]: formatTenantRateLimit(settings.tenantRateLimit),
     [ENV.network]: settings.network.kind,
     [ENV.maxPaymentCents]: String(settings.maxPaymentCents),
+    [ENV.piiRetentionDays]: String(settings.piiRetentionDays),
     ...(settings.networkLimits
       ? {
           [ENV.networkCreditMaxCents]: String(settings.networkLimits.perCreditCents),

@@ -49,3 +49,9 @@ export function shortReference(reference: string): string {
   const marker = reference.lastIndexOf('TRXIDP');
   return marker >= 0 ? reference.slice(marker + 'TRXIDP'.length) : reference;
 }
+
+/**
+ * A person's document or account number as the dashboard shows it until asked: its last four
+ * (`****4050`), as the reports write it (docs/privacy.md, "Masking").
+ */
+export const maskedNumber = (value: string): string => `****${value.length > 4 ? value.slice(-4) : ''}`;

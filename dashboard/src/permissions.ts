@@ -10,6 +10,7 @@ const SCOPE = {
   paymentsWrite: 'breb/payments.write',
   webhooksWrite: 'breb/webhooks.write',
   reportsWrite: 'breb/reports.write',
+  paymentsRead: 'breb/payments.read',
 } as const;
 
 /** Each thing a page offers, and the scopes the API asks for it. */
@@ -27,6 +28,8 @@ const NEEDS = {
   addWebhook: [SCOPE.webhooksWrite],
   changeWebhook: [SCOPE.webhooksWrite],
   downloadReport: [SCOPE.reportsWrite],
+  // A payer's document and account numbers whole, on a payment's page (docs/privacy.md, "Masking").
+  revealNumbers: [SCOPE.paymentsRead],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Action = keyof typeof NEEDS;

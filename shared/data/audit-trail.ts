@@ -39,6 +39,8 @@ const AUDITED_FIELDS: Readonly<Record<AuditResourceType, readonly string[]>> = {
   KEY: ['key_type', 'key_value', 'status', 'account_id', 'customer_id', 'display_name'],
   PAYMENT: ['status', 'rejection_reason', 'review', 'settled_at'],
   REFUND: ['status', 'rejection_reason', 'review'],
+  // A data subject's request an operator answered (docs/privacy.md): the number's last four only.
+  PERSONAL_DATA: ['identification_type', 'identification_number', 'found', 'erased', 'masked', 'kept'],
 };
 
 const auditedFieldsOf = (type: AuditResourceType, record: object): AuditedFields => {

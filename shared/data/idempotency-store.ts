@@ -15,7 +15,11 @@ import { holdingTransaction, type HeldTransaction } from './held-transaction';
 import { itemKeys } from './item-keys';
 import { failedConditions, transactWrite } from './transactions';
 
-/** A key's answer is kept 24 hours, as the contract promises. */
+/**
+ * A key's answer is kept 24 hours, as the contract promises. An answer may name a person (a
+ * resolution's owner, a payment's counterparty): 24 hours is within PII_RETENTION_DAYS, at least a
+ * day (shared/runtime/config.ts), so no record outlives the retention of personal data.
+ */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** How long a running request holds its key before a retry may take over (longer than any function runs). */
 export const IDEMPOTENCY_LOCK_MS = 30_000;

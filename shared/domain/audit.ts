@@ -8,7 +8,7 @@
 import type { AuditEventListQuery } from '../schemas/audit';
 import { listOf } from './lists';
 
-export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY' | 'PAYMENT' | 'REFUND';
+export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY' | 'PAYMENT' | 'REFUND' | 'PERSONAL_DATA';
 
 export type AuditAction =
   | 'webhook.created'
@@ -24,7 +24,9 @@ export type AuditAction =
   | 'key.activated'
   | 'key.deleted'
   | 'payment.answered'
-  | 'refund.answered';
+  | 'refund.answered'
+  | 'personal_data.exported'
+  | 'personal_data.erased';
 
 /** The non-secret fields of a resource, as they were (`before`) and became (`after`). */
 export type AuditedFields = Readonly<Record<string, unknown>>;

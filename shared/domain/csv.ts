@@ -5,6 +5,8 @@
  * order, so a report's columns follow its list's answer and change only with it.
  */
 
+import { maskNumber } from './masking';
+
 /** A column: its header, and the path of the field it holds in the public record. */
 export interface CsvColumn {
   readonly name: string;
@@ -66,6 +68,22 @@ export const csvLine = (fields: readonly string[]): string => `${fields.map(csvF
 /** The header row of `columns`. */
 export const csvHeader = (columns: readonly CsvColumn[]): string => csvLine(columns.map((column) => column.name));
 
-/** `records` as lines of `columns`. */
-export const csvRows = (columns: readonly CsvColumn[], records: readonly unknown[]): string =>
-  records.map((record) => csvLine(columns.map((column) => valueAt(record, column.path)))).join('');
+/**
+ * `records` as lines of `columns`, each column `masked` names written as maskNumber writes it
+ * (`****4050`: a person's document and account numbers, docs/privacy.md), an empty field left empty.
+ */
+export const csvRows = (
+  columns: readonly CsvColumn[],
+  records: readonly unknown[],
+  masked: ReadonlySet<string> = new Set(),
+): string =>
+  records
+    .map((record) =>
+      csvLine(
+        columns.map((column) => {
+          const value = valueAt(record, column.path);
+          return value !== '' && masked.has(column.name) ? maskNumber(value) : value;
+        }),
+      ),
+    )
+    .join('');

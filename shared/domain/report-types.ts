@@ -43,6 +43,8 @@ export interface ReportKind {
   readonly filters: readonly ReportFilterName[];
   readonly required: readonly ReportFilterName[];
   readonly columns: readonly CsvColumn[];
+  /** The columns of a person's document and account numbers: masked unless the report reveals them. */
+  readonly personal: ReadonlySet<string>;
   /**
    * The report's rows, a page (MAX_PAGE_SIZE records) at a time in created_at order, each page read
    * from where the last ended: a page is let go before the next is read, so a report of any length
@@ -50,6 +52,16 @@ export interface ReportKind {
    */
   pages(sources: ReportSources, filters: ReportFilters, now: string): AsyncIterable<readonly object[]>;
 }
+
+/**
+ * The columns that hold the other side's document number or account number (a payment's
+ * counterparty): what docs/privacy.md masks in a report unless asked.
+ */
+export const personalColumns = (columns: readonly CsvColumn[]): ReadonlySet<string> =>
+  new Set(columns.filter(({ path }) => PERSONAL_PATHS.includes(path.join('.'))).map(({ name }) => name));
+
+/** The other side's own numbers; its bank's NIT (`counterparty.participant`) is no person's. */
+const PERSONAL_PATHS = ['counterparty.owner.identification_number', 'counterparty.account.account_number'];
 
 /** The query of a report's list: the largest pages, its dates, pinned to its snapshot. */
 const walkQuery = (filters: ReportFilters) => ({
@@ -64,6 +76,7 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
     filters: ['customer_id', 'account_id'],
     required: [],
     columns: columnsOf(paymentSchema),
+    personal: personalColumns(columnsOf(paymentSchema)),
     pages: (sources, filters, now) =>
       listPayments.walk(
         sources.payments,
@@ -80,6 +93,7 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
     filters: ['account_id'],
     required: ['account_id'],
     columns: columnsOf(movementSchema),
+    personal: personalColumns(columnsOf(movementSchema)),
     pages: (sources, filters, now) =>
       walkMovements(sources, filters.tenant, filters.account_id!, walkQuery(filters), now),
   },
@@ -87,6 +101,7 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
     filters: ['customer_id'],
     required: [],
     columns: columnsOf(refundSchema),
+    personal: personalColumns(columnsOf(refundSchema)),
     pages: (sources, filters, now) =>
       listRefunds.walk(
         sources.refunds,

@@ -14,6 +14,9 @@ import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './li
 import { later } from './payments';
 import { REPORT_KINDS, type ReportFilters, type ReportSources } from './report-types';
 
+/** The scope a report that reveals people's document and account numbers needs (docs/privacy.md). */
+export const REVEAL_SCOPE = 'breb/payments.read';
+
 /** The longest period a report covers: a year, a leap day included. */
 export const MAX_REPORT_DAYS = 366;
 /** How long a report's file is kept (the bucket's lifecycle deletes it after): its URL is given until then. */
@@ -41,6 +44,8 @@ export interface StoredReport {
   readonly account_id?: string;
   readonly created_from: string;
   readonly created_to: string;
+  /** Whether its file shows people's document and account numbers whole (docs/privacy.md); masked otherwise. */
+  readonly reveal?: boolean;
   readonly status: ReportStatus;
   readonly row_count?: number;
   /** SUCCEEDED: the file's name in the report files (ReportFiles). */
@@ -73,6 +78,7 @@ export const publicReport = (report: StoredReport, download?: Download): PublicR
   ...optional('account_id', report.account_id),
   created_from: report.created_from,
   created_to: report.created_to,
+  ...optional('reveal', report.reveal || undefined),
   status: report.status,
   ...optional('row_count', report.row_count),
   ...optional('download_url', download?.url),
@@ -162,7 +168,15 @@ export async function createReport(
   deps: CreateReportDeps,
   tenant: string,
   request: CreateReportRequest,
+  scopes: readonly string[],
 ): Promise<PublicReport> {
+  // People's numbers whole only for whom may read the payments they come from (docs/privacy.md).
+  if (request.reveal && !scopes.includes(REVEAL_SCOPE)) {
+    throw new AppError(
+      'INSUFFICIENT_SCOPE',
+      `A report that reveals document and account numbers needs ${REVEAL_SCOPE}`,
+    );
+  }
   const errors = new FieldErrors('The body');
   checkPeriod(request, errors);
   checkFilters(request, errors);
@@ -180,6 +194,7 @@ export async function createReport(
     ...optional('account_id', accountId),
     created_from: request.created_from,
     created_to: request.created_to,
+    ...optional('reveal', request.reveal || undefined),
     status: 'PENDING',
     runs: 0,
   };
@@ -288,7 +303,7 @@ export async function writeReportFile(
     await writer.write(csvHeader(kind.columns));
     let rows = 0;
     for await (const records of kind.pages(deps.sources, filters, deps.clock.now())) {
-      await writer.write(csvRows(kind.columns, records));
+      await writer.write(csvRows(kind.columns, records, report.reveal ? undefined : kind.personal));
       rows += records.length;
     }
     await writer.close();

@@ -123,6 +123,11 @@ export const ENV = {
   reportFilesDir: 'REPORT_FILES_DIR',
   /** The local server's base URL of report downloads (`<server>/local-files`): set by the local runtime only. */
   localFilesUrl: 'LOCAL_FILES_URL',
+  /**
+   * How many days personal data no law makes us keep is stored (docs/privacy.md): a resolution's
+   * owner data and an idempotency record's stored answer expire by the table's TTL (default 30).
+   */
+  piiRetentionDays: 'PII_RETENTION_DAYS',
 } as const;
 
 /**
@@ -359,6 +364,16 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
 
 /** Without a stage's setting: COP 10,000,000.00 a payment (infra/stages.ts sets every stage's). */
 export const DEFAULT_MAX_PAYMENT_CENTS = 1_000_000_000;
+
+/** Personal data no law makes us keep is stored 30 days (docs/privacy.md, "Retention"). */
+export const DEFAULT_PII_RETENTION_DAYS = 30;
+
+/**
+ * PII_RETENTION_DAYS, read at each use (as the grace above): a whole number of days, at least one,
+ * so that the idempotency records' own 24 hours are never longer.
+ */
+export const readPiiRetentionDays = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.piiRetentionDays, DEFAULT_PII_RETENTION_DAYS);
 
 /** A payment may be refunded for 90 days after its creation (docs/refunds.md). */
 export const DEFAULT_REFUND_WINDOW_DAYS = 90;

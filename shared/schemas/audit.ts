@@ -3,7 +3,14 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQuery } from './lists';
 
-export const AUDIT_RESOURCE_TYPES = ['WEBHOOK', 'INBOUND_APPROVAL', 'KEY', 'PAYMENT', 'REFUND'] as const;
+export const AUDIT_RESOURCE_TYPES = [
+  'WEBHOOK',
+  'INBOUND_APPROVAL',
+  'KEY',
+  'PAYMENT',
+  'REFUND',
+  'PERSONAL_DATA',
+] as const;
 
 export const AUDIT_ACTIONS = [
   'webhook.created',
@@ -22,6 +29,9 @@ export const AUDIT_ACTIONS = [
   // A transfer in review answered by an operator, with the bank's evidence (docs/network.md, "Review").
   'payment.answered',
   'refund.answered',
+  // A data subject's request answered by an operator (docs/privacy.md).
+  'personal_data.exported',
+  'personal_data.erased',
 ] as const;
 
 /** The events of one resource (resource_type and resource_id), of one action, within the date filters. */

@@ -25,6 +25,11 @@ const reportFilterProperties = {
   /** Inclusive bounds of created_at, as the lists take them (a date is its whole UTC day). */
   created_from: DATE_OR_TIMESTAMP,
   created_to: DATE_OR_TIMESTAMP,
+  /**
+   * Whether the file shows the other side's document and account numbers whole; masked otherwise
+   * (`****4050`, docs/privacy.md). True needs breb/payments.read.
+   */
+  reveal: { type: 'boolean' },
 } as const;
 
 export const createReportRequestSchema = closedObject(reportFilterProperties, ['type', 'created_from', 'created_to']);

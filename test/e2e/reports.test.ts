@@ -4,7 +4,9 @@
  * the rows GET /v1/payments, GET /v1/accounts/{id}/movements and GET /v1/refunds list for the same
  * filters, value for value; the download URL needs no token and names the file under its client's folder
  * (reports/<client>/<id>.csv), and a tampered or expired one is 403; another client's report is 404;
- * a period over 366 days is 400; `report.ready` reaches a webhook, signed.
+ * a period over 366 days is 400; `report.ready` reaches a webhook, signed. A payments report masks the
+ * other side's document and account numbers unless asked, by a token with breb/payments.read
+ * (docs/privacy.md).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { localReportFiles } from '../../shared/data/local-report-files';
@@ -12,7 +14,7 @@ import { walkAll } from '../support/accounts';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { merchantWithKey, resolvedKey } from '../support/merchants';
 import { expectProblem } from '../support/problems';
-import { expectedRow, finishedReport, parseCsv } from '../support/reports';
+import { expectedRow, finishedReport, lastFour, parseCsv, PERSONAL_COLUMNS } from '../support/reports';
 import { answeredPayment, answeredRefund, TEST_SETTLEMENT_DELAY_MS } from '../support/settlement';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -78,6 +80,44 @@ async function requestReport(body: Record<string, unknown>, token = tokenA) {
 async function download(url: string): Promise<Response> {
   return fetch(url);
 }
+
+it("a payments report masks people's document and account numbers unless asked, by whom may read payments", async () => {
+  const merchant = await merchantWithPayments();
+  const filters = { customer_id: merchant.customerId, created_from: day(-1), created_to: day(1) };
+  const { items: listed } = await walkAll(api, tokenA, '/v1/payments', 'payments', filters);
+  const numbers = (payment: Record<string, any>) => [
+    payment['counterparty']['owner']['identification_number'],
+    payment['counterparty']['account']?.['account_number'] ?? '',
+  ];
+  const csvOf = async (body: Record<string, unknown>, token = tokenA) => {
+    const asked = await requestReport({ type: 'payments', ...filters, ...body }, token);
+    const report = await finishedReport(api, tokenA, asked.id);
+    return { asked, ...parseCsv(await (await download(report.body.download_url)).text()) };
+  };
+
+  const masked = await csvOf({});
+  expect(masked.asked).not.toHaveProperty('reveal');
+  expect(masked.rows.map((row) => PERSONAL_COLUMNS.map((name) => row[name]))).toEqual(
+    listed.map((payment) => numbers(payment).map((n: string) => (n === '' ? '' : lastFour(n)))),
+  );
+  expect(masked.rows).toEqual(listed.map((payment) => expectedRow(masked.header, payment)));
+  // Ana's whole document number is nowhere in the file.
+  expect(JSON.stringify(masked.rows)).not.toContain('1020304050');
+
+  const whole = await csvOf({ reveal: true });
+  expect(whole.asked).toMatchObject({ reveal: true });
+  expect(whole.rows.map((row) => PERSONAL_COLUMNS.map((name) => row[name]))).toEqual(listed.map(numbers));
+  expect(whole.rows).toEqual(listed.map((payment) => expectedRow(whole.header, payment, { reveal: true })));
+
+  // A token that may ask for reports but not read payments gets them masked only.
+  const reportsOnly = await api.token('sandbox-client-a', 'breb/reports.write');
+  const refused = await api.request('POST', '/v1/reports', {
+    token: reportsOnly,
+    body: { type: 'payments', ...filters, reveal: true },
+  });
+  expectProblem(refused, 403, 'INSUFFICIENT_SCOPE');
+  expect((await csvOf({}, reportsOnly)).rows).toEqual(masked.rows);
+});
 
 it("a payments report holds, row for row, what GET /v1/payments lists; another client's is 404", async () => {
   const merchant = await merchantWithPayments();

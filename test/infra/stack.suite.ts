@@ -82,6 +82,8 @@ describe.each(stageNames)('stack, stage %s', (stage) => {
         // Where the stage's money moves: the simulator, or the connector at its URL (network.suite.ts).
         NETWORK: settings.network.kind,
         MAX_PAYMENT_CENTS: String(settings.maxPaymentCents),
+        // How long personal data no law makes us keep is stored (docs/privacy.md).
+        PII_RETENTION_DAYS: String(settings.piiRetentionDays),
         // The caps on the network's credits, where the stage sets them (docs/network.md, Limits).
         ...(settings.networkLimits
           ? {

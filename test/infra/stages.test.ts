@@ -110,6 +110,14 @@ describe('LocalStack (stage local)', () => {
   });
 });
 
+test('every stage keeps personal data no law makes us keep 30 days, and tells its functions (PII_RETENTION_DAYS)', () => {
+  for (const settings of Object.values(stages)) {
+    expect(settings.piiRetentionDays).toBe(30);
+    expect(stageEnvironment(settings, 't')['PII_RETENTION_DAYS']).toBe('30');
+  }
+  expect(stageEnvironment({ ...stages.prod, piiRetentionDays: 15 }, 't')['PII_RETENTION_DAYS']).toBe('15');
+});
+
 test("a stage's listShards reach every function as LIST_SHARDS, checked: a layout that would misplace items does not synthesize", () => {
   expect(stageEnvironment(stages.prod, 't')).not.toHaveProperty('LIST_SHARDS');
   const layouts = { 'big-client': [{ from: '2026-12-01T00:00:00.000Z', shards: { PAYMENT: 16, DELIVERY: 16 } }] };

@@ -49,10 +49,28 @@ export function flattened(record: Record<string, unknown>, prefix = ''): Record<
   );
 }
 
-/** The row a record of the list should be in a CSV of `header`: its fields, and empty fields for those it has not. */
-export const expectedRow = (header: readonly string[], record: Record<string, unknown>): Record<string, string> => {
+/**
+ * The columns a report masks unless it reveals them (docs/privacy.md): the other side's document
+ * and account numbers, named here apart from the worker's code.
+ */
+export const PERSONAL_COLUMNS = ['counterparty_owner_identification_number', 'counterparty_account_account_number'];
+
+/** `1020304050` as `****4050`. */
+export const lastFour = (value: string): string => `****${value.length > 4 ? value.slice(-4) : ''}`;
+
+/**
+ * The row a record of the list should be in a CSV of `header`: its fields, and empty fields for those
+ * it has not; a person's numbers masked unless the report `reveal`s them.
+ */
+export const expectedRow = (
+  header: readonly string[],
+  record: Record<string, unknown>,
+  { reveal = false } = {},
+): Record<string, string> => {
   const flat = flattened(record);
-  return Object.fromEntries(header.map((name) => [name, asSpreadsheetText(flat[name] ?? '')]));
+  const shown = (name: string, value: string) =>
+    !reveal && value !== '' && PERSONAL_COLUMNS.includes(name) ? lastFour(value) : value;
+  return Object.fromEntries(header.map((name) => [name, asSpreadsheetText(shown(name, flat[name] ?? ''))]));
 };
 
 /**

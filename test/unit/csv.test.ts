@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { columnsOf, csvField, csvHeader, csvRows } from '../../shared/domain/csv';
 import { movementSchema } from '../../shared/schemas/ledger';
 import { paymentSchema } from '../../shared/schemas/payments';
+import { REPORT_KINDS } from '../../shared/domain/report-types';
 
 test('a field is quoted, its quotes doubled, only when it holds a quote, a comma or a line break', () => {
   expect(csvField('Factura 12')).toBe('Factura 12');
@@ -86,4 +87,42 @@ test('rows end in CRLF, missing fields are empty, and an independent parser read
       created_at: 't2\r\nx',
     },
   ]);
+});
+
+describe("a person's numbers in a report (docs/privacy.md)", () => {
+  const columns = columnsOf(paymentSchema);
+  const personal = REPORT_KINDS.payments.personal;
+  const payment = {
+    id: 'p-1',
+    counterparty: {
+      owner: { identification_type: 'CC', identification_number: '1020304050', first_name: 'Ana' },
+      participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+      account: { account_number: '4001002003', account_type: 'SAVINGS' },
+    },
+  };
+  const row = (masked?: ReadonlySet<string>) => {
+    const [header, line] = [csvHeader(columns), csvRows(columns, [payment], masked)].map((l) => l.trim().split(','));
+    return Object.fromEntries(header!.map((name, i) => [name, line![i]]));
+  };
+
+  test("are the counterparty's document and account numbers, not its bank's NIT", () => {
+    expect([...personal].sort()).toEqual([
+      'counterparty_account_account_number',
+      'counterparty_owner_identification_number',
+    ]);
+    expect(REPORT_KINDS.refunds.personal.size + REPORT_KINDS.movements.personal.size).toBe(0);
+  });
+
+  test('masked to their last four when asked, whole otherwise', () => {
+    expect(row(personal)).toMatchObject({
+      counterparty_owner_identification_number: '****4050',
+      counterparty_account_account_number: '****2003',
+      counterparty_participant_identification_number: '860000002',
+      counterparty_owner_first_name: 'Ana',
+    });
+    expect(row()).toMatchObject({
+      counterparty_owner_identification_number: '1020304050',
+      counterparty_account_account_number: '4001002003',
+    });
+  });
 });

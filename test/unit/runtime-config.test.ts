@@ -2,9 +2,11 @@
 import {
   DEFAULT_ACQUIRER_ID,
   DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
+  DEFAULT_PII_RETENTION_DAYS,
   DEFAULT_SANDBOX_SETTLEMENT_DELAY_MS,
   ENV,
   formatTenantRateLimit,
+  readPiiRetentionDays,
   readRuntimeConfig,
   readTenantRateLimit,
   readWebhookDisableAfterMs,
@@ -145,4 +147,12 @@ test("each tenant's rate limit: none unless set, as the stack writes it, and not
   ]) {
     expect(() => readTenantRateLimit({ [ENV.tenantRateLimit]: wrong })).toThrow('TENANT_RATE_LIMIT');
   }
+});
+
+test('personal data no law makes us keep is kept 30 days unless told otherwise, at least a day', () => {
+  expect(readPiiRetentionDays({})).toBe(DEFAULT_PII_RETENTION_DAYS);
+  expect(DEFAULT_PII_RETENTION_DAYS).toBe(30);
+  expect(readPiiRetentionDays({ [ENV.piiRetentionDays]: '7' })).toBe(7);
+  expect(() => readPiiRetentionDays({ [ENV.piiRetentionDays]: '0' })).toThrow('PII_RETENTION_DAYS');
+  expect(() => readPiiRetentionDays({ [ENV.piiRetentionDays]: '1.5' })).toThrow('PII_RETENTION_DAYS');
 });

@@ -54,6 +54,9 @@ export function DownloadCsv(props: {
   const { api } = useDashboard();
   const may = useMay();
   const [run, setRun] = useState<Run>({ step: 'idle' });
+  // A payments report masks people's document and account numbers unless the person asks (docs/privacy.md).
+  const [reveal, setReveal] = useState(false);
+  const revealable = props.filters.type === 'payments' && may('revealNumbers');
   // The latest click's number: a later click, or leaving the page, ends an earlier click's reads.
   const clicks = useRef(0);
   useEffect(
@@ -74,7 +77,12 @@ export function DownloadCsv(props: {
     const current = () => clicks.current === click;
     setRun({ step: 'preparing' });
     try {
-      const body = { ...props.filters, created_from: period.created_from, created_to: period.created_to };
+      const body = {
+        ...props.filters,
+        created_from: period.created_from,
+        created_to: period.created_to,
+        ...(revealable && reveal ? { reveal: true } : {}),
+      };
       let report = await api.createReport(body, newIdempotencyKey());
       for (let wait = FIRST_WAIT_MS; report.status === 'PENDING'; wait = Math.min(wait * 1.5, LONGEST_WAIT_MS)) {
         await sleep(wait);
@@ -101,6 +109,12 @@ export function DownloadCsv(props: {
           {t('report.download')}
         </button>
         <p class="hint">{props.lead}</p>
+        {revealable && (
+          <label>
+            <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.currentTarget.checked)} />{' '}
+            {t('report.revealNumbers')}
+          </label>
+        )}
       </div>
       {/* Always in the page, so a change of its text is announced. */}
       <p class="status-line" role="status" aria-live="polite">

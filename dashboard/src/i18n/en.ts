@@ -284,6 +284,9 @@ export const en = {
   'payment.description': 'Description',
   'payment.approval': 'Approval',
   'payment.theirBank': 'Their bank',
+  'payment.theirDocument': 'Their document',
+  'payment.showNumbers': 'Show document and account numbers',
+  'payment.hideNumbers': 'Hide document and account numbers',
   'payment.theirAccount': 'Their account',
   'payment.key': 'Bre-B key',
   'payment.qrCode': 'QR code',
@@ -420,6 +423,7 @@ export const en = {
   'refundList.empty': "No refunds to show. A refund is made on a received payment's page.",
   'report.refundsLead':
     'The file holds the refunds of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); status does not filter it.',
+  'report.revealNumbers': 'With document and account numbers whole',
   'report.download': 'Download CSV',
   'report.paymentsLead':
     'The file holds the payments of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); direction, status and reference do not filter it.',

@@ -274,6 +274,9 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'payment.description': 'Descripción',
   'payment.approval': 'Aprobación',
   'payment.theirBank': 'Su banco',
+  'payment.theirDocument': 'Su documento',
+  'payment.showNumbers': 'Mostrar números de documento y cuenta',
+  'payment.hideNumbers': 'Ocultar números de documento y cuenta',
   'payment.theirAccount': 'Su cuenta',
   'payment.key': 'Llave Bre-B',
   'payment.qrCode': 'Código QR',
@@ -403,6 +406,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'refundList.empty': 'No hay devoluciones para mostrar. Una devolución se hace en la página de un pago recibido.',
   'report.refundsLead':
     'El archivo tiene las devoluciones del comercio y el día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); el estado no lo filtra.',
+  'report.revealNumbers': 'Con los números de documento y cuenta completos',
   'report.download': 'Descargar CSV',
   'report.paymentsLead':
     'El archivo tiene los pagos del comercio y del día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); la dirección, el estado y la referencia no lo filtran.',

@@ -2,13 +2,14 @@
  * One payment: what moved, between whom, and what happened to it. The API keeps a payment's events
  * for the webhooks that subscribed to them: their deliveries are on each webhook's page.
  */
-import { useDashboard } from '../components/context';
+import { useState } from 'preact/hooks';
+import { useDashboard, useMay } from '../components/context';
 import { counterpartyName, directionOf } from '../components/payment-columns';
 import { Amount, Details, Loaded, Status } from '../components/ui';
 import { meaningOf, withMeaning } from '../codes';
 import { PaymentRefunds } from '../components/refunds';
 import { useRecord } from '../components/use-record';
-import { formatTime, shortReference } from '../format';
+import { formatTime, maskedNumber, shortReference } from '../format';
 import { linkTo } from '../router';
 import type { Payment } from '../api';
 import { capitalized, t } from '../i18n';
@@ -52,6 +53,11 @@ export function PaymentPage({ id }: { readonly id: string }) {
 
 function PaymentDetails({ payment, reload }: { readonly payment: Payment; readonly reload: () => void }) {
   const { counterparty } = payment;
+  const may = useMay();
+  // The other side's document and account numbers show their last four until the person asks.
+  const [revealed, setRevealed] = useState(false);
+  const shown = (value: string) => (revealed ? value : maskedNumber(value));
+  const { owner } = counterparty;
   return (
     <>
       <h1>
@@ -70,10 +76,16 @@ function PaymentDetails({ payment, reload }: { readonly payment: Payment; readon
             t('payment.theirBank'),
             `${counterparty.participant.name} (NIT ${counterparty.participant.identification_number})`,
           ],
+          [
+            t('payment.theirDocument'),
+            owner.identification_number &&
+              `${owner.identification_type ?? ''} ${shown(owner.identification_number)}`.trim(),
+          ],
           // A payer credited through the network has no account known to us.
           [
             t('payment.theirAccount'),
-            counterparty.account && `${counterparty.account.account_type} ${counterparty.account.account_number}`,
+            counterparty.account &&
+              `${counterparty.account.account_type} ${shown(counterparty.account.account_number)}`,
           ],
           [t('payment.key'), counterparty.key && `${counterparty.key.key_type} ${counterparty.key.key_value}`],
           [
@@ -87,6 +99,13 @@ function PaymentDetails({ payment, reload }: { readonly payment: Payment; readon
           [t('payment.id'), <code>{payment.id}</code>],
         ]}
       />
+      {may('revealNumbers') && (owner.identification_number || counterparty.account) && (
+        <p>
+          <button type="button" onClick={() => setRevealed(!revealed)}>
+            {revealed ? t('payment.hideNumbers') : t('payment.showNumbers')}
+          </button>
+        </p>
+      )}
       <section aria-labelledby="payment-history">
         <h2 id="payment-history">{t('payment.history')}</h2>
         <ol class="history">
