@@ -50,8 +50,8 @@ export const customerRoutes: RouteFamily = {
       schemas: { body: 'updateCustomerRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
       problems: ['CONCURRENT_UPDATE', 'MERCHANT_NOT_APPROVED'],
       scopes: [SCOPES.customersWrite],
-      // Reads the customer, updates it with its customer.updated event (Put) in one transaction, then
-      // finds its accounts (Query) and updates their status copies.
+      // Reads the customer, updates it with its customer.updated event and its audit event (Puts) in one
+      // transaction, then finds its accounts (Query) and updates their status copies.
       tableActions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
     },
     {

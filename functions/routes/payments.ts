@@ -181,8 +181,8 @@ export const paymentRoutes: RouteFamily = {
       schemas: { body: null, query: 'emptyQuerySchema', response: 'recipientSchema' },
       problems: [],
       scopes: [SCOPES.paymentsWrite],
-      // Reads the recipient; the transaction deletes it and updates its lists' counters.
-      tableActions: ['GetItem', 'DeleteItem', 'UpdateItem'],
+      // Reads the recipient; the transaction deletes it, updates its lists' counters and puts its audit event.
+      tableActions: ['GetItem', 'DeleteItem', 'UpdateItem', 'PutItem'],
     },
     {
       name: 'getInboundApproval',

@@ -60,7 +60,8 @@ export const qrCodeRoutes: RouteFamily = {
       schemas: { body: null, query: 'emptyQuerySchema', response: 'qrCodeSchema' },
       problems: ['QR_CODE_STATUS_CONFLICT', 'CONCURRENT_UPDATE'],
       scopes: [SCOPES.qrCodesWrite],
-      tableActions: ['GetItem', 'UpdateItem'],
+      // Reads the code; the transaction changes its status and puts its audit event (with its counters).
+      tableActions: ['GetItem', 'UpdateItem', 'PutItem'],
     },
     {
       name: 'decodeQrCode',

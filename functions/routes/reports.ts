@@ -33,7 +33,8 @@ export const reportRoutes: RouteFamily = {
       schemas: { body: null, query: 'emptyQuerySchema', response: 'reportSchema' },
       problems: [],
       scopes: [SCOPES.paymentsRead],
-      tableActions: ['GetItem'],
+      // Reads the report; a download URL handed out puts its audit event (with its counters: Update).
+      tableActions: ['GetItem', 'PutItem', 'UpdateItem'],
       // Presigns the download URL of the report's file.
       reportFiles: ['read'],
     },

@@ -3,13 +3,14 @@
  * tenant's collection and in its customer's scope), its balance item (shared/data/balances.ts), the
  * guard of its number in the customer's item collection, a check that the customer is still ACTIVE,
  * the first movement of its balance (the opening balance), the number's claim across all clients when
- * its approval binds it to one platform, and the counters of both lists. Every read
+ * its approval binds it to one platform, the counters of both lists, and its audit event. Every read
  * answers the account with the balance its balance item holds.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountListFilters, AccountStore, InsertAccountResult, StoredAccount } from '../domain/accounts';
 import type { CustomerStatus } from '../schemas/customers';
+import { auditItems } from './audit-trail';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { uniqueGuard } from './inserts';
@@ -77,6 +78,13 @@ export const dynamoAccountStore: AccountStore = {
       [
         newBalancePut(account.id, openingCents, account.created_at),
         openingMovement({ ...account, available_balance_cents: openingCents }),
+        ...auditItems({
+          action: 'account.linked',
+          resourceType: 'ACCOUNT',
+          resourceId: account.id,
+          after: account,
+          at: account.created_at,
+        }),
       ],
     ),
 

@@ -32,13 +32,41 @@ const actors = new AsyncLocalStorage<Actor>();
 /** Runs `work` with `actor` as the author of every audited change it makes. */
 export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => actors.run(actor, work);
 
-/** The non-secret fields of each audited resource: the only ones an event copies. */
+/**
+ * The non-secret fields of each audited resource: the only ones an event copies. Of a person's data
+ * (Ley 1581: a payer's or payee's name, document, account number, phone; free text a client wrote,
+ * which may hold any of these) an event keeps none: it names ids, statuses and amounts, which say
+ * what changed and point at the record that holds the rest. The trail is kept for years, and a data
+ * subject's erasure must not have to reach into it: the record itself holds the person's data.
+ */
 const AUDITED_FIELDS: Readonly<Record<AuditResourceType, readonly string[]>> = {
   WEBHOOK: ['url', 'events', 'delivery_mode', 'enabled', 'description', 'disabled_reason'],
   INBOUND_APPROVAL: ['callback_url', 'enabled', 'auto_approve_on_error'],
   KEY: ['key_type', 'key_value', 'status', 'account_id', 'customer_id', 'display_name'],
-  PAYMENT: ['status', 'rejection_reason', 'review', 'settled_at'],
-  REFUND: ['status', 'rejection_reason', 'review'],
+  // Not the counterparty (a person's name, document and account) nor the description (free text).
+  PAYMENT: [
+    'status',
+    'direction',
+    'customer_id',
+    'account_id',
+    'amount_cents',
+    'resolution_id',
+    'recipient_id',
+    'rejection_reason',
+    'review',
+    'settled_at',
+  ],
+  // Not the counterparty (the payer, a person) nor the reason (free text).
+  REFUND: ['status', 'payment_id', 'customer_id', 'account_id', 'amount_cents', 'rejection_reason', 'review'],
+  // A recipient is a person's key and account under the client's alias for them: its customer only.
+  RECIPIENT: ['customer_id'],
+  // Its status and kind; not its NIT, name, email, phone or address (a merchant may be a person).
+  CUSTOMER: ['status', 'type', 'identification_type', 'merchant_category_code'],
+  // Not its number (an account number is a person's data when the merchant is one) nor its holder's phone.
+  ACCOUNT: ['customer_id', 'type', 'account_status'],
+  // The code's kind and what it pays into; not its payload, which names the merchant.
+  QR_CODE: ['status', 'type', 'channel', 'customer_id', 'account_id', 'key_id'],
+  REPORT: ['type', 'status', 'customer_id', 'account_id', 'created_from', 'created_to'],
   // A data subject's request an operator answered (docs/privacy.md): the number's last four only.
   PERSONAL_DATA: ['identification_type', 'identification_number', 'found', 'erased', 'masked', 'kept'],
 };

@@ -2,9 +2,10 @@
  * Customers in DynamoDB: the item (listed in the tenant's collection, and in a scope per NIT so the
  * identification_number filter reads one partition), a NIT guard per client, the NIT's claim across
  * all clients when its approval binds it to one platform, and the list counters, all written in one
- * transaction.
+ * transaction, with its audit event; a status change writes its own in its transaction too.
  */
 import type { CustomerListFilters, CustomerStore, InsertCustomerResult, StoredCustomer } from '../domain/customers';
+import { auditItems } from './audit-trail';
 import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
 import { getRecord } from './records';
@@ -26,31 +27,39 @@ const CUSTOMERS: ListedKind<StoredCustomer, CustomerListFilters> = {
   }),
 };
 
+/** What an audit event says of the customer it is about. */
+const audited = (customer: StoredCustomer) => ({ resourceType: 'CUSTOMER' as const, resourceId: customer.id });
+
 export const dynamoCustomerStore: CustomerStore = {
   ...listedReads(CUSTOMERS),
 
   // The client's own guard first: relinking its own NIT is 409 with its customer, not "linked elsewhere".
   insert: (customer: StoredCustomer, claim = { acrossClients: false }): Promise<InsertCustomerResult> =>
-    insertListed(CUSTOMERS, customer, [
-      uniqueGuard(
-        itemKeys.nitGuard(customer.tenant, customer.identification_number),
-        'NIT_GUARD',
-        'customer_id',
-        customer.id,
-        (existingId) => ({ inserted: false, reason: 'already_linked', existingId }),
-      ),
-      ...(claim.acrossClients
-        ? [
-            uniqueGuard(
-              itemKeys.nitClaim(customer.identification_number),
-              'NIT_CLAIM',
-              'customer_id',
-              customer.id,
-              () => ({ inserted: false, reason: 'linked_elsewhere' }) as const,
-            ),
-          ]
-        : []),
-    ]),
+    insertListed(
+      CUSTOMERS,
+      customer,
+      [
+        uniqueGuard(
+          itemKeys.nitGuard(customer.tenant, customer.identification_number),
+          'NIT_GUARD',
+          'customer_id',
+          customer.id,
+          (existingId) => ({ inserted: false, reason: 'already_linked', existingId }),
+        ),
+        ...(claim.acrossClients
+          ? [
+              uniqueGuard(
+                itemKeys.nitClaim(customer.identification_number),
+                'NIT_CLAIM',
+                'customer_id',
+                customer.id,
+                () => ({ inserted: false, reason: 'linked_elsewhere' }) as const,
+              ),
+            ]
+          : []),
+      ],
+      auditItems({ action: 'customer.linked', ...audited(customer), after: customer, at: customer.created_at }),
+    ),
 
   async findByNit(tenant: string, nit: string): Promise<StoredCustomer | undefined> {
     const guard = await getRecord<{ customer_id: string }>(itemKeys.nitGuard(tenant, nit), { consistent: true });
@@ -78,7 +87,17 @@ export const dynamoCustomerStore: CustomerStore = {
     });
     const refused = await writeUnless(
       [{ item: { Update: change }, refused: () => 'lost' as const }],
-      eventsPut(events?.(updated) ?? []),
+      [
+        ...eventsPut(events?.(updated) ?? []),
+        // Whoever changes it: the client (PATCH), or the sponsor bank revoking the merchant (its actor).
+        ...auditItems({
+          action: status === 'ACTIVE' ? 'customer.activated' : 'customer.deactivated',
+          ...audited(seen),
+          before: seen,
+          after: updated,
+          at: now,
+        }),
+      ],
     );
     return refused ? undefined : updated;
   },

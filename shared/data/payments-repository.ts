@@ -8,7 +8,7 @@
  * that either all of it is written or none of it.
  */
 import { writeReview } from './transfer-reviews';
-import { operatorAuditItems } from './audit-trail';
+import { auditItems, operatorAuditItems } from './audit-trail';
 import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
 import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-payment';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
@@ -181,7 +181,16 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
   ...paymentReads,
 
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
-    const paymentId = write.payments[0]!.id;
+    const payment = write.payments[0]!;
+    const paymentId = payment.id;
+    // The client's payment is audited in its own transaction: no call more on the way to its answer.
+    const audited = auditItems({
+      action: 'payment.created',
+      resourceType: 'PAYMENT',
+      resourceId: paymentId,
+      after: payment,
+      at: payment.created_at,
+    }).map((item) => ({ label: AUDITED, item }));
     const outcome = await writePayment(write, [
       {
         // The resolution is the payment's guard: it takes the id of the one payment made with it. One
@@ -208,6 +217,7 @@ export const dynamoPaymentStore: ResolutionPaymentStore = {
       },
       { label: PAYER, item: whileActive(itemKeys.customer(write.payerCustomerId)) },
       ...(write.payeeCustomerId ? [{ label: PAYEE, item: whileActive(itemKeys.customer(write.payeeCustomerId)) }] : []),
+      ...audited,
     ]);
     if (outcome.written) return { written: true };
     const { failed } = outcome;

@@ -8,7 +8,7 @@
  * settled with the credit of the payer's account.
  */
 import { writeReview } from './transfer-reviews';
-import { operatorAuditItems } from './audit-trail';
+import { auditItems, operatorAuditItems } from './audit-trail';
 import type { OwnPayer } from '../domain/payments';
 import type {
   RefundAnswerResult,
@@ -112,6 +112,14 @@ async function insert({
       .add(
         ...eventsPut(events),
         ...counterIncrementsOf([{ partitions: listPartitions(refund, listingOf(REFUNDS, refund)), itemId: refund.id }]),
+        // The client's refund is audited with it; a refund refused (over the remainder) writes no event.
+        ...auditItems({
+          action: 'refund.created',
+          resourceType: 'REFUND',
+          resourceId: refund.id,
+          after: refund,
+          at: refund.created_at,
+        }),
       ),
   );
   if (outcome.written) return outcome;

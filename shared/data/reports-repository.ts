@@ -4,18 +4,21 @@
  * a run takes the report for its time by moving its due time past it, so the sweeper queues it again
  * only when a run was lost. Finishing removes it from the index, in the transaction of its event.
  * The client's count of PENDING reports goes up with a create (which a full count refuses) and down
- * with the finish, in their own transactions: exact however many creates race.
+ * with the finish, in their own transactions: exact however many creates race. A create writes its
+ * audit event in its transaction; a download URL handed out writes one of its own (a read: there is
+ * no change to go with).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ReportStore, StoredReport } from '../domain/reports';
+import { auditItems, type AuditedChange } from './audit-trail';
 import { dynamo, tableName } from './client';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventsPut } from './events';
 import { listedRecordInsert } from './inserts';
 import { itemKeys, REPORT_ENTITY, updatedAtKeys, withoutStorageAttributes } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
-import { writeUnless, type TransactItem } from './transactions';
+import { transactWrite, writeUnless, type TransactItem } from './transactions';
 
 const REPORTS: ListedKind<StoredReport, Record<string, never>> = {
   name: REPORT_ENTITY,
@@ -86,6 +89,12 @@ async function finishReport(report: StoredReport, also: readonly TransactItem[])
   return refused === undefined;
 }
 
+/** What an audit event says of the report it is about. */
+const audited = (report: StoredReport): Pick<AuditedChange, 'resourceType' | 'resourceId'> => ({
+  resourceType: 'REPORT',
+  resourceId: report.id,
+});
+
 export const dynamoReportStore: ReportStore = {
   ...listedReads(REPORTS),
 
@@ -100,7 +109,11 @@ export const dynamoReportStore: ReportStore = {
     const due = { Put: { ...put!.Put!, Item: { ...put!.Put!.Item, ...dueKeys(report.id, report.created_at) } } };
     const refused = await writeUnless(
       [{ item: pendingCountChange(report.tenant, { add: 1, limit }), refused: () => 'busy' as const }],
-      [due, ...counters],
+      [
+        due,
+        ...counters,
+        ...auditItems({ action: 'report.created', ...audited(report), after: report, at: report.created_at }),
+      ],
     );
     return refused ?? 'inserted';
   },
@@ -128,4 +141,10 @@ export const dynamoReportStore: ReportStore = {
   succeed: (report, event) => finishReport(report, eventsPut([event])),
 
   fail: (report) => finishReport(report, []),
+
+  async downloaded(report, at) {
+    // The event and its list counters, together; nothing outside a request (no actor).
+    const items = auditItems({ action: 'report.downloaded', ...audited(report), after: report, at });
+    if (items.length > 0) await transactWrite({ TransactItems: items });
+  },
 };

@@ -1,14 +1,26 @@
 /**
- * The audit trail (docs/audit.md): who changed the settings that redirect events and decide payments,
- * the keys that name the merchants, and which operator answered a transfer in review. Every change to a webhook, the inbound approval settings or a
- * key is recorded as an event in the change's own transaction (shared/data/audit-trail.ts), with the
- * actor (the token's `sub`: a person, or the machine client), the action and the non-secret fields
- * before and after. Events are never changed; a client reads its own at GET /v1/audit-events.
+ * The audit trail (docs/audit.md): who changed what through the API (payments, refunds, recipients,
+ * customers, accounts, keys, QR codes, webhooks, the approval settings), who downloaded a report, and
+ * which operator answered a transfer in review. Every change is recorded as an event in the change's
+ * own transaction (shared/data/audit-trail.ts), with the actor (the token's `sub`: a person, or the
+ * machine client), the action and the non-secret fields before and after. Events are never changed;
+ * a client reads its own at GET /v1/audit-events.
  */
 import type { AuditEventListQuery } from '../schemas/audit';
 import { listOf } from './lists';
 
-export type AuditResourceType = 'WEBHOOK' | 'INBOUND_APPROVAL' | 'KEY' | 'PAYMENT' | 'REFUND' | 'PERSONAL_DATA';
+export type AuditResourceType =
+  | 'WEBHOOK'
+  | 'INBOUND_APPROVAL'
+  | 'KEY'
+  | 'PAYMENT'
+  | 'REFUND'
+  | 'RECIPIENT'
+  | 'CUSTOMER'
+  | 'ACCOUNT'
+  | 'QR_CODE'
+  | 'REPORT'
+  | 'PERSONAL_DATA';
 
 export type AuditAction =
   | 'webhook.created'
@@ -25,6 +37,18 @@ export type AuditAction =
   | 'key.deleted'
   | 'payment.answered'
   | 'refund.answered'
+  | 'payment.created'
+  | 'refund.created'
+  | 'recipient.created'
+  | 'recipient.deleted'
+  | 'customer.linked'
+  | 'customer.activated'
+  | 'customer.deactivated'
+  | 'account.linked'
+  | 'qr_code.created'
+  | 'qr_code.deleted'
+  | 'report.created'
+  | 'report.downloaded'
   | 'personal_data.exported'
   | 'personal_data.erased';
 

@@ -125,6 +125,11 @@ export interface ReportStore extends RecordReader<StoredReport, Record<string, n
   succeed(report: StoredReport, event: DomainEvent): Promise<boolean>;
   /** FAILED, while still PENDING; false when another run finished it first. */
   fail(report: StoredReport): Promise<boolean>;
+  /**
+   * Records that the report's file was handed out (a download URL), at `at`: a read that is audited
+   * (docs/audit.md), as the file holds every payment of a period with its payers' data.
+   */
+  downloaded(report: StoredReport, at: string): Promise<void>;
 }
 
 export interface CreateReportDeps extends NewRecords {
@@ -243,14 +248,15 @@ const downloadName = (report: StoredReport): string =>
   `${report.type}-${report.created_from.slice(0, 10)}-${report.created_to.slice(0, 10)}-${report.id}.csv`;
 
 export interface GetReportDeps {
-  readonly reports: Pick<ReportStore, 'get'>;
+  readonly reports: Pick<ReportStore, 'get' | 'downloaded'>;
   readonly files: Pick<ReportFiles, 'downloadUrl'>;
   readonly clock: Clock;
 }
 
 /**
  * GET /v1/reports/{id}: a SUCCEEDED report whose file is still kept answers a new download URL,
- * good for DOWNLOAD_URL_SECONDS (never past the file's deletion).
+ * good for DOWNLOAD_URL_SECONDS (never past the file's deletion). Each URL handed out is audited
+ * first: no URL leaves without its event (a failed write answers none).
  */
 export async function getReport(deps: GetReportDeps, tenant: string, id: string): Promise<PublicReport> {
   const report = await ownReport(deps.reports, tenant, id);
@@ -260,6 +266,7 @@ export async function getReport(deps: GetReportDeps, tenant: string, id: string)
   if (now >= deleted) return publicReport(report);
   const expiresAt = [later(now, DOWNLOAD_URL_SECONDS * 1000), deleted].sort()[0]!;
   const url = await deps.files.downloadUrl(report.file, downloadName(report), expiresAt);
+  await deps.reports.downloaded(report, now);
   return publicReport(report, { url, expires_at: expiresAt });
 }
 

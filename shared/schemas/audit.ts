@@ -9,6 +9,11 @@ export const AUDIT_RESOURCE_TYPES = [
   'KEY',
   'PAYMENT',
   'REFUND',
+  'RECIPIENT',
+  'CUSTOMER',
+  'ACCOUNT',
+  'QR_CODE',
+  'REPORT',
   'PERSONAL_DATA',
 ] as const;
 
@@ -29,6 +34,21 @@ export const AUDIT_ACTIONS = [
   // A transfer in review answered by an operator, with the bank's evidence (docs/network.md, "Review").
   'payment.answered',
   'refund.answered',
+  // A client's own changes (docs/audit.md): a payment or a refund made, a recipient saved or deleted,
+  // a merchant linked, (de)activated, an account linked, a QR code made or deleted, a report asked for.
+  'payment.created',
+  'refund.created',
+  'recipient.created',
+  'recipient.deleted',
+  'customer.linked',
+  'customer.activated',
+  'customer.deactivated',
+  'account.linked',
+  'qr_code.created',
+  'qr_code.deleted',
+  'report.created',
+  // A read that is audited: a report's file holds every payment of a period with its payers' data.
+  'report.downloaded',
   // A data subject's request answered by an operator (docs/privacy.md).
   'personal_data.exported',
   'personal_data.erased',
@@ -37,7 +57,7 @@ export const AUDIT_ACTIONS = [
 /** The events of one resource (resource_type and resource_id), of one action, within the date filters. */
 export const auditEventListQuerySchema = listQuery({
   resource_type: { type: 'string', enum: AUDIT_RESOURCE_TYPES },
-  // A webhook's or a key's id; the inbound approval settings' is the client's own id.
+  // The resource's own id (a webhook's, a payment's, ...); the inbound approval settings' is the client's id.
   resource_id: { type: 'string', minLength: 1, maxLength: 255 },
   action: { type: 'string', enum: AUDIT_ACTIONS },
 });

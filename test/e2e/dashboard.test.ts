@@ -579,7 +579,11 @@ test('merchant-admin-a sees who changed what on the Activity page', async () => 
   await page.getByRole('link', { name: 'Activity' }).click();
   await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
   await rowWith(page, 'http://127.0.0.1:9/activity').waitFor();
-  expect(await rowWith(page, 'http://127.0.0.1:9/activity').textContent()).toContain('sandbox-client-a');
+  const row = await rowWith(page, 'http://127.0.0.1:9/activity').textContent();
+  expect(row).toContain('sandbox-client-a');
+  // The action in the person's language, with the API's name of it.
+  expect(row).toContain('Webhook added');
+  expect(row).toContain('webhook.created');
   await leave(context);
 });
 

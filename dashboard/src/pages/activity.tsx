@@ -1,4 +1,4 @@
-/** Who changed the tenant's webhooks, approval settings and keys, newest first (GET /v1/audit-events). */
+/** Who changed what of the tenant's, and who downloaded its reports, newest first (GET /v1/audit-events). */
 import type { AuditEvent } from '../api';
 import { useDashboard } from '../components/context';
 import type { Column } from '../components/data-table';
@@ -22,7 +22,18 @@ function changedFields(event: AuditEvent): string {
 const activityColumns = (): readonly Column<AuditEvent>[] => [
   { header: t('column.when'), cell: (event) => formatTime(event.created_at) },
   { header: t('column.who'), cell: (event) => event.actor },
-  { header: t('column.what'), cell: (event) => event.action },
+  {
+    header: t('column.what'),
+    // The action in the reader's language, with the API's own name of it (what the list filters by).
+    cell: (event) => (
+      <>
+        {t(`audit.${event.action}`)}
+        <div class="hint">
+          <code>{event.action}</code>
+        </div>
+      </>
+    ),
+  },
   {
     header: t('column.changes'),
     cell: (event) => (
