@@ -1,0 +1,88 @@
+/**
+ * The order in which `npm test` starts its files: the slowest first, so that no long file starts last
+ * and holds the run's end while the other worker idles. Jest orders by the times of the last run in
+ * its cache; a clean clone has no cache, and Jest then orders by file size, which puts small slow files
+ * (the fuzz, the races) late. So each file's time comes from the cache when there is one, else from the
+ * list below, else it counts as quick. The list: seconds per file of a CI run (jest's PASS lines), the
+ * files of 10 s or more; update it when a file becomes slow, or stops being.
+ */
+import Sequencer from '@jest/test-sequencer';
+import path from 'node:path';
+
+/** Seconds, by path from the repository's root. */
+const KNOWN_SECONDS = {
+  'test/reliability/faults.test.ts': 110,
+  'test/infra/templates.test.ts': 102,
+  'test/reliability/fuzz.test.ts': 94,
+  'test/e2e/payments.test.ts': 90,
+  'test/infra/bundles.test.ts': 87,
+  'test/reliability/concurrency.test.ts': 87,
+  'test/integration/payments.test.ts': 80,
+  'test/e2e/dashboard.test.ts': 78,
+  'test/e2e/walkthrough.test.ts': 69,
+  'test/e2e/crash-recovery.test.ts': 64,
+  'test/e2e/account-lists.test.ts': 64,
+  'test/e2e/webhook-delivery.test.ts': 62,
+  'test/integration/pagination.test.ts': 59,
+  'test/e2e/network-connector.test.ts': 58,
+  'test/e2e/restart.test.ts': 48,
+  'test/integration/event-stream.test.ts': 48,
+  'test/e2e/refunds.test.ts': 43,
+  'test/e2e/transfer-inquiry.test.ts': 41,
+  'test/reliability/authorization.test.ts': 41,
+  'test/e2e/keys.test.ts': 41,
+  'test/e2e/dashboard-reports.test.ts': 40,
+  'test/e2e/inbound-approval.test.ts': 39,
+  'test/e2e/local-runtime.test.ts': 33,
+  'test/e2e/dashboard-spanish.test.ts': 31,
+  'test/e2e/qrcodes.test.ts': 31,
+  'test/e2e/reports.test.ts': 30,
+  'test/e2e/dashboard-account.test.ts': 29,
+  'test/e2e/api-security.test.ts': 28,
+  'test/e2e/network-directory.test.ts': 28,
+  'test/integration/balance-invariant.test.ts': 27,
+  'test/integration/report-runs.test.ts': 27,
+  'test/e2e/stranded-work.test.ts': 27,
+  'test/reliability/limits.test.ts': 26,
+  'test/reliability/log-hygiene.test.ts': 26,
+  'test/e2e/network-returns.test.ts': 26,
+  'test/e2e/recipients.test.ts': 23,
+  'test/integration/webhook-read-heat.test.ts': 23,
+  'test/e2e/sharded-lists.test.ts': 23,
+  'test/e2e/dashboard-overview.test.ts': 23,
+  'test/reliability/reads-never-write.test.ts': 23,
+  'test/integration/refunds.test.ts': 22,
+  'test/integration/ledger.test.ts': 20,
+  'test/e2e/accounts.test.ts': 20,
+  'test/e2e/dashboard-reconciliation.test.ts': 19,
+  'test/integration/sharded-lists.test.ts': 19,
+  'test/integration/qrcodes-repository.test.ts': 18,
+  'test/integration/keys-repository.test.ts': 17,
+  'test/unit/dependencies.test.ts': 16,
+  'test/integration/accounts-repository.test.ts': 15,
+  'test/integration/due-work.test.ts': 15,
+  'test/integration/recipients-repository.test.ts': 15,
+  'test/e2e/network-limits.test.ts': 14,
+  'test/reliability/dynamodb-restart.test.ts': 14,
+  'test/integration/customers-repository.test.ts': 14,
+  'test/e2e/events.test.ts': 14,
+  'test/e2e/ledger.test.ts': 13,
+  'test/e2e/settlement-reconciliation.test.ts': 12,
+  'test/e2e/onboarding.test.ts': 12,
+  'test/e2e/webhook-limits.test.ts': 12,
+  'test/integration/inbound-approval.test.ts': 12,
+  'test/e2e/link-merchant.test.ts': 11,
+  'test/e2e/reference-page.test.ts': 11,
+  'test/integration/reconciliations-repository.test.ts': 10,
+  'test/e2e/webhook-disabling.test.ts': 10,
+};
+
+// A CommonJS module: its class is the `default` of what the import gives.
+const JestSequencer = Sequencer.default ?? Sequencer;
+
+export default class SlowestFirst extends JestSequencer {
+  time(test) {
+    const seconds = KNOWN_SECONDS[path.relative(test.context.config.rootDir, test.path).split(path.sep).join('/')];
+    return super.time(test) ?? (seconds ?? 1) * 1000;
+  }
+}
