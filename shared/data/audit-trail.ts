@@ -24,6 +24,10 @@ export interface Actor {
   readonly subject: string;
   readonly requestId: string;
   /** What the actor's changes rest on: an operator's evidence, kept on each event. */
+  /** The caller's address (not the edge's: shared/http/caller.ts); none for the service or an operator's command. */
+  readonly ipAddress?: string;
+  /** The User-Agent the caller sent. */
+  readonly userAgent?: string;
   readonly evidence?: string;
 }
 
@@ -102,6 +106,8 @@ export function actorAuditItems(actor: Actor, change: AuditedChange): TransactIt
     ...(change.after ? { after: auditedFieldsOf(change.resourceType, change.after) } : {}),
     ...(actor.evidence ? { evidence: actor.evidence } : {}),
     request_id: actor.requestId,
+    ...(actor.ipAddress === undefined ? {} : { ip_address: actor.ipAddress }),
+    ...(actor.userAgent === undefined ? {} : { user_agent: actor.userAgent }),
     created_at: change.at,
     updated_at: change.at,
   };

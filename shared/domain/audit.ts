@@ -45,6 +45,10 @@ export interface AuditEvent {
   readonly evidence?: string;
   /** The request that made the change (its `x-request-id`, in the request log too). */
   readonly request_id: string;
+  /** The caller's IP address (the viewer's, not CloudFront's); absent for the service and an operator's command. */
+  readonly ip_address?: string;
+  /** The caller's User-Agent, as sent (at most 512 characters). */
+  readonly user_agent?: string;
   /** When the change was made; an event never changes, so updated_at is the same. */
   readonly created_at: string;
   readonly updated_at: string;
@@ -70,6 +74,8 @@ export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
     ...(event.after === undefined ? {} : { after: event.after }),
     ...(event.evidence === undefined ? {} : { evidence: event.evidence }),
     request_id: event.request_id,
+    ...(event.ip_address === undefined ? {} : { ip_address: event.ip_address }),
+    ...(event.user_agent === undefined ? {} : { user_agent: event.user_agent }),
     created_at: event.created_at,
   };
 }

@@ -50,6 +50,10 @@ export const auditEventSchema = /* @__PURE__ */ closedObject(
     // What an operator's change rests on (the bank's confirmation of a transfer in review).
     evidence: { type: 'string', minLength: 1, maxLength: 500 },
     request_id: { type: 'string', minLength: 1 },
+    // The caller's address (the viewer's, behind CloudFront) and User-Agent; absent for the service
+    // itself and an operator's command, which come from no request.
+    ip_address: { type: 'string', minLength: 1, maxLength: 64 },
+    user_agent: { type: 'string', maxLength: 512 },
     created_at: TIMESTAMP,
   },
   ['id', 'actor', 'action', 'resource_type', 'resource_id', 'request_id', 'created_at'],

@@ -30,13 +30,16 @@ const auditEvents = (token: string, query = '') => api.request('GET', `/v1/audit
 test("a webhook's changes are listed with the person who made them, before and after, and no secret", async () => {
   const created = await api.request('POST', '/v1/webhooks', {
     token: admin,
+    headers: { 'user-agent': 'Mozilla/5.0 (audit e2e)' },
     body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.settled'] },
   });
   expect(created.status).toBe(200);
   const id = created.body.id as string;
   const secret = created.body.secret as string;
+  // As CloudFront hands a request on: the viewer's address and port in CloudFront-Viewer-Address.
   const disabled = await api.request('PATCH', `/v1/webhooks/${id}`, {
     token: admin,
+    headers: { 'user-agent': 'curl/8.5.0', 'cloudfront-viewer-address': '2001:db8::7:51432' },
     body: { url: 'http://127.0.0.1:10/hooks', enabled: false },
   });
   expect(disabled.status).toBe(200);
@@ -53,7 +56,11 @@ test("a webhook's changes are listed with the person who made them, before and a
     ['webhook.updated', 'merchant-admin-a'],
     ['webhook.secret_rotated', 'merchant-admin-a'],
   ]);
-  const [, change] = listed.body.audit_events;
+  const [creation, change] = listed.body.audit_events;
+  // Where each change came from: the connection's address (no edge in front), else the viewer's.
+  expect(creation).toMatchObject({ user_agent: 'Mozilla/5.0 (audit e2e)' });
+  expect(['127.0.0.1', '::1', '::ffff:127.0.0.1']).toContain(creation.ip_address);
+  expect(change).toMatchObject({ ip_address: '2001:db8::7', user_agent: 'curl/8.5.0' });
   expect(change).toMatchObject({
     resource_type: 'WEBHOOK',
     resource_id: id,
