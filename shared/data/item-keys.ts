@@ -110,6 +110,11 @@ export const itemKeys = {
   webhookSet: (tenant: string): ItemKey => ({ pk: `WEBHOOKS#${tenant}`, sk: 'WEBHOOK_IDS' }),
   /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
   auditEvent: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT_EVENT' }),
+  /**
+   * A client's audit chain head: its last event's hash and position (shared/data/audit-chain.ts).
+   * Not under `AUDIT#`, whose items no function may update (docs/audit.md): the head moves with each event.
+   */
+  auditChain: (tenant: string): ItemKey => ({ pk: `AUDIT_CHAIN#${tenant}`, sk: 'AUDIT_CHAIN' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */
   approvalSettings: (tenant: string): ItemKey => ({ pk: `SETTINGS#${tenant}`, sk: 'INBOUND_APPROVAL' }),
   /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */

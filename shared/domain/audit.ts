@@ -49,6 +49,13 @@ export interface AuditEvent {
   readonly ip_address?: string;
   /** The caller's User-Agent, as sent (at most 512 characters). */
   readonly user_agent?: string;
+  /**
+   * The hash chain (docs/audit.md): the hash of the client's event before this one (64 zeros for its
+   * first), and this event's own, hex SHA-256 over its canonical JSON with previous_hash. Linked when
+   * the change commits; absent on events written before the chain began.
+   */
+  readonly previous_hash?: string;
+  readonly hash?: string;
   /** When the change was made; an event never changes, so updated_at is the same. */
   readonly created_at: string;
   readonly updated_at: string;
@@ -77,6 +84,8 @@ export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
     ...(event.ip_address === undefined ? {} : { ip_address: event.ip_address }),
     ...(event.user_agent === undefined ? {} : { user_agent: event.user_agent }),
     created_at: event.created_at,
+    ...(event.previous_hash === undefined ? {} : { previous_hash: event.previous_hash }),
+    ...(event.hash === undefined ? {} : { hash: event.hash }),
   };
 }
 

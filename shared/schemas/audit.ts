@@ -1,6 +1,6 @@
 /** The audit trail's schemas (docs/audit.md): GET /v1/audit-events, its query and its events. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObject, TIMESTAMP, UUID } from './common';
+import { closedObject, matching, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQuery } from './lists';
 
 export const AUDIT_RESOURCE_TYPES = ['WEBHOOK', 'INBOUND_APPROVAL', 'KEY', 'PAYMENT', 'REFUND'] as const;
@@ -34,6 +34,8 @@ export const auditEventListQuerySchema = listQuery({
 
 export type AuditEventListQuery = FromSchema<typeof auditEventListQuerySchema>;
 
+const SHA256_HEX = /* @__PURE__ */ matching('^[0-9a-f]{64}$', 'must be 64 lowercase hexadecimal digits');
+
 /** The resource's non-secret fields (a webhook's url and events, a key's status, …): never a secret. */
 const auditedFieldsSchema = { type: 'object' } as const;
 
@@ -55,6 +57,10 @@ export const auditEventSchema = /* @__PURE__ */ closedObject(
     ip_address: { type: 'string', minLength: 1, maxLength: 64 },
     user_agent: { type: 'string', maxLength: 512 },
     created_at: TIMESTAMP,
+    // The client's hash chain (docs/audit.md): the previous event's hash (64 zeros for the first) and
+    // this event's, hex SHA-256 of its canonical JSON (these fields but `hash`, keys sorted).
+    previous_hash: SHA256_HEX,
+    hash: SHA256_HEX,
   },
   ['id', 'actor', 'action', 'resource_type', 'resource_id', 'request_id', 'created_at'],
 );

@@ -69,6 +69,10 @@ test("a webhook's changes are listed with the person who made them, before and a
   });
   // The request that made it, as its answer named it.
   expect(change.request_id).toBe(disabled.headers.get('x-request-id'));
+  // Each linked to the one before it in the client's hash chain (no other change of this client came between).
+  const [, , rotation] = listed.body.audit_events;
+  for (const event of listed.body.audit_events) expect(event.hash).toMatch(/^[0-9a-f]{64}$/);
+  expect([change.previous_hash, rotation.previous_hash]).toEqual([creation.hash, change.hash]);
   expect(listed.text).not.toContain(secret);
   expect(listed.text).not.toContain(rotated.body.secret);
   expect(listed.body.pagination_info).toMatchObject({ total_elements: 3, current_page: 1 });
