@@ -67,7 +67,12 @@ const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
       filters.resourceType !== undefined && filters.resourceId !== undefined
         ? resourceScope(filters.resourceType, filters.resourceId)
         : undefined,
-    equals: { resource_type: filters.resourceType, resource_id: filters.resourceId, action: filters.action },
+    equals: {
+      resource_type: filters.resourceType,
+      resource_id: filters.resourceId,
+      action: filters.action,
+      actor: filters.actor,
+    },
   }),
 };
 

@@ -65,6 +65,8 @@ export interface AuditListFilters {
   readonly resourceType?: AuditResourceType;
   readonly resourceId?: string;
   readonly action?: AuditAction;
+  /** The events of one actor (a person's `sub`, a machine client's id). */
+  readonly actor?: string;
 }
 
 /** The audit event object of GET /v1/audit-events: the stored event without its tenant. */
@@ -96,6 +98,7 @@ export const listAuditEvents = listOf({
     ...(query.resource_type === undefined ? {} : { resourceType: query.resource_type }),
     ...(query.resource_id === undefined ? {} : { resourceId: query.resource_id }),
     ...(query.action === undefined ? {} : { action: query.action }),
+    ...(query.actor === undefined ? {} : { actor: query.actor }),
   }),
   toPublic: publicAuditEvent,
 });

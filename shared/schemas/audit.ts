@@ -24,12 +24,14 @@ export const AUDIT_ACTIONS = [
   'refund.answered',
 ] as const;
 
-/** The events of one resource (resource_type and resource_id), of one action, within the date filters. */
+/** The events of one resource (resource_type and resource_id), of one action, of one actor, within the date filters. */
 export const auditEventListQuerySchema = listQuery({
   resource_type: { type: 'string', enum: AUDIT_RESOURCE_TYPES },
   // A webhook's or a key's id; the inbound approval settings' is the client's own id.
   resource_id: { type: 'string', minLength: 1, maxLength: 255 },
   action: { type: 'string', enum: AUDIT_ACTIONS },
+  // Who made the changes: a person's `sub`, a machine client's id, `operator:<name>`.
+  actor: { type: 'string', minLength: 1, maxLength: 255 },
 });
 
 export type AuditEventListQuery = FromSchema<typeof auditEventListQuerySchema>;

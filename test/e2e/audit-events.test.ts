@@ -82,6 +82,12 @@ test("a webhook's changes are listed with the person who made them, before and a
   expect(rotations.body.audit_events.map((event: { action: string }) => event.action)).toEqual([
     'webhook.secret_rotated',
   ]);
+  // The actor filter: the person's own changes, and none of somebody else's.
+  const own = await auditEvents(viewer, `?actor=merchant-admin-a&resource_type=WEBHOOK&resource_id=${id}`);
+  expect(own.body.audit_events).toHaveLength(3);
+  const others = await auditEvents(viewer, `?actor=sandbox-client-a&resource_type=WEBHOOK&resource_id=${id}`);
+  expect([others.status, others.body.audit_events]).toEqual([200, []]);
+
   const foreign = await auditEvents(otherTenant, `?resource_type=WEBHOOK&resource_id=${id}`);
   expect([foreign.status, foreign.body.audit_events]).toEqual([200, []]);
   expect((await auditEvents(otherTenant)).text).not.toContain(id);

@@ -384,6 +384,14 @@ export const en = {
     'Every delivery has failed since {since}: after 3 days of failures in a row the webhook is disabled.',
   'webhooks.disabledForFailures': 'Its deliveries failed for 3 days',
   'activity.title': 'Activity',
+  'activity.kind.WEBHOOK': 'Webhook',
+  'activity.kind.INBOUND_APPROVAL': 'Approval settings',
+  'activity.kind.KEY': 'Bre-B key',
+  'activity.kind.PAYMENT': 'Payment',
+  'activity.kind.REFUND': 'Refund',
+  'filter.kind': 'Kind',
+  'filter.actor': 'Who',
+  'filter.activity': 'Filter activity',
 
   // Forms.
   'form.add': 'Add a webhook',
