@@ -8,7 +8,7 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
@@ -36,6 +36,7 @@ import {
   type QueueName,
   type SecretName,
 } from '../../shared/runtime/config';
+import { AUDIT_EVENT_KEY_PREFIX } from '../../shared/data/item-keys';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
@@ -123,6 +124,33 @@ export function tableAccessStatement(table: ITable, definition: FunctionDefiniti
   return new PolicyStatement({
     actions: definition.tableActions.map((action) => `dynamodb:${action}`),
     resources: [table.tableArn, `${table.tableArn}/index/*`],
+  });
+}
+
+/** What no function may do to an audit event: change it or remove it, alone, in a transaction or a batch. */
+export const AUDIT_EVENT_DENIED_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+] as const;
+
+/**
+ * The audit events are written once (docs/audit.md): every function's role is denied updating or
+ * deleting an item whose partition key is an event's, whatever else it is granted (an explicit Deny
+ * wins over any Allow). IAM checks each item of a TransactWriteItems against its own action, so a
+ * transaction's Update or Delete of an event is refused too. A BatchWriteItem request cannot be told
+ * apart as a put or a delete by IAM: it is denied on the events whole (they are written in
+ * transactions only). What IAM cannot express: a PutItem over an existing event (the insert's
+ * condition forbids it, and the hash chain and the Object Lock copy show it).
+ */
+export function auditEventsImmutable(table: ITable): PolicyStatement {
+  return new PolicyStatement({
+    effect: Effect.DENY,
+    actions: [...AUDIT_EVENT_DENIED_ACTIONS],
+    resources: [table.tableArn],
+    conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${AUDIT_EVENT_KEY_PREFIX}*`] } },
   });
 }
 
@@ -251,6 +279,8 @@ export class ServiceFunction extends Construct {
     });
 
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
+    // On every role, whatever it declares: a later grant cannot reach the audit events either.
+    this.function.addToRolePolicy(auditEventsImmutable(table));
     for (const name of secrets) {
       for (const statement of secretReadStatements(props.secrets[name])) this.function.addToRolePolicy(statement);
     }
