@@ -38,6 +38,7 @@ import {
 } from '../../shared/runtime/config';
 import { AUDIT_EVENT_KEY_PREFIX } from '../../shared/data/item-keys';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
+import { auditArchiveStatement } from './audit-archive-bucket';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
 
@@ -76,9 +77,11 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
  */
 export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
 
-/** What a function's bundle leaves out: nothing for the S3 client's users, which load the codec. */
+/** What a function's bundle leaves out: nothing for the S3 client's users (files, audit copies), which load the codec. */
 export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
-  definition.reportFiles?.length || definition.settlementFiles?.length ? [] : UNBUNDLED_MODULES;
+  definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive
+    ? []
+    : UNBUNDLED_MODULES;
 
 /** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
 export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
@@ -98,6 +101,8 @@ export interface ServiceFunctionProps {
   readonly secretKey: IKey;
   /** The stage's report bucket: given only to the functions whose entry declares `reportFiles`. */
   readonly reportBucket?: IBucket;
+  /** The audit events' Object Lock bucket: given only to the functions whose entry declares `auditArchive`. */
+  readonly auditArchiveBucket?: IBucket;
   /** Variables of the function's own, beside the stage's and those its entry's rights give. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Files the bundle needs beside its code, copied in after esbuild runs. */
@@ -224,6 +229,7 @@ export class ServiceFunction extends Construct {
       ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
       ...(definition.sealing?.length ? [[ENV.secretKeyArn, props.secretKey.keyArn]] : []),
       ...(reachesBucket ? [[ENV.reportBucketName, reportBucket!.bucketName]] : []),
+      ...(definition.auditArchive ? [[ENV.auditArchiveBucketName, auditArchiveBucketOf(props).bucketName]] : []),
     ]);
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -291,10 +297,16 @@ export class ServiceFunction extends Construct {
     if (settlementFiles.length) {
       this.function.addToRolePolicy(settlementFilesStatement(reportBucket!, settlementFiles));
     }
+    if (definition.auditArchive) this.function.addToRolePolicy(auditArchiveStatement(auditArchiveBucketOf(props)));
     addOpenTelemetryLayer(this.function, settings.tracing);
 
-    suppressExpectedFindings(this, reachesBucket ? reportBucket : undefined);
+    suppressExpectedFindings(this, reachesBucket ? reportBucket : undefined, definition.auditArchive === true);
   }
+}
+
+function auditArchiveBucketOf(props: ServiceFunctionProps): IBucket {
+  if (!props.auditArchiveBucket) throw new Error(`${props.definition.name} declares auditArchive: give it the bucket`);
+  return props.auditArchiveBucket;
 }
 
 /** What the ADOT layer exports spans with: X-Ray's OTLP endpoint takes no resource either. */
@@ -314,7 +326,7 @@ function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): vo
 }
 
 /** cdk-nag findings that are the design, each with the reason it is accepted. */
-function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | undefined): void {
+function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | undefined, archives = false): void {
   NagSuppressions.addResourceSuppressions(
     fn.role,
     [
@@ -350,6 +362,17 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
                 '(settlement-files/<date>/<id>.ndjson), made at run time: the grant reaches the objects under ' +
                 'that prefix of the bucket, and only the actions the entry declares.',
               appliesTo: [nagReference('/settlement-files/*')],
+            },
+          ]
+        : []),
+      ...(archives
+        ? [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Each audit event is copied to an object named by its client and its place in the chain ' +
+                '(audit/<client>/<position>-<id>.json), made at run time: the grant is PutObject on that prefix alone.',
+              appliesTo: [nagReference('/audit/*')],
             },
           ]
         : []),

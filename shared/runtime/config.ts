@@ -123,6 +123,13 @@ export const ENV = {
   reportFilesDir: 'REPORT_FILES_DIR',
   /** The local server's base URL of report downloads (`<server>/local-files`): set by the local runtime only. */
   localFilesUrl: 'LOCAL_FILES_URL',
+  /**
+   * The audit events' Object Lock bucket (docs/audit.md, "The Object Lock copy"): set by the stack on
+   * the audit archiver only (shared/data/audit-archive.ts).
+   */
+  auditArchiveBucketName: 'AUDIT_ARCHIVE_BUCKET_NAME',
+  /** Its stand-in on a developer's machine, a folder: set by the local runtime only, never by the stack. */
+  auditArchiveDir: 'AUDIT_ARCHIVE_DIR',
 } as const;
 
 /**
