@@ -8,12 +8,12 @@ import { DEFAULT_WEBHOOK_TIMEOUT_MS, type QueueName } from '../shared/runtime/co
 import type { FunctionDefinition } from './routes';
 
 /**
- * What invokes a worker: in batches of up to `batchSize`, the table's stream (only the insertions of
- * outbox events: EVENT items) or one of the queues; or a schedule (an EventBridge rule's expression
+ * What invokes a worker: in batches of up to `batchSize`, the table's stream (`events`: only the
+ * insertions of outbox events, EVENT items; `audit`: only those of audit events) or one of the queues; or a schedule (an EventBridge rule's expression
  * on AWS; the local runtime runs it every SWEEP_INTERVAL_MS instead).
  */
 export type WorkerSource =
-  | { readonly stream: 'events'; readonly batchSize: number }
+  | { readonly stream: 'events' | 'audit'; readonly batchSize: number }
   | { readonly queue: QueueName; readonly batchSize: number }
   | { readonly schedule: `rate(${string})` };
 
@@ -36,8 +36,8 @@ export interface WorkerDefinition extends FunctionDefinition {
 
 /** A worker a queue feeds. */
 export type QueueWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { queue: QueueName }> };
-/** The worker the table's stream feeds. */
-export type StreamWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { stream: 'events' }> };
+/** A worker the table's stream feeds. */
+export type StreamWorker = WorkerDefinition & { readonly source: Extract<WorkerSource, { stream: string }> };
 
 /**
  * The numbers AWS applies to the later work, in one place: the stack deploys them
@@ -79,6 +79,16 @@ export const workers: readonly WorkerDefinition[] = [
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     queues: ['webhookDeliveries'],
     // A hundred events, each a query, then a transaction and a message per subscribed webhook.
+    timeoutSeconds: 60,
+    recordSeconds: 10,
+  },
+  {
+    name: 'archiveAuditEvents',
+    handler: 'archive-audit-events',
+    // Each new audit event copied to the Object Lock bucket (docs/audit.md, "The Object Lock copy").
+    source: { stream: 'audit', batchSize: 100 },
+    tableActions: [],
+    auditArchive: true,
     timeoutSeconds: 60,
     recordSeconds: 10,
   },
@@ -210,9 +220,20 @@ export const scheduledWorkers = (): readonly (WorkerDefinition & {
     (worker): worker is WorkerDefinition & { source: { schedule: `rate(${string})` } } => 'schedule' in worker.source,
   );
 
-/** The worker the table's stream feeds. */
+/** The worker the table's stream of outbox events feeds: the dispatcher. */
 export function streamConsumer(): StreamWorker {
-  const consumer = workers.find((worker): worker is StreamWorker => 'stream' in worker.source);
+  const consumer = workers.find(
+    (worker): worker is StreamWorker => 'stream' in worker.source && worker.source.stream === 'events',
+  );
   if (!consumer) throw new Error("No worker reads the table's stream in the worker table");
   return consumer;
+}
+
+/** The worker the table's stream of audit events feeds: the Object Lock copy's archiver. */
+export function auditArchiver(): StreamWorker {
+  const archiver = workers.find(
+    (worker): worker is StreamWorker => 'stream' in worker.source && worker.source.stream === 'audit',
+  );
+  if (!archiver) throw new Error("No worker reads the table's stream of audit events in the worker table");
+  return archiver;
 }

@@ -56,6 +56,7 @@ import { RouteFamilyStack } from './constructs/route-family-stack';
 import { SERVICE_NAME, ServiceFunction, type ServiceFunctionProps } from './constructs/service-function';
 import { StageSecrets } from './constructs/stage-secrets';
 import { WorkQueues } from './constructs/work-queues';
+import { AuditArchiveBucket } from './constructs/audit-archive-bucket';
 import { ReportBucket } from './constructs/report-bucket';
 import { WorkerFunction } from './constructs/worker-function';
 import { edgeSettingsOf } from './edge';
@@ -135,6 +136,8 @@ export class BrebApiStack extends Stack {
   readonly queues: WorkQueues;
   /** Where the report worker writes report files and the report get presigns their downloads. */
   readonly reportBucket: Bucket;
+  /** The audit events' Object Lock copy (docs/audit.md). */
+  readonly auditArchiveBucket: Bucket;
   /** Keyed by worker name: the functions of the stream and the queues. */
   readonly workers: ReadonlyMap<string, WorkerFunction>;
   /** Every function of ours by its name: the routes', the workers', the contract's and the sign-in trigger's. */
@@ -176,6 +179,7 @@ export class BrebApiStack extends Stack {
     this.table = createTable(this, settings, this.secrets.secretKey);
     this.queues = new WorkQueues(this, 'Queues', { settings });
     this.reportBucket = new ReportBucket(this, 'ReportFiles', { settings, key: this.secrets.secretKey }).bucket;
+    this.auditArchiveBucket = new AuditArchiveBucket(this, 'AuditArchive', { settings }).bucket;
     const shared: SharedFunctionProps = {
       settings,
       table: this.table,
@@ -183,6 +187,7 @@ export class BrebApiStack extends Stack {
       queues: this.queues.byName,
       secretKey: this.secrets.secretKey,
       reportBucket: this.reportBucket,
+      auditArchiveBucket: this.auditArchiveBucket,
     };
     this.identity = new Identity(this, 'Identity', { settings, functions: shared });
 
@@ -434,6 +439,11 @@ export class BrebApiStack extends Stack {
     }
     output('TableName', this.table.tableName, 'The single DynamoDB table');
     output('ReportBucketName', this.reportBucket.bucketName, 'The report files (docs/reconciliation.md, "Reports")');
+    output(
+      'AuditArchiveBucketName',
+      this.auditArchiveBucket.bucketName,
+      "The audit events' Object Lock copy (docs/audit.md)",
+    );
     output('QrSigningSecretArn', this.secrets.qrSigning.secretArn, 'The QR signing key (README: rotating it)');
     output(
       'NetworkSecretArn',

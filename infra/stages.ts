@@ -232,6 +232,12 @@ export interface StageSettings {
   readonly queueConsumerConcurrency: Readonly<Record<QueueName, number>>;
   /** How long function, access and alarm logs are kept. */
   readonly logRetention: RetentionDays;
+  /**
+   * How long each audit event's copy in the Object Lock bucket is locked, in compliance mode
+   * (docs/audit.md, "The Object Lock copy"): five years where data is kept, a day on throwaway stages.
+   * Compliance mode cannot be shortened, nor an object deleted, before it ends.
+   */
+  readonly auditArchiveRetentionDays: number;
   readonly tracing: TracingSettings;
   /**
    * Production data (table, user pool, QR secret, logs) survives stack deletion and mistakes;
@@ -300,6 +306,7 @@ const throwaway = {
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
   queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2, reports: 2, reconciliations: 2 },
   retainData: false,
+  auditArchiveRetentionDays: 1,
   // Optional: a throwaway stage may be deployed behind an edge when its context names one.
   edge: { required: false, requestsPerIpPer5Minutes: 3_600 },
   alarms: { latencyP99Ms: 3000, serverErrorRatePercent: 5, refusalsPer5Minutes: 500, network401Per5Minutes: 20 },
@@ -312,6 +319,8 @@ const kept = {
   piiRetentionDays: DEFAULT_PII_RETENTION_DAYS,
   logLevel: 'INFO',
   retainData: true,
+  // Five years: Colombia's financial records' keeping, for who changed what.
+  auditArchiveRetentionDays: 5 * 365,
   alarms: { latencyP99Ms: 2000, serverErrorRatePercent: 1, refusalsPer5Minutes: 1_000, network401Per5Minutes: 5 },
 } as const;
 

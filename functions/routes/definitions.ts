@@ -83,6 +83,11 @@ export interface FunctionDefinition {
    * prefix: shared/data/settlement-files.ts): `write` one (s3:PutObject), `read` one (s3:GetObject).
    */
   readonly settlementFiles?: readonly ReportFilesUse[];
+  /**
+   * Writes copies of audit events to the stage's Object Lock bucket (s3:PutObject under `audit/`,
+   * shared/data/audit-archive.ts); the bucket's name arrives in AUDIT_ARCHIVE_BUCKET_NAME.
+   */
+  readonly auditArchive?: true;
 }
 
 export type SealingUse = 'seal' | 'open';

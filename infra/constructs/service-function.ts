@@ -8,7 +8,7 @@
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
@@ -36,7 +36,9 @@ import {
   type QueueName,
   type SecretName,
 } from '../../shared/runtime/config';
+import { AUDIT_EVENT_KEY_PREFIX } from '../../shared/data/item-keys';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
+import { auditArchiveStatement } from './audit-archive-bucket';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { SEALING_ACTIONS, sealingRolePath } from './secret-key-policy';
 import { removalPolicyOf, stageEnvironment, type StageSettings, type TracingSettings } from '../stages';
@@ -76,9 +78,11 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
  */
 export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
 
-/** What a function's bundle leaves out: nothing for the S3 client's users, which load the codec. */
+/** What a function's bundle leaves out: nothing for the S3 client's users (files, audit copies), which load the codec. */
 export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
-  definition.reportFiles?.length || definition.settlementFiles?.length ? [] : UNBUNDLED_MODULES;
+  definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive
+    ? []
+    : UNBUNDLED_MODULES;
 
 /** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
 export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
@@ -98,6 +102,8 @@ export interface ServiceFunctionProps {
   readonly secretKey: IKey;
   /** The stage's report bucket: given only to the functions whose entry declares `reportFiles`. */
   readonly reportBucket?: IBucket;
+  /** The audit events' Object Lock bucket: given only to the functions whose entry declares `auditArchive`. */
+  readonly auditArchiveBucket?: IBucket;
   /** Variables of the function's own, beside the stage's and those its entry's rights give. */
   readonly environment?: Readonly<Record<string, string>>;
   /** Files the bundle needs beside its code, copied in after esbuild runs. */
@@ -124,6 +130,33 @@ export function tableAccessStatement(table: ITable, definition: FunctionDefiniti
   return new PolicyStatement({
     actions: definition.tableActions.map((action) => `dynamodb:${action}`),
     resources: [table.tableArn, `${table.tableArn}/index/*`],
+  });
+}
+
+/** What no function may do to an audit event: change it or remove it, alone, in a transaction or a batch. */
+export const AUDIT_EVENT_DENIED_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+] as const;
+
+/**
+ * The audit events are written once (docs/audit.md): every function's role is denied updating or
+ * deleting an item whose partition key is an event's, whatever else it is granted (an explicit Deny
+ * wins over any Allow). IAM checks each item of a TransactWriteItems against its own action, so a
+ * transaction's Update or Delete of an event is refused too. A BatchWriteItem request cannot be told
+ * apart as a put or a delete by IAM: it is denied on the events whole (they are written in
+ * transactions only). What IAM cannot express: a PutItem over an existing event (the insert's
+ * condition forbids it, and the hash chain and the Object Lock copy show it).
+ */
+export function auditEventsImmutable(table: ITable): PolicyStatement {
+  return new PolicyStatement({
+    effect: Effect.DENY,
+    actions: [...AUDIT_EVENT_DENIED_ACTIONS],
+    resources: [table.tableArn],
+    conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${AUDIT_EVENT_KEY_PREFIX}*`] } },
   });
 }
 
@@ -195,6 +228,7 @@ export class ServiceFunction extends Construct {
       ...queues.map((name) => [QUEUE_ENV[name], props.queues[name].queueUrl]),
       ...(definition.sealing?.length ? [[ENV.secretKeyArn, props.secretKey.keyArn]] : []),
       ...(reachesBucket ? [[ENV.reportBucketName, reportBucket!.bucketName]] : []),
+      ...(definition.auditArchive ? [[ENV.auditArchiveBucketName, auditArchiveBucketOf(props).bucketName]] : []),
     ]);
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -250,6 +284,8 @@ export class ServiceFunction extends Construct {
     });
 
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
+    // On every role, whatever it declares: a later grant cannot reach the audit events either.
+    this.function.addToRolePolicy(auditEventsImmutable(table));
     for (const name of secrets) {
       for (const statement of secretReadStatements(props.secrets[name])) this.function.addToRolePolicy(statement);
     }
@@ -260,10 +296,16 @@ export class ServiceFunction extends Construct {
     if (settlementFiles.length) {
       this.function.addToRolePolicy(settlementFilesStatement(reportBucket!, settlementFiles));
     }
+    if (definition.auditArchive) this.function.addToRolePolicy(auditArchiveStatement(auditArchiveBucketOf(props)));
     addOpenTelemetryLayer(this.function, settings.tracing);
 
-    suppressExpectedFindings(this, reachesBucket ? reportBucket : undefined);
+    suppressExpectedFindings(this, reachesBucket ? reportBucket : undefined, definition.auditArchive === true);
   }
+}
+
+function auditArchiveBucketOf(props: ServiceFunctionProps): IBucket {
+  if (!props.auditArchiveBucket) throw new Error(`${props.definition.name} declares auditArchive: give it the bucket`);
+  return props.auditArchiveBucket;
 }
 
 /** What the ADOT layer exports spans with: X-Ray's OTLP endpoint takes no resource either. */
@@ -283,7 +325,7 @@ function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): vo
 }
 
 /** cdk-nag findings that are the design, each with the reason it is accepted. */
-function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | undefined): void {
+function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | undefined, archives = false): void {
   NagSuppressions.addResourceSuppressions(
     fn.role,
     [
@@ -319,6 +361,17 @@ function suppressExpectedFindings(fn: ServiceFunction, reportBucket: IBucket | u
                 '(settlement-files/<date>/<id>.ndjson), made at run time: the grant reaches the objects under ' +
                 'that prefix of the bucket, and only the actions the entry declares.',
               appliesTo: [nagReference('/settlement-files/*')],
+            },
+          ]
+        : []),
+      ...(archives
+        ? [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason:
+                'Each audit event is copied to an object named by its client and its place in the chain ' +
+                '(audit/<client>/<position>-<id>.json), made at run time: the grant is PutObject on that prefix alone.',
+              appliesTo: [nagReference('/audit/*')],
             },
           ]
         : []),

@@ -19,6 +19,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { STREAM_MAX_RECORD_AGE_SECONDS, STREAM_RETRY_ATTEMPTS, type WorkerDefinition } from '../../functions/workers';
+import { AUDIT_EVENT_ENTITY } from '../../shared/data/audit-chain';
 import { EVENT_ENTITY } from '../../shared/data/item-keys';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function';
 
@@ -40,7 +41,9 @@ export class WorkerFunction extends ServiceFunction {
           ? `Consumer of the ${source.queue} queue`
           : 'schedule' in source
             ? `Run on a schedule: ${source.schedule}`
-            : "Consumer of the table's stream (outbox events)",
+            : source.stream === 'audit'
+              ? "Consumer of the table's stream (audit events, copied to the Object Lock bucket)"
+              : "Consumer of the table's stream (outbox events)",
       timeout: Duration.seconds(worker.timeoutSeconds),
     });
     this.worker = worker;
@@ -58,6 +61,8 @@ export class WorkerFunction extends ServiceFunction {
           maxConcurrency: props.settings.queueConsumerConcurrency[source.queue],
         }),
       );
+    } else if (source.stream === 'audit') {
+      this.function.addEventSource(auditStreamSource(props.table, source.batchSize));
     } else {
       // The table by its ARNs: given the table itself, the event source would also grant kms:Decrypt on
       // the table's key, which Lambda's poller needs only through DynamoDB and has there from the key's
@@ -95,6 +100,28 @@ function eventStreamSource(table: ITable, batchSize: number, failures: IQueue): 
       FilterCriteria.filter({
         eventName: FilterRule.isEqual('INSERT'),
         dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(EVENT_ENTITY) } } },
+      }),
+    ],
+  });
+}
+
+/**
+ * The table's stream, filtered to the insertions of audit events, as the audit archiver reads it. No
+ * on-failure destination (the re-drive dispatches outbox events only): a failing record is retried,
+ * the batch halved around it, for as long as the stream keeps it (24 hours), its shard waiting
+ * meanwhile (the consumers' iterator age alarm, infra/constructs/monitoring.ts, says so).
+ */
+export function auditStreamSource(table: ITable, batchSize: number): IEventSource {
+  return new DynamoEventSource(table, {
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize,
+    bisectBatchOnError: true,
+    retryAttempts: STREAM_RETRY_ATTEMPTS,
+    reportBatchItemFailures: true,
+    filters: [
+      FilterCriteria.filter({
+        eventName: FilterRule.isEqual('INSERT'),
+        dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(AUDIT_EVENT_ENTITY) } } },
       }),
     ],
   });

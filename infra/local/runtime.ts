@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
-import { scheduledWorkers, streamConsumer } from '../../functions/workers';
+import { auditArchiver, scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
   DEFAULT_SWEEP_INTERVAL_MS,
   ENV,
@@ -181,11 +181,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   // from here on every request is answered (503 with Retry-After until the API is served below).
   const { server, url, serve } = await listen(options.port ?? 3000, options.host ?? '127.0.0.1');
   const reportFilesDir = dataDir ? join(dataDir, 'report-files') : mkdtempSync(join(tmpdir(), 'breb-report-files-'));
+  // The audit events' copy (docs/audit.md, "The Object Lock copy"): a folder standing in for the bucket.
+  const auditArchiveDir = dataDir ? join(dataDir, 'audit-archive') : mkdtempSync(join(tmpdir(), 'breb-audit-archive-'));
   const removeReportFiles = () => {
     if (!dataDir) rmSync(reportFilesDir, { recursive: true, force: true });
+    if (!dataDir) rmSync(auditArchiveDir, { recursive: true, force: true });
   };
   let dynamoDbLocal: DynamoDbLocal | undefined;
   let eventStream: LocalEventStream | undefined;
+  let auditStream: LocalEventStream | undefined;
   const queues: LocalQueue[] = [];
   const schedules: LocalSchedule[] = [];
   // The schedules and the stream first (their work in progress finished, nothing more started), then
@@ -194,6 +198,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await Promise.all(schedules.map((schedule) => schedule.stop()));
     await eventStream?.pause();
     await eventStream?.stop();
+    await auditStream?.pause();
+    await auditStream?.stop();
     for (const name of QUEUES) installQueue(name, undefined);
     installCrashPoints(undefined);
     await Promise.all(queues.map((queue) => queue.stop()));
@@ -264,6 +270,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     process.env[ENV.reportFilesDir] = reportFilesDir;
     process.env[ENV.localFilesUrl] = `${url}${LOCAL_FILES_PATH}`;
     delete process.env[ENV.reportBucketName];
+    process.env[ENV.auditArchiveDir] = auditArchiveDir;
+    delete process.env[ENV.auditArchiveBucketName];
 
     const client = createDynamoDbClient(endpoint);
     try {
@@ -294,6 +302,14 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           onFailure: (failure) => byName.streamFailures.send(failure, 0),
           ...(options.streamRetryAttempts === undefined ? {} : { retryAttempts: options.streamRetryAttempts }),
           ...(options.streamMaxRecordAgeMs === undefined ? {} : { maxRecordAgeMs: options.streamMaxRecordAgeMs }),
+        });
+        // The audit archiver, on a reader of its own, as its own event source mapping on AWS.
+        const archiver = auditArchiver();
+        const archive = (await import(`../../functions/${archiver.handler}.ts`)) as { handler: StreamHandler };
+        const archived = dataDir ? filePositions(join(dataDir, 'audit-stream-position.json')) : memoryPositions();
+        auditStream = await LocalEventStream.start(client, endpoint, tableName, archive.handler, archived, {
+          batchSize: archiver.source.batchSize,
+          timeoutMs: archiver.timeoutSeconds * 1000,
         });
       }
       // The sweeper, as on AWS, is what finds the work a previous run (or a failed send) left due:
@@ -342,11 +358,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       async pauseWorkers() {
         await Promise.all(schedules.map((schedule) => schedule.pause()));
         await eventStream?.pause();
+        await auditStream?.pause();
         await Promise.all(queues.map((queue) => queue.pause()));
       },
       resumeWorkers() {
         for (const schedule of schedules) schedule.resume();
         eventStream?.resume();
+        auditStream?.resume();
         for (const queue of queues) queue.resume();
       },
       async stop() {

@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEvent, AuditListFilters, AuditResourceType, AuditedFields } from '../domain/audit';
 import type { RecordReader } from '../domain/lists';
+import { AUDIT_EVENT_ENTITY } from './audit-chain';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
 import { listedRecordInsert } from './inserts';
@@ -23,6 +24,10 @@ export interface Actor {
   /** The token's `sub`. */
   readonly subject: string;
   readonly requestId: string;
+  /** The caller's address (not the edge's: shared/http/caller.ts); none for the service or an operator's command. */
+  readonly ipAddress?: string;
+  /** The User-Agent the caller sent. */
+  readonly userAgent?: string;
   /** What the actor's changes rest on: an operator's evidence, kept on each event. */
   readonly evidence?: string;
 }
@@ -82,7 +87,7 @@ const auditedFieldsOf = (type: AuditResourceType, record: object): AuditedFields
 const resourceScope = (type: string, id: string): string => `${type}#${id}`;
 
 const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
-  name: 'AUDIT_EVENT',
+  name: AUDIT_EVENT_ENTITY,
   // An event records a change once and is never changed itself.
   immutable: true,
   key: itemKeys.auditEvent,
@@ -92,7 +97,12 @@ const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
       filters.resourceType !== undefined && filters.resourceId !== undefined
         ? resourceScope(filters.resourceType, filters.resourceId)
         : undefined,
-    equals: { resource_type: filters.resourceType, resource_id: filters.resourceId, action: filters.action },
+    equals: {
+      resource_type: filters.resourceType,
+      resource_id: filters.resourceId,
+      action: filters.action,
+      actor: filters.actor,
+    },
   }),
 };
 
@@ -109,7 +119,9 @@ export interface AuditedChange {
 
 /**
  * The items that record `change` (the event, listed, and its lists' counters), to be written in the
- * change's own transaction; none outside a request.
+ * change's own transaction; none outside a request. The event is linked to its client's hash chain
+ * when the transaction is sent (transactWrite, shared/data/audit-chain.ts): these items must go
+ * through transactWrite (writeUnless, insertListed, …), never a write of their own.
  */
 export function auditItems(change: AuditedChange): TransactItem[] {
   const actor = actors.getStore();
@@ -132,6 +144,8 @@ export function actorAuditItems(actor: Actor, change: AuditedChange): TransactIt
     ...(change.after ? { after: auditedFieldsOf(change.resourceType, change.after) } : {}),
     ...(actor.evidence ? { evidence: actor.evidence } : {}),
     request_id: actor.requestId,
+    ...(actor.ipAddress === undefined ? {} : { ip_address: actor.ipAddress }),
+    ...(actor.userAgent === undefined ? {} : { user_agent: actor.userAgent }),
     created_at: change.at,
     updated_at: change.at,
   };

@@ -20,6 +20,13 @@ export const RATE_WINDOW_KEY_PREFIX = 'RATE#';
 export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expires_at'] as const;
 
 /**
+ * The partition-key prefix of the audit events (docs/audit.md): the only items under it. An event is
+ * one item (its lists are its own index keys), and no function's role may update or delete an item
+ * under this prefix (infra/constructs/service-function.ts, auditEventsImmutable).
+ */
+export const AUDIT_EVENT_KEY_PREFIX = 'AUDIT#';
+
+/**
  * The `entity` of an event's item (shared/data/events.ts). On AWS the dispatcher's event source
  * passes on only the stream's insertions of these (infra/constructs/worker-function.ts).
  */
@@ -109,7 +116,12 @@ export const itemKeys = {
    */
   webhookSet: (tenant: string): ItemKey => ({ pk: `WEBHOOKS#${tenant}`, sk: 'WEBHOOK_IDS' }),
   /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
-  auditEvent: (id: string): ItemKey => ({ pk: `AUDIT#${id}`, sk: 'AUDIT_EVENT' }),
+  auditEvent: (id: string): ItemKey => ({ pk: `${AUDIT_EVENT_KEY_PREFIX}${id}`, sk: 'AUDIT_EVENT' }),
+  /**
+   * A client's audit chain head: its last event's hash and position (shared/data/audit-chain.ts).
+   * Not under `AUDIT#`, whose items no function may update (docs/audit.md): the head moves with each event.
+   */
+  auditChain: (tenant: string): ItemKey => ({ pk: `AUDIT_CHAIN#${tenant}`, sk: 'AUDIT_CHAIN' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */
   approvalSettings: (tenant: string): ItemKey => ({ pk: `SETTINGS#${tenant}`, sk: 'INBOUND_APPROVAL' }),
   /** A payee a client saved for one of its customers (shared/data/recipients-repository.ts). */

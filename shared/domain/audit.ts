@@ -71,6 +71,17 @@ export interface AuditEvent {
   readonly evidence?: string;
   /** The request that made the change (its `x-request-id`, in the request log too). */
   readonly request_id: string;
+  /** The caller's IP address (the viewer's, not CloudFront's); absent for the service and an operator's command. */
+  readonly ip_address?: string;
+  /** The caller's User-Agent, as sent (at most 512 characters). */
+  readonly user_agent?: string;
+  /**
+   * The hash chain (docs/audit.md): the hash of the client's event before this one (64 zeros for its
+   * first), and this event's own, hex SHA-256 over its canonical JSON with previous_hash. Linked when
+   * the change commits; absent on events written before the chain began.
+   */
+  readonly previous_hash?: string;
+  readonly hash?: string;
   /** When the change was made; an event never changes, so updated_at is the same. */
   readonly created_at: string;
   readonly updated_at: string;
@@ -80,6 +91,8 @@ export interface AuditListFilters {
   readonly resourceType?: AuditResourceType;
   readonly resourceId?: string;
   readonly action?: AuditAction;
+  /** The events of one actor (a person's `sub`, a machine client's id). */
+  readonly actor?: string;
 }
 
 /** The audit event object of GET /v1/audit-events: the stored event without its tenant. */
@@ -96,7 +109,11 @@ export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
     ...(event.after === undefined ? {} : { after: event.after }),
     ...(event.evidence === undefined ? {} : { evidence: event.evidence }),
     request_id: event.request_id,
+    ...(event.ip_address === undefined ? {} : { ip_address: event.ip_address }),
+    ...(event.user_agent === undefined ? {} : { user_agent: event.user_agent }),
     created_at: event.created_at,
+    ...(event.previous_hash === undefined ? {} : { previous_hash: event.previous_hash }),
+    ...(event.hash === undefined ? {} : { hash: event.hash }),
   };
 }
 
@@ -107,6 +124,7 @@ export const listAuditEvents = listOf({
     ...(query.resource_type === undefined ? {} : { resourceType: query.resource_type }),
     ...(query.resource_id === undefined ? {} : { resourceId: query.resource_id }),
     ...(query.action === undefined ? {} : { action: query.action }),
+    ...(query.actor === undefined ? {} : { actor: query.actor }),
   }),
   toPublic: publicAuditEvent,
 });

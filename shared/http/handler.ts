@@ -8,6 +8,7 @@
 import middy from '@middy/core';
 import { AppError, RetryLater } from '../domain/errors';
 import { actingAs } from '../data/audit-trail';
+import { callerOf } from './caller';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { readIdempotencyKey, runIdempotently, type Redrawn } from './idempotency';
@@ -90,8 +91,10 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     // and a refusal to be retried later (a spent lookup budget), leave the key free for a retry.
     const run = async (): Promise<HttpResponse> => {
       try {
-        // The token's subject authors every audited change the work makes (shared/data/audit-trail.ts).
-        const actor = { tenant: request.auth.tenant, subject: request.auth.subject, requestId };
+        // The token's subject authors every audited change the work makes (shared/data/audit-trail.ts),
+        // from the caller's address and User-Agent.
+        const { ipAddress, userAgent } = callerOf(event);
+        const actor = { tenant: request.auth.tenant, subject: request.auth.subject, requestId, ipAddress, userAgent };
         return jsonResponse(status, await actingAs(actor, () => spec.handle(request)));
       } catch (error) {
         if (error instanceof AppError && !(error instanceof RetryLater)) return errorResponse(error, requestId);

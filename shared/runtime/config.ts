@@ -128,6 +128,13 @@ export const ENV = {
    * owner data and an idempotency record's stored answer expire by the table's TTL (default 30).
    */
   piiRetentionDays: 'PII_RETENTION_DAYS',
+  /**
+   * The audit events' Object Lock bucket (docs/audit.md, "The Object Lock copy"): set by the stack on
+   * the audit archiver only (shared/data/audit-archive.ts).
+   */
+  auditArchiveBucketName: 'AUDIT_ARCHIVE_BUCKET_NAME',
+  /** Its stand-in on a developer's machine, a folder: set by the local runtime only, never by the stack. */
+  auditArchiveDir: 'AUDIT_ARCHIVE_DIR',
 } as const;
 
 /**

@@ -1,6 +1,6 @@
 /** The audit trail's schemas (docs/audit.md): GET /v1/audit-events, its query and its events. */
 import type { FromSchema } from 'json-schema-to-ts';
-import { closedObject, TIMESTAMP, UUID } from './common';
+import { closedObject, matching, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQuery } from './lists';
 
 export const AUDIT_RESOURCE_TYPES = [
@@ -54,15 +54,19 @@ export const AUDIT_ACTIONS = [
   'personal_data.erased',
 ] as const;
 
-/** The events of one resource (resource_type and resource_id), of one action, within the date filters. */
+/** The events of one resource (resource_type and resource_id), of one action, of one actor, within the date filters. */
 export const auditEventListQuerySchema = listQuery({
   resource_type: { type: 'string', enum: AUDIT_RESOURCE_TYPES },
   // The resource's own id (a webhook's, a payment's, ...); the inbound approval settings' is the client's id.
   resource_id: { type: 'string', minLength: 1, maxLength: 255 },
   action: { type: 'string', enum: AUDIT_ACTIONS },
+  // Who made the changes: a person's `sub`, a machine client's id, `operator:<name>`.
+  actor: { type: 'string', minLength: 1, maxLength: 255 },
 });
 
 export type AuditEventListQuery = FromSchema<typeof auditEventListQuerySchema>;
+
+const SHA256_HEX = /* @__PURE__ */ matching('^[0-9a-f]{64}$', 'must be 64 lowercase hexadecimal digits');
 
 /** The resource's non-secret fields (a webhook's url and events, a key's status, …): never a secret. */
 const auditedFieldsSchema = { type: 'object' } as const;
@@ -80,7 +84,15 @@ export const auditEventSchema = /* @__PURE__ */ closedObject(
     // What an operator's change rests on (the bank's confirmation of a transfer in review).
     evidence: { type: 'string', minLength: 1, maxLength: 500 },
     request_id: { type: 'string', minLength: 1 },
+    // The caller's address (the viewer's, behind CloudFront) and User-Agent; absent for the service
+    // itself and an operator's command, which come from no request.
+    ip_address: { type: 'string', minLength: 1, maxLength: 64 },
+    user_agent: { type: 'string', maxLength: 512 },
     created_at: TIMESTAMP,
+    // The client's hash chain (docs/audit.md): the previous event's hash (64 zeros for the first) and
+    // this event's, hex SHA-256 of its canonical JSON (these fields but `hash`, keys sorted).
+    previous_hash: SHA256_HEX,
+    hash: SHA256_HEX,
   },
   ['id', 'actor', 'action', 'resource_type', 'resource_id', 'request_id', 'created_at'],
 );

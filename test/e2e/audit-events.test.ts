@@ -38,13 +38,16 @@ const auditEvents = (token: string, query = '') => api.request('GET', `/v1/audit
 test("a webhook's changes are listed with the person who made them, before and after, and no secret", async () => {
   const created = await api.request('POST', '/v1/webhooks', {
     token: admin,
+    headers: { 'user-agent': 'Mozilla/5.0 (audit e2e)' },
     body: { url: 'http://127.0.0.1:9/hooks', events: ['payment.settled'] },
   });
   expect(created.status).toBe(200);
   const id = created.body.id as string;
   const secret = created.body.secret as string;
+  // As CloudFront hands a request on: the viewer's address and port in CloudFront-Viewer-Address.
   const disabled = await api.request('PATCH', `/v1/webhooks/${id}`, {
     token: admin,
+    headers: { 'user-agent': 'curl/8.5.0', 'cloudfront-viewer-address': '2001:db8::7:51432' },
     body: { url: 'http://127.0.0.1:10/hooks', enabled: false },
   });
   expect(disabled.status).toBe(200);
@@ -61,7 +64,11 @@ test("a webhook's changes are listed with the person who made them, before and a
     ['webhook.updated', 'merchant-admin-a'],
     ['webhook.secret_rotated', 'merchant-admin-a'],
   ]);
-  const [, change] = listed.body.audit_events;
+  const [creation, change] = listed.body.audit_events;
+  // Where each change came from: the connection's address (no edge in front), else the viewer's.
+  expect(creation).toMatchObject({ user_agent: 'Mozilla/5.0 (audit e2e)' });
+  expect(['127.0.0.1', '::1', '::ffff:127.0.0.1']).toContain(creation.ip_address);
+  expect(change).toMatchObject({ ip_address: '2001:db8::7', user_agent: 'curl/8.5.0' });
   expect(change).toMatchObject({
     resource_type: 'WEBHOOK',
     resource_id: id,
@@ -70,6 +77,10 @@ test("a webhook's changes are listed with the person who made them, before and a
   });
   // The request that made it, as its answer named it.
   expect(change.request_id).toBe(disabled.headers.get('x-request-id'));
+  // Each linked to the one before it in the client's hash chain (no other change of this client came between).
+  const [, , rotation] = listed.body.audit_events;
+  for (const event of listed.body.audit_events) expect(event.hash).toMatch(/^[0-9a-f]{64}$/);
+  expect([change.previous_hash, rotation.previous_hash]).toEqual([creation.hash, change.hash]);
   expect(listed.text).not.toContain(secret);
   expect(listed.text).not.toContain(rotated.body.secret);
   expect(listed.body.pagination_info).toMatchObject({ total_elements: 3, current_page: 1 });
@@ -79,6 +90,12 @@ test("a webhook's changes are listed with the person who made them, before and a
   expect(rotations.body.audit_events.map((event: { action: string }) => event.action)).toEqual([
     'webhook.secret_rotated',
   ]);
+  // The actor filter: the person's own changes, and none of somebody else's.
+  const own = await auditEvents(viewer, `?actor=merchant-admin-a&resource_type=WEBHOOK&resource_id=${id}`);
+  expect(own.body.audit_events).toHaveLength(3);
+  const others = await auditEvents(viewer, `?actor=sandbox-client-a&resource_type=WEBHOOK&resource_id=${id}`);
+  expect([others.status, others.body.audit_events]).toEqual([200, []]);
+
   const foreign = await auditEvents(otherTenant, `?resource_type=WEBHOOK&resource_id=${id}`);
   expect([foreign.status, foreign.body.audit_events]).toEqual([200, []]);
   expect((await auditEvents(otherTenant)).text).not.toContain(id);

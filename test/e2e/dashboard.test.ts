@@ -584,6 +584,20 @@ test('merchant-admin-a sees who changed what on the Activity page', async () => 
   // The action in the person's language, with the API's name of it.
   expect(row).toContain('Webhook added');
   expect(row).toContain('webhook.created');
+
+  // Filtered by kind: keys only, then webhooks again; by who: nobody of that name, then the client.
+  const change = rowWith(page, 'http://127.0.0.1:9/activity');
+  await page.getByLabel('Kind').selectOption({ label: 'Bre-B key' });
+  await until(async () => (await change.count()) === 0, 'no webhook among the keys');
+  await page.getByLabel('Kind').selectOption({ label: 'Webhook' });
+  await change.waitFor();
+  await page.getByLabel('Who').fill('somebody-else');
+  await page.getByLabel('Who').press('Enter');
+  await page.getByText('No changes to show.').waitFor();
+  expect(await change.count()).toBe(0);
+  await page.getByLabel('Who').fill('sandbox-client-a');
+  await page.getByLabel('Who').press('Enter');
+  await change.waitFor();
   await leave(context);
 });
 

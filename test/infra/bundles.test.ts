@@ -44,7 +44,8 @@ const EVENT_STREAMS = /node_modules\/@smithy\/core\/dist-es\/submodules\/event-s
 const loadsEventStreams = (name: string): boolean =>
   [...deployed, ...workers].some(
     (definition) =>
-      definition.name === name && Boolean(definition.reportFiles?.length || definition.settlementFiles?.length),
+      definition.name === name &&
+      Boolean(definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive),
   );
 
 // In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out

@@ -395,9 +395,9 @@ test('the local stage (LocalStack, the local issuer) hosts no dashboard: npm sta
   for (const type of ['AWS::CloudFront::Distribution', 'Custom::CDKBucketDeployment']) {
     synthed.template.resourceCountIs(type, 0);
   }
-  // The stage's one bucket is the report files' (reports.suite.ts).
-  expect(Object.keys(synthed.template.findResources('AWS::S3::Bucket'))).toEqual([
-    logicalIdOf(synthed, synthed.stack.reportBucket),
-  ]);
+  // The stage's buckets are the report files' (reports.suite.ts) and the audit copies' (audit.suite.ts).
+  expect(Object.keys(synthed.template.findResources('AWS::S3::Bucket')).sort()).toEqual(
+    [logicalIdOf(synthed, synthed.stack.reportBucket), logicalIdOf(synthed, synthed.stack.auditArchiveBucket)].sort(),
+  );
   expect(synthed.template.findOutputs('MerchantDashboardUrl')).toEqual({});
 });

@@ -40,11 +40,12 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('every alarm notifies the topic when it fires and when it clears; no traffic is no alarm', () => {
     // API 5xx rate, API latency, surges of 401, 403 and 429 and of the network's 401s, two per function, table throttles, one
-    // per dead-letter queue, the stream consumer's iterator age, its batches given up, deliveries given
+    // per dead-letter queue, the stream consumers' iterator age (the dispatcher's and the audit
+    // archiver's), the dispatcher's batches given up, deliveries given
     // up, transfers in review, settlement breaks, negative balances, stranded work, the sweeper stopped,
     // the tenant rate limit unavailable, the directory scanned.
     expect(synthed.stack.deadLetterQueues.size).toBe(5);
-    expect(alarms).toHaveLength(2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
+    expect(alarms).toHaveLength(2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);

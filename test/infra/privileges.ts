@@ -10,6 +10,8 @@
  * - SendMessage on each queue the entry names in `queues`;
  * - on the stage's secret key only, kms:GenerateDataKey where the entry's `sealing` names `seal`,
  *   kms:Decrypt where it names `open` or reads a secret the key encrypts (through Secrets Manager);
+ * - on the audit copies only (the Object Lock bucket's objects under `audit/`), s3:PutObject where
+ *   the entry declares `auditArchive`;
  * - on the report files only (the report bucket's objects under `reports/`), s3:PutObject and
  *   s3:AbortMultipartUpload where the entry's `reportFiles` names `write`, s3:GetObject where it
  *   names `read`; on the settlement files only (the same bucket's objects under `settlement-files/`),
@@ -89,6 +91,11 @@ export const settlementFilesArnOf = (synthed: Synth): Json => ({
     '',
     [{ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.reportBucket), 'Arn'] }, '/settlement-files/*'],
   ],
+});
+
+/** The audit events' copies, as the archiver's grant names them: the Object Lock bucket's objects under `audit/`. */
+export const auditArchiveArnOf = (synthed: Synth): Json => ({
+  'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.auditArchiveBucket), 'Arn'] }, '/audit/*']],
 });
 
 const tableArnOf = (synthed: Synth): Json => ({ 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'Arn'] });
@@ -192,6 +199,11 @@ function allowancesOf(synthed: Synth, definition: FunctionDefinition): Allowance
       resources: definition.settlementFiles?.includes(use) ? [settlementFilesArnOf(synthed)] : [],
       why: `only the settlement files, only where the entry's settlementFiles names ${use}`,
     })),
+    {
+      actions: ['s3:PutObject'],
+      resources: definition.auditArchive ? [auditArchiveArnOf(synthed)] : [],
+      why: 'only the audit copies (the Object Lock bucket under audit/), only where the entry declares auditArchive',
+    },
   ];
   if (!isWorker(definition)) return allowances;
   const { source } = definition;

@@ -23,7 +23,8 @@ describe.each(Object.keys(stages) as StageName[])('Report files, stage %s', (sta
   });
 
   test('one bucket: encrypted, no public access, TLS only, files expire, kept as the stage says', () => {
-    synthed.template.resourceCountIs('AWS::S3::Bucket', 1);
+    // This one, and the audit events' Object Lock bucket (audit.suite.ts).
+    synthed.template.resourceCountIs('AWS::S3::Bucket', 2);
     const bucket = resourcesOf(synthed)[bucketId];
     expect(bucket.Properties).toMatchObject({
       // Under the stage's key (secret-key.suite.ts checks which).
@@ -70,7 +71,10 @@ describe.each(Object.keys(stages) as StageName[])('Report files, stage %s', (sta
       ['runReport', ['write']],
     ]);
     const s3Statements = (name: string) =>
-      roleStatements(synthed, name).filter((statement: Json) => JSON.stringify(statement.Action).includes('s3:'));
+      roleStatements(synthed, name).filter(
+        (statement: Json) =>
+          JSON.stringify(statement.Action).includes('s3:') && JSON.stringify(statement.Resource).includes(bucketId),
+      );
     expect(s3Statements('getReport')).toEqual([
       { Effect: 'Allow', Action: 's3:GetObject', Resource: reportFilesArnOf(synthed) },
     ]);

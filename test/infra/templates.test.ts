@@ -5,6 +5,7 @@
  * titles. The bundles (bundles.test.ts) and the stage settings (stages.test.ts) stay files of their own.
  */
 import './api-stage.suite';
+import './audit.suite';
 import './contract.suite';
 import './edge.suite';
 import './dashboard.suite';

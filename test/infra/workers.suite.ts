@@ -158,6 +158,10 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         ),
         // Only a worker that opens secrets (the sender signs with them) learns which key seals them.
         ...(worker.sealing?.length ? { SECRET_KEY_ARN: secretKeyArnOf(synthed) } : {}),
+        // Only the audit archiver learns the Object Lock bucket (audit.suite.ts).
+        ...(worker.auditArchive
+          ? { AUDIT_ARCHIVE_BUCKET_NAME: { Ref: logicalIdOf(synthed, synthed.stack.auditArchiveBucket) } }
+          : {}),
         // Only a worker that reaches the report or settlement files learns where they are (reports.suite.ts).
         ...(worker.reportFiles?.length || worker.settlementFiles?.length
           ? { REPORT_BUCKET_NAME: { Ref: logicalIdOf(synthed, synthed.stack.reportBucket) } }
@@ -173,7 +177,11 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
     });
 
     test("the stream's consumer gets event inserts only; a failing batch is halved and retried for hours, then re-driven", () => {
-      const [mapping, ...others] = eventSourceMappings(synthed).filter((m) => m.EventSourceArn['Fn::GetAtt']);
+      // The audit archiver's mapping apart (audit.suite.ts): the one that reads outbox events.
+      const archiverRef = functionLogicalId(synthed, 'archiveAuditEvents');
+      const [mapping, ...others] = eventSourceMappings(synthed).filter(
+        (m) => m.EventSourceArn['Fn::GetAtt'] && m.FunctionName.Ref !== archiverRef,
+      );
       expect(others.filter((m) => m.EventSourceArn['Fn::GetAtt'][1] === 'StreamArn')).toEqual([]);
       expect(mapping).toEqual({
         EventSourceArn: { 'Fn::GetAtt': [logicalIdOf(synthed, synthed.stack.table), 'StreamArn'] },
@@ -265,6 +273,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       const sorted = (...actions: string[][]) => [...new Set(actions.flat())].sort();
       const granted = Object.fromEntries(workers.map((w) => [w.name, grantedQueueActions(synthed, w)]));
       expect(granted).toEqual({
+        archiveAuditEvents: {},
         dispatchEvents: {
           webhookDeliveries: ['sqs:SendMessage'],
           streamFailures: sorted(DEAD_LETTER_SEND_ACTIONS),
@@ -304,6 +313,8 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         // Query (the tenant's webhooks on gsi1) and GetItem (each of them, consistent); Put of the delivery
         // and Update of its lists' counters in one transaction; Update of the event, dispatched.
         dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // None: it copies the stream's images to the Object Lock bucket.
+        archiveAuditEvents: [],
         // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt and of the
         // webhook's run of failures; disabling it: Update of the webhook, Put of its event and audit
         // event, Update of their counters, in one transaction.

@@ -27,6 +27,7 @@ test('the Spanish catalog is Spanish: a message the same in both is a name, a co
   // Words both languages write alike: a product's name, an acronym, a code's name, Bogotá.
   expect(same.sort()).toEqual(
     [
+      'activity.kind.WEBHOOK',
       'code.keyType.ALPHA',
       'column.nit',
       'day.understood',

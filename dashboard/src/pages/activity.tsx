@@ -1,11 +1,30 @@
-/** Who changed what of the tenant's, and who downloaded its reports, newest first (GET /v1/audit-events). */
+/**
+ * Who changed what of the tenant's, and who downloaded its reports, newest first (GET
+ * /v1/audit-events), filtered by kind of resource and by who made the change.
+ */
 import type { AuditEvent } from '../api';
 import { useDashboard } from '../components/context';
 import type { Column } from '../components/data-table';
+import { Filters, queryOf, useFilters, type FilterSpec } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
 import { usePage } from '../components/use-page';
 import { formatTime } from '../format';
-import { t } from '../i18n';
+import { t, type MessageKey } from '../i18n';
+
+/** Every kind of resource the trail records, with its words: a kind the API gains must be named here. */
+const KINDS: Readonly<Record<AuditEvent['resource_type'], MessageKey>> = {
+  WEBHOOK: 'activity.kind.WEBHOOK',
+  INBOUND_APPROVAL: 'activity.kind.INBOUND_APPROVAL',
+  KEY: 'activity.kind.KEY',
+  PAYMENT: 'activity.kind.PAYMENT',
+  REFUND: 'activity.kind.REFUND',
+  RECIPIENT: 'activity.kind.RECIPIENT',
+  CUSTOMER: 'activity.kind.CUSTOMER',
+  ACCOUNT: 'activity.kind.ACCOUNT',
+  QR_CODE: 'activity.kind.QR_CODE',
+  REPORT: 'activity.kind.REPORT',
+  PERSONAL_DATA: 'activity.kind.PERSONAL_DATA',
+};
 
 /** The fields a change set, as `name: before → after`; a creation or a deletion shows one side. */
 function changedFields(event: AuditEvent): string {
@@ -49,10 +68,21 @@ const activityColumns = (): readonly Column<AuditEvent>[] => [
 
 export function ActivityPage() {
   const { api } = useDashboard();
-  const page = usePage(api.listAuditEvents, 'audit_events');
+  const specs: FilterSpec[] = [
+    {
+      name: 'resource_type',
+      label: t('filter.kind'),
+      choices: Object.entries(KINDS).map(([value, key]) => ({ value, label: t(key) })),
+    },
+    // A person's username (their `sub`), a machine client's id: the actor as the list shows it.
+    { name: 'actor', label: t('filter.actor'), kind: 'text' },
+  ];
+  const [filters, setFilter] = useFilters(specs);
+  const page = usePage(api.listAuditEvents, 'audit_events', queryOf(specs, filters));
   return (
     <>
       <h1>{t('activity.title')}</h1>
+      <Filters label={t('filter.activity')} specs={specs} values={filters} onChange={setFilter} />
       <PagedTable page={page} noun="changes" columns={activityColumns()} />
     </>
   );
