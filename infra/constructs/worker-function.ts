@@ -61,8 +61,6 @@ export class WorkerFunction extends ServiceFunction {
           maxConcurrency: props.settings.queueConsumerConcurrency[source.queue],
         }),
       );
-    } else if (source.stream === 'audit') {
-      this.function.addEventSource(auditStreamSource(props.table, source.batchSize));
     } else {
       // The table by its ARNs: given the table itself, the event source would also grant kms:Decrypt on
       // the table's key, which Lambda's poller needs only through DynamoDB and has there from the key's
@@ -71,7 +69,11 @@ export class WorkerFunction extends ServiceFunction {
         tableArn: props.table.tableArn,
         tableStreamArn: props.table.tableStreamArn!,
       });
-      this.function.addEventSource(eventStreamSource(streamTable, source.batchSize, props.queues.streamFailures));
+      this.function.addEventSource(
+        source.stream === 'audit'
+          ? auditStreamSource(streamTable, source.batchSize)
+          : eventStreamSource(streamTable, source.batchSize, props.queues.streamFailures),
+      );
     }
     if (worker.readsStream) this.function.addToRolePolicy(streamReadStatement(props.table));
   }
