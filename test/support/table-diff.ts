@@ -53,11 +53,13 @@ const isAuditItem = (item: Item): boolean =>
 
 /**
  * The changes without what an audited read writes (docs/audit.md): a report's download URL handed out
- * is recorded (its `report.downloaded` event and its lists' counters), and nothing else may change.
+ * is recorded (its `report.downloaded` event, its lists' counters and the client's audit chain head),
+ * and nothing else may change.
  */
 export function withoutAuditedRead(changes: TableChanges): TableChanges {
   const readEvent = (item: Item): boolean =>
-    isAuditItem(item) && (item['entity'] === 'COUNTER' || item['action'] === 'report.downloaded');
+    item['entity'] === 'AUDIT_CHAIN' ||
+    (isAuditItem(item) && (item['entity'] === 'COUNTER' || item['action'] === 'report.downloaded'));
   return {
     added: changes.added.filter((item) => !readEvent(item)),
     removed: changes.removed,
