@@ -80,29 +80,18 @@ const pathsAllowing = (settings: StageSettings, use: SealingUse): string[] =>
 /** The services that keep data under the key, each reached at its regional endpoint. */
 export const KEY_SERVICES = ['secretsmanager', 'dynamodb', 's3'] as const;
 
+/** Data keys made, opened and re-wrapped, and the key described. */
+const DATA_KEY_ACTIONS = ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:DescribeKey'];
+
 /**
  * What a service does with the key for its caller, as its AWS-managed key allows it (aws/secretsmanager,
  * aws/dynamodb, aws/s3): data keys, and decrypting them; Secrets Manager and DynamoDB also make
  * grants for their own background work (DynamoDB's backups, stream and restores).
  */
 export const VIA_SERVICE_ACTIONS: Readonly<Record<(typeof KEY_SERVICES)[number], readonly string[]>> = {
-  secretsmanager: [
-    'kms:Encrypt',
-    'kms:Decrypt',
-    'kms:ReEncrypt*',
-    'kms:GenerateDataKey*',
-    'kms:DescribeKey',
-    'kms:CreateGrant',
-  ],
-  dynamodb: [
-    'kms:Encrypt',
-    'kms:Decrypt',
-    'kms:ReEncrypt*',
-    'kms:GenerateDataKey*',
-    'kms:DescribeKey',
-    'kms:CreateGrant',
-  ],
-  s3: ['kms:Encrypt', 'kms:Decrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*', 'kms:DescribeKey'],
+  secretsmanager: [...DATA_KEY_ACTIONS, 'kms:CreateGrant'],
+  dynamodb: [...DATA_KEY_ACTIONS, 'kms:CreateGrant'],
+  s3: DATA_KEY_ACTIONS,
 };
 
 /** The key policy of the stage's secret key (see the file's comment). */

@@ -10,10 +10,10 @@ import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { MAX_WEBHOOKS, type StoredWebhook } from '../../shared/domain/webhooks';
+import { MAX_WEBHOOKS } from '../../shared/domain/webhooks';
 import { publicAuditEvent, type AuditEvent } from '../../shared/domain/audit';
 import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
-import { readableSeal } from '../support/sealer';
+import { storedWebhookOf } from '../support/stored-webhooks';
 
 let table: TestTable;
 let webhooks: typeof import('../../shared/data/webhooks-repository').dynamoWebhookStore;
@@ -35,20 +35,7 @@ afterAll(async () => {
 
 const now = (): string => new Date().toISOString();
 
-const webhookOf = (tenant: string): StoredWebhook => {
-  const id = randomUUID();
-  return {
-    id,
-    tenant,
-    url: 'https://hooks.example.com/a',
-    events: ['payment.settled'],
-    delivery_mode: 'RETRY',
-    enabled: true,
-    secrets: readableSeal([{ secret: `whsec_${randomUUID()}` }], { tenant, owner: id }),
-    created_at: now(),
-    updated_at: now(),
-  };
-};
+const webhookOf = storedWebhookOf;
 
 const actorOf = (tenant: string, n = 1) => ({
   tenant,

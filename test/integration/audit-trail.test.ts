@@ -5,10 +5,10 @@
  * event is written; the list reads a resource's events alone, and never another tenant's.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_WEBHOOKS, type StoredWebhook } from '../../shared/domain/webhooks';
+import { MAX_WEBHOOKS } from '../../shared/domain/webhooks';
 import { parsePageRequest } from '../../shared/domain/lists';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { readableSeal } from '../support/sealer';
+import { storedWebhookOf } from '../support/stored-webhooks';
 
 let table: TestTable;
 let webhooks: typeof import('../../shared/data/webhooks-repository').dynamoWebhookStore;
@@ -27,21 +27,7 @@ afterAll(async () => {
 const now = (): string => new Date().toISOString();
 const page = () => parsePageRequest({ page_size: 100 }, now());
 
-const webhookOf = (tenant: string): StoredWebhook => {
-  const id = randomUUID();
-  return {
-    id,
-    tenant,
-    url: 'https://hooks.example.com/a',
-    events: ['payment.settled'],
-    delivery_mode: 'RETRY',
-    enabled: true,
-    // Sealed as the routes store them (shared/data/secret-sealing.ts): no clear secret in the table.
-    secrets: readableSeal([{ secret: `whsec_${randomUUID()}` }], { tenant, owner: id }),
-    created_at: now(),
-    updated_at: now(),
-  };
-};
+const webhookOf = storedWebhookOf;
 
 const eventsOf = async (tenant: string, resourceId?: string) =>
   (await audit.dynamoAuditStore.list(tenant, resourceId ? { resourceType: 'WEBHOOK', resourceId } : {}, page())).items;
