@@ -19,11 +19,12 @@ const isTransactionConflict = (error: unknown): boolean =>
 
 /**
  * Attempts of a transaction whose client's audit chain head moved between its read and the write
- * (another change of the same client committed first): each is linked again on the new head. Every
- * round one of a client's racing changes commits, so 25 concurrent payments of one client need up to
- * 25 rounds: 12 answered some of them 503 (test/e2e/webhook-delivery.test.ts's race).
+ * (another change of the same client committed first): each is linked again on the new head, after
+ * the same backoff as a conflict. 12 attempts answered some of 25 concurrent payments of one client
+ * 503 (test/e2e/webhook-delivery.test.ts's race); retrying at once instead flooded DynamoDB Local,
+ * which runs one transaction at a time, until other races timed out.
  */
-const CHAIN_ATTEMPTS = 60;
+const CHAIN_ATTEMPTS = 30;
 
 /** The cancellation was (also) a chain head's: written by another transaction since it was read. */
 const headMoved = (error: unknown, headsFrom: number | undefined): boolean =>
@@ -44,12 +45,6 @@ export class AuditChainContendedError extends Error {
 
 /** Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... capped at 0-640 ms. */
 const backoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * 2 ** Math.min(attempt, 6)));
-
-/**
- * A moved chain head is no overload: another change committed, and this one may follow at once. A
- * short jitter (at most 100 ms) spreads the racers without letting 60 attempts outlast a route.
- */
-const chainBackoff = (attempt: number) => sleep(Math.floor(Math.random() * Math.min(10 * attempt, 100)));
 
 /**
  * Runs a write transaction. DynamoDB cancels one of two transactions touching the same item at the
@@ -76,7 +71,7 @@ export async function transactWrite(input: TransactWriteCommandInput): Promise<v
     } catch (error) {
       if (headMoved(error, headsFrom)) {
         if (attempt >= CHAIN_ATTEMPTS) throw new AuditChainContendedError();
-        await chainBackoff(attempt);
+        await backoff(attempt);
       } else {
         conflicts += 1;
         if (conflicts >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
