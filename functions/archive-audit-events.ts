@@ -1,9 +1,10 @@
 /**
- * The audit archiver (docs/audit.md, "The Object Lock copy"): reads the table's stream and copies each
- * new audit event to the stage's Object Lock bucket, one object per event (shared/data/audit-archive.ts).
+ * The audit archiver (docs/audit.md, "The hash chain", "The Object Lock copy"): reads the table's
+ * stream, links each new audit event to its client's hash chain and copies it, with its link, to the
+ * stage's Object Lock bucket, one object per event (shared/data/audit-archive.ts).
  * On AWS its event source passes on only the insertions of audit events, which it checks again (the
  * local runtime hands it every record). A failure reports the record it stopped at, so the batch is
- * retried from there: a record copied twice is the same object again.
+ * retried from there: a record handed twice keeps its first link and is the same object again.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -33,7 +34,7 @@ export const handler = workerHandler(
         await archiveAuditEvents([stored], store);
       } catch (error) {
         logger.error(
-          'Audit event copy failed: the batch is retried from this record',
+          'Audit event link or copy failed: the batch is retried from this record',
           { event_id: stored['id'], sequence_number: record.dynamodb?.SequenceNumber },
           error as Error,
         );

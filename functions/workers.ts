@@ -85,9 +85,11 @@ export const workers: readonly WorkerDefinition[] = [
   {
     name: 'archiveAuditEvents',
     handler: 'archive-audit-events',
-    // Each new audit event copied to the Object Lock bucket (docs/audit.md, "The Object Lock copy").
+    // Each new audit event linked to its client's hash chain and copied to the Object Lock bucket
+    // (docs/audit.md): reads the event's link and the chain head (consistent); the link's transaction
+    // puts the link and the head.
     source: { stream: 'audit', batchSize: 100 },
-    tableActions: [],
+    tableActions: ['GetItem', 'PutItem'],
     auditArchive: true,
     timeoutSeconds: 60,
     recordSeconds: 10,

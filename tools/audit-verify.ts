@@ -10,8 +10,8 @@ import { verifyAuditChain, type ChainVerdict } from '../shared/data/audit-verify
 /** What the command prints of a verdict. */
 export function describeVerdict(tenant: string, verdict: ChainVerdict): string {
   if (verdict.ok) {
-    const before = verdict.unchained ? ` (and ${verdict.unchained} written before the chain began)` : '';
-    return `OK: ${tenant}'s audit chain holds, ${verdict.count} events${before}`;
+    const waiting = verdict.unlinked ? ` (and ${verdict.unlinked} written moments ago, not linked yet)` : '';
+    return `OK: ${tenant}'s audit chain holds, ${verdict.count} events${waiting}`;
   }
   const where = verdict.eventId ? `at event ${verdict.eventId}` : 'at its end';
   return `BROKEN: ${tenant}'s audit chain breaks ${where}, after ${verdict.count} good events: ${verdict.reason}`;

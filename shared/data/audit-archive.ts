@@ -1,6 +1,7 @@
 /**
  * The audit events' copy outside the table (docs/audit.md, "The Object Lock copy"): each new event,
- * as the table's stream hands it, written once as an object of its own under
+ * as the table's stream hands it, linked to its client's hash chain (shared/data/audit-chain.ts), then
+ * written once, with its link, as an object of its own under
  * `audit/<client>/<position in the client's chain>-<event id>.json`, in a bucket with Object Lock in
  * compliance mode (infra/constructs/audit-archive-bucket.ts): for the stage's retention nobody, the
  * account's root included, may delete or overwrite it. On a developer's machine the bucket is a folder
@@ -11,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { ENV } from '../runtime/config';
-import { AUDIT_EVENT_ENTITY } from './audit-chain';
+import { AUDIT_EVENT_ENTITY, linkAuditEvent, type ChainLink } from './audit-chain';
 import { s3 } from './s3-report-files';
 
 export const AUDIT_ARCHIVE_PREFIX = 'audit/';
@@ -30,26 +31,38 @@ const SAFE = /^[A-Za-z0-9._:@-]{1,200}$/;
  * The object of an event: the client's folder, then the event's position in the client's chain
  * (12 digits, so that names sort in chain order) and its id.
  */
-export function auditObjectKey(event: StoredAuditEvent): string {
+export function auditObjectKey(event: StoredAuditEvent, link: ChainLink): string {
   const tenant = String(event['tenant']);
   const id = String(event['id']);
   if (!SAFE.test(tenant) || !SAFE.test(id)) throw new Error(`An audit event's client or id unfit for a key: ${id}`);
-  const position = String(Number(event['chain_sequence'] ?? 0)).padStart(12, '0');
+  const position = String(link.chain_sequence).padStart(12, '0');
   return `${AUDIT_ARCHIVE_PREFIX}${tenant}/${position}-${id}.json`;
 }
 
-/** The copy's content: the event as stored, its index keys aside, keys in a stable order. */
-export function auditObjectBody(event: StoredAuditEvent): string {
-  const kept = Object.entries(event)
+/** The copy's content: the event as stored with its link, its index keys aside, keys in a stable order. */
+export function auditObjectBody(event: StoredAuditEvent, link: ChainLink): string {
+  const linked = {
+    ...event,
+    previous_hash: link.previous_hash,
+    hash: link.hash,
+    chain_sequence: link.chain_sequence,
+  };
+  const kept = Object.entries(linked)
     .filter(([name]) => !/^(pk|sk|gsi\d+(pk|sk))$/.test(name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `${JSON.stringify(Object.fromEntries(kept))}\n`;
 }
 
-/** The audit events among a batch of new images, each copied once; what is not an event is passed over. */
+/**
+ * The audit events among a batch of new images, each linked, then copied once, in the batch's order;
+ * what is not an event is passed over.
+ */
 export async function archiveAuditEvents(images: readonly StoredAuditEvent[], store: ArchiveStore): Promise<number> {
   const events = images.filter((image) => image['entity'] === AUDIT_EVENT_ENTITY);
-  for (const event of events) await store.put(auditObjectKey(event), auditObjectBody(event));
+  for (const event of events) {
+    const link = await linkAuditEvent(event);
+    await store.put(auditObjectKey(event, link), auditObjectBody(event, link));
+  }
   return events.length;
 }
 

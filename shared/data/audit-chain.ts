@@ -1,26 +1,29 @@
 /**
- * The audit trail's hash chain (docs/audit.md, "The hash chain"): each client's events form one chain,
- * each event carrying `previous_hash` (the hash of the client's event before it, AUDIT_CHAIN_GENESIS
- * for the first) and `hash`, the hex SHA-256 of its canonical JSON with `previous_hash`. Changing,
- * removing or reordering a stored event breaks the chain where it happened (`npm run audit:verify`).
+ * The audit trail's hash chain (docs/audit.md, "The hash chain"): each client's events form one chain.
+ * An event's link (its own item, `AUDIT#<event id>` / `AUDIT_LINK`, beside the event and as immutable)
+ * holds its position, `previous_hash` (the hash of the client's event before it, AUDIT_CHAIN_GENESIS
+ * for the first) and `hash`, the hex SHA-256 of the event's canonical JSON with `previous_hash`.
+ * Changing, removing or reordering a stored event breaks the chain where it happened
+ * (`npm run audit:verify`).
  *
- * The chain is linked when a transaction is sent, not when its items are built (auditItems stays
- * synchronous, and a transaction held for an Idempotency-Key's record is linked when committed):
- * transactWrite (shared/data/transactions.ts) reads each client's chain head just before sending,
- * fills the events' links, and writes the head in the same transaction, on condition that it is still
- * the one read. Two changes of one client thus commit one after the other in chain order; the one
- * whose head moved meanwhile is linked again on the new head and sent again.
+ * Events are linked after they commit, not in the change's transaction: the audit archiver links each
+ * new event as the table's stream hands it (functions/archive-audit-events.ts), then copies it. Linked
+ * in the change's transaction, every audited write of a client waited on the client's one head item:
+ * 25 concurrent payments of one client answered 503. A write now pays nothing for the chain.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
-import { itemKeys, type ItemKey } from './item-keys';
+import { collectionPartition, itemKeys } from './item-keys';
+import type { ListJoin } from './list-plans';
 
-/** A transaction's item (shared/data/transactions.ts's, named here: that module links through this one). */
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** The `entity` of an audit event's item: the Puts transactWrite links. */
+/** The `entity` of an audit event's item. */
 export const AUDIT_EVENT_ENTITY = 'AUDIT_EVENT';
+/** The `entity` of an event's link in its client's chain. */
+export const AUDIT_LINK_ENTITY = 'AUDIT_LINK';
+/** The `entity` of a client's chain head. */
 export const AUDIT_CHAIN_ENTITY = 'AUDIT_CHAIN';
 
 /** The `previous_hash` of a client's first event: 64 zeros, the hash of no event. */
@@ -58,17 +61,31 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The hash of a stored event (its `previous_hash` included), as linked and as verified. */
+/** The hash of an event with its `previous_hash`, as linked and as verified. */
 export function auditEventHash(event: Readonly<Record<string, unknown>>): string {
   const hashed = Object.fromEntries(HASHED_FIELDS.map((field) => [field, event[field]]));
   return createHash('sha256').update(canonicalJson(hashed)).digest('hex');
 }
 
-/** A client's chain head: the hash and position of its last event. */
+/** An event's place in its client's chain. */
+export interface ChainLink {
+  readonly event_id: string;
+  readonly tenant: string;
+  /** Its position: 1 for the client's first event. */
+  readonly chain_sequence: number;
+  readonly previous_hash: string;
+  readonly hash: string;
+}
+
+/** A client's chain head: the hash and position of its last linked event. */
 export interface ChainHead {
   readonly hash: string;
   readonly sequence: number;
 }
+
+/** The links of a client's chain are listed by position (gsi1): `npm run audit:verify` walks them. */
+export const chainLinksPartition = (tenant: string): string => collectionPartition(tenant, AUDIT_LINK_ENTITY);
+const positionKey = (sequence: number): string => String(sequence).padStart(12, '0');
 
 export async function readChainHead(tenant: string): Promise<ChainHead | undefined> {
   const { Item } = await dynamo().send(
@@ -77,64 +94,101 @@ export async function readChainHead(tenant: string): Promise<ChainHead | undefin
   return Item ? { hash: String(Item['hash']), sequence: Number(Item['sequence']) } : undefined;
 }
 
-const eventOf = (item: TransactItem): Record<string, unknown> | undefined => {
-  const put = item.Put?.Item;
-  return put?.['entity'] === AUDIT_EVENT_ENTITY ? (put as Record<string, unknown>) : undefined;
-};
-
-/** The transaction's items with its events linked, and where the chain heads' writes begin. */
-export interface LinkedTransaction {
-  readonly items: TransactItem[];
-  /** The index of the first head's write (they come last): none when no event is in the transaction. */
-  readonly headsFrom?: number;
+async function readLink(eventId: string): Promise<ChainLink | undefined> {
+  const { Item } = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: itemKeys.auditLink(eventId), ConsistentRead: true }),
+  );
+  return Item ? linkOf(Item) : undefined;
 }
+
+const linkOf = (item: Record<string, unknown>): ChainLink => ({
+  event_id: String(item['event_id']),
+  tenant: String(item['tenant']),
+  chain_sequence: Number(item['chain_sequence']),
+  previous_hash: String(item['previous_hash']),
+  hash: String(item['hash']),
+});
+
+/** Attempts to link one event while other linkers move its client's head. */
+const LINK_ATTEMPTS = 20;
+
+/** Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... capped at 0-640 ms. */
+const backoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * 2 ** Math.min(attempt, 6)));
 
 /**
- * Links the transaction's audit events (in their order in it) to their clients' chains as they are
- * now, and adds each head's conditional write at the end, so that the callers' own items keep their
- * positions (they read their conditions' failures by position).
+ * Links a stored event at the end of its client's chain, once: an event linked already (a stream
+ * record handed again) answers its link as it is. The link is written with the head's move in one
+ * transaction, on condition that the head is still the one read and the event has no link yet, so two
+ * linkers of one client (the stream's shards are read side by side) never fork the chain: the one that
+ * finds the head moved reads it again.
  */
-export async function linkAuditEvents(items: readonly TransactItem[]): Promise<LinkedTransaction> {
-  const tenants = [
-    ...new Set(
-      items
-        .map(eventOf)
-        .filter((event) => event !== undefined)
-        .map((e) => String(e['tenant'])),
-    ),
-  ];
-  if (tenants.length === 0) return { items: [...items] };
-  const read = new Map(await Promise.all(tenants.map(async (t) => [t, await readChainHead(t)] as const)));
-  const heads = new Map<string, ChainHead>(
-    tenants.map((t) => [t, read.get(t) ?? { hash: AUDIT_CHAIN_GENESIS, sequence: 0 }]),
-  );
-  const linked = items.map((item) => {
-    const event = eventOf(item);
-    if (!event) return item;
-    const tenant = String(event['tenant']);
-    const head = heads.get(tenant)!;
-    const chained: Record<string, unknown> = { ...event, previous_hash: head.hash, chain_sequence: head.sequence + 1 };
-    chained['hash'] = auditEventHash(chained);
-    heads.set(tenant, { hash: String(chained['hash']), sequence: head.sequence + 1 });
-    return { ...item, Put: { ...item.Put!, Item: chained } };
-  });
-  return {
-    items: [
-      ...linked,
-      ...tenants.map((tenant) => headWrite(itemKeys.auditChain(tenant), tenant, read.get(tenant), heads.get(tenant)!)),
-    ],
-    headsFrom: linked.length,
-  };
+export async function linkAuditEvent(event: Readonly<Record<string, unknown>>): Promise<ChainLink> {
+  const eventId = String(event['id']);
+  const tenant = String(event['tenant']);
+  for (let attempt = 1; ; attempt += 1) {
+    const existing = await readLink(eventId);
+    if (existing) return existing;
+    const head = await readChainHead(tenant);
+    const previous = head ?? { hash: AUDIT_CHAIN_GENESIS, sequence: 0 };
+    const link: ChainLink = {
+      event_id: eventId,
+      tenant,
+      chain_sequence: previous.sequence + 1,
+      previous_hash: previous.hash,
+      hash: auditEventHash({ ...event, previous_hash: previous.hash }),
+    };
+    try {
+      await dynamo().send(
+        new TransactWriteCommand({ TransactItems: [linkWrite(link), headWrite(tenant, head, link)] }),
+      );
+      return link;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException) || attempt >= LINK_ATTEMPTS) throw error;
+      await backoff(attempt);
+    }
+  }
 }
 
-/** The head moved to `next`, on condition that it is still `read` (or still absent). */
-const headWrite = (key: ItemKey, tenant: string, read: ChainHead | undefined, next: ChainHead): TransactItem => ({
+const linkWrite = (link: ChainLink) => ({
   Put: {
     TableName: tableName(),
-    Item: { ...key, entity: AUDIT_CHAIN_ENTITY, tenant, hash: next.hash, sequence: next.sequence },
+    Item: {
+      ...itemKeys.auditLink(link.event_id),
+      entity: AUDIT_LINK_ENTITY,
+      ...link,
+      gsi1pk: chainLinksPartition(link.tenant),
+      gsi1sk: positionKey(link.chain_sequence),
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/** The head moved to `link`, on condition that it is still `read` (or still absent). */
+const headWrite = (tenant: string, read: ChainHead | undefined, link: ChainLink) => ({
+  Put: {
+    TableName: tableName(),
+    Item: {
+      ...itemKeys.auditChain(tenant),
+      entity: AUDIT_CHAIN_ENTITY,
+      tenant,
+      event_id: link.event_id,
+      hash: link.hash,
+      sequence: link.chain_sequence,
+    },
     ConditionExpression: read ? '#hash = :read' : 'attribute_not_exists(pk)',
     ...(read
       ? { ExpressionAttributeNames: { '#hash': 'hash' }, ExpressionAttributeValues: { ':read': read.hash } }
       : {}),
   },
 });
+
+/**
+ * The lists of events answer each one with its link's `previous_hash` and `hash` (the link lives in
+ * the event's partition: read in the page's one BatchGetItem). An event not linked yet, a moment
+ * after its change, is answered without them.
+ */
+export const chainLinkJoin: ListJoin = {
+  sk: itemKeys.auditLink('').sk,
+  merge: (event, link) =>
+    link ? { ...event, previous_hash: link['previous_hash'], hash: link['hash'] } : { ...event },
+};

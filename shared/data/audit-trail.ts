@@ -12,7 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEvent, AuditListFilters, AuditResourceType, AuditedFields } from '../domain/audit';
 import type { RecordReader } from '../domain/lists';
-import { AUDIT_EVENT_ENTITY } from './audit-chain';
+import { AUDIT_EVENT_ENTITY, chainLinkJoin } from './audit-chain';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, type ListedKind } from './listed-records';
 import { listedRecordInsert } from './inserts';
@@ -90,6 +90,8 @@ const AUDIT_EVENTS: ListedKind<AuditEvent, AuditListFilters> = {
   name: AUDIT_EVENT_ENTITY,
   // An event records a change once and is never changed itself.
   immutable: true,
+  // Answered with its hash chain link, once the audit archiver has linked it.
+  join: chainLinkJoin,
   key: itemKeys.auditEvent,
   scopeOf: (event) => resourceScope(event.resource_type, event.resource_id),
   where: (filters) => ({
@@ -120,8 +122,7 @@ export interface AuditedChange {
 /**
  * The items that record `change` (the event, listed, and its lists' counters), to be written in the
  * change's own transaction; none outside a request. The event is linked to its client's hash chain
- * when the transaction is sent (transactWrite, shared/data/audit-chain.ts): these items must go
- * through transactWrite (writeUnless, insertListed, …), never a write of their own.
+ * after it commits, by the audit archiver (shared/data/audit-chain.ts).
  */
 export function auditItems(change: AuditedChange): TransactItem[] {
   const actor = actors.getStore();

@@ -1,23 +1,35 @@
 /**
- * Checking a client's audit chain (shared/data/audit-chain.ts, docs/audit.md): its events read in
- * chain order, each one's hash computed again and its link to the one before it checked, then the
- * chain head against the last. `npm run audit:verify -- <client_id>` (tools/audit-verify.ts) says
- * OK with the count, or names the first event where the chain breaks.
+ * Checking a client's audit chain (shared/data/audit-chain.ts, docs/audit.md): its links read in
+ * chain order, each one's event read and its hash computed again, each link checked against the one
+ * before it, then the chain head against the last. `npm run audit:verify -- <client_id>`
+ * (tools/audit-verify.ts) says OK with the count, or names the first event where the chain breaks.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { AUDIT_CHAIN_GENESIS, AUDIT_EVENT_ENTITY, auditEventHash, readChainHead } from './audit-chain';
+import {
+  AUDIT_CHAIN_GENESIS,
+  AUDIT_EVENT_ENTITY,
+  auditEventHash,
+  chainLinksPartition,
+  readChainHead,
+} from './audit-chain';
 import { dynamo, tableName } from './client';
 import { collectionPartition } from './item-keys';
 
 export type ChainVerdict =
-  | { readonly ok: true; readonly count: number; readonly unchained: number }
+  | { readonly ok: true; readonly count: number; readonly unlinked: number }
   | { readonly ok: false; readonly count: number; readonly eventId?: string; readonly reason: string };
 
-type StoredEvent = Record<string, unknown>;
+type StoredItem = Record<string, unknown>;
 
-/** Every event of the client, from its collection's list (gsi1, whole items; the events are not sharded). */
-async function eventsOf(tenant: string): Promise<StoredEvent[]> {
-  const events: StoredEvent[] = [];
+/**
+ * How long an event may wait for its link: the table's stream keeps a record 24 hours, and the
+ * archiver links each one it is handed. An event older than that without a link was never linked.
+ */
+export const LINK_WAIT_MS = 24 * 60 * 60 * 1000;
+
+/** Every item of a gsi1 partition, in its order (whole items: gsi1 projects them all). */
+async function partitionItems(partition: string): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await dynamo().send(
@@ -25,54 +37,68 @@ async function eventsOf(tenant: string): Promise<StoredEvent[]> {
         TableName: tableName(),
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': collectionPartition(tenant, AUDIT_EVENT_ENTITY) },
+        ExpressionAttributeValues: { ':pk': partition },
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    events.push(...((page.Items ?? []) as StoredEvent[]));
+    items.push(...((page.Items ?? []) as StoredItem[]));
     start = page.LastEvaluatedKey;
   } while (start);
-  return events;
+  return items;
 }
 
 /**
- * The verdict on `tenant`'s chain. Events written before the chain began (no `chain_sequence`) are
- * counted apart; every other event must be the next link: its position, its `previous_hash` the
- * hash of the event before it (genesis for the first), its `hash` its content's.
+ * The verdict on `tenant`'s chain: every link must be the next one (its position, its `previous_hash`
+ * the hash of the link before it, genesis for the first), its event still there with the content its
+ * `hash` covers; the head must name the last link; and every event must be linked, but those written
+ * too recently to have been (counted as `unlinked`).
  */
-export async function verifyAuditChain(tenant: string): Promise<ChainVerdict> {
-  const all = await eventsOf(tenant);
-  const chained = all
-    .filter((event) => event['chain_sequence'] !== undefined)
-    .sort((a, b) => Number(a['chain_sequence']) - Number(b['chain_sequence']));
+export async function verifyAuditChain(tenant: string, now = Date.now()): Promise<ChainVerdict> {
+  // The client's events (their list is not sharded) and its links, by position.
+  const events = new Map(
+    (await partitionItems(collectionPartition(tenant, AUDIT_EVENT_ENTITY))).map((e) => [String(e['id']), e]),
+  );
+  const links = await partitionItems(chainLinksPartition(tenant));
   let previous = AUDIT_CHAIN_GENESIS;
-  for (const [index, event] of chained.entries()) {
-    const broken = (reason: string): ChainVerdict => ({
-      ok: false,
-      count: index,
-      eventId: String(event['id']),
-      reason,
-    });
-    if (Number(event['chain_sequence']) !== index + 1) {
+  for (const [index, link] of links.entries()) {
+    const eventId = String(link['event_id']);
+    const broken = (reason: string): ChainVerdict => ({ ok: false, count: index, eventId, reason });
+    if (Number(link['chain_sequence']) !== index + 1) {
       return broken(
-        `it is link ${String(event['chain_sequence'])} where link ${index + 1} should be: an event is missing or repeated before it`,
+        `it is link ${String(link['chain_sequence'])} where link ${index + 1} should be: an event is missing or repeated before it`,
       );
     }
-    if (event['previous_hash'] !== previous) {
+    if (link['previous_hash'] !== previous) {
       return broken(
         'its previous_hash is not the hash of the event before it: an event before it was changed, removed or moved',
       );
     }
-    if (auditEventHash(event) !== event['hash']) return broken('its content does not match its hash: it was changed');
-    previous = String(event['hash']);
+    const event = events.get(eventId);
+    if (!event) return broken('it was removed: its link is left');
+    if (auditEventHash({ ...event, previous_hash: previous }) !== link['hash']) {
+      return broken('its content does not match its hash: it was changed');
+    }
+    previous = String(link['hash']);
+    events.delete(eventId);
   }
   const head = await readChainHead(tenant);
-  if ((head?.sequence ?? 0) !== chained.length || (head?.hash ?? AUDIT_CHAIN_GENESIS) !== previous) {
+  if ((head?.sequence ?? 0) !== links.length || (head?.hash ?? AUDIT_CHAIN_GENESIS) !== previous) {
     return {
       ok: false,
-      count: chained.length,
+      count: links.length,
       reason: `the chain's head names ${head?.sequence ?? 0} events ending in ${head?.hash ?? AUDIT_CHAIN_GENESIS}: the last events are missing or changed`,
     };
   }
-  return { ok: true, count: chained.length, unchained: all.length - chained.length };
+  const neverLinked = [...events.values()].find(
+    (event) => now - Date.parse(String(event['created_at'])) > LINK_WAIT_MS,
+  );
+  if (neverLinked) {
+    return {
+      ok: false,
+      count: links.length,
+      eventId: String(neverLinked['id']),
+      reason: 'it has no link a day after it was written: the archiver never linked it (its stream record expired)',
+    };
+  }
+  return { ok: true, count: links.length, unlinked: events.size };
 }

@@ -20,9 +20,10 @@ export const RATE_WINDOW_KEY_PREFIX = 'RATE#';
 export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expires_at'] as const;
 
 /**
- * The partition-key prefix of the audit events (docs/audit.md): the only items under it. An event is
- * one item (its lists are its own index keys), and no function's role may update or delete an item
- * under this prefix (infra/constructs/service-function.ts, auditEventsImmutable).
+ * The partition-key prefix of the audit events and their links in the hash chain (docs/audit.md): the
+ * only items under it. An event is one item (its lists are its own index keys), its link another, and
+ * no function's role may update or delete an item under this prefix
+ * (infra/constructs/service-function.ts, auditEventsImmutable).
  */
 export const AUDIT_EVENT_KEY_PREFIX = 'AUDIT#';
 
@@ -117,9 +118,11 @@ export const itemKeys = {
   webhookSet: (tenant: string): ItemKey => ({ pk: `WEBHOOKS#${tenant}`, sk: 'WEBHOOK_IDS' }),
   /** A change to a webhook, the approval settings or a key, and who made it (shared/data/audit-trail.ts). */
   auditEvent: (id: string): ItemKey => ({ pk: `${AUDIT_EVENT_KEY_PREFIX}${id}`, sk: 'AUDIT_EVENT' }),
+  /** An event's place in its client's hash chain, written once after the event (shared/data/audit-chain.ts). */
+  auditLink: (eventId: string): ItemKey => ({ pk: `${AUDIT_EVENT_KEY_PREFIX}${eventId}`, sk: 'AUDIT_LINK' }),
   /**
-   * A client's audit chain head: its last event's hash and position (shared/data/audit-chain.ts).
-   * Not under `AUDIT#`, whose items no function may update (docs/audit.md): the head moves with each event.
+   * A client's audit chain head: its last linked event's hash and position (shared/data/audit-chain.ts).
+   * Not under `AUDIT#`, whose items no function may update (docs/audit.md): the head moves with each link.
    */
   auditChain: (tenant: string): ItemKey => ({ pk: `AUDIT_CHAIN#${tenant}`, sk: 'AUDIT_CHAIN' }),
   /** A client's inbound approval settings: one per client (shared/data/approval-settings-repository.ts). */

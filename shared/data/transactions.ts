@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { linkAuditEvents } from './audit-chain';
 import { dynamo, tableName } from './client';
 import { holdTransaction } from './held-transaction';
 import type { ItemKey } from './item-keys';
@@ -18,65 +17,24 @@ const isTransactionConflict = (error: unknown): boolean =>
   (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');
 
 /**
- * Attempts of a transaction whose client's audit chain head moved between its read and the write
- * (another change of the same client committed first): each is linked again on the new head, after
- * the same backoff as a conflict. 12 attempts answered some of 25 concurrent payments of one client
- * 503 (test/e2e/webhook-delivery.test.ts's race); retrying at once instead flooded DynamoDB Local,
- * which runs one transaction at a time, until other races timed out.
- */
-const CHAIN_ATTEMPTS = 30;
-
-/** The cancellation was (also) a chain head's: written by another transaction since it was read. */
-const headMoved = (error: unknown, headsFrom: number | undefined): boolean =>
-  headsFrom !== undefined &&
-  error instanceof TransactionCanceledException &&
-  (error.CancellationReasons ?? []).some(
-    (reason, index) =>
-      index >= headsFrom && (reason.Code === 'ConditionalCheckFailed' || reason.Code === 'TransactionConflict'),
-  );
-
-/** The audit chain's head kept moving under every attempt: the change is not made, to be retried. */
-export class AuditChainContendedError extends Error {
-  constructor() {
-    super(`The audit chain's head moved under ${CHAIN_ATTEMPTS} attempts of one transaction`);
-    this.name = 'AuditChainContendedError';
-  }
-}
-
-/** Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... capped at 0-640 ms. */
-const backoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * 2 ** Math.min(attempt, 6)));
-
-/**
  * Runs a write transaction. DynamoDB cancels one of two transactions touching the same item at the
  * same moment with `TransactionConflict` (the SDK does not retry it): retried briefly, the loser then
  * meets the winner's item and fails its condition, which the caller turns into a clean 409, or (when
  * the shared item was only a list counter) simply succeeds.
  *
- * Audit events in the transaction are linked to their client's hash chain just before each attempt
- * (shared/data/audit-chain.ts), the chain head's write added last. A head moved by another change of
- * the same client is no refusal of the caller's: the transaction is linked again and sent again, and
- * only a failure of the caller's own items reaches the caller (the heads' reasons come after theirs).
- *
  * Inside holdingTransaction (shared/data/held-transaction.ts) it sends nothing: the items are held, to
- * be committed with the request's answer (and linked then).
+ * be committed with the request's answer.
  */
 export async function transactWrite(input: TransactWriteCommandInput): Promise<void> {
   if (holdTransaction(input.TransactItems ?? [])) return;
-  let conflicts = 0;
   for (let attempt = 1; ; attempt += 1) {
-    const { items, headsFrom } = await linkAuditEvents(input.TransactItems ?? []);
     try {
-      await dynamo().send(new TransactWriteCommand({ ...input, TransactItems: items }));
+      await dynamo().send(new TransactWriteCommand(input));
       return;
     } catch (error) {
-      if (headMoved(error, headsFrom)) {
-        if (attempt >= CHAIN_ATTEMPTS) throw new AuditChainContendedError();
-        await backoff(attempt);
-      } else {
-        conflicts += 1;
-        if (conflicts >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
-        await backoff(conflicts);
-      }
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(error)) throw error;
+      // Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... 0-320 ms.
+      await sleep(Math.floor(Math.random() * 10 * 2 ** attempt));
     }
   }
 }

@@ -77,8 +77,8 @@ export interface AuditEvent {
   readonly user_agent?: string;
   /**
    * The hash chain (docs/audit.md): the hash of the client's event before this one (64 zeros for its
-   * first), and this event's own, hex SHA-256 over its canonical JSON with previous_hash. Linked when
-   * the change commits; absent on events written before the chain began.
+   * first), and this event's own, hex SHA-256 over its canonical JSON with previous_hash. Its link's,
+   * written moments after the change commits: absent until then.
    */
   readonly previous_hash?: string;
   readonly hash?: string;

@@ -36,9 +36,6 @@ const UNAVAILABLE = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
-  // A client's audit chain head kept moving under every attempt (shared/data/transactions.ts): the
-  // change was not made, and the same request later finds a calmer chain.
-  'AuditChainContendedError',
 ]);
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 /**

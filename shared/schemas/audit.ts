@@ -90,7 +90,8 @@ export const auditEventSchema = /* @__PURE__ */ closedObject(
     user_agent: { type: 'string', maxLength: 512 },
     created_at: TIMESTAMP,
     // The client's hash chain (docs/audit.md): the previous event's hash (64 zeros for the first) and
-    // this event's, hex SHA-256 of its canonical JSON (these fields but `hash`, keys sorted).
+    // this event's, hex SHA-256 of its canonical JSON (these fields but `hash`, keys sorted); absent
+    // until the event is linked, moments after its change.
     previous_hash: SHA256_HEX,
     hash: SHA256_HEX,
   },

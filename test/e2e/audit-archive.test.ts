@@ -1,8 +1,9 @@
 /**
  * The Object Lock copy through the local runtime (functions/archive-audit-events.ts on its own reader
  * of the table's stream, the bucket's folder stand-in: shared/data/audit-archive.ts): a change made
- * through the real server with a real token is copied as one object under `audit/<client>/`, named by
- * its place in the client's chain, holding the event as listed (its hash too) and no index key. The
+ * through the real server with a real token is linked in its client's chain, then copied as one object
+ * under `audit/<client>/`, named by its place in the chain, holding the event as listed (its hash
+ * too) and no index key. The
  * store writes an object once: the same bytes again are a retried batch, other bytes are refused.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -49,19 +50,21 @@ test("each audit event is copied once, as listed, under its client's folder in c
   expect(created.status).toBe(200);
   const id = created.body.id as string;
   expect((await api.request('PATCH', `/v1/webhooks/${id}`, { token, body: { enabled: false } })).status).toBe(200);
-  const listed = await api.request(
-    'GET',
-    `/v1/audit-events?resource_type=WEBHOOK&resource_id=${id}&order_direction=asc`,
-    {
-      token,
-    },
-  );
-  const events = listed.body.audit_events as Record<string, unknown>[];
-  expect(events).toHaveLength(2);
+  const listOwn = async () =>
+    (
+      await api.request('GET', `/v1/audit-events?resource_type=WEBHOOK&resource_id=${id}&order_direction=asc`, {
+        token,
+      })
+    ).body.audit_events as Record<string, unknown>[];
+  const made = await listOwn();
+  expect(made).toHaveLength(2);
 
   const names = await copiesOf('sandbox-client-a', (found) =>
-    events.every((event) => found.some((name) => name.endsWith(`-${String(event['id'])}.json`))),
+    made.every((event) => found.some((name) => name.endsWith(`-${String(event['id'])}.json`))),
   );
+  // Copied once linked: listed now, each with its link.
+  const events = await listOwn();
+  expect(events.every((event) => /^[0-9a-f]{64}$/.test(String(event['hash'])))).toBe(true);
   const folder = join(process.env[ENV.auditArchiveDir]!, 'audit', 'sandbox-client-a');
   const mine = events.map((event) => names.find((name) => name.endsWith(`-${String(event['id'])}.json`))!);
   // Named by the place in the chain (12 digits), so the folder lists them in chain order.
@@ -70,6 +73,7 @@ test("each audit event is copied once, as listed, under its client's folder in c
   for (const [index, name] of mine.entries()) {
     const copy = JSON.parse(readFileSync(join(folder, name), 'utf8'));
     expect(copy).toMatchObject({ ...events[index], tenant: 'sandbox-client-a', entity: 'AUDIT_EVENT' });
+    expect(Number(name.slice(0, 12))).toBe(copy.chain_sequence);
     expect(Object.keys(copy).filter((key) => /^(pk|sk|gsi)/.test(key))).toEqual([]);
   }
   // Another client's folder has none of them.

@@ -1,7 +1,6 @@
 /** Every failure becomes one problem+json answer with the right status, and nothing leaks. */
 import { jest } from '@jest/globals';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { AuditChainContendedError } from '../../shared/data/transactions';
 import { AppError, invalidField } from '../../shared/domain/errors';
 import { logger } from '../../shared/http/logger';
 import { PROBLEM_CONTENT_TYPE } from '../../shared/http/problem';
@@ -93,7 +92,6 @@ describe('the data store not answering', () => {
       "the SDK's wrapper of a socket error from another realm",
       new Error('AWS SDK error wrapper for Error: connect ECONNREFUSED 127.0.0.1:46841'),
     ],
-    ["a client's audit chain contended past its attempts (nothing was written)", new AuditChainContendedError()],
   ])('%s is 503 with retry-after', (_what, error) => {
     const response = errorResponse(error, REQUEST_ID);
     expect(response.statusCode).toBe(503);
