@@ -120,6 +120,7 @@ export const workers: readonly WorkerDefinition[] = [
     // and its event, and for a rejection updates the payer's balance and puts the movement. A payment
     // to one of our merchants left PENDING: the payee's credit received (its checks) and decided.
     tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+    writesMoney: true,
     // On a connector stage it signs the transfer order it POSTs to the sponsor bank's connector.
     secrets: ['network'],
     // Opens a payee's approval secrets to ask it about a payment from another of our merchants, and
@@ -184,6 +185,7 @@ export const workers: readonly WorkerDefinition[] = [
     // GetItem and a Query on gsi1, each webhook's GetItem, all consistent but the Query; the delivery's
     // transaction, UpdateItem marking it dispatched).
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
+    writesMoney: true,
     queues: ['settlement', 'webhookDeliveries', 'reports', 'reconciliations'],
     // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
     timeoutSeconds: 60,

@@ -53,6 +53,7 @@ export const customerRoutes: RouteFamily = {
       // Reads the customer, updates it with its customer.updated event and its audit event (Puts) in one
       // transaction, then finds its accounts (Query) and updates their status copies.
       tableActions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
+      writesMoney: true,
     },
     {
       name: 'linkAccount',
@@ -66,6 +67,7 @@ export const customerRoutes: RouteFamily = {
       scopes: [SCOPES.accountsWrite],
       // The transaction puts the account and its guard, checks the customer, and updates the counters.
       tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+      writesMoney: true,
     },
     {
       name: 'listAccounts',

@@ -88,6 +88,12 @@ export interface FunctionDefinition {
    * shared/data/audit-archive.ts); the bucket's name arrives in AUDIT_ARCHIVE_BUCKET_NAME.
    */
   readonly auditArchive?: true;
+  /**
+   * Writes the partitions that hold money (MONEY_KEY_PREFIXES: accounts and their ledgers, payments,
+   * refunds, reversals, credit answers). Every other function's role is denied writing them, and the
+   * local runtime refuses such a write as AWS would.
+   */
+  readonly writesMoney?: true;
 }
 
 export type SealingUse = 'seal' | 'open';

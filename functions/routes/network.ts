@@ -40,6 +40,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // Reads the payment (consistent); the answer's transaction puts it (while still PENDING) and its
     // event, and for a rejection updates the payer's balance and puts the movement.
     tableActions: [...NETWORK_REQUEST_ACTIONS],
+    writesMoney: true,
     secrets: ['network'],
   },
   {
@@ -53,6 +54,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // reference guard, the approval settings; then receives the payment as the sandbox's inbound
     // routes do (a transaction of Puts, Updates and ConditionChecks; the decision's second one).
     tableActions: [...NETWORK_REQUEST_ACTIONS, 'ConditionCheckItem'],
+    writesMoney: true,
     secrets: ['network'],
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
@@ -69,6 +71,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // Reads the reversal and the credit's payment (and its detail); one transaction puts the reversal,
     // updates the payment's reversed amount and the account's balance, and puts the movement and event.
     tableActions: [...NETWORK_REQUEST_ACTIONS],
+    writesMoney: true,
     secrets: ['network'],
   },
   {
@@ -82,6 +85,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // the platform's NIT guard and customer, changes its status and its accounts' copies (Query,
     // Update), walks its keys (Query) and suspends each with its directory entry and audit event.
     tableActions: [...NETWORK_REQUEST_ACTIONS, 'Query', 'ConditionCheckItem'],
+    writesMoney: true,
     secrets: ['network'],
   },
   {

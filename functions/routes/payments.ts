@@ -35,6 +35,7 @@ export const paymentRoutes: RouteFamily = {
       // scheduled on the settlement queue. A payment to one of our merchants then receives the payee's
       // credit as POST /network/v1/credits does (the payee's approval asked), and answers the payment.
       tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+      writesMoney: true,
       queues: ['settlement'],
       // Opens the payee's approval secrets to sign its approval request.
       sealing: ['open'],
@@ -90,6 +91,7 @@ export const paymentRoutes: RouteFamily = {
       // account's update and its movement), puts the event and updates the counters; the refund's
       // settlement is then scheduled on the settlement queue.
       tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
+      writesMoney: true,
       queues: ['settlement'],
     },
     {

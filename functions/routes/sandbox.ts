@@ -19,6 +19,7 @@ export const sandboxRoutes: RouteFamily = {
       // It moves money into a merchant's balance: what may pay may play the shopper.
       scopes: [SCOPES.paymentsWrite],
       tableActions: INBOUND_PAYMENT_ACTIONS,
+      writesMoney: true,
       // Opens the approval secrets to sign the approval request.
       sealing: ['open'],
       queues: ['settlement'],
@@ -38,6 +39,7 @@ export const sandboxRoutes: RouteFamily = {
       // Reads the key's directory entry and the key; then sends the credit (POST /network/v1/credits's
       // handler, in process: its reads and writes are this function's).
       tableActions: INBOUND_PAYMENT_ACTIONS,
+      writesMoney: true,
       // Opens the approval secrets to sign the approval request.
       sealing: ['open'],
       queues: ['settlement'],

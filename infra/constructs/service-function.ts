@@ -36,7 +36,7 @@ import {
   type QueueName,
   type SecretName,
 } from '../../shared/runtime/config';
-import { AUDIT_EVENT_KEY_PREFIX } from '../../shared/data/item-keys';
+import { AUDIT_EVENT_KEY_PREFIX, MONEY_KEY_PREFIXES } from '../../shared/data/item-keys';
 import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
 import { auditArchiveStatement } from './audit-archive-bucket';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
@@ -157,6 +157,34 @@ export function auditEventsImmutable(table: ITable): PolicyStatement {
     actions: [...AUDIT_EVENT_DENIED_ACTIONS],
     resources: [table.tableArn],
     conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${AUDIT_EVENT_KEY_PREFIX}*`] } },
+  });
+}
+
+/** The writes no function but the money's may make in a money partition: alone, in a transaction or a batch. */
+export const MONEY_WRITE_DENIED_ACTIONS = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+] as const;
+
+/**
+ * Least privilege inside the table (docs/security.md, "Money partitions"): a function whose entry does
+ * not declare `writesMoney` is denied every write of an item whose partition key is a money
+ * partition's (an account and its ledger, a payment, a refund, a reversal, a credit answer), whatever
+ * else it is granted. It may still read them and check them in a transaction (ConditionCheckItem).
+ */
+export function moneyPartitionsGuarded(table: ITable): PolicyStatement {
+  return new PolicyStatement({
+    effect: Effect.DENY,
+    actions: [...MONEY_WRITE_DENIED_ACTIONS],
+    resources: [table.tableArn],
+    conditions: {
+      'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': MONEY_KEY_PREFIXES.map((prefix) => `${prefix}*`) },
+    },
   });
 }
 
@@ -286,6 +314,7 @@ export class ServiceFunction extends Construct {
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
     // On every role, whatever it declares: a later grant cannot reach the audit events either.
     this.function.addToRolePolicy(auditEventsImmutable(table));
+    if (!definition.writesMoney) this.function.addToRolePolicy(moneyPartitionsGuarded(table));
     for (const name of secrets) {
       for (const statement of secretReadStatements(props.secrets[name])) this.function.addToRolePolicy(statement);
     }

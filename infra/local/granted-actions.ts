@@ -3,14 +3,15 @@
  * actions its entry declares (the route table, the network routes, the worker table), which are all
  * its execution role allows on AWS (test/infra/privileges.ts checks the roles). A call outside them
  * fails as AWS fails it, AccessDeniedException, so a declaration missing an action fails the local
- * tests instead of the deployed function. Calls made outside a function (the runtime's set-up, the
- * tests' own reads) are not checked.
+ * tests instead of the deployed function. So does a write of a money partition by a function that does
+ * not declare `writesMoney`, which its role's Deny refuses on AWS. Calls made outside a function (the
+ * runtime's set-up, the tests' own reads) are not checked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { networkRoutes, routesFor, type FunctionDefinition } from '../../functions/routes';
 import { workers } from '../../functions/workers';
-import { RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
+import { MONEY_KEY_PREFIXES, RATE_WINDOW_KEY_PREFIX } from '../../shared/data/item-keys';
 import type { TableAction } from '../../shared/data/table';
 
 /** The function whose invocation is running, where one is. */
@@ -57,9 +58,15 @@ function actionsOf(command: string, input: Input): { action: string; pk?: string
 const isRateWindow = (action: string, pk: string | undefined, entry: FunctionDefinition): boolean =>
   action === 'UpdateItem' && !!pk?.startsWith(RATE_WINDOW_KEY_PREFIX) && 'method' in entry;
 
+/** The writes a role's money Deny refuses (infra/constructs/service-function.ts, moneyPartitionsGuarded). */
+const MONEY_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
+
+const writesMoneyUndeclared = (action: string, pk: string | undefined, entry: FunctionDefinition): boolean =>
+  !entry.writesMoney && MONEY_WRITES.has(action) && MONEY_KEY_PREFIXES.some((prefix) => pk?.startsWith(prefix));
+
 export class AccessDenied extends Error {
-  constructor(name: string, action: string) {
-    super(`${name} is not authorized to perform dynamodb:${action}: its entry does not declare it`);
+  constructor(name: string, action: string, why = 'its entry does not declare it') {
+    super(`${name} is not authorized to perform dynamodb:${action}: ${why}`);
     this.name = 'AccessDeniedException';
   }
 }
@@ -75,6 +82,13 @@ export function enforceGrants(client: DynamoDBDocumentClient): void {
         for (const { action, pk } of actionsOf(command, args.input as Input)) {
           if (!entry.tableActions.includes(action as TableAction) && !isRateWindow(action, pk, entry)) {
             throw new AccessDenied(entry.name, action);
+          }
+          if (writesMoneyUndeclared(action, pk, entry)) {
+            throw new AccessDenied(
+              entry.name,
+              action,
+              `${String(pk)} is a money partition and it does not write money`,
+            );
           }
         }
       }

@@ -28,6 +28,15 @@ export const RATE_WINDOW_ATTRIBUTES = ['pk', 'sk', 'entity', 'requests', 'expire
 export const AUDIT_EVENT_KEY_PREFIX = 'AUDIT#';
 
 /**
+ * The partition-key prefixes of the items that hold money (docs/security.md, "Money partitions"): an
+ * account with its balance, movements and ledger days; a payment and its details; a refund; a
+ * reversal; the network's credit answers. Only the functions whose entry declares `writesMoney` may
+ * write under them (infra/constructs/service-function.ts, moneyPartitionsGuarded): a bug in a QR
+ * code's route or a webhook's worker cannot rewrite a balance.
+ */
+export const MONEY_KEY_PREFIXES = ['ACCOUNT#', 'PAYMENT#', 'REFUND#', 'REVERSAL#', 'CREDIT#'] as const;
+
+/**
  * The `entity` of an event's item (shared/data/events.ts). On AWS the dispatcher's event source
  * passes on only the stream's insertions of these (infra/constructs/worker-function.ts).
  */

@@ -10,6 +10,7 @@ import './contract.suite';
 import './edge.suite';
 import './dashboard.suite';
 import './identity.suite';
+import './money.suite';
 import './monitoring.suite';
 import './nag.suite';
 import './network.suite';

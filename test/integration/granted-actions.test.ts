@@ -1,8 +1,10 @@
 /**
  * The local runtime's IAM for the table (infra/local/granted-actions.ts), against DynamoDB Local: a
  * call inside a function's invocation is sent only when the function's entry declares its action (a
- * transaction's items each); the rate-limit counters are every route's; calls outside any invocation
- * are not checked; and each call made inside an invocation names its function for the recording proxy.
+ * transaction's items each); the rate-limit counters are every route's; a money partition is written
+ * only by a function that declares `writesMoney`, as its role's Deny says on AWS; calls outside any
+ * invocation are not checked; and each call made inside an invocation names its function for the
+ * recording proxy.
  */
 import {
   DynamoDBDocumentClient,
@@ -82,6 +84,39 @@ it("a route may count its tenant's requests (the shared chain's rate limit), and
   await expect(asFunction('getCustomer', () => client.send(other))).rejects.toMatchObject({
     name: 'AccessDeniedException',
   });
+});
+
+it('a money partition is written only by a function that writes money, even one granted the action', async () => {
+  const balanceWrite = (id: string) =>
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: table.tableName, Item: { ...itemKeys.qrCode(`q-${id}`), entity: 'TEST' } } },
+        {
+          Update: {
+            TableName: table.tableName,
+            Key: itemKeys.accountBalance(`a-${id}`),
+            UpdateExpression: 'ADD available_balance_cents :much',
+            ExpressionAttributeValues: { ':much': 1_000_000 },
+          },
+        },
+      ],
+    });
+  // createQrCode declares PutItem and UpdateItem, and no money: its transaction is refused whole.
+  await expect(asFunction('createQrCode', () => client.send(balanceWrite('1')))).rejects.toMatchObject({
+    name: 'AccessDeniedException',
+    message: expect.stringContaining('ACCOUNT#a-1 is a money partition'),
+  });
+  expect(
+    (await client.send(new GetCommand({ TableName: table.tableName, Key: itemKeys.accountBalance('a-1') }))).Item,
+  ).toBeUndefined();
+  // It may still read one.
+  await expect(
+    asFunction('createQrCode', () =>
+      client.send(new GetCommand({ TableName: table.tableName, Key: itemKeys.accountBalance('a-1') })),
+    ),
+  ).resolves.toBeDefined();
+  // createPayment writes money.
+  await expect(asFunction('createPayment', () => client.send(balanceWrite('2')))).resolves.toBeDefined();
 });
 
 it('calls outside any invocation (the runtime, the tests) are not checked', async () => {
