@@ -8,9 +8,9 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { AUDIT_EVENT_ENTITY } from '../shared/data/audit-chain';
-import { archiveAuditEvents, archiveStore, type ArchiveStore } from '../shared/data/audit-archive';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { AUDIT_EVENT_ENTITY, linkAuditEvents, type ChainLink } from '../shared/data/audit-chain';
+import { archiveStore, copyAuditEvent, type ArchiveStore } from '../shared/data/audit-archive';
 import { logger } from '../shared/http/logger';
 import { workerHandler } from '../shared/observability/worker-handler';
 import { timeForOneMore } from '../shared/runtime/batch-items';
@@ -18,27 +18,44 @@ import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('archive-audit-events');
 
+/** The record's audit event, when it is an event's insertion (the local runtime hands every record). */
+function insertedEvent(record: DynamoDBRecord): Record<string, unknown> | undefined {
+  const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
+  return record.eventName === 'INSERT' && image?.['entity']?.S === AUDIT_EVENT_ENTITY ? unmarshall(image) : undefined;
+}
+
 export const handler = workerHandler(
   logger,
   async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
+    const records = event.Records.map((record) => ({ record, stored: insertedEvent(record) }));
+    const events = records.flatMap(({ stored }) => (stored ? [stored] : []));
+    if (events.length === 0) return { batchItemFailures: [] };
+    const retryFrom = (record: DynamoDBRecord) => ({
+      batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }],
+    });
+    // The batch's events linked first, each client's in one transaction; a failure retries the batch.
+    let links: Map<string, ChainLink>;
+    try {
+      links = await linkAuditEvents(events);
+    } catch (error) {
+      logger.error('Audit events not linked: the batch is retried', { events: events.length }, error as Error);
+      return retryFrom(event.Records[0]!);
+    }
     // Named when a copy is first made: a batch with no audit event needs no bucket.
     let store: ArchiveStore | undefined;
-    for (const record of event.Records) {
-      const retryFrom = { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };
-      if (!timeForOneMore(context, recordSeconds * 1000)) return retryFrom;
-      const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
-      if (record.eventName !== 'INSERT' || image?.['entity']?.S !== AUDIT_EVENT_ENTITY) continue;
-      const stored = unmarshall(image);
+    for (const { record, stored } of records) {
+      if (!timeForOneMore(context, recordSeconds * 1000)) return retryFrom(record);
+      if (!stored) continue;
       try {
         store ??= archiveStore();
-        await archiveAuditEvents([stored], store);
+        await copyAuditEvent(stored, links.get(String(stored['id']))!, store);
       } catch (error) {
         logger.error(
-          'Audit event link or copy failed: the batch is retried from this record',
+          'Audit event copy failed: the batch is retried from this record',
           { event_id: stored['id'], sequence_number: record.dynamodb?.SequenceNumber },
           error as Error,
         );
-        return retryFrom;
+        return retryFrom(record);
       }
     }
     return { batchItemFailures: [] };

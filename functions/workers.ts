@@ -86,10 +86,10 @@ export const workers: readonly WorkerDefinition[] = [
     name: 'archiveAuditEvents',
     handler: 'archive-audit-events',
     // Each new audit event linked to its client's hash chain and copied to the Object Lock bucket
-    // (docs/audit.md): reads the event's link and the chain head (consistent); the link's transaction
-    // puts the link and the head.
+    // (docs/audit.md): reads each client's chain head (GetItem, consistent); a transaction puts the
+    // client's links and its head; when it is cancelled, the links made meanwhile (BatchGetItem).
     source: { stream: 'audit', batchSize: 100 },
-    tableActions: ['GetItem', 'PutItem'],
+    tableActions: ['GetItem', 'PutItem', 'BatchGetItem'],
     auditArchive: true,
     timeoutSeconds: 60,
     recordSeconds: 10,

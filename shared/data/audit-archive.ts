@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { ENV } from '../runtime/config';
-import { AUDIT_EVENT_ENTITY, linkAuditEvent, type ChainLink } from './audit-chain';
+import { AUDIT_EVENT_ENTITY, linkAuditEvents, type ChainLink } from './audit-chain';
 import { s3 } from './s3-report-files';
 
 export const AUDIT_ARCHIVE_PREFIX = 'audit/';
@@ -53,16 +53,22 @@ export function auditObjectBody(event: StoredAuditEvent, link: ChainLink): strin
   return `${JSON.stringify(Object.fromEntries(kept))}\n`;
 }
 
+/** The new images that are audit events. */
+export const auditEventsAmong = (images: readonly StoredAuditEvent[]): StoredAuditEvent[] =>
+  images.filter((image) => image['entity'] === AUDIT_EVENT_ENTITY);
+
+/** One linked event's copy, written once. */
+export const copyAuditEvent = (event: StoredAuditEvent, link: ChainLink, store: ArchiveStore): Promise<void> =>
+  store.put(auditObjectKey(event, link), auditObjectBody(event, link));
+
 /**
- * The audit events among a batch of new images, each linked, then copied once, in the batch's order;
- * what is not an event is passed over.
+ * The audit events among a batch of new images, linked (each client's in one transaction), then each
+ * copied once, in the batch's order; what is not an event is passed over.
  */
 export async function archiveAuditEvents(images: readonly StoredAuditEvent[], store: ArchiveStore): Promise<number> {
-  const events = images.filter((image) => image['entity'] === AUDIT_EVENT_ENTITY);
-  for (const event of events) {
-    const link = await linkAuditEvent(event);
-    await store.put(auditObjectKey(event, link), auditObjectBody(event, link));
-  }
+  const events = auditEventsAmong(images);
+  const links = await linkAuditEvents(events);
+  for (const event of events) await copyAuditEvent(event, links.get(String(event['id']))!, store);
   return events.length;
 }
 

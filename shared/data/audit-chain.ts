@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, TransactWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { collectionPartition, itemKeys } from './item-keys';
 import type { ListJoin } from './list-plans';
@@ -94,11 +94,22 @@ export async function readChainHead(tenant: string): Promise<ChainHead | undefin
   return Item ? { hash: String(Item['hash']), sequence: Number(Item['sequence']) } : undefined;
 }
 
-async function readLink(eventId: string): Promise<ChainLink | undefined> {
-  const { Item } = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: itemKeys.auditLink(eventId), ConsistentRead: true }),
-  );
-  return Item ? linkOf(Item) : undefined;
+/** The links of `eventIds` that exist, read strongly consistent (one BatchGetItem per 100). */
+async function readLinks(eventIds: readonly string[]): Promise<Map<string, ChainLink>> {
+  const found = new Map<string, ChainLink>();
+  for (let i = 0; i < eventIds.length; i += 100) {
+    let keys: Record<string, unknown>[] | undefined = eventIds
+      .slice(i, i + 100)
+      .map((id) => ({ ...itemKeys.auditLink(id) }));
+    while (keys?.length) {
+      const output: BatchGetCommandOutput = await dynamo().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
+      );
+      for (const item of output.Responses?.[tableName()] ?? []) found.set(String(item['event_id']), linkOf(item));
+      keys = output.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return found;
 }
 
 const linkOf = (item: Record<string, unknown>): ChainLink => ({
@@ -109,41 +120,78 @@ const linkOf = (item: Record<string, unknown>): ChainLink => ({
   hash: String(item['hash']),
 });
 
-/** Attempts to link one event while other linkers move its client's head. */
+/** Attempts to link a client's events while other linkers move its head. */
 const LINK_ATTEMPTS = 20;
+
+/** The most links one transaction writes: TransactWriteItems takes 100 items, the head is one. */
+const LINKS_PER_TRANSACTION = 99;
 
 /** Exponential backoff with full jitter: 0-20 ms, 0-40 ms, ... capped at 0-640 ms. */
 const backoff = (attempt: number) => sleep(Math.floor(Math.random() * 10 * 2 ** Math.min(attempt, 6)));
 
+type StoredEvent = Readonly<Record<string, unknown>>;
+
 /**
- * Links a stored event at the end of its client's chain, once: an event linked already (a stream
- * record handed again) answers its link as it is. The link is written with the head's move in one
- * transaction, on condition that the head is still the one read and the event has no link yet, so two
- * linkers of one client (the stream's shards are read side by side) never fork the chain: the one that
- * finds the head moved reads it again.
+ * Links stored events at the end of their clients' chains, in the order given, once each: an event
+ * linked already (a stream record handed again) keeps its link. Each client's events are linked in
+ * one transaction (99 at most) with the head's move, on condition that the head is still the one read
+ * and none of them has a link yet, so two linkers of one client (the stream's shards are read side by
+ * side) never fork the chain: the one that finds the head moved reads it again. One transaction per
+ * client and batch, not per event: DynamoDB Local runs one transaction at a time, and the local tests
+ * pause the archiver between their steps, waiting for its batch.
  */
-export async function linkAuditEvent(event: Readonly<Record<string, unknown>>): Promise<ChainLink> {
-  const eventId = String(event['id']);
-  const tenant = String(event['tenant']);
+export async function linkAuditEvents(events: readonly StoredEvent[]): Promise<Map<string, ChainLink>> {
+  const byTenant = new Map<string, StoredEvent[]>();
+  for (const event of new Map(events.map((e) => [String(e['id']), e])).values()) {
+    const tenant = String(event['tenant']);
+    byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), event]);
+  }
+  const links = new Map<string, ChainLink>();
+  for (const [tenant, own] of byTenant) {
+    for (let i = 0; i < own.length; i += LINKS_PER_TRANSACTION) {
+      for (const link of await linkInOrder(tenant, own.slice(i, i + LINKS_PER_TRANSACTION))) {
+        links.set(link.event_id, link);
+      }
+    }
+  }
+  return links;
+}
+
+/** One stored event linked (linkAuditEvents), or its link as it was. */
+export async function linkAuditEvent(event: StoredEvent): Promise<ChainLink> {
+  return (await linkAuditEvents([event])).get(String(event['id']))!;
+}
+
+async function linkInOrder(tenant: string, events: readonly StoredEvent[]): Promise<ChainLink[]> {
+  const kept: ChainLink[] = [];
+  let waiting = events;
   for (let attempt = 1; ; attempt += 1) {
-    const existing = await readLink(eventId);
-    if (existing) return existing;
     const head = await readChainHead(tenant);
-    const previous = head ?? { hash: AUDIT_CHAIN_GENESIS, sequence: 0 };
-    const link: ChainLink = {
-      event_id: eventId,
-      tenant,
-      chain_sequence: previous.sequence + 1,
-      previous_hash: previous.hash,
-      hash: auditEventHash({ ...event, previous_hash: previous.hash }),
-    };
+    let previous = head ?? { hash: AUDIT_CHAIN_GENESIS, sequence: 0 };
+    const links = waiting.map((event): ChainLink => {
+      const link = {
+        event_id: String(event['id']),
+        tenant,
+        chain_sequence: previous.sequence + 1,
+        previous_hash: previous.hash,
+        hash: auditEventHash({ ...event, previous_hash: previous.hash }),
+      };
+      previous = { hash: link.hash, sequence: link.chain_sequence };
+      return link;
+    });
     try {
       await dynamo().send(
-        new TransactWriteCommand({ TransactItems: [linkWrite(link), headWrite(tenant, head, link)] }),
+        new TransactWriteCommand({ TransactItems: [...links.map(linkWrite), headWrite(tenant, head, links.at(-1)!)] }),
       );
-      return link;
+      return [...kept, ...links];
     } catch (error) {
       if (!(error instanceof TransactionCanceledException) || attempt >= LINK_ATTEMPTS) throw error;
+      // The head moved, or some were linked meanwhile (by another linker, or before: a record handed
+      // again): theirs are kept, the others linked again on the head as it is now.
+      const found = await readLinks(waiting.map((event) => String(event['id'])));
+      kept.push(...found.values());
+      waiting = waiting.filter((event) => !found.has(String(event['id'])));
+      if (waiting.length === 0) return kept;
       await backoff(attempt);
     }
   }

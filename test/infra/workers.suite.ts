@@ -313,9 +313,9 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         // Query (the tenant's webhooks on gsi1) and GetItem (each of them, consistent); Put of the delivery
         // and Update of its lists' counters in one transaction; Update of the event, dispatched.
         dispatchEvents: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
-        // GetItem of the event's link and its client's chain head (consistent); the link's transaction
-        // puts the link and the head. The copy is the stream's image.
-        archiveAuditEvents: ['GetItem', 'PutItem'],
+        // GetItem of each client's chain head (consistent); a transaction puts its links and head; a
+        // cancelled one reads the links made meanwhile (BatchGetItem). The copy is the stream's image.
+        archiveAuditEvents: ['BatchGetItem', 'GetItem', 'PutItem'],
         // GetItem of the delivery, webhook and event; UpdateItem of the delivery's attempt and of the
         // webhook's run of failures; disabling it: Update of the webhook, Put of its event and audit
         // event, Update of their counters, in one transaction.
