@@ -40,7 +40,9 @@ export const handler = networkHandler<ReversalRequest, { end_to_end_id: string }
       reason: body.reason,
     });
     if (negativeBalance) {
-      metrics.addMetric(NEGATIVE_BALANCES_METRIC, MetricUnit.Count, 1);
+      // The service dimension alone, which the NegativeBalances alarm reads: a route's own metrics also
+      // carry its route and status, a metric the alarm would not see.
+      metrics.singleMetric().addMetric(NEGATIVE_BALANCES_METRIC, MetricUnit.Count, 1);
       logger.warn('A reversal left an account below zero', {
         account_id: negativeBalance.accountId,
         balance_cents: negativeBalance.balanceCents,

@@ -42,6 +42,7 @@ import {
 import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../shared/runtime/config';
 import { removalPolicyOf, type StageSettings } from '../stages';
 import { NETWORK_401_METRIC, REFUSAL_METRICS } from './api-stage';
+import { connectorAlarms } from './connector-alarms';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
@@ -302,6 +303,13 @@ export class Monitoring extends NestedStack {
         evaluationPeriods: 1,
       },
     );
+
+    // The sponsor bank's connector, on the stages that send it our transfers.
+    if (settings.network.kind === 'connector') {
+      for (const [alarmId, { description, options }] of Object.entries(connectorAlarms(namespace))) {
+        alarm(alarmId, description, options);
+      }
+    }
 
     // The table
     const tableThrottles = table.metricThrottledRequestsForOperations({

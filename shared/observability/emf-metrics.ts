@@ -11,7 +11,7 @@ import type { Context } from 'aws-lambda';
 import { coldStartTracker } from './cold-start';
 
 /** The CloudWatch units the functions use. */
-export const MetricUnit = { Count: 'Count', Seconds: 'Seconds' } as const;
+export const MetricUnit = { Count: 'Count', Seconds: 'Seconds', Milliseconds: 'Milliseconds' } as const;
 export type MetricUnit = (typeof MetricUnit)[keyof typeof MetricUnit];
 
 const COLD_START_METRIC = 'ColdStart';

@@ -69,3 +69,16 @@ export const NEGATIVE_BALANCES_METRIC = 'NegativeBalances';
  * request's `route` and `status` class; the StrandedWork alarm watches the work itself.
  */
 export const QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC = 'QueueSendsFailedAfterCommit';
+
+/**
+ * Each request to the sponsor bank's connector (shared/data/network-connector.ts), with the `service`
+ * dimension alone: one call; a failure (no answer within the time limit, a refused connection, a 5xx,
+ * a 408 or a 429: the connector is not taking our requests); and the milliseconds until its answer or the
+ * failure. A connector outage fails no invocation (each message's failure is reported alone), so the
+ * stack alarms on these: the share of failures a minute, and the p99 latency.
+ */
+export const CONNECTOR_METRICS = {
+  calls: 'ConnectorCalls',
+  failures: 'ConnectorFailures',
+  latency: 'ConnectorLatency',
+} as const;

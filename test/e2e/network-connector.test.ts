@@ -10,6 +10,7 @@
  * of ours REJECTED KEY_NOT_FOUND; a QR code paid by its reference.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { jest } from '@jest/globals';
 import { creditPaymentId } from '../../shared/domain/network-credits';
 import { availableBalance } from '../support/accounts';
 import { generateSigningKey, parseJwks, verifyRequest } from '../../shared/domain/message-signatures';
@@ -619,6 +620,29 @@ describe('credits in', () => {
   });
 });
 
+/**
+ * What `act` publishes as CloudWatch metrics (the local runtime's functions run in this process; their
+ * metrics, silent outside Lambda, are turned on meanwhile): its EMF lines, parsed.
+ */
+async function emfLinesOf<T>(act: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+  const written: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  const spy = jest
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk, ...rest) =>
+      String(chunk).includes('"_aws"') ? written.push(String(chunk)) > 0 : write(chunk, ...(rest as [])),
+    );
+  const disabled = process.env['POWERTOOLS_METRICS_DISABLED'];
+  process.env['POWERTOOLS_METRICS_DISABLED'] = 'false';
+  try {
+    return { result: await act(), lines: written.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  } finally {
+    if (disabled === undefined) delete process.env['POWERTOOLS_METRICS_DISABLED'];
+    else process.env['POWERTOOLS_METRICS_DISABLED'] = disabled;
+    spy.mockRestore();
+  }
+}
+
 describe('reversals: the bank takes back a credit', () => {
   const reversal = (id: string, value: string) => ({
     reversal_id: id,
@@ -665,7 +689,16 @@ describe('reversals: the bank takes back a credit', () => {
     ]);
 
     const id = `R${Date.now()}C`;
-    const taken = await bank.reverse(api.url, endToEndId, reversal(id, '50.00'));
+    // The reversal that takes the account below zero is counted with the service dimension alone, the
+    // metric the NegativeBalances alarm reads (a route's own metrics carry its route and status too).
+    const { result: taken, lines } = await emfLinesOf(() => bank.reverse(api.url, endToEndId, reversal(id, '50.00')));
+    expect(
+      lines
+        .filter((line) => 'NegativeBalances' in line)
+        .map(
+          (line) => (line['_aws'] as { CloudWatchMetrics: { Dimensions: unknown }[] }).CloudWatchMetrics[0]!.Dimensions,
+        ),
+    ).toEqual([[['service']]]);
     expect([taken.status, taken.body]).toEqual([
       200,
       {

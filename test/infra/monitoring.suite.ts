@@ -11,7 +11,8 @@ import {
   SCANNING_MISS_PERCENT,
   STRANDED_WORK_ALARM_SECONDS,
 } from '../../infra/constructs/monitoring';
-import { STRANDED_WORK_METRICS } from '../../shared/observability/metric-names';
+import { CONNECTOR_FAILURE_PERCENT, CONNECTOR_MIN_CALLS } from '../../infra/constructs/connector-alarms';
+import { CONNECTOR_METRICS, STRANDED_WORK_METRICS } from '../../shared/observability/metric-names';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
@@ -43,9 +44,13 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     // per dead-letter queue, the stream consumers' iterator age (the dispatcher's and the audit
     // archiver's), the dispatcher's batches given up, deliveries given
     // up, transfers in review, settlement breaks, negative balances, stranded work, the sweeper stopped,
-    // the tenant rate limit unavailable, the directory scanned.
+    // the tenant rate limit unavailable, the directory scanned; on a connector stage, the connector's
+    // failures and latency.
     expect(synthed.stack.deadLetterQueues.size).toBe(5);
-    expect(alarms).toHaveLength(2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1);
+    const connector = settings.network.kind === 'connector' ? 2 : 0;
+    expect(alarms).toHaveLength(
+      2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
+    );
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
@@ -228,6 +233,49 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Period: 300,
       Statistic: 'Sum',
+    });
+  });
+
+  test("the connector failing: a fifth of a minute's requests (5 or more) two minutes running; its p99 near the limit", () => {
+    if (settings.network.kind !== 'connector') {
+      expect(alarms.filter((a) => String(a.AlarmName).includes('Connector'))).toEqual([]);
+      return;
+    }
+    const rate = named('ConnectorFailureRate');
+    expect(rate).toMatchObject({
+      Threshold: CONNECTOR_FAILURE_PERCENT,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    const stat = (metricName: string) => ({
+      Metric: {
+        Namespace: `BrebMerchantApi/${stage}`,
+        MetricName: metricName,
+        Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      },
+      Period: 60,
+      Stat: 'Sum',
+    });
+    expect(rate.Metrics).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Expression: `IF(FILL(calls, 0) >= ${CONNECTOR_MIN_CALLS}, 100 * FILL(failures, 0) / calls, 0)`,
+          ReturnData: true,
+        }),
+        expect.objectContaining({ Id: 'calls', MetricStat: stat(CONNECTOR_METRICS.calls), ReturnData: false }),
+        expect.objectContaining({ Id: 'failures', MetricStat: stat(CONNECTOR_METRICS.failures), ReturnData: false }),
+      ]),
+    );
+    expect(named('ConnectorLatencyP99')).toMatchObject({
+      Threshold: 4000,
+      EvaluationPeriods: 1,
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: CONNECTOR_METRICS.latency,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Period: 300,
+      ExtendedStatistic: 'p99',
     });
   });
 
