@@ -97,9 +97,31 @@ const once = (idempotencyKey: string) => ({ 'Idempotency-Key': idempotencyKey })
 
 export type Api = ReturnType<typeof createApi>;
 
+/** How many times a call the API refused for the person's rate (429) is sent again. */
+const RATE_LIMIT_RETRIES = 4;
+/** The longest wait before one of them, whatever Retry-After asks. */
+const RATE_LIMIT_WAIT_MS = 5_000;
+
+/**
+ * fetch that waits out a refusal for the rate (docs/dashboard.md, "Waiting politely"): a person's
+ * budget refills within a second or two, so a 429 is waited for, as its Retry-After says, and the
+ * call sent again, without a word; only past the retries does the page say it. A 429 did nothing, so
+ * sending the call again is safe (a POST's Idempotency-Key goes with it).
+ */
+async function patientFetch(request: Request): Promise<Response> {
+  for (let retry = 0; ; retry += 1) {
+    const response = await fetch(request.clone());
+    if (response.status !== 429 || retry >= RATE_LIMIT_RETRIES) return response;
+    const seconds = Number(response.headers.get('retry-after'));
+    const waitMs = Math.min(RATE_LIMIT_WAIT_MS, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000);
+    // A little jitter, so that a page's calls refused together do not all come back at once.
+    await new Promise((resolve) => setTimeout(resolve, waitMs + Math.random() * 250));
+  }
+}
+
 /** The API at `baseUrl` ('' for the page's own origin), called with the token `token()` answers. */
 export function createApi(baseUrl: string, token: () => string) {
-  const client = createClient<paths>({ baseUrl });
+  const client = createClient<paths>({ baseUrl, fetch: patientFetch });
   client.use({
     // The token of the moment: a new sign-in replaces it without a new client.
     onRequest: ({ request }) => {

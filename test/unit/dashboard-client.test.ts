@@ -1,7 +1,8 @@
 /**
  * The dashboard's client of the API, outside the browser: what a call sends (the token of the
- * moment, the path, the query, the body, the Idempotency-Key), how a refusal or a failed network
- * becomes the ApiProblem the pages show, and the claims it reads from a person's token.
+ * moment, the path, the query, the body, the Idempotency-Key), a refusal for the rate waited out and
+ * sent again, how a refusal or a failed network becomes the ApiProblem the pages show, and the claims
+ * it reads from a person's token.
  */
 import { afterEach, jest } from '@jest/globals';
 import { ApiProblem, createApi } from '../../dashboard/src/api';
@@ -56,6 +57,25 @@ describe('the API client', () => {
     expect(requests[0]!.url).toBe(`${BASE}/sandbox/qrcodes/q1/pay`);
     expect(requests[0]!.headers.get('idempotency-key')).toBe('key-1');
     expect(await requests[0]!.json()).toEqual({ amount: { value: '15000.00', currency: 'COP' } });
+  });
+
+  test("a refusal for the person's rate is waited out as Retry-After asks, and sent again the same", async () => {
+    let answers = 0;
+    const requests = fetchAnswering(() =>
+      (answers += 1) === 1
+        ? new Response(JSON.stringify({ status: 429, code: 'RATE_LIMITED' }), {
+            status: 429,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+          })
+        : json(200, { id: 'p1' }),
+    );
+    const started = Date.now();
+    const paid = await createApi(BASE, () => 't').payQrCodeInSandbox('q1', '15000.00', 'key-1');
+    expect(paid).toEqual({ id: 'p1' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    // The same call again: the same key, the same body.
+    expect(requests.map((request) => request.headers.get('idempotency-key'))).toEqual(['key-1', 'key-1']);
+    expect(await requests[1]!.json()).toEqual({ amount: { value: '15000.00', currency: 'COP' } });
   });
 
   test("a refusal is an ApiProblem with the API's status, code, title, detail and field errors", async () => {
