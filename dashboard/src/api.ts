@@ -109,8 +109,11 @@ const RATE_LIMIT_WAIT_MS = 5_000;
  * sending the call again is safe (a POST's Idempotency-Key goes with it).
  */
 async function patientFetch(request: Request): Promise<Response> {
+  // The body read once and sent whole each time: a clone's would go as a stream, which a browser's
+  // tools (and a test reading the request) cannot see.
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
   for (let retry = 0; ; retry += 1) {
-    const response = await fetch(request.clone());
+    const response = await fetch(new Request(request, { body }));
     if (response.status !== 429 || retry >= RATE_LIMIT_RETRIES) return response;
     const seconds = Number(response.headers.get('retry-after'));
     const waitMs = Math.min(RATE_LIMIT_WAIT_MS, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000);
