@@ -152,13 +152,17 @@ export const AUDIT_EVENT_DENIED_ACTIONS = [
  * condition forbids it, and the hash chain and the Object Lock copy show it).
  */
 export function auditEventsImmutable(table: ITable): PolicyStatement {
-  return new PolicyStatement({
-    effect: Effect.DENY,
-    actions: [...AUDIT_EVENT_DENIED_ACTIONS],
-    resources: [table.tableArn],
-    conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${AUDIT_EVENT_KEY_PREFIX}*`] } },
-  });
+  return writesDeniedUnder(table, AUDIT_EVENT_DENIED_ACTIONS, [AUDIT_EVENT_KEY_PREFIX]);
 }
+
+/** A Deny of `actions` on the table's items whose partition key starts with one of `prefixes`. */
+const writesDeniedUnder = (table: ITable, actions: readonly string[], prefixes: readonly string[]) =>
+  new PolicyStatement({
+    effect: Effect.DENY,
+    actions: [...actions],
+    resources: [table.tableArn],
+    conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } },
+  });
 
 /** The writes no function but the money's may make in a money partition: alone, in a transaction or a batch. */
 export const MONEY_WRITE_DENIED_ACTIONS = [
@@ -178,14 +182,7 @@ export const MONEY_WRITE_DENIED_ACTIONS = [
  * else it is granted. It may still read them and check them in a transaction (ConditionCheckItem).
  */
 export function moneyPartitionsGuarded(table: ITable): PolicyStatement {
-  return new PolicyStatement({
-    effect: Effect.DENY,
-    actions: [...MONEY_WRITE_DENIED_ACTIONS],
-    resources: [table.tableArn],
-    conditions: {
-      'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': MONEY_KEY_PREFIXES.map((prefix) => `${prefix}*`) },
-    },
-  });
+  return writesDeniedUnder(table, MONEY_WRITE_DENIED_ACTIONS, MONEY_KEY_PREFIXES);
 }
 
 /**

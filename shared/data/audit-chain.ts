@@ -14,10 +14,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createHash } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, TransactWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import { collectionPartition, itemKeys } from './item-keys';
-import type { ListJoin } from './list-plans';
+import { Meter, type ListJoin } from './list-plans';
 
 /** The `entity` of an audit event's item. */
 export const AUDIT_EVENT_ENTITY = 'AUDIT_EVENT';
@@ -94,22 +94,10 @@ export async function readChainHead(tenant: string): Promise<ChainHead | undefin
   return Item ? { hash: String(Item['hash']), sequence: Number(Item['sequence']) } : undefined;
 }
 
-/** The links of `eventIds` that exist, read strongly consistent (one BatchGetItem per 100). */
+/** The links of `eventIds` that exist, read strongly consistent (BatchGetItem, 100 keys a call). */
 async function readLinks(eventIds: readonly string[]): Promise<Map<string, ChainLink>> {
-  const found = new Map<string, ChainLink>();
-  for (let i = 0; i < eventIds.length; i += 100) {
-    let keys: Record<string, unknown>[] | undefined = eventIds
-      .slice(i, i + 100)
-      .map((id) => ({ ...itemKeys.auditLink(id) }));
-    while (keys?.length) {
-      const output: BatchGetCommandOutput = await dynamo().send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: keys, ConsistentRead: true } } }),
-      );
-      for (const item of output.Responses?.[tableName()] ?? []) found.set(String(item['event_id']), linkOf(item));
-      keys = output.UnprocessedKeys?.[tableName()]?.Keys;
-    }
-  }
-  return found;
+  const items = await new Meter().getAll(eventIds.map((id) => itemKeys.auditLink(id)));
+  return new Map([...items.values()].map((item) => [String(item['event_id']), linkOf(item)]));
 }
 
 const linkOf = (item: Record<string, unknown>): ChainLink => ({
