@@ -25,7 +25,12 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { STREAM_MAX_RECORD_AGE_SECONDS, STREAM_RETRY_ATTEMPTS, streamConsumer } from '../../functions/workers';
+import {
+  STREAM_MAX_RECORD_AGE_SECONDS,
+  STREAM_RETRY_ATTEMPTS,
+  streamConsumer,
+  type StreamWorker,
+} from '../../functions/workers';
 import type { StreamBatchInfo } from '../../shared/data/stream-records';
 import { invokeWithin } from './lambda-context';
 import { loggable } from '../../shared/observability/loggable-error';
@@ -66,13 +71,18 @@ export interface EventStreamOptions {
    * found records is followed at once by the next.
    */
   readonly pollMs?: number;
-  /** Records per batch (default: the dispatcher's batch size in the worker table, as deployed). */
+  /**
+   * The worker table's entry of the function the stream feeds: its name (whose grants its calls are
+   * checked against), batch size and timeout, as deployed (default: the events' dispatcher).
+   */
+  readonly consumer?: StreamWorker;
+  /** Records per batch (default: the consumer's batch size). */
   readonly batchSize?: number;
   /** Retries of a failing batch before it is given up (default: the deployed STREAM_RETRY_ATTEMPTS). */
   readonly retryAttempts?: number;
   /** Age of a failing record past which its batch is given up (default: STREAM_MAX_RECORD_AGE_SECONDS). */
   readonly maxRecordAgeMs?: number;
-  /** The handler's timeout (default: the dispatcher's, from the worker table). */
+  /** The handler's timeout (default: the consumer's). */
   readonly timeoutMs?: number;
   /** Where a batch given up goes, as Lambda writes it to the on-failure destination; none: only logged. */
   readonly onFailure?: (failure: StreamFailure) => Promise<void>;
@@ -126,6 +136,7 @@ export class LocalEventStream {
   private readonly failures = new Map<string, { readonly sequence: string; readonly count: number }>();
   private readonly loop: Promise<void>;
   private positions: StreamPositions;
+  private readonly consumer: StreamWorker;
 
   private constructor(
     private readonly streams: DynamoDBStreamsClient,
@@ -137,6 +148,7 @@ export class LocalEventStream {
     const saved = store.load();
     // Another stream (the table was made again): its positions mean nothing here.
     this.positions = saved.streamArn === streamArn ? saved : { streamArn, shards: {} };
+    this.consumer = options.consumer ?? streamConsumer();
     this.loop = this.run();
   }
 
@@ -202,7 +214,7 @@ export class LocalEventStream {
       const { Records = [], NextShardIterator } = await this.streams.send(
         new GetRecordsCommand({
           ShardIterator: iterator,
-          Limit: this.options.batchSize ?? streamConsumer().source.batchSize,
+          Limit: this.options.batchSize ?? this.consumer.source.batchSize,
         }),
       );
       if (!this.running) return handled;
@@ -247,8 +259,8 @@ export class LocalEventStream {
     const event = {
       Records: records.map((record) => ({ ...record, eventSourceARN: this.streamArn })),
     } as DynamoDBStreamEvent;
-    const timeoutMs = this.options.timeoutMs ?? streamConsumer().timeoutSeconds * 1000;
-    const answer = invokeWithin(this.handler, event, streamConsumer().name, timeoutMs);
+    const timeoutMs = this.options.timeoutMs ?? this.consumer.timeoutSeconds * 1000;
+    const answer = invokeWithin(this.handler, event, this.consumer.name, timeoutMs);
     const outcome = await Promise.race([
       answer.then(
         (result) => ({ failed: result?.batchItemFailures?.[0]?.itemIdentifier, error: undefined as unknown }),

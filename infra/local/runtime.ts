@@ -308,8 +308,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         const archive = (await import(`../../functions/${archiver.handler}.ts`)) as { handler: StreamHandler };
         const archived = dataDir ? filePositions(join(dataDir, 'audit-stream-position.json')) : memoryPositions();
         auditStream = await LocalEventStream.start(client, endpoint, tableName, archive.handler, archived, {
-          batchSize: archiver.source.batchSize,
-          timeoutMs: archiver.timeoutSeconds * 1000,
+          consumer: archiver,
         });
       }
       // The sweeper, as on AWS, is what finds the work a previous run (or a failed send) left due:

@@ -4,11 +4,12 @@
  * through the real server with a real token is linked in its client's chain, then copied as one object
  * under `audit/<client>/`, named by its place in the chain, holding the event as listed (its hash
  * too) and no index key. The
- * store writes an object once: the same bytes again are a retried batch, other bytes are refused.
+ * store writes an object once: the same bytes again are a retried batch, other bytes are refused. A
+ * batch retried after its links committed finds them (a read the archiver's own grants allow).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { folderArchiveStore } from '../../shared/data/audit-archive';
 import { ENV } from '../../shared/runtime/config';
@@ -91,4 +92,33 @@ test('an object is written once: the same bytes again pass, others are refused a
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+});
+
+test('a batch retried after its events were linked keeps their links and makes the copies', async () => {
+  const token = await api.token('sandbox-client-b');
+  // A file where the client's folder goes: the batch links its event, then fails to copy it.
+  const blocker = join(process.env[ENV.auditArchiveDir]!, 'audit', 'sandbox-client-b');
+  mkdirSync(dirname(blocker), { recursive: true });
+  writeFileSync(blocker, 'in the way');
+  const created = await api.request('POST', '/v1/webhooks', {
+    token,
+    body: { url: 'http://127.0.0.1:9/retried', events: ['payment.settled'] },
+  });
+  expect(created.status).toBe(200);
+  const listed = async () =>
+    (await api.request('GET', `/v1/audit-events?resource_id=${String(created.body.id)}`, { token })).body
+      .audit_events as Record<string, unknown>[];
+  for (let waited = 0; !(await listed())[0]?.['hash']; waited += 100) {
+    if (waited > 20_000) throw new Error('The event was never linked');
+    await sleep(100);
+  }
+  const [linked] = await listed();
+  // The folder can be made now: the retried batch's transaction is refused (the link exists), and the
+  // archiver reads the links it made before (BatchGetItem) instead of failing the batch for ever.
+  rmSync(blocker);
+  const [name] = await copiesOf('sandbox-client-b', (found) => found.length > 0);
+  // The client's first event: first in its chain.
+  expect(name).toBe(`000000000001-${String(linked!['id'])}.json`);
+  const copy = JSON.parse(readFileSync(join(dirname(blocker), 'sandbox-client-b', name!), 'utf8'));
+  expect(copy.hash).toBe(linked!['hash']);
 });
