@@ -15,6 +15,8 @@ const project = (name, extra = {}) => ({
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': swc },
   testEnvironment: 'node',
+  // Each file's DynamoDB Local, from the run's pool (test/support/dynamodb-pool.ts).
+  setupFilesAfterEnv: ['<rootDir>/test/support/fresh-dynamodb.ts'],
   ...extra,
 });
 

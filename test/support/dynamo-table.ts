@@ -44,19 +44,33 @@ export async function scanTable(
   return items.filter(keep);
 }
 
-/**
- * This Jest worker's DynamoDB Local, of those the global setup started (one per worker): a file's
- * bursts of transactions never queue behind another file's in one DynamoDB Local.
- */
+/** This test file's DynamoDB Local, which the setup of every file asks the run's pool for (useFreshDynamoDb). */
 export function testDynamoDbEndpoint(): string {
-  const endpoints = process.env['TEST_DYNAMODB_ENDPOINTS']?.split(',');
-  if (!endpoints) throw new Error('TEST_DYNAMODB_ENDPOINTS is not set: run the tests through jest (global setup)');
-  // Workers are numbered from 1; a run in band is worker 1.
-  const worker = Number(process.env['JEST_WORKER_ID'] ?? '1');
-  return endpoints[(worker - 1) % endpoints.length]!;
+  const endpoint = process.env['TEST_DYNAMODB_ENDPOINT'];
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (its setup files)');
+  return endpoint;
 }
 
-/** A unique table name for one test file: letters, digits and dashes, as DynamoDB allows. */
+/** Asks the run's pool of DynamoDB Locals (test/support/dynamodb-pool.ts), for this Jest worker. */
+async function askPool(action: 'fresh' | 'tables'): Promise<string> {
+  const pool = process.env['TEST_DYNAMODB_POOL'];
+  if (!pool) throw new Error('TEST_DYNAMODB_POOL is not set: run the tests through jest (global setup)');
+  const answer = await fetch(`${pool}/${action}/${process.env['JEST_WORKER_ID'] ?? '1'}`, { method: 'POST' });
+  if (answer.status !== 200)
+    throw new Error(`The DynamoDB Local pool answered ${answer.status}: ${await answer.text()}`);
+  return answer.text();
+}
+
+/** Run before each file's tests: the worker's DynamoDB Local, new when its last one served enough tables. */
+export async function useFreshDynamoDb(): Promise<void> {
+  process.env['TEST_DYNAMODB_ENDPOINT'] = await askPool('fresh');
+}
+
+/** Counts a table (and its stream) made in this file's DynamoDB Local: the pool renews it after a few. */
+export async function noteTableMade(): Promise<void> {
+  await askPool('tables');
+}
+
 export const uniqueTableName = (label: string): string => `test-${label}-${randomUUID()}`;
 
 export async function createTestTable(label: string): Promise<TestTable> {
@@ -70,6 +84,7 @@ export async function createTestTable(label: string): Promise<TestTable> {
 
   const client = createDynamoDbClient(endpoint);
   await ensureTable(client, tableName);
+  await noteTableMade();
   const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
   return {

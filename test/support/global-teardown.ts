@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { publishContractReport } from './contract-report';
 
 export default async function globalTeardown(): Promise<void> {
-  await Promise.all((globalThis.dynamoDbLocalsForTests ?? []).map((local) => local.stop()));
+  await globalThis.dynamoDbPoolForTests?.stop();
   const dir = process.env['CONTRACT_REPORT_DIR'];
   if (!dir) return;
   const line = publishContractReport(dir);

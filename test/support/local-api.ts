@@ -10,7 +10,7 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { checkAgainstContract } from './contract';
-import { scanTable, testDynamoDbEndpoint, type Item } from './dynamo-table';
+import { noteTableMade, scanTable, testDynamoDbEndpoint, type Item } from './dynamo-table';
 
 export interface ApiAnswer<T = Record<string, any>> {
   readonly status: number;
@@ -132,6 +132,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.transferReviewAfterMs ? { transferReviewAfterMs: options.transferReviewAfterMs } : {}),
     ...(options.networkLimits ? { networkLimits: options.networkLimits } : {}),
   });
+  // Its table's stream slows the worker's DynamoDB Local down: the pool counts it.
+  await noteTableMade();
   const tokens = new Map<string, string>();
   let quiet = 0;
   let pausing: Promise<void> = Promise.resolve();
