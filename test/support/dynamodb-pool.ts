@@ -34,13 +34,16 @@ export class DynamoDbPool {
     const server = createServer((request, response) => {
       const [, action, worker] = /^\/(tables|fresh)\/(\d+)$/.exec(request.url ?? '') ?? [];
       if (request.method !== 'POST' || !action) {
-        response.writeHead(404).end();
+        response.writeHead(404, { connection: 'close' }).end();
         return;
       }
       const answer = action === 'tables' ? this.tableMade(Number(worker)) : this.fresh(Number(worker));
+      // Each request on a connection of its own: a kept-alive one that the server times out between two
+      // files was reused by fetch, which then failed with "other side closed".
+      const headers = { 'content-type': 'text/plain', connection: 'close' };
       answer.then(
-        (body) => response.writeHead(200, { 'content-type': 'text/plain' }).end(body),
-        (error: Error) => response.writeHead(500, { 'content-type': 'text/plain' }).end(error.stack),
+        (body) => response.writeHead(200, headers).end(body),
+        (error: Error) => response.writeHead(500, headers).end(error.stack),
       );
     });
     this.server = server;

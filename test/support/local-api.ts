@@ -10,7 +10,8 @@ import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { checkAgainstContract } from './contract';
-import { noteTableMade, scanTable, testDynamoDbEndpoint, type Item } from './dynamo-table';
+import { scanTable, type Item } from './dynamo-table';
+import { noteTableMade, testDynamoDbEndpoint } from './worker-dynamodb';
 
 export interface ApiAnswer<T = Record<string, any>> {
   readonly status: number;
