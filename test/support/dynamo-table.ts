@@ -47,6 +47,7 @@ export async function scanTable(
   return items.filter(keep);
 }
 
+/** A unique table name for one test file: letters, digits and dashes, as DynamoDB allows. */
 export const uniqueTableName = (label: string): string => `test-${label}-${randomUUID()}`;
 
 export async function createTestTable(label: string): Promise<TestTable> {
