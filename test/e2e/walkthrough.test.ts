@@ -103,7 +103,6 @@ const PROMISED = [
   'status: SETTLED',
   'code: RESOLUTION_ALREADY_USED',
   'status: PENDING',
-  'available_balance.value: 1088989.01',
   'rejection_reason: NETWORK_REJECTED',
   'available_balance.value: 1089000.00',
   'available_balance.value: 1114000.00',

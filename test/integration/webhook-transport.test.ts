@@ -91,7 +91,8 @@ const request = (url: string, fields: Partial<WebhookRequest> = {}): WebhookRequ
   address: '127.0.0.1',
   headers: { 'content-type': 'application/json' },
   body: BODY,
-  timeoutMs: 2_000,
+  // Long: under a loaded CI a loopback post has taken over 2 s; the timeout tests set their own.
+  timeoutMs: 10_000,
   ...fields,
 });
 
