@@ -1,7 +1,7 @@
 /**
  * `npm run bench:tracing`: what each way of tracing adds to a Lambda bundle (docs/tracing.md), read
  * from esbuild's metafile of a route's and a worker's bundle built as the stack builds them
- * (infra/constructs/service-function.ts: minified ES module for Node 24, the same aliases and
+ * (infra/constructs/function-bundle.ts: minified ES module for Node 24, the same aliases and
  * externals), by the bytes each input leaves in the output:
  *
  * - X-Ray: shared/observability/xray.ts;
@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_ALIASES, UNBUNDLED_MODULES } from '../infra/constructs/service-function';
+import { BUNDLE_ALIASES, UNBUNDLED_MODULES } from '../infra/constructs/function-bundle';
 import { handlerEntry, REPO_ROOT } from '../infra/paths';
 
 const HANDLERS = ['get-payment', 'settle-payment'];

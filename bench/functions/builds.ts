@@ -2,7 +2,7 @@
  * The two builds the function benchmark compares.
  *
  * - **optimized**: the Lambda bundles themselves. The CDK stack is synthesized with bundling, so
- *   every function is bundled by NodejsFunction with the settings of infra/constructs/service-function.ts
+ *   every function is bundled with the settings of infra/constructs/function-bundle.ts
  *   (minified ESM for Node 24, the credential alias, source maps beside the bundle).
  * - **baseline**: the same handler files built the usual way before this optimisation: our
  *   TypeScript compiled by esbuild into one unminified ES module per handler, every package left

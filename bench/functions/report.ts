@@ -329,7 +329,7 @@ cost with 1,000 accounts), the [QR benchmark](benchmarks/qr.md) (CPU per QR code
 Every function of the route table (functions/routes/), built two ways and measured in the same run:
 
 - **Bundle**: the Lambda bundle the stack deploys. The bench synthesizes the CDK stack with bundling
-  (infra/constructs/service-function.ts: esbuild, minified ESM for Node 24, request validators generated
+  (infra/constructs/function-bundle.ts: esbuild, minified ESM for Node 24, request validators generated
   at build time, only the AWS SDK commands used, the SDK's credential chain replaced by the
   environment's credentials, X-Ray written by shared/observability/xray.ts).
 - **Baseline**: the same handler files built the usual way: our TypeScript compiled by esbuild into

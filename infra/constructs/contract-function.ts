@@ -22,13 +22,11 @@ export const SWAGGER_UI_FILES = ['package.json', 'swagger-ui.css', 'swagger-ui-b
 
 export interface ContractFunctionProps extends Omit<
   ServiceFunctionProps,
-  'definition' | 'description' | 'timeout' | 'environment' | 'commandHooks'
+  'definition' | 'description' | 'timeout' | 'environment' | 'besideBundle'
 > {
   /** The stage's token endpoint, which the document's client-credentials flow names. */
   readonly tokenUrl: string;
 }
-
-const quoted = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
 export class ContractFunction extends ServiceFunction {
   constructor(scope: Construct, id: string, props: ContractFunctionProps) {
@@ -39,18 +37,7 @@ export class ContractFunction extends ServiceFunction {
       description: `${contractRoutes.method} ${contractRoutes.paths.join(' ')}: the API's description`,
       timeout: Duration.seconds(CONTRACT_TIMEOUT_SECONDS),
       environment: { [TOKEN_URL_ENV]: tokenUrl },
-      commandHooks: {
-        beforeBundling: () => [],
-        beforeInstall: () => [],
-        afterBundling: (inputDir, outputDir) => {
-          const from = `${inputDir}/node_modules/${SWAGGER_UI_PACKAGE}`;
-          const to = `${outputDir}/node_modules/${SWAGGER_UI_PACKAGE}`;
-          return [
-            `mkdir -p ${quoted(to)}`,
-            ...SWAGGER_UI_FILES.map((file) => `cp ${quoted(`${from}/${file}`)} ${quoted(to)}`),
-          ];
-        },
-      },
+      besideBundle: [{ packageName: SWAGGER_UI_PACKAGE, files: SWAGGER_UI_FILES }],
     });
   }
 }

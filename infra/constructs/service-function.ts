@@ -13,13 +13,13 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import {
   ApplicationLogLevel,
   Architecture,
+  Function as LambdaFunction,
   LayerVersion,
   LoggingFormat,
   Runtime,
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -37,7 +37,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { AUDIT_EVENT_KEY_PREFIX, MONEY_KEY_PREFIXES } from '../../shared/data/item-keys';
-import { handlerEntry, LOCK_FILE, REPO_ROOT, TSCONFIG } from '../paths';
+import { BUNDLE_HANDLER, functionCode, type PackageFiles } from './function-bundle';
 import { auditArchiveStatement } from './audit-archive-bucket';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { SEALING_ACTIONS, sealingRolePath } from './secret-key-policy';
@@ -50,42 +50,6 @@ export type StageSecretMap = Readonly<Record<SecretName, ISecret>>;
 
 /** The stage's queues, by the names functions use in their `queues` field. */
 export type StageQueueMap = Readonly<Record<QueueName, IQueue>>;
-
-/**
- * esbuild emits ESM, where `require` does not exist; a CommonJS dependency bundled into the output
- * that requires one of Node's modules still calls it, so the banner recreates it (none does today:
- * pngjs did, until the QR functions took qrcode's symbol builder alone).
- */
-const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require = createRequire(import.meta.url);";
-
-/**
- * Packages the bundles take from this repository instead (see each file). Lambda's credentials are
- * in the environment, so the SDK's default credential chain is replaced by
- * shared/runtime/lambda-credentials.ts (≈100 KB less per bundle); DynamoDB's endpoint discovery, which
- * no command of ours runs, by shared/runtime/no-endpoint-discovery.ts (≈9 KB). esbuild resolves the
- * replacements from the project root.
- */
-export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': './shared/runtime/lambda-credentials.ts',
-  '@aws-sdk/middleware-endpoint-discovery': './shared/runtime/no-endpoint-discovery.ts',
-};
-
-/**
- * Modules left out of the bundles. The AWS SDK imports its event-stream codec lazily, only for
- * operations that stream events; DynamoDB, Secrets Manager and SQS have none, so no function of
- * theirs ever loads it (≈15 KB less per bundle). S3's client imports it at load (SelectObjectContent
- * streams events): the functions that touch report files bundle it (unbundledModulesOf).
- */
-export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
-
-/** What a function's bundle leaves out: nothing for the S3 client's users (files, audit copies), which load the codec. */
-export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
-  definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive
-    ? []
-    : UNBUNDLED_MODULES;
-
-/** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
-export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
 
 export interface ServiceFunctionProps {
   /** The function's entry in the route or worker table. */
@@ -106,8 +70,8 @@ export interface ServiceFunctionProps {
   readonly auditArchiveBucket?: IBucket;
   /** Variables of the function's own, beside the stage's and those its entry's rights give. */
   readonly environment?: Readonly<Record<string, string>>;
-  /** Files the bundle needs beside its code, copied in after esbuild runs. */
-  readonly commandHooks?: ICommandHooks;
+  /** Package files the function reads at run time, copied beside its bundle. */
+  readonly besideBundle?: readonly PackageFiles[];
 }
 
 /** The stage's variables (shared/runtime/config.ts), plus the Powertools settings. */
@@ -216,7 +180,7 @@ export function queueSendStatement(queue: IQueue): PolicyStatement {
 }
 
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -256,14 +220,11 @@ export class ServiceFunction extends Construct {
       ...(definition.auditArchive ? [[ENV.auditArchiveBucketName, auditArchiveBucketOf(props).bucketName]] : []),
     ]);
 
-    this.function = new NodejsFunction(this, 'Function', {
+    this.function = new LambdaFunction(this, 'Function', {
       description: props.description,
-      entry: handlerEntry(definition.handler),
-      handler: 'handler',
+      code: functionCode(definition, props.besideBundle),
+      handler: BUNDLE_HANDLER,
       role: this.role,
-      // Explicit, so that synthesis does not depend on the directory it is started from.
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: LOCK_FILE,
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       // 512 MB buys enough CPU for TLS and the first DynamoDB calls on a cold start.
@@ -286,26 +247,6 @@ export class ServiceFunction extends Construct {
       // add the runtime's and extensions' lifecycle events, which we do not read.
       systemLogLevelV2: SystemLogLevel.INFO,
       environment: { ...functionEnvironment(settings, table.tableName), ...declaredEnvironment, ...props.environment },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        sourceMap: true,
-        mainFields: [...BUNDLE_MAIN_FIELDS],
-        banner: ESM_REQUIRE_BANNER,
-        esbuildArgs: Object.fromEntries(
-          Object.entries(BUNDLE_ALIASES).map(([name, replacement]) => [`--alias:${name}`, replacement]),
-        ),
-        // We pin and bundle our own SDK v3 instead of relying on the version in the Lambda runtime.
-        bundleAwsSDK: true,
-        externalModules: [...unbundledModulesOf(definition)],
-        // The local esbuild (a devDependency) bundles; Docker is never needed.
-        forceDockerBundling: false,
-        // The root tsconfig (noEmit, moduleResolution Bundler) is only read by esbuild for
-        // TypeScript settings; it is passed explicitly so every entry uses the same one.
-        tsconfig: TSCONFIG,
-        ...(props.commandHooks ? { commandHooks: props.commandHooks } : {}),
-      },
     });
 
     if (definition.tableActions.length > 0) this.function.addToRolePolicy(tableAccessStatement(table, definition));
@@ -342,7 +283,7 @@ export const XRAY_SPANS_ACTIONS = ['xray:PutSpans', 'xray:PutSpansForIndexing'];
  * the OpenTelemetry provider before the handler loads, the functions' OpenTelemetry tracer, and the
  * rights the layer exports spans with.
  */
-function addOpenTelemetryLayer(fn: NodejsFunction, tracing: TracingSettings): void {
+function addOpenTelemetryLayer(fn: LambdaFunction, tracing: TracingSettings): void {
   if (tracing.kind !== 'adot') return;
   fn.addLayers(LayerVersion.fromLayerVersionArn(fn, 'OpenTelemetryLayer', tracing.layerArn));
   fn.addEnvironment('AWS_LAMBDA_EXEC_WRAPPER', '/opt/otel-instrument');

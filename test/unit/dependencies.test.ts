@@ -2,7 +2,7 @@
  * The rule of docs/operations.md ("Dependencies"): package.json's `dependencies` are exactly the
  * packages whose code a Lambda function carries, everything else is a devDependency. Every function of
  * the route (the clients' and the network's), worker and trigger tables (and the contract's) is bundled here as
- * infra/constructs/service-function.ts bundles it (same aliases, externals and main fields), in one
+ * infra/constructs/function-bundle.ts bundles it (same aliases, externals and main fields), in one
  * esbuild call that writes nothing; its metafile names every file each bundle took from node_modules.
  * And every version pinned exactly has its reason written there, at that version.
  */
@@ -14,8 +14,8 @@ import { networkRoutes, routes } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
 import { SWAGGER_UI_PACKAGE } from '../../infra/constructs/contract-function';
-import { BUNDLE_ALIASES, BUNDLE_MAIN_FIELDS, UNBUNDLED_MODULES } from '../../infra/constructs/service-function';
-import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT, TSCONFIG } from '../../infra/paths';
+import { bundleOptions, UNBUNDLED_MODULES } from '../../infra/constructs/function-bundle';
+import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT } from '../../infra/paths';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -32,7 +32,7 @@ const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigge
  */
 const TABLE_MODULES = ['workers', 'triggers', 'contract', 'network-ports', 'after-commit'];
 
-/** Packages a function carries beside its bundle, copied by its bundling hooks (contract-function.ts). */
+/** Packages a function carries beside its bundle, copied in when it is built (contract-function.ts). */
 const COPIED_BESIDE_BUNDLES = [SWAGGER_UI_PACKAGE];
 
 /** The package a path inside node_modules belongs to (the innermost, for a nested node_modules). */
@@ -44,19 +44,14 @@ let metafile: Metafile;
 
 beforeAll(async () => {
   ({ metafile } = await build({
+    ...bundleOptions(contractRoutes),
     entryPoints: definitions.map((definition) => handlerEntry(definition.handler)),
-    absWorkingDir: REPO_ROOT,
+    external: [...UNBUNDLED_MODULES],
     outdir: 'unwritten',
     write: false,
     metafile: true,
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node24',
-    mainFields: [...BUNDLE_MAIN_FIELDS],
-    alias: { ...BUNDLE_ALIASES },
-    external: [...UNBUNDLED_MODULES],
-    tsconfig: TSCONFIG,
+    minify: false,
+    sourcemap: false,
     logLevel: 'silent',
   }));
 }, 60_000);
