@@ -28,6 +28,8 @@ export class DynamoDbPool {
   private readonly workers = new Map<number, Promise<WorkerDatabase>>();
   private readonly retired: Promise<void>[] = [];
   private server: Server | undefined;
+  /** DynamoDB Locals started in the run, spares included (the teardown prints it). */
+  started = 0;
 
   /** Serves the workers' requests; answers the address to put in TEST_DYNAMODB_POOL. */
   async listen(): Promise<string> {
@@ -60,17 +62,22 @@ export class DynamoDbPool {
   private of(worker: number): Promise<WorkerDatabase> {
     let database = this.workers.get(worker);
     if (!database) {
-      database = startDynamoDbLocal().then((current) => ({ current, spare: undefined, tablesMade: 0 }));
+      database = this.startOne().then((current) => ({ current, spare: undefined, tablesMade: 0 }));
       this.workers.set(worker, database);
     }
     return database;
+  }
+
+  private startOne(): Promise<DynamoDbLocal> {
+    this.started += 1;
+    return startDynamoDbLocal();
   }
 
   private async tableMade(worker: number): Promise<string> {
     const database = await this.of(worker);
     database.tablesMade += 1;
     // The spare starts as soon as it will be needed, while this file runs.
-    if (database.tablesMade >= TABLES_PER_DYNAMODB_LOCAL) database.spare ??= startDynamoDbLocal();
+    if (database.tablesMade >= TABLES_PER_DYNAMODB_LOCAL) database.spare ??= this.startOne();
     return database.current.endpoint;
   }
 
@@ -79,7 +86,7 @@ export class DynamoDbPool {
     const database = await this.of(worker);
     if (database.tablesMade >= TABLES_PER_DYNAMODB_LOCAL) {
       const old = database.current;
-      database.current = await (database.spare ?? startDynamoDbLocal());
+      database.current = await (database.spare ?? this.startOne());
       database.spare = undefined;
       database.tablesMade = 0;
       this.retired.push(old.stop());
