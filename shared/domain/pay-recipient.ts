@@ -29,17 +29,18 @@ import {
   type DirectoryLookup,
   type ResolutionStore,
 } from './directory';
-import { getOwnCustomer } from './customers';
 import { AppError, invalidField } from './errors';
 import {
   answerAgain,
   paymentIntent,
   payResolution,
   payResolved,
+  readPayer,
   type PayResolutionDeps,
   type PaymentDeps,
 } from './pay-resolution';
 import type { PublicPayment } from './payments';
+import { readTogether } from './read-together';
 import { getOwnRecipient, type RecipientPayee, type RecipientStore } from './recipients';
 
 export interface PayRecipientDeps extends PaymentDeps {
@@ -68,9 +69,9 @@ export const samePayee = (saved: RecipientPayee, now: DirectoryEntry): boolean =
 /**
  * Pays one of the customer's recipients, once per Idempotency-Key: a key that already paid answers
  * that payment for the same request (409 IDEMPOTENCY_KEY_REUSED for another). Unknown recipient 404,
- * another client's 403, another customer's 400 on recipient_id; the key no longer resolving 404
- * KEY_NOT_FOUND (as resolve-key); the key now naming another owner or account 409
- * RECIPIENT_KEY_CHANGED; then the checks and the write of any payment (payResolved).
+ * another client's 403, another customer's 400 on recipient_id; then the payer (readPayer); the key
+ * no longer resolving 404 KEY_NOT_FOUND (as resolve-key); the key now naming another owner or account
+ * 409 RECIPIENT_KEY_CHANGED; then the write of any payment (payResolved).
  */
 export async function payRecipient(
   deps: PayRecipientDeps,
@@ -80,18 +81,25 @@ export async function payRecipient(
 ): Promise<PublicPayment> {
   const intent = { ...paymentIntent(request, deps.maxPaymentCents), recipientId: request.recipient_id.toLowerCase() };
   const resolutionId = keyedResolutionId(tenant, idempotencyKey);
-  const earlier = await deps.resolutions.get(resolutionId);
+  // Read together (one round trip); a retry of a payment made reads the recipient and payer for nothing.
+  const [earlierRead, recipientRead, payerRead] = await readTogether(
+    deps.resolutions.get(resolutionId),
+    getOwnRecipient(deps.recipients, tenant, intent.recipientId),
+    readPayer(deps, tenant, intent),
+  );
+  const earlier = earlierRead();
   if (earlier?.payment_id) return answerAgain(deps, earlier.payment_id, intent);
 
-  const recipient = await getOwnRecipient(deps.recipients, tenant, intent.recipientId);
+  const recipient = recipientRead();
   if (recipient.customer_id !== intent.customerId) {
     throw invalidField('recipient_id', 'is a recipient of another customer of the client');
   }
+  // Checked before the directory is asked: a payer who cannot pay spends none of the network's lookups.
+  const payer = payerRead();
   // Asked for the paying customer, as resolve-key asks (on a connector stage, the network's directory).
-  const payer = await getOwnCustomer(deps.customers, tenant, recipient.customer_id);
   const found = await deps.directory.find(recipient.key, {
-    identification_type: payer.identification_type,
-    identification_number: payer.identification_number,
+    identification_type: payer.customer.identification_type,
+    identification_number: payer.customer.identification_number,
   });
   const entry = activeEntryOf(found, recipient.key);
   if (!samePayee(recipient, entry)) {
@@ -103,7 +111,7 @@ export async function payRecipient(
     );
   }
   const resolution = { ...newResolution(deps, tenant, recipient.customer_id, entry), id: resolutionId };
-  return payResolved(deps, tenant, intent, resolution, true);
+  return payResolved(deps, tenant, intent, resolution, payer, true);
 }
 
 export type CreatePaymentDeps = PayResolutionDeps & PayRecipientDeps;

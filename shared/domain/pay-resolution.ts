@@ -9,7 +9,7 @@
 import type { CreatePaymentRequest } from '../schemas/payments';
 import { getOwnAccount, type AccountStore, type StoredAccount } from './accounts';
 import { newRecord, readWhile, type DecisionWait, type NewRecords } from './clock';
-import { getOwnCustomer, type CustomerStore } from './customers';
+import { getOwnCustomer, type CustomerStore, type StoredCustomer } from './customers';
 import { getCustomerResolution, type ResolutionStore, type StoredResolution } from './directory';
 import { AppError, invalidField } from './errors';
 import type { KeyStore } from './keys';
@@ -27,6 +27,7 @@ import {
 } from './payments';
 import { paysOwnMerchant } from './own-merchant-payments';
 import { UNDECIDED_AFTER_MS } from './receive-payment';
+import { readTogether } from './read-together';
 import type { SettlementScheduling } from './settlement';
 
 export interface ResolutionPaymentWrite extends PaymentWrite {
@@ -124,11 +125,36 @@ const sameIntent = (payment: StoredPayment, intent: PaymentIntent): boolean =>
 const payerInactive = (customerId: string) =>
   new AppError('CUSTOMER_INACTIVE', `Customer ${customerId} is inactive: activate it before paying`);
 
+/** Who pays: the customer and the account named, checked (readPayer). */
+export interface Payer {
+  readonly customer: StoredCustomer;
+  readonly account: StoredAccount;
+}
+
+/**
+ * The payer's customer and account, read together, then checked in this order: the customer
+ * (404/403, ACTIVE), the account (404/403, the customer's, ACTIVE).
+ */
+export async function readPayer(deps: PaymentDeps, tenant: string, intent: PaymentIntent): Promise<Payer> {
+  const [customerRead, accountRead] = await readTogether(
+    getOwnCustomer(deps.customers, tenant, intent.customerId),
+    getOwnAccount(deps.accounts, tenant, intent.accountId),
+  );
+  const customer = customerRead();
+  if (customer.status !== 'ACTIVE') throw payerInactive(customer.id);
+  const account = accountRead();
+  if (account.customer_id !== customer.id) throw invalidField('account_id', 'is not an account of the customer');
+  if (account.account_status !== 'ACTIVE')
+    throw new AppError('ACCOUNT_INACTIVE', `Account ${account.id} is not active`);
+  return { customer, account };
+}
+
 /**
  * POST /v1/payments. Unknown resolution 404, another client's 403, another customer's 400; a used
  * resolution answers its payment for the same request and 409 RESOLUTION_ALREADY_USED otherwise;
- * then the customer (404/403, ACTIVE), the account (404/403, the customer's, ACTIVE), and the funds
- * (400 INSUFFICIENT_FUNDS, nothing written).
+ * then the payer (readPayer), and the funds (400 INSUFFICIENT_FUNDS, nothing written). The
+ * resolution and the payer are read together: a used resolution's retry reads the payer for nothing,
+ * and every first request saves a round trip.
  */
 export async function payResolution(
   deps: PayResolutionDeps,
@@ -136,31 +162,30 @@ export async function payResolution(
   request: ResolutionPaymentRequest,
 ): Promise<PublicPayment> {
   const intent = paymentIntent(request, deps.maxPaymentCents);
-  const resolution = await getCustomerResolution(deps.resolutions, tenant, request.resolution_id, intent.customerId);
+  const [resolutionRead, payerRead] = await readTogether(
+    getCustomerResolution(deps.resolutions, tenant, request.resolution_id, intent.customerId),
+    readPayer(deps, tenant, intent),
+  );
+  const resolution = resolutionRead();
   if (resolution.payment_id) return answerAgain(deps, resolution.payment_id, intent);
-  return payResolved(deps, tenant, intent, resolution);
+  return payResolved(deps, tenant, intent, resolution, payerRead());
 }
 
 /**
- * Pays the payee of an unused resolution of the customer: the customer (404/403, ACTIVE), the
- * account (404/403, the customer's, ACTIVE, not the payee's), then one transaction that marks the
- * resolution used and moves the money (400 INSUFFICIENT_FUNDS, nothing written). `made`: the
- * resolution was made for this payment (a recipient's, shared/domain/pay-recipient.ts) and the
- * transaction stores it; a payment that took it first is answered as a used resolution's is.
+ * Pays the payee of an unused resolution of the customer from the payer's account (not the payee's):
+ * one transaction that marks the resolution used and moves the money (400 INSUFFICIENT_FUNDS,
+ * nothing written). `made`: the resolution was made for this payment (a recipient's, shared/domain/
+ * pay-recipient.ts) and the transaction stores it; a payment that took it first is answered as a
+ * used resolution's is.
  */
 export async function payResolved(
   deps: PaymentDeps,
   tenant: string,
   intent: PaymentIntent,
   resolution: StoredResolution,
+  { customer, account }: Payer,
   made = false,
 ): Promise<PublicPayment> {
-  const customer = await getOwnCustomer(deps.customers, tenant, intent.customerId);
-  if (customer.status !== 'ACTIVE') throw payerInactive(customer.id);
-  const account = await getOwnAccount(deps.accounts, tenant, intent.accountId);
-  if (account.customer_id !== customer.id) throw invalidField('account_id', 'is not an account of the customer');
-  if (account.account_status !== 'ACTIVE')
-    throw new AppError('ACCOUNT_INACTIVE', `Account ${account.id} is not active`);
   const payeeAccount = await ourPayeeAccount(deps, resolution);
   if (payeeAccount?.id === account.id) {
     throw invalidField('account_id', 'is the account the resolved key pays into: a payment needs two accounts');

@@ -37,6 +37,28 @@ export interface Attempt {
   readonly fault: Fault | undefined;
   /** The request's JSON body, as the SDK sent it (which table, index, key a call names). */
   readonly body: string;
+  /** The trace the call was made in (its X-Amzn-Trace-Id's Root): which invocation made it. */
+  readonly traceId: string | undefined;
+  /** When the request reached the proxy, and when its answer was sent (performance.now()). */
+  readonly sentMs: number;
+  answeredMs?: number;
+}
+
+/**
+ * The round trips `attempts` took one after another, each with the attempts it carried: an attempt
+ * sent after every earlier one was answered starts a new round trip; one sent while another was out
+ * rides with it. What a request's latency grows with on AWS, where each round trip is a few
+ * milliseconds of network.
+ */
+export function roundTrips(attempts: readonly Attempt[]): Attempt[][] {
+  const trips: Attempt[][] = [];
+  let lastAnswerMs = -Infinity;
+  for (const attempt of [...attempts].sort((a, b) => a.sentMs - b.sentMs)) {
+    if (attempt.sentMs >= lastAnswerMs) trips.push([attempt]);
+    else trips.at(-1)!.push(attempt);
+    lastAnswerMs = Math.max(lastAnswerMs, attempt.answeredMs ?? Infinity);
+  }
+  return trips;
 }
 
 const ERROR_BODIES: Partial<Record<Fault, { status: number; type: string; message: string }>> = {
@@ -75,12 +97,18 @@ export class DynamoDbFaultProxy {
     private server: Server,
     private readonly port: number,
     private readonly target: URL,
+    private readonly delayMs: number,
   ) {}
 
-  static async start(targetEndpoint: string): Promise<DynamoDbFaultProxy> {
+  /**
+   * `delayMs`: every call forwarded is held that long first, as a network round trip would (calls
+   * made together then overlap on the wire whatever the local timings).
+   */
+  static async start(targetEndpoint: string, { delayMs = 0 } = {}): Promise<DynamoDbFaultProxy> {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const proxy = new DynamoDbFaultProxy(server, (server.address() as AddressInfo).port, new URL(targetEndpoint));
+    const port = (server.address() as AddressInfo).port;
+    const proxy = new DynamoDbFaultProxy(server, port, new URL(targetEndpoint), delayMs);
     proxy.attach(server);
     return proxy;
   }
@@ -160,7 +188,17 @@ export class DynamoDbFaultProxy {
     const invocation = String(request.headers['amz-sdk-invocation-id'] ?? randomUUID());
     const attempt = Number(/attempt=(\d+)/.exec(String(request.headers['amz-sdk-request'] ?? ''))?.[1] ?? 1);
     const fault = this.faultFor(operation, invocation);
-    this.attempts.push({ operation, invocation, attempt, fault, body: body.toString('utf8') });
+    const record: Attempt = {
+      operation,
+      invocation,
+      attempt,
+      fault,
+      body: body.toString('utf8'),
+      traceId: /Root=([^;]+)/.exec(String(request.headers['x-amzn-trace-id'] ?? ''))?.[1],
+      sentMs: performance.now(),
+    };
+    this.attempts.push(record);
+    response.once('finish', () => (record.answeredMs = performance.now()));
 
     if (fault === 'hang') {
       this.held.add(response);
@@ -181,20 +219,24 @@ export class DynamoDbFaultProxy {
       response.end(payload);
       return;
     }
-    const upstream = forward(
-      {
-        host: this.target.hostname,
-        port: this.target.port,
-        method: request.method,
-        path: request.url,
-        headers: request.headers,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on('error', () => request.socket.destroy());
-    upstream.end(body);
+    const send = () => {
+      const upstream = forward(
+        {
+          host: this.target.hostname,
+          port: this.target.port,
+          method: request.method,
+          path: request.url,
+          headers: request.headers,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', () => request.socket.destroy());
+      upstream.end(body);
+    };
+    if (this.delayMs > 0) setTimeout(send, this.delayMs);
+    else send();
   }
 }

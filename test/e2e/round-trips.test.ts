@@ -1,0 +1,123 @@
+/**
+ * DynamoDB round trips on a request's path, seen on the wire. The server talks to DynamoDB Local
+ * through a proxy that holds every call 25 ms, as a network would (so calls made together overlap
+ * whatever the local timings), and groups the calls each request made into the round trips they
+ * took one after another (roundTrips). On AWS each is a network round trip of a few milliseconds: a
+ * request's latency grows with their count, not with its work.
+ */
+import { DynamoDbFaultProxy, roundTrips, type Attempt } from '../support/dynamodb-fault-proxy';
+import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
+import { createParty, type Party } from '../support/route-samples';
+import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
+
+let proxy: DynamoDbFaultProxy;
+let api: TestApi;
+let party: Party;
+
+beforeAll(async () => {
+  proxy = await DynamoDbFaultProxy.start(testEndpoint(), { delayMs: 25 });
+  api = await startTestApi({
+    dynamodbEndpoint: proxy.endpoint,
+    scanEndpoint: testEndpoint(),
+    // No settlement job or sweep makes calls in the background of the requests measured.
+    sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS,
+    sweepIntervalMs: 3_600_000,
+  });
+  party = await createParty(api, 'sandbox-client-a');
+}, 120_000);
+
+afterAll(async () => {
+  await api.stop();
+  await proxy.stop();
+});
+
+/** The kind of item (its sort key) a single-item call names. */
+const itemOf = (call: Attempt): string | undefined =>
+  ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'].includes(call.operation)
+    ? /"(?:Key|Item)":\{"pk":\{"S":"[^"]*"\},"sk":\{"S":"([^"#]*)/.exec(call.body)?.[1]
+    : undefined;
+
+/**
+ * Calls of the local runtime's own, made beside the requests through the same proxy: the stream
+ * readers' polls; the audit chain's links, written as the audit stream is read; the events'
+ * dispatch, which reads the client's webhooks (a Query of their index among them), and marks the
+ * event sent. No call of the payment's path queries.
+ */
+const inBackground = (call: Attempt): boolean =>
+  ['GetRecords', 'GetShardIterator', 'DescribeStream', 'ListStreams', 'Query'].includes(call.operation) ||
+  ['AUDIT_CHAIN', 'WEBHOOK_IDS', 'WEBHOOK', 'EVENT', 'DELIVERY'].includes(itemOf(call) ?? '') ||
+  call.body.includes('"sk":{"S":"AUDIT_LINK"}');
+
+/** What a call names: its operation, and the kind of item of a single-item call. */
+const named = (call: Attempt): string => [call.operation, itemOf(call)].filter(Boolean).join(' ');
+
+/** The request's answer, and the round trips of the calls made while it ran (each sorted by name). */
+async function onTheWire(send: () => Promise<ApiAnswer>): Promise<{ answer: ApiAnswer; trips: string[][] }> {
+  const from = proxy.attempts.length;
+  const answer = await send();
+  const calls = proxy.attempts.slice(from).filter((call) => !inBackground(call));
+  return { answer, trips: roundTrips(calls).map((trip) => trip.map(named).sort()) };
+}
+
+const succeeded = (answer: ApiAnswer) => ({
+  status: answer.status,
+  problem: answer.status >= 300 ? answer.body : undefined,
+});
+
+/** A resolution of a key at another participant, for the party's customer. */
+async function resolvedKey(): Promise<string> {
+  const resolution = await api.request('POST', '/v1/resolve-key', {
+    token: party.token,
+    body: { customer_id: party.customerId, key: { key_type: 'PHONE', key_value: '3001234567' } },
+  });
+  return resolution.body['id'] as string;
+}
+
+const payment = { amount: { value: '10.00', currency: 'COP' } };
+
+describe('POST /v1/payments: the reads that do not depend on each other in one round trip', () => {
+  test('of a resolution: the resolution and the payer read together, then the transaction', async () => {
+    const body = {
+      customer_id: party.customerId,
+      account_id: party.accountId,
+      resolution_id: await resolvedKey(),
+      ...payment,
+    };
+    const { answer, trips } = await onTheWire(() => api.request('POST', '/v1/payments', { token: party.token, body }));
+    expect(succeeded(answer)).toEqual({ status: 200, problem: undefined });
+    expect(trips).toEqual([
+      ['GetItem ACCOUNT', 'GetItem BALANCE', 'GetItem CUSTOMER', 'GetItem RESOLUTION'],
+      ['TransactWriteItems'],
+    ]);
+  });
+
+  test("of a recipient: the key's claim, then the reads together, the directory, the transaction and the key's answer", async () => {
+    const recipient = await api.request('POST', '/v1/recipients', {
+      token: party.token,
+      body: { customer_id: party.customerId, resolution_id: await resolvedKey(), alias: 'Ana' },
+    });
+    const body = {
+      customer_id: party.customerId,
+      account_id: party.accountId,
+      recipient_id: recipient.body['id'],
+      ...payment,
+    };
+    const { answer, trips } = await onTheWire(() =>
+      api.request('POST', '/v1/payments', {
+        token: party.token,
+        body,
+        headers: { 'idempotency-key': `round-trips-${process.pid}` },
+      }),
+    );
+    expect(succeeded(answer)).toEqual({ status: 200, problem: undefined });
+    // The Idempotency-Key is claimed before the work and answered after it (shared/http/idempotency.ts):
+    // the work sends the settlement job after its commit, so it cannot commit with the key's answer.
+    expect(trips).toEqual([
+      ['PutItem IDEMPOTENCY'],
+      ['GetItem ACCOUNT', 'GetItem BALANCE', 'GetItem CUSTOMER', 'GetItem RECIPIENT', 'GetItem RESOLUTION'],
+      ['GetItem DIRECTORY'],
+      ['TransactWriteItems'],
+      ['UpdateItem IDEMPOTENCY'],
+    ]);
+  });
+});
