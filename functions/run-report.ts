@@ -9,6 +9,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
 import { runReport } from '../shared/domain/reports';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
@@ -29,6 +30,7 @@ const deps = {
     accounts: dynamoAccountStore,
     ledger: dynamoLedgerStore,
     refunds: dynamoRefundStore,
+    customers: dynamoCustomerStore,
   },
   files: reportFiles,
   // The run is the worker's until its invocation's time is over: the sweeper leaves it alone until then.

@@ -23,3 +23,7 @@ export function dayBounds(day: string): { readonly start: string; readonly end: 
   const start = Date.parse(`${day}T00:00:00.000Z`) + OFFSET_MS;
   return { start: new Date(start).toISOString(), end: new Date(start + DAY_MS - 1).toISOString() };
 }
+
+/** An ISO instant as Bogotá's wall clock reads it, to the second (`2026-03-14 09:30:00`), as spreadsheets take a date and time. */
+export const colombiaWallClock = (instant: string): string =>
+  new Date(Date.parse(instant) - OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');

@@ -10,6 +10,7 @@ import { paymentSchema } from '../schemas/payments';
 import { refundSchema } from '../schemas/refunds';
 import type { ReportType } from '../schemas/reports';
 import type { StoredAccount } from './accounts';
+import type { CustomerStore } from './customers';
 import { columnsOf, type CsvColumn } from './csv';
 import { walkMovements, type LedgerStore } from './ledger';
 import { optional } from './lists';
@@ -22,6 +23,8 @@ export interface ReportSources {
   readonly accounts: { get(id: string): Promise<StoredAccount | undefined> };
   readonly ledger: LedgerStore;
   readonly refunds: Pick<RefundReader, 'walk'>;
+  /** The merchants' names of an `excel_es` file (shared/domain/report-formats.ts). */
+  readonly customers: Pick<CustomerStore, 'get'>;
 }
 
 /** The filters of a report, as its request named them. */

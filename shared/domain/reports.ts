@@ -5,13 +5,14 @@
  * event, or FAILED with a reason. GET /v1/reports/{id} answers a download URL that expires, made at
  * each read. Another client's report is 404, as an unknown one.
  */
-import type { CreateReportRequest, ReportListQuery, ReportStatus, ReportType } from '../schemas/reports';
+import type { CreateReportRequest, ReportFormat, ReportListQuery, ReportStatus, ReportType } from '../schemas/reports';
 import { newRecord, type Clock, type NewRecords } from './clock';
 import { csvHeader, csvRows } from './csv';
 import { AppError, RetryLater } from './errors';
 import { newEvent, type DomainEvent } from './events';
 import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './lists';
 import { later } from './payments';
+import { fileFormat } from './report-formats';
 import { REPORT_KINDS, type ReportFilters, type ReportSources } from './report-types';
 
 /** The scope a report that reveals people's document and account numbers needs (docs/privacy.md). */
@@ -46,6 +47,8 @@ export interface StoredReport {
   readonly created_to: string;
   /** Whether its file shows people's document and account numbers whole (docs/privacy.md); masked otherwise. */
   readonly reveal?: boolean;
+  /** Absent for `csv`, the default. */
+  readonly format?: Exclude<ReportFormat, 'csv'>;
   readonly status: ReportStatus;
   readonly row_count?: number;
   /** SUCCEEDED: the file's name in the report files (ReportFiles). */
@@ -79,6 +82,7 @@ export const publicReport = (report: StoredReport, download?: Download): PublicR
   created_from: report.created_from,
   created_to: report.created_to,
   ...optional('reveal', report.reveal || undefined),
+  ...optional('format', report.format),
   status: report.status,
   ...optional('row_count', report.row_count),
   ...optional('download_url', download?.url),
@@ -200,6 +204,7 @@ export async function createReport(
     created_from: request.created_from,
     created_to: request.created_to,
     ...optional('reveal', request.reveal || undefined),
+    ...optional('format', request.format === 'excel_es' ? request.format : undefined),
     status: 'PENDING',
     runs: 0,
   };
@@ -305,12 +310,17 @@ export async function writeReportFile(
     created_to: report.created_to,
     snapshot: report.created_at,
   };
+  const {
+    dialect,
+    columns,
+    records: written,
+  } = fileFormat(report.format, kind.columns, deps.sources.customers, report.tenant);
   const writer = await deps.files.create(file);
   try {
-    await writer.write(csvHeader(kind.columns));
+    await writer.write(csvHeader(columns, dialect));
     let rows = 0;
     for await (const records of kind.pages(deps.sources, filters, deps.clock.now())) {
-      await writer.write(csvRows(kind.columns, records, report.reveal ? undefined : kind.personal));
+      await writer.write(csvRows(columns, await written(records), report.reveal ? undefined : kind.personal, dialect));
       rows += records.length;
     }
     await writer.close();

@@ -11,6 +11,14 @@ import { DATE_OR_TIMESTAMP, listQuery, listAnswer } from './lists';
 export const REPORT_TYPES = ['payments', 'movements', 'refunds'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
+/**
+ * How the file is written: `csv`, RFC 4180 with the API's own values (the default); `excel_es`, as
+ * Excel opens it in Spanish (semicolons, decimal commas, Bogotá times, a byte order mark, the
+ * merchant's name beside its id: shared/domain/report-formats.ts).
+ */
+export const REPORT_FORMATS = ['csv', 'excel_es'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
 /** PENDING until the worker has written the file, then SUCCEEDED or FAILED, for good. */
 export const REPORT_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
@@ -30,6 +38,8 @@ const reportFilterProperties = {
    * (`****4050`, docs/privacy.md). True needs breb/payments.read.
    */
   reveal: { type: 'boolean' },
+  /** The file's format; `csv` when absent. */
+  format: { type: 'string', enum: REPORT_FORMATS },
 } as const;
 
 export const createReportRequestSchema = closedObject(reportFilterProperties, ['type', 'created_from', 'created_to']);

@@ -8,11 +8,13 @@
  * the file is the account's movements. On the Refunds page (reached from the header), the list shows
  * every merchant's refunds with their status in words and a link to the payment refunded, says so
  * when a filter leaves none, and its file is the chosen merchant's refunds as GET /v1/refunds lists
- * them. axe-core passes with the status and the link shown. A viewer (read scopes only) downloads as
- * well.
+ * them. axe-core passes with the status and the link shown. `Excel (español)` downloads the payments
+ * as Excel opens them in Spanish (a BOM, semicolons, decimal commas, the merchant's name). A viewer
+ * (read scopes only) is offered neither: a report needs breb/reports.write.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { jest } from '@jest/globals';
 import type { Browser, Download, Page } from 'playwright-core';
 import { dayBounds, lastDays } from '../../dashboard/src/days';
@@ -294,6 +296,35 @@ describe.each([
   });
 });
 
+test("payments for Excel (español): the file read back has a BOM, semicolons, decimal commas and the merchant's name", async () => {
+  const context = await browser.newContext({ viewport: DESK, locale: 'es-CO' });
+  const page = await context.newPage();
+  await signIn(page, api.url, 'merchant-admin-a', { button: es['app.signIn'], landing: es['overview.title'] });
+  await page.goto(`${api.url}/dashboard/#/payments`);
+  await page.getByRole('heading', { level: 1, name: es['payments.title'] }).waitFor();
+  await page.getByLabel(es['filter.merchant']).selectOption(merchant.customerId);
+  const asked = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/v1/reports'));
+  const downloaded = page.waitForEvent('download');
+  await page.getByRole('button', { name: es['report.downloadExcel'] }).click();
+  expect((await asked).postDataJSON()).toMatchObject({
+    type: 'payments',
+    customer_id: merchant.customerId,
+    format: 'excel_es',
+  });
+  const bytes = readFileSync((await (await downloaded).path())!);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parse(bytes, { bom: true, delimiter: ';', columns: true }) as Record<string, string>[];
+  const customer = await api.request('GET', `/v1/customers/${merchant.customerId}`, { token });
+  const name = customer.body.business_name as string;
+  expect(rows.map((row) => [row['amount_value'], row['customer_name']])).toEqual([
+    ['120,50', name],
+    ['75,25', name],
+    ['3,00', name],
+  ]);
+  expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+});
+
 test('a viewer (the .read scopes) is offered no download: a report needs breb/reports.write', async () => {
   const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
   const page = await context.newPage();
@@ -302,5 +333,6 @@ test('a viewer (the .read scopes) is offered no download: a report needs breb/re
   await page.getByRole('heading', { level: 2, name: en['account.movements'] }).waitFor();
   await page.getByRole('table').first().waitFor();
   expect(await page.getByRole('button', { name: en['report.download'] }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: en['report.downloadExcel'] }).count()).toBe(0);
   await context.close();
 });

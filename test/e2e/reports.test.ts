@@ -6,9 +6,10 @@
  * (reports/<client>/<id>.csv), and a tampered or expired one is 403; another client's report is 404;
  * a period over 366 days is 400; `report.ready` reaches a webhook, signed. A payments report masks the
  * other side's document and account numbers unless asked, by a token with breb/payments.read
- * (docs/privacy.md).
+ * (docs/privacy.md). `format: "excel_es"` writes the file as Excel opens it in Spanish.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parse } from 'csv-parse/sync';
 import { localReportFiles } from '../../shared/data/local-report-files';
 import { walkAll } from '../support/accounts';
 import { startTestApi, type TestApi } from '../support/local-api';
@@ -166,6 +167,43 @@ it("a payments report holds, row for row, what GET /v1/payments lists; another c
     download_url: undefined,
     expires_at: undefined,
   });
+});
+
+it("an excel_es payments report opens in Excel in Spanish: BOM, semicolons, decimal commas, Bogotá times, the merchant's name", async () => {
+  const merchant = await merchantWithPayments();
+  const filters = { customer_id: merchant.customerId, created_from: day(-1), created_to: day(1) };
+  const asked = await requestReport({ type: 'payments', ...filters, format: 'excel_es' });
+  expect(asked).toMatchObject({ format: 'excel_es' });
+  const report = await finishedReport(api, tokenA, asked.id);
+  expect(report.body).toMatchObject({ status: 'SUCCEEDED', row_count: 4, format: 'excel_es' });
+
+  const bytes = Buffer.from(await (await download(report.body.download_url)).arrayBuffer());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const [header, ...lines] = parse(bytes, { bom: true, delimiter: ';' }) as string[][];
+  expect(header!.slice(header!.indexOf('customer_id'), header!.indexOf('customer_id') + 2)).toEqual([
+    'customer_id',
+    'customer_name',
+  ]);
+  const rows = lines.map((fields) => Object.fromEntries(header!.map((name, i) => [name, fields[i]!])));
+
+  const { items: listed } = await walkAll(api, tokenA, '/v1/payments', 'payments', filters);
+  const customer = await api.request('GET', `/v1/customers/${merchant.customerId}`, { token: tokenA });
+  // Bogotá keeps UTC-5 all year.
+  const bogota = (instant: string) =>
+    new Date(Date.parse(instant) - 5 * 60 * 60 * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  expect(rows.map((row) => row['id'])).toEqual(listed.map((payment) => payment.id));
+  for (const [i, payment] of listed.entries()) {
+    expect(rows[i]).toMatchObject({
+      customer_id: payment.customer_id,
+      customer_name: customer.body.business_name,
+      amount_value: payment.amount.value.replace('.', ','),
+      amount_currency: 'COP',
+      created_at: bogota(payment.created_at),
+      // A formula reaches the spreadsheet as text, an apostrophe first, as in the RFC 4180 file.
+      description: /^[=+@-]/.test(payment.description ?? '') ? `'${payment.description}` : (payment.description ?? ''),
+    });
+  }
+  expect(rows.map((row) => row['amount_value']).sort()).toEqual(['10,99', '120,50', '130,00', '75,25']);
 });
 
 it("a movements report holds what GET /v1/accounts/{id}/movements lists; another client's account is 404", async () => {

@@ -24,6 +24,7 @@ import {
 import type { ReportSources } from '../../shared/domain/report-types';
 import { uuidIds } from '../../shared/domain/clock';
 import { dynamoAccountStore } from '../../shared/data/accounts-repository';
+import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { collectionKeys, itemKeys } from '../../shared/data/item-keys';
 import { dynamoLedgerStore } from '../../shared/data/ledger-repository';
 import { localReportFiles } from '../../shared/data/local-report-files';
@@ -142,7 +143,13 @@ function recordedDeps(steps: Step[], files: ReportFiles = localReportFiles): Run
   };
   return {
     reports: dynamoReportStore,
-    sources: { payments, accounts: dynamoAccountStore, ledger: dynamoLedgerStore, refunds: dynamoRefundStore },
+    sources: {
+      payments,
+      accounts: dynamoAccountStore,
+      ledger: dynamoLedgerStore,
+      refunds: dynamoRefundStore,
+      customers: dynamoCustomerStore,
+    },
     files: {
       create: async (name) => {
         const writer = await files.create(name);

@@ -1,9 +1,10 @@
 /**
  * The reports' CSV (shared/domain/csv.ts): RFC 4180 quoting, formulas kept as text, CRLF records, and
- * columns that follow a record's JSON schema (nested fields joined with `_`, money value first), read back by csv-parse.
+ * columns that follow a record's JSON schema (nested fields joined with `_`, money value first), read back by csv-parse;
+ * and the file Excel opens in Spanish (EXCEL_ES).
  */
 import { parse } from 'csv-parse/sync';
-import { columnsOf, csvField, csvHeader, csvRows } from '../../shared/domain/csv';
+import { columnsOf, csvField, csvHeader, csvRows, EXCEL_ES } from '../../shared/domain/csv';
 import { movementSchema } from '../../shared/schemas/ledger';
 import { paymentSchema } from '../../shared/schemas/payments';
 import { REPORT_KINDS } from '../../shared/domain/report-types';
@@ -124,5 +125,63 @@ describe("a person's numbers in a report (docs/privacy.md)", () => {
       counterparty_owner_identification_number: '1020304050',
       counterparty_account_account_number: '4001002003',
     });
+  });
+});
+
+describe('for Excel in Spanish (EXCEL_ES)', () => {
+  const columns = columnsOf(movementSchema);
+  const records = [
+    {
+      id: 'a',
+      kind: 'PAYMENT',
+      amount: { value: '-1234.50', currency: 'COP' },
+      payment_id: 'p;1',
+      created_at: '2026-03-14T04:30:00.000Z',
+    },
+    {
+      id: 'b',
+      kind: 'OPENING_BALANCE',
+      amount: { value: '5.00', currency: 'COP' },
+      created_at: '2026-03-14T15:00:00Z',
+    },
+  ];
+  const text = csvHeader(columns, EXCEL_ES) + csvRows(columns, records, undefined, EXCEL_ES);
+
+  test('a byte order mark, then semicolons; a field quoted when it holds one', () => {
+    expect(text.startsWith('\uFEFFid;kind;amount_value;amount_currency;payment_id;refund_id;created_at\r\n')).toBe(
+      true,
+    );
+    expect(text).toContain(';"p;1";');
+  });
+
+  test("money with a decimal comma, a negative amount still a number; instants on Bogotá's clock", () => {
+    expect(parse(text, { bom: true, delimiter: ';', columns: true })).toEqual([
+      {
+        id: 'a',
+        kind: 'PAYMENT',
+        amount_value: '-1234,50',
+        amount_currency: 'COP',
+        payment_id: 'p;1',
+        refund_id: '',
+        // 04:30 UTC is the evening before in Bogotá (UTC-5).
+        created_at: '2026-03-13 23:30:00',
+      },
+      {
+        id: 'b',
+        kind: 'OPENING_BALANCE',
+        amount_value: '5,00',
+        amount_currency: 'COP',
+        payment_id: '',
+        refund_id: '',
+        created_at: '2026-03-14 10:00:00',
+      },
+    ]);
+  });
+
+  test('a formula is still text; a comma needs no quotes', () => {
+    expect(csvField('=1+1', EXCEL_ES)).toBe(`"'=1+1"`);
+    expect(csvField('-3,5', EXCEL_ES)).toBe('-3,5');
+    expect(csvField('-3.5', EXCEL_ES)).toBe(`"'-3.5"`);
+    expect(csvField('a,b', EXCEL_ES)).toBe('a,b');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `Download CSV` for a list: a click asks the API for a report of the list over its period (POST
+ * `Download CSV` for a list, and `Excel (español)` beside it (the same report as Excel opens it in
+ * Spanish: `format: "excel_es"`): a click asks the API for a report of the list over its period (POST
  * /v1/reports, a fresh Idempotency-Key each click: each click is a report of its own), reads it
  * again with a growing wait until the worker has written it, then downloads the file through a link
  * clicked for the person, left on the page in case the browser blocked that. Every step is said in
@@ -70,7 +71,7 @@ export function DownloadCsv(props: {
     if (run.step === 'ready') link.current?.click();
   }, [run]);
 
-  async function prepare(): Promise<void> {
+  async function prepare(format: 'csv' | 'excel_es'): Promise<void> {
     const period = props.period();
     if (!period.ok) return setRun({ step: 'too-long', days: period.days });
     const click = ++clicks.current;
@@ -82,6 +83,7 @@ export function DownloadCsv(props: {
         created_from: period.created_from,
         created_to: period.created_to,
         ...(revealable && reveal ? { reveal: true } : {}),
+        ...(format === 'excel_es' ? { format } : {}),
       };
       let report = await api.createReport(body, newIdempotencyKey());
       for (let wait = FIRST_WAIT_MS; report.status === 'PENDING'; wait = Math.min(wait * 1.5, LONGEST_WAIT_MS)) {
@@ -105,10 +107,14 @@ export function DownloadCsv(props: {
   return (
     <div class="download-csv">
       <div class="actions">
-        <button type="button" disabled={run.step === 'preparing'} onClick={() => void prepare()}>
+        <button type="button" disabled={run.step === 'preparing'} onClick={() => void prepare('csv')}>
           {t('report.download')}
         </button>
+        <button type="button" disabled={run.step === 'preparing'} onClick={() => void prepare('excel_es')}>
+          {t('report.downloadExcel')}
+        </button>
         <p class="hint">{props.lead}</p>
+        <p class="hint">{t('report.excelHint')}</p>
         {revealable && (
           <label>
             <input type="checkbox" checked={reveal} onChange={(e) => setReveal(e.currentTarget.checked)} />{' '}

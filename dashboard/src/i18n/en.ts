@@ -468,6 +468,9 @@ export const en = {
     'The file holds the refunds of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); status does not filter it.',
   'report.revealNumbers': 'With document and account numbers whole',
   'report.download': 'Download CSV',
+  'report.downloadExcel': 'Excel (Spanish)',
+  'report.excelHint':
+    'Excel (Spanish): semicolons, decimal commas, Bogotá times and the merchant names, for Excel set to Spanish.',
   'report.paymentsLead':
     'The file holds the payments of the merchant and the day chosen (every merchant when none is, the last 30 days of Bogotá when no day is); direction, status and reference do not filter it.',
   'report.movementsLead': "The file holds the account's movements of the last 30 days of Bogotá.",

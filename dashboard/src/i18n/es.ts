@@ -451,6 +451,9 @@ export const es: Readonly<Record<MessageKey, string>> = {
     'El archivo tiene las devoluciones del comercio y el día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); el estado no lo filtra.',
   'report.revealNumbers': 'Con los números de documento y cuenta completos',
   'report.download': 'Descargar CSV',
+  'report.downloadExcel': 'Excel (español)',
+  'report.excelHint':
+    'Excel (español): punto y coma, coma decimal, horas de Bogotá y los nombres de los comercios, para Excel en español.',
   'report.paymentsLead':
     'El archivo tiene los pagos del comercio y del día elegidos (todos los comercios si no se elige uno, los últimos 30 días de Bogotá si no se elige un día); la dirección, el estado y la referencia no lo filtran.',
   'report.movementsLead': 'El archivo tiene los movimientos de la cuenta de los últimos 30 días de Bogotá.',
