@@ -59,9 +59,13 @@ export function dayBounds(day: string, timeZone = MERCHANT_TIME_ZONE): { readonl
 
 export type ParsedDay = { readonly ok: true; readonly day: string } | { readonly ok: false; readonly error: string };
 
-/** A day typed dd/mm/yyyy (or with dashes or dots), as YYYY-MM-DD; a day that does not exist is refused. */
+/**
+ * A day typed dd/mm/yyyy (or with dashes, dots or spaces, or as eight digits without any: 28112026),
+ * as YYYY-MM-DD; a day that does not exist is refused.
+ */
 export function parseDay(text: string): ParsedDay {
-  const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
+  const match =
+    /^\s*(\d{1,2})[/. -](\d{1,2})[/. -](\d{4})\s*$/.exec(text) ?? /^\s*(\d{2})(\d{2})(\d{4})\s*$/.exec(text);
   if (!match) return { ok: false, error: t('day.format') };
   const [, d, m, y] = match as unknown as [string, string, string, string];
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));

@@ -218,9 +218,18 @@ test("Spanish words for the codes, amounts and days as Colombia writes them, the
   await page.getByRole('button', { name: 'Devolver', exact: true }).waitFor();
 
   await open(page, '#/merchants', 'Comercios');
-  await page.getByLabel('NIT (9 dígitos)').fill('12345');
+  // Written in Spanish, with the RUT's way of writing a NIT; a wrong check digit named.
+  await page.getByLabel('NIT', { exact: true }).fill('12345');
   await page.getByRole('button', { name: 'Vincular comercio' }).click();
-  await page.getByText('El NIT tiene 9 dígitos, sin el dígito de verificación.').waitFor();
+  await page
+    .getByText('Escriba los 9 dígitos del NIT, con o sin puntos y su dígito de verificación: 900.123.456-8.')
+    .waitFor();
+  await page.getByLabel('NIT', { exact: true }).fill('900.123.456-7');
+  await page.getByRole('button', { name: 'Vincular comercio' }).click();
+  await page.getByText('El dígito de verificación no corresponde a este NIT: el de la DIAN es 8.').waitFor();
+  await page.getByLabel('Celular').fill('300 123');
+  await page.getByRole('button', { name: 'Vincular comercio' }).click();
+  await page.getByText('Un celular colombiano: 10 dígitos que empiezan por 3, con o sin espacios o +57.').waitFor();
   expect(await axeViolations(page)).toEqual([]);
   await page.context().close();
 });

@@ -15,8 +15,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { nitCheckDigit } from '../../dashboard/src/colombian-numbers';
 import { formatCop } from '../../dashboard/src/format';
-import { accountNumbers } from '../support/accounts';
+import { en } from '../../dashboard/src/i18n/en';
+import { accountNumbers, walkAll } from '../support/accounts';
 import { launchBrowser } from '../support/browser';
 import { checkAgainstContract } from '../support/contract';
 import {
@@ -222,16 +224,24 @@ test('merchant-admin-b, a new platform, is led on a phone from an empty dashboar
   await page.getByRole('link', { name: 'Link a merchant the sponsor bank approved' }).click();
   await page.getByText('No merchants yet: link the first one with the form below.').waitFor();
   // The page's own checks first: nothing is sent until the NIT has its 9 digits.
+  const nitField = page.getByLabel('NIT', { exact: true });
   await page.getByLabel('Business name').fill('Panaderia El Trigal SAS');
-  await page.getByLabel('NIT (9 digits)').fill('12345');
+  await nitField.fill('12345');
   await page.getByRole('button', { name: 'Link merchant' }).click();
-  await page.getByText('The NIT has 9 digits, without its check digit.').waitFor();
-  expect(await page.getByLabel('NIT (9 digits)').getAttribute('aria-invalid')).toBe('true');
+  await page.getByText(en['form.nitRule']).waitFor();
+  expect(await nitField.getAttribute('aria-invalid')).toBe('true');
   await expectAccessible(page);
   await shoot(page, 'link-merchant-checked');
-  await page.getByLabel('NIT (9 digits)').fill(nit);
+  // The NIT as the RUT prints it, dots and check digit: a mistyped check digit is caught here.
+  const dotted = `${nit.slice(0, 3)}.${nit.slice(3, 6)}.${nit.slice(6)}`;
+  const check = nitCheckDigit(nit);
+  await nitField.fill(`${dotted}-${(check + 1) % 10}`);
+  await page.getByRole('button', { name: 'Link merchant' }).click();
+  await page.getByText(en['form.nitCheckDigit'].replace('{digit}', String(check))).waitFor();
+  await nitField.fill(`${dotted}-${check}`);
   await page.getByLabel('E-mail').fill('pagos@eltrigal.co');
-  await page.getByLabel('Mobile phone').fill('3105550101');
+  // A phone as people write it: the country's code, spaces.
+  await page.getByLabel('Mobile phone').fill('+57 310 555 0101');
   await page.getByLabel('Address', { exact: true }).fill('Carrera 7 # 12-40');
   await page.getByLabel('City').fill('Medellín');
   await page.getByLabel('Department').fill('Antioquia');
@@ -239,6 +249,12 @@ test('merchant-admin-b, a new platform, is led on a phone from an empty dashboar
   await page.getByLabel('Category code (MCC)').fill('5462');
   await page.getByRole('button', { name: 'Link merchant' }).click();
   await rowWith(page, 'Panaderia El Trigal SAS').getByRole('link').click();
+  // Linked as the API writes them: the NIT's 9 digits, the phone in E.164.
+  const { items: linked } = await walkAll(api, machineB, '/v1/customers', 'customers', {});
+  expect(linked.find((customer) => customer.identification_number === nit)).toMatchObject({
+    identification_number: nit,
+    mobile_phone_number: '+573105550101',
+  });
 
   await page.getByRole('heading', { level: 1, name: 'Panaderia El Trigal SAS' }).waitFor();
   await page.getByLabel('Account number').fill(account);

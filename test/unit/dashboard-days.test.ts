@@ -34,13 +34,19 @@ test.each([
   ['25/11/2026', '2026-11-25'],
   ['1/3/2026', '2026-03-01'],
   ['29-02-2028', '2028-02-29'],
+  ['28112026', '2026-11-28'],
+  ['28 11 2026', '2026-11-28'],
+  ['01.03.2026', '2026-03-01'],
 ])('%s is the day %s', (typed, day) => {
   expect(parseDay(typed)).toEqual({ ok: true, day });
 });
 
-test.each(['31/02/2026', '11/25/2026', '2026-11-25', 'mañana', '29/02/2026'])('%s is not a day', (typed) => {
-  expect(parseDay(typed).ok).toBe(false);
-});
+test.each(['31/02/2026', '11/25/2026', '2026-11-25', 'mañana', '29/02/2026', '2811202', '11252026', '20261128'])(
+  '%s is not a day',
+  (typed) => {
+    expect(parseDay(typed).ok).toBe(false);
+  },
+);
 
 test("a payment's day is Bogotá's: 19:30 there is still that day, though UTC has moved on", () => {
   expect(dayOf('2026-11-26T00:30:00.000Z')).toBe('2026-11-25');

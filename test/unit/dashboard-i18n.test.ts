@@ -30,6 +30,7 @@ test('the Spanish catalog is Spanish: a message the same in both is a name, a co
       'activity.kind.WEBHOOK',
       'code.keyType.ALPHA',
       'column.nit',
+      'form.nit',
       'day.understood',
       'noun.webhooks.many',
       'noun.webhooks.one',

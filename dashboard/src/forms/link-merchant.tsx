@@ -2,6 +2,7 @@
  * Links a merchant the sponsor bank approved (its NIT and name as the bank holds them) as one of the
  * platform's customers: the first step of a new platform.
  */
+import { parseMobilePhone, parseNit } from '../colombian-numbers';
 import { useDashboard } from '../components/context';
 import { FormEnd } from '../components/form-end';
 import { TextField } from '../components/text-field';
@@ -32,7 +33,10 @@ const API_FIELDS = {
   merchant_category_code: 'lm-mcc',
 };
 
-/** The API's rules, checked before sending: every field is needed, these have a form. */
+/**
+ * The API's rules, checked before sending: every field is needed, these have a form. The NIT and the
+ * phone are taken as Colombians type them (colombian-numbers.ts) and sent as the API writes them.
+ */
 function check(values: typeof INITIAL): Record<string, string> {
   const problems: Record<string, string> = {};
   const need = (id: string, value: string, rule: RegExp, what: string) => {
@@ -40,9 +44,14 @@ function check(values: typeof INITIAL): Record<string, string> {
     else if (!rule.test(value.trim())) problems[id] = what;
   };
   need('lm-name', values.business_name, /./, '');
-  need('lm-nit', values.nit, /^\d{9}$/, t('form.nitRule'));
+  const nit = parseNit(values.nit);
+  if (!values.nit.trim()) problems['lm-nit'] = t('field.needed');
+  else if (!nit.ok)
+    problems['lm-nit'] =
+      nit.problem === 'checkDigit' ? t('form.nitCheckDigit', { digit: nit.expected }) : t('form.nitRule');
   need('lm-email', values.email, /^[^\s@]+@[^\s@]+\.[^\s@]+$/, t('form.emailRule'));
-  need('lm-phone', values.phone, /^3\d{9}$/, t('form.phoneRule'));
+  if (!values.phone.trim()) problems['lm-phone'] = t('field.needed');
+  else if (!parseMobilePhone(values.phone).ok) problems['lm-phone'] = t('form.phoneRule');
   need('lm-line1', values.line_1, /./, '');
   need('lm-city', values.city, /./, '');
   need('lm-state', values.state, /./, '');
@@ -50,6 +59,9 @@ function check(values: typeof INITIAL): Record<string, string> {
   need('lm-mcc', values.mcc, /^\d{4}$/, t('form.mccRule'));
   return problems;
 }
+
+/** The value of a number the check above passed. */
+const typedValue = (typed: ReturnType<typeof parseNit>): string => (typed.ok ? typed.value : '');
 
 export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }) {
   const { api } = useDashboard();
@@ -65,9 +77,9 @@ export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }
             type: 'BUSINESS',
             business_name: v.business_name.trim(),
             email: v.email.trim(),
-            mobile_phone_number: v.phone.trim(),
+            mobile_phone_number: typedValue(parseMobilePhone(v.phone)),
             identification_type: 'NIT',
-            identification_number: v.nit.trim(),
+            identification_number: typedValue(parseNit(v.nit)),
             address: {
               line_1: v.line_1.trim(),
               city: v.city.trim(),
@@ -91,9 +103,9 @@ export function LinkMerchantForm({ onLinked }: { readonly onLinked: () => void }
       <h2 id="link-merchant">{t('form.linkMerchant')}</h2>
       <p class="hint">{t('form.merchantHint')}</p>
       {field('lm-name', t('form.businessName'), 'business_name', { autoComplete: 'organization' })}
-      {field('lm-nit', t('form.nit'), 'nit', { inputMode: 'numeric', maxLength: 9 })}
+      {field('lm-nit', t('form.nit'), 'nit', { maxLength: 20, hint: t('form.nitHint') })}
       {field('lm-email', t('form.email'), 'email', { type: 'email', autoComplete: 'email' })}
-      {field('lm-phone', t('form.phone'), 'phone', { type: 'tel', inputMode: 'tel', maxLength: 10 })}
+      {field('lm-phone', t('form.phone'), 'phone', { type: 'tel', inputMode: 'tel', maxLength: 20 })}
       {field('lm-line1', t('form.address'), 'line_1', { autoComplete: 'address-line1' })}
       <div class="field-row">
         {field('lm-city', t('form.city'), 'city')}
