@@ -2,7 +2,7 @@
 import { accountColumns } from '../components/account-columns';
 import { useDashboard, useMay } from '../components/context';
 import { Filters, useFilters } from '../components/filters';
-import { useMerchantFilter } from '../components/merchants';
+import { forgetMerchants, useMerchantFilter } from '../components/merchants';
 import { PagedTable } from '../components/paged-table';
 import { Status } from '../components/ui';
 import { usePage } from '../components/use-page';
@@ -62,7 +62,14 @@ export function MerchantsPage() {
           />
         </>
       )}
-      {may('linkMerchant') && <LinkMerchantForm onLinked={merchants.reload} />}
+      {may('linkMerchant') && (
+        <LinkMerchantForm
+          onLinked={() => {
+            forgetMerchants(api);
+            merchants.reload();
+          }}
+        />
+      )}
     </>
   );
 }

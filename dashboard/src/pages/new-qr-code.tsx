@@ -150,7 +150,7 @@ export function NewQrCodePage() {
 
 function NewQrCodeForm() {
   const { api } = useDashboard();
-  const { merchants } = useMerchants();
+  const { merchants, state: merchantsRead, retry: readMerchantsAgain } = useMerchants();
   const action = useAction();
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const [fields, setFields] = useState<Fields>({
@@ -209,7 +209,7 @@ function NewQrCodeForm() {
             required
             value={fields.customer_id}
             onChange={set('customer_id')}
-            aria-describedby={active.length === 0 ? 'new-merchant-hint' : undefined}
+            aria-describedby={merchantsRead.step === 'read' && active.length === 0 ? 'new-merchant-hint' : undefined}
           >
             <option value="">{t('newQr.chooseMerchant')}</option>
             {active.map((m) => (
@@ -218,7 +218,11 @@ function NewQrCodeForm() {
               </option>
             ))}
           </select>
-          {active.length === 0 && (
+          {/* "No merchant" only when the read said so: a failed read says it failed, with Retry. */}
+          {merchantsRead.step === 'failed' && (
+            <ProblemMessage error={merchantsRead.error} onRetry={readMerchantsAgain} />
+          )}
+          {merchantsRead.step === 'read' && active.length === 0 && (
             <p id="new-merchant-hint" class="hint">
               {t('newQr.noMerchant')} <a href={linkTo('merchants')}>{t('newQr.noMerchantLink')}</a> {t('newQr.first')}
             </p>
