@@ -2,7 +2,8 @@
  * The merchants behind the dashboard's filters and forms (dashboard/src/components/merchants.ts), in
  * Debian's Chromium against the real local runtime: read once while the person is signed in, however
  * many pages ask for them; read again after the person links one; and a read that failed says it
- * failed, with Retry, where the new-QR form would otherwise say there is no merchant.
+ * failed, with Retry, where the new-QR form would otherwise say there is no merchant. A platform
+ * without merchants opens on its first steps, not on an empty chart.
  */
 import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -99,5 +100,17 @@ test('a failed read says so with Retry, never that there is no merchant; Retry b
   await page.getByRole('button', { name: en['app.retry'] }).click();
   await merchantChoice(page).waitFor({ state: 'attached' });
   expect(await page.getByRole('alert').filter({ hasText: en['problem.unavailable'] }).count()).toBe(0);
+  await context.close();
+});
+
+test('a platform without merchants opens on its first steps, not an empty chart', async () => {
+  const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
+  const page = await context.newPage();
+  // sandbox-client-b has linked nothing in this file's table.
+  await signIn(page, api.url, 'merchant-admin-b');
+  await page.getByRole('heading', { level: 2, name: en['firstRun.title'] }).waitFor();
+  await page.getByRole('link', { name: en['firstRun.merchant'] }).waitFor();
+  expect(await page.locator('section.overview').count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
   await context.close();
 });

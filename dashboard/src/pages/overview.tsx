@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { ListQuery, Payment } from '../api';
 import { useDashboard } from '../components/context';
 import { DailyChart, DailyTable, type Measure } from '../components/daily-chart';
+import { FirstRun } from '../components/first-run';
 import { useMerchants } from '../components/merchants';
 import { ProblemMessage } from '../components/problem';
 import { dayBounds, lastDays } from '../days';
@@ -68,7 +69,7 @@ function usePaymentsOf(days: readonly string[], customerId: string, attempt: num
 export function OverviewPage() {
   // The 30 days end today, as the page opens.
   const days = useMemo(() => lastDays(DAYS), []);
-  const { choices } = useMerchants();
+  const { choices, state: merchantsRead } = useMerchants();
   const [customerId, setCustomerId] = useState('');
   const [measure, setMeasure] = useState<Measure>('amounts');
   const [attempt, setAttempt] = useState(0);
@@ -76,6 +77,16 @@ export function OverviewPage() {
   const [tableOpen, setTableOpen] = useState(false);
   const { read, error } = usePaymentsOf(days, customerId, attempt);
   const figures = useMemo(() => read && dailyFigures(days, read.payments), [read, days]);
+  // A platform with no merchant yet has nothing to chart (an empty chart's axis read "$ 0,01"): the
+  // page that opens after signing in shows its first steps instead.
+  if (merchantsRead.step === 'read' && merchantsRead.merchants.length === 0) {
+    return (
+      <>
+        <h1>{t('overview.title')}</h1>
+        <FirstRun />
+      </>
+    );
+  }
   return (
     <>
       <h1>{t('overview.title')}</h1>
