@@ -37,8 +37,6 @@ export interface Attempt {
   readonly fault: Fault | undefined;
   /** The request's JSON body, as the SDK sent it (which table, index, key a call names). */
   readonly body: string;
-  /** The trace the call was made in (its X-Amzn-Trace-Id's Root): which invocation made it. */
-  readonly traceId: string | undefined;
   /** When the request reached the proxy, and when its answer was sent (performance.now()). */
   readonly sentMs: number;
   answeredMs?: number;
@@ -194,7 +192,6 @@ export class DynamoDbFaultProxy {
       attempt,
       fault,
       body: body.toString('utf8'),
-      traceId: /Root=([^;]+)/.exec(String(request.headers['x-amzn-trace-id'] ?? ''))?.[1],
       sentMs: performance.now(),
     };
     this.attempts.push(record);
