@@ -3,6 +3,7 @@
  * ACTIVE merchant, reading, listing and deleting it, and decoding any EMVCo payload. The payload is
  * fixed at creation (the merchant's data as it was then); the image is drawn from it on each read.
  */
+import { readTogether } from './read-together';
 import { decodeEmvPayload, type DecodedEmvPayload } from '../qr/emv-decode';
 import { QrFieldError } from '../qr/errors';
 import type { EmvSettings } from '../qr/emv-input';
@@ -171,15 +172,13 @@ export async function createQrCode(
   request: CreateQrCodeRequest,
 ): Promise<QrCodeWithImage> {
   checkQrCodeRequest(request);
-  const [customerRead, keyRead] = await Promise.allSettled([
+  // The customer's answer first, whichever read finished first.
+  const [customerRead, keyRead] = await readTogether(
     getOwnCustomer(deps.customers, tenant, request.customer_id),
     keyForNewQrCode(deps.keys, tenant, request.key_id),
-  ]);
-  // The customer's answer first, whichever read finished first.
-  if (customerRead.status === 'rejected') throw customerRead.reason;
-  if (keyRead.status === 'rejected') throw keyRead.reason;
-  const customer = customerRead.value;
-  const key = keyRead.value;
+  );
+  const customer = customerRead();
+  const key = keyRead();
   if (key.customer_id !== customer.id) throw invalidField('key_id', `is a key of another customer than ${customer.id}`);
   if (customer.status !== 'ACTIVE') throw customerInactive(customer.id);
 
