@@ -451,6 +451,15 @@ export const samples: Record<string, Sample> = {
     },
   },
   listRefunds: { status: 200, call: (fixtures) => call(fixtures, 'GET', '/v1/refunds?page_size=10') },
+  // The Overview's read: the tenant's last 30 days.
+  getPaymentTotals: {
+    status: 200,
+    call: (fixtures) => {
+      const today = colombiaDay(new Date().toISOString());
+      const from = colombiaDay(new Date(Date.now() - 29 * 86_400_000).toISOString());
+      return call(fixtures, 'GET', `/v1/payment-totals?from=${from}&to=${today}`);
+    },
+  },
   getSettlementReconciliation: {
     status: 200,
     call: (fixtures) =>

@@ -68,6 +68,18 @@ export const paymentRoutes: RouteFamily = {
       tableActions: [...LIST_ACTIONS, 'BatchGetItem'],
     },
     {
+      name: 'getPaymentTotals',
+      method: 'GET',
+      paths: ['/v1/payment-totals'],
+      handler: 'get-payment-totals',
+      summary: "The client's payments received and sent per Bogotá day of a period, by status, with their sum",
+      schemas: { body: null, query: 'paymentTotalsQuerySchema', response: 'paymentTotalsSchema' },
+      problems: [],
+      scopes: [SCOPES.paymentsRead],
+      // One Query of the period's daily totals, the tenant's or the merchant's, whatever its payments.
+      tableActions: ['Query'],
+    },
+    {
       name: 'createRefund',
       method: 'POST',
       paths: ['/v1/payments/{id}/refunds'],

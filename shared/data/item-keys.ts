@@ -190,6 +190,16 @@ export const itemKeys = {
     sk: `${day}#SHARD#${shard}`,
   }),
   dayCounterPartition: (partition: string): string => `DAYCOUNT#${partition}`,
+  /**
+   * The payments' figures of a Bogotá day (shared/data/payment-totals.ts), the tenant's or one
+   * merchant's (`customerId`), in one shard: a period is one Query of a partition, by day.
+   */
+  dayTotalsShard: (tenant: string, customerId: string | undefined, day: string, shard: number): ItemKey => ({
+    pk: itemKeys.dayTotalsPartition(tenant, customerId),
+    sk: `${day}#SHARD#${shard}`,
+  }),
+  dayTotalsPartition: (tenant: string, customerId?: string): string =>
+    customerId === undefined ? `DAYTOTALS#${tenant}` : `DAYTOTALS#${tenant}#CUSTOMER#${customerId}`,
 } as const;
 
 /**

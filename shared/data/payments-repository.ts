@@ -3,9 +3,9 @@
  * moves: in one TransactWriteItems it puts the payment records (listed in their client's collection
  * and in their customer's scope, their details beside them) or the network's answer to PENDING ones,
  * changes the balances (a debit only while the balance covers it), records each change as a movement
- * of its account, puts the events that report it (the outbox), updates the list counters, and carries
- * the caller's own items (the resolution's one-payment guard, status checks, a QR code's update), so
- * that either all of it is written or none of it.
+ * of its account, puts the events that report it (the outbox), updates the list counters and the
+ * daily totals, and carries the caller's own items (the resolution's one-payment guard, status checks,
+ * a QR code's update), so that either all of it is written or none of it.
  */
 import { writeReview } from './transfer-reviews';
 import { auditItems, operatorAuditItems } from './audit-trail';
@@ -23,6 +23,7 @@ import { balanceMoveItems } from './movements';
 import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transaction';
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
+import { dayTotalsUpdates } from './payment-totals';
 import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
@@ -160,6 +161,8 @@ export function writePayment(write: PaymentWrite, items: readonly LabelledItem[]
           itemId: payment.id,
         })),
       ),
+      // The daily totals (GET /v1/payment-totals) move with the payments they count.
+      ...dayTotalsUpdates(write.payments, answered),
     );
   });
 }

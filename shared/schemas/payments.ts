@@ -179,3 +179,31 @@ export const paymentSchema = closedObject(
 );
 
 export const paymentListSchema = listAnswer('payments', paymentSchema);
+
+const DAY = { type: 'string', format: 'date' } as const;
+
+/** GET /v1/payment-totals: a period of Bogotá days (at most 92), the tenant's or one merchant's. */
+export const paymentTotalsQuerySchema = closedObject({ from: DAY, to: DAY, customer_id: UUID }, ['from', 'to']);
+
+export type PaymentTotalsQuery = FromSchema<typeof paymentTotalsQuerySchema>;
+
+/** How many payments of a status, and their amount. */
+const statusFigureSchema = allRequired({ count: { type: 'integer', minimum: 0 }, amount: moneySchema });
+
+/** The payments received (INBOUND) and sent (OUTBOUND), by status: a payment counts on the day it was made. */
+const dayFiguresProperties = {
+  received: allRequired({ settled: statusFigureSchema, processing: statusFigureSchema, rejected: statusFigureSchema }),
+  sent: allRequired({ settled: statusFigureSchema, pending: statusFigureSchema, rejected: statusFigureSchema }),
+} as const;
+
+/** The daily totals of a period (docs/payments.md, "Daily totals"): each day's figures, and their sum. */
+export const paymentTotalsSchema = closedObject(
+  {
+    from: DAY,
+    to: DAY,
+    customer_id: UUID,
+    totals: allRequired(dayFiguresProperties),
+    days: { type: 'array', items: allRequired({ date: DAY, ...dayFiguresProperties }) },
+  },
+  ['from', 'to', 'totals', 'days'],
+);

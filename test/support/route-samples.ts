@@ -58,6 +58,8 @@ export type ForeignAnswer =
   | { readonly kind: 'not-found' }
   /** A list filtered by the owner's ids: 200 with none of the owner's items. */
   | { readonly kind: 'empty-list'; readonly collection: string }
+  /** Figures filtered by the owner's ids (its merchant's daily totals): 200, every count 0. */
+  | { readonly kind: 'nothing-counted' }
   /** The route names no data of a client (it creates the caller's own, or is an operator tool). */
   | { readonly kind: 'not-applicable'; readonly why: string };
 
@@ -422,6 +424,15 @@ export const ROUTE_SAMPLES: Readonly<Record<string, RouteSample>> = {
     valid: async ({ party }) => ({ query: { customer_id: party.customerId, direction: 'OUTBOUND' } }),
     foreign: { kind: 'empty-list', collection: 'payments' },
     list: { collection: 'payments' },
+  },
+  getPaymentTotals: {
+    // The party's merchant received a payment today: its figures are not all zero.
+    valid: async (context) => {
+      await receivedPayment(context);
+      const today = colombiaToday();
+      return { query: { customer_id: context.party.customerId, from: today, to: today } };
+    },
+    foreign: { kind: 'nothing-counted' },
   },
   createReport: {
     valid: async ({ party }) => ({ body: movementsReportBody(party) }),

@@ -95,19 +95,29 @@ export interface Writes {
   readonly updated: Readonly<Record<string, number>>;
 }
 
+const attribute =
+  (name: string) =>
+  (item: Item): number =>
+    Number(item[name] ?? 0);
+
 /**
- * Items that count something, and the attribute holding the count: a list's counter, a client's count
- * of PENDING reports. What is compared is how far they moved, not whether the item was there before.
+ * Items that count something, and how to read their count: a list's counter, a client's count of
+ * PENDING reports, a day's payment totals (the payments of every direction and status). What is
+ * compared is how far they moved, not whether the item was there before.
  */
-const COUNT_ATTRIBUTE: Readonly<Record<string, string>> = {
-  COUNTER: 'count',
+const COUNT_OF: Readonly<Record<string, (item: Item) => number>> = {
+  COUNTER: attribute('count'),
   // A list's count of one day's items (events: shared/data/events.ts).
-  DAY_COUNTER: 'count',
-  PENDING_REPORTS: 'pending',
+  DAY_COUNTER: attribute('count'),
+  PENDING_REPORTS: attribute('pending'),
+  // shared/data/payment-totals.ts: `in_settled_count`, `out_pending_count`, ...
+  DAY_TOTALS: (item) =>
+    Object.entries(item)
+      .filter(([name]) => name.endsWith('_count'))
+      .reduce((sum, [, value]) => sum + Number(value), 0),
 };
 
-const countOf = (item: Item | undefined, entity: string): number =>
-  Number(item?.[COUNT_ATTRIBUTE[entity] ?? 'count'] ?? 0);
+const countOf = (item: Item | undefined, entity: string): number => (item ? COUNT_OF[entity]!(item) : 0);
 
 /** The resource writes a set of changes amounts to, to compare one request's with a race's. */
 export function writesOf(changes: TableChanges): Writes {
@@ -119,13 +129,12 @@ export function writesOf(changes: TableChanges): Writes {
   };
   for (const item of changes.added) {
     const entity = String(item['entity']);
-    if (entity in COUNT_ATTRIBUTE) bump(counters, String(item['pk']), countOf(item, entity));
+    if (entity in COUNT_OF) bump(counters, String(item['pk']), countOf(item, entity));
     else if (!BOOKKEEPING.has(entity)) bump(entities, entity);
   }
   for (const { before, after } of changes.changed) {
     const entity = String(after['entity']);
-    if (entity in COUNT_ATTRIBUTE)
-      bump(counters, String(after['pk']), countOf(after, entity) - countOf(before, entity));
+    if (entity in COUNT_OF) bump(counters, String(after['pk']), countOf(after, entity) - countOf(before, entity));
     else if (!BOOKKEEPING.has(entity)) bump(updated, entity);
   }
   for (const item of changes.removed) {
