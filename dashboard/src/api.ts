@@ -18,6 +18,7 @@ export type QrCode = Schemas['QrCode'];
 export type QrCodeWithImage = Schemas['QrCodeWithImage'];
 export type CreateQrCodeRequest = Schemas['CreateQrCodeRequest'];
 export type Payment = Schemas['Payment'];
+export type PaymentTotals = Schemas['PaymentTotals'];
 export type Refund = Schemas['Refund'];
 export type Customer = Schemas['Customer'];
 /** An account as the list of accounts answers it: with its merchant's name. */
@@ -152,6 +153,9 @@ export function createApi(baseUrl: string, token: () => string) {
       ),
 
     listPayments: (query: ListQuery<'listPayments'>) => answerOf(GET('/v1/payments', { params: { query } })),
+    /** `from` and `to`: calendar days of Bogotá, YYYY-MM-DD, at most 92 of them. */
+    getPaymentTotals: (query: ListQuery<'getPaymentTotals'>) =>
+      answerOf(GET('/v1/payment-totals', { params: { query } })),
     getPayment: (id: string) => answerOf(GET('/v1/payments/{id}', byId(id))),
     listRefunds: (query: ListQuery<'listRefunds'>) => answerOf(GET('/v1/refunds', { params: { query } })),
     /** Gives the payer `amount` back (the whole remainder when undefined). */

@@ -3,7 +3,8 @@
  * Debian's Chromium against the real local runtime: read once while the person is signed in, however
  * many pages ask for them; read again after the person links one; and a read that failed says it
  * failed, with Retry, where the new-QR form would otherwise say there is no merchant. A platform
- * without merchants opens on its first steps, not on an empty chart.
+ * without merchants opens on its first steps, not on an empty chart; first steps whose reads failed
+ * say so, with Retry, and mark none done.
  */
 import { jest } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -112,5 +113,44 @@ test('a platform without merchants opens on its first steps, not an empty chart'
   await page.getByRole('link', { name: en['firstRun.merchant'] }).waitFor();
   expect(await page.locator('section.overview').count()).toBe(0);
   expect(await axeViolations(page)).toEqual([]);
+  await context.close();
+});
+
+test('first steps whose reads failed say so with Retry and mark no step; Retry reads what exists', async () => {
+  const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
+  const page = await context.newPage();
+  // The API fails the keys' read until the test lets it through.
+  let failing = true;
+  await page.route(
+    (url) => url.pathname === '/v1/keys',
+    async (route) => {
+      if (!failing) return route.continue();
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'INTERNAL_ERROR' }),
+      });
+    },
+  );
+  await signIn(page, api.url, 'merchant-admin-a');
+  // The test's merchant has an account and a key, and no QR code: the codes page shows the first steps.
+  await page.goto(`${api.url}/dashboard/#/qrcodes`);
+  await page.getByRole('heading', { level: 2, name: en['firstRun.title'] }).waitFor();
+  await page.getByRole('alert').filter({ hasText: en['problem.unavailable'] }).waitFor();
+  const steps = page.locator('ol.steps li');
+  expect(await steps.count()).toBe(5);
+  expect(await page.locator('ol.steps li.done, ol.steps li.next').count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  failing = false;
+  await page.getByRole('button', { name: en['app.retry'] }).click();
+  await page.locator('ol.steps li.next').waitFor();
+  expect(await page.locator('ol.steps li.done').allTextContents()).toEqual(
+    [en['firstRun.merchant'], en['firstRun.account'], en['firstRun.key']].map(
+      (step) => `${step} ${en['firstRun.done']}`,
+    ),
+  );
+  expect(await page.locator('ol.steps li.next').textContent()).toContain(en['firstRun.code']);
+  expect(await page.getByRole('alert').count()).toBe(0);
   await context.close();
 });

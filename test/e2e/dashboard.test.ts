@@ -395,6 +395,14 @@ test('merchant-admin-a creates a QR code from the form with amounts typed as Col
   await leave(context);
 });
 
+/** The totals the page shows once the daily totals of `day` (YYYY-MM-DD) answered. */
+async function totalsAfter(page: Page, day: string): Promise<string[]> {
+  await page.waitForResponse((answer) => answer.url().includes(`/v1/payment-totals?from=${day}&to=${day}`));
+  const totals = page.getByRole('definition');
+  await until(async () => (await totals.count()) === 4, 'the totals shown');
+  return totals.allTextContents();
+}
+
 test("payments: Bogotá's day, the search by reference, totals, reference and merchant columns", async () => {
   const { context, page } = await newPerson();
   await signIn(page, 'merchant-admin-a');
@@ -410,11 +418,9 @@ test("payments: Bogotá's day, the search by reference, totals, reference and me
   await search.fill('MOSTRADOR1');
   await search.press('Enter');
   await until(async () => (await page.getByRole('row').count()) === 2, 'one payment');
+  // A search by reference is summed from its list (the daily totals do not know references).
   const totals = page.getByRole('definition');
-  await page
-    .getByText(`${formatCop('119000.00')}`, { exact: true })
-    .first()
-    .waitFor();
+  await until(async () => (await totals.allTextContents())[0] === '1', "the search's totals");
   expect(await totals.allTextContents()).toEqual([
     '1',
     formatCop('119000.00'),
@@ -435,6 +441,7 @@ test("payments: Bogotá's day, the search by reference, totals, reference and me
   const day = page.getByLabel('Created on');
   const today = bogotaDay();
   const asked = page.waitForRequest((request) => request.url().includes('created_from='));
+  const todayTotals = totalsAfter(page, today.iso);
   await day.fill(today.typed);
   await day.press('Enter');
   const query = new URL((await asked).url()).searchParams;
@@ -442,8 +449,17 @@ test("payments: Bogotá's day, the search by reference, totals, reference and me
   expect(query.get('created_to')?.endsWith('T04:59:59.999Z')).toBe(true);
   await page.getByText(`${today.typed}, Bogotá`).waitFor();
   await rowWith(page, 'MOSTRADOR1').waitFor();
-  await day.fill(bogotaDay(-1).typed);
+  // The day's totals come from the API's daily totals of that one day: every payment of this test is
+  // today's, so they are the last 30 days' (which the page shows, and says, with no day chosen).
+  const dayTotals = await todayTotals;
+  await day.fill('');
   await day.press('Enter');
+  await page.getByText('Totals of the last 30 days in Bogotá', { exact: false }).waitFor();
+  expect(await page.getByRole('definition').allTextContents()).toEqual(dayTotals);
+  await day.fill(bogotaDay(-1).typed);
+  const yesterday = totalsAfter(page, bogotaDay(-1).iso);
+  await day.press('Enter');
+  expect(await yesterday).toEqual(['0', formatCop('0.00'), formatCop('0.00'), formatCop('0.00')]);
   await page.getByText('No payments to show.').waitFor();
   await day.fill('31/02/2026');
   await day.press('Enter');

@@ -33,7 +33,9 @@ import {
   dynamoInboundPaymentStore,
   dynamoPaymentStore,
   dynamoSettlementStore,
+  writePayment,
 } from '../../shared/data/payments-repository';
+import type { StoredPayment } from '../../shared/domain/payments';
 import { httpWebhookTransport } from '../../shared/data/webhook-transport';
 import { dynamoQrCodeReferences, dynamoQrCodeStore } from '../../shared/data/qrcodes-repository';
 import type { Item, TestTable } from './dynamo-table';
@@ -247,3 +249,44 @@ const EVENT_ORDER = [
   'payment.rejected',
 ];
 const order = (event: Item): number => EVENT_ORDER.indexOf(String(event['type']));
+
+/** The merchants of seedReceivedPayments: each write holds one payment of each (one move per account). */
+const SEED_MERCHANTS = 8;
+
+/**
+ * `count` payments of 1.00 to 2.00 received over the `days` days that end now by SEED_MERCHANTS new
+ * merchants of `tenant`, SETTLED and credited to their accounts, oldest first: written by
+ * writePayment, the one way payments are written, as a month of sales would have been (lists,
+ * counters, daily totals, ledger), without the requests that would take minutes to make them.
+ */
+export async function seedReceivedPayments(tenant: string, count: number, days: number): Promise<void> {
+  const end = Date.now() - 60_000;
+  const span = (days - 1) * 86_400_000;
+  const merchants = await Promise.all(Array.from({ length: SEED_MERCHANTS }, () => storedMerchant(tenant, 0)));
+  for (let first = 0; first < count; first += SEED_MERCHANTS) {
+    const at = new Date(end - span + Math.floor((span * first) / count)).toISOString();
+    const payments = merchants.slice(0, count - first).map(({ account }, index): StoredPayment => ({
+      id: randomUUID(),
+      tenant,
+      customer_id: account.customer_id,
+      account_id: account.id,
+      direction: 'INBOUND',
+      status: 'SETTLED',
+      amount_cents: 100 + ((first + index) % 101),
+      counterparty: {
+        owner: { name: 'Comprador de prueba' },
+        participant: { name: 'Banco Ejemplo', identification_number: '860000002' },
+      },
+      approval: 'NOT_REQUIRED',
+      created_at: at,
+      updated_at: at,
+      settled_at: at,
+    }));
+    const outcome = await writePayment({
+      payments,
+      moves: payments.map((p) => ({ accountId: p.account_id, paymentId: p.id, amountCents: p.amount_cents })),
+      events: [],
+    });
+    if (!outcome.written) throw new Error(`Seeded payments refused by ${[...outcome.failed.keys()].join(', ')}`);
+  }
+}

@@ -261,13 +261,12 @@ export const en = {
   'overview.sentCount': 'Sent (payments)',
   'overview.sentAmount': 'Sent (amount)',
   'overview.total': 'Total',
-  'overview.partial':
-    'Counted the newest {count} of {of} payments: the oldest days are incomplete. Filter by merchant to see them whole.',
   'overview.what': 'A rejected payment moved no money and is left out; a payment still under way counts.',
   // Payments.
   'payments.title': 'Payments',
   'payments.totals': 'Totals of the payments shown',
   'payments.count': 'Payments',
+  'payments.lastDays': 'Totals of the last {count} days in Bogotá: choose a day to see its own.',
   'payments.newestOf': '{count} newest of {of}',
   'payments.rejected': ' ({count} rejected, not counted below)',
   'payments.received': 'Received',

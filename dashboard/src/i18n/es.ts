@@ -252,12 +252,11 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'overview.sentCount': 'Enviado (pagos)',
   'overview.sentAmount': 'Enviado (monto)',
   'overview.total': 'Total',
-  'overview.partial':
-    'Se contaron los {count} pagos más recientes de {of}: los días más antiguos están incompletos. Filtre por comercio para verlos completos.',
   'overview.what': 'Un pago rechazado no movió dinero y no se cuenta; un pago aún en curso sí se cuenta.',
   'payments.title': 'Pagos',
   'payments.totals': 'Totales de los pagos mostrados',
   'payments.count': 'Pagos',
+  'payments.lastDays': 'Totales de los últimos {count} días en Bogotá: elija un día para ver los suyos.',
   'payments.newestOf': 'los {count} más recientes de {of}',
   'payments.rejected': ' ({count} rechazados, no sumados abajo)',
   'payments.received': 'Recibido',
