@@ -281,6 +281,8 @@ const STORAGE_ATTRIBUTES = new Set([
   'lday_open',
   'lsince',
   'moves',
+  // A payment's words, for finding it (shared/data/payment-search.ts).
+  'search',
 ]);
 
 /** The stored record without the attributes that only exist for the table's sake. */

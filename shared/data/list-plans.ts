@@ -62,8 +62,10 @@ const TABLE: ListIndex = { items: undefined, keys: undefined, stepsWhole: false,
 
 /** A condition on an item attribute that the index's key cannot express. */
 export type FilterClause =
-  | { readonly kind: 'equals'; readonly attribute: string; readonly value: string }
-  | { readonly kind: 'range'; readonly attribute: string; readonly from?: string; readonly to?: string };
+  | { readonly kind: 'equals'; readonly attribute: string; readonly value: string | number }
+  | { readonly kind: 'range'; readonly attribute: string; readonly from?: string; readonly to?: string }
+  /** The attribute (a string) holds the value somewhere in it. */
+  | { readonly kind: 'contains'; readonly attribute: string; readonly value: string };
 
 export interface ListSource {
   readonly tenant: string;
@@ -236,6 +238,11 @@ function filterCondition(clauses: readonly FilterClause[]): Condition | undefine
     if (clause.kind === 'equals') {
       values[`:f${i}`] = clause.value;
       parts.push(`${name} = :f${i}`);
+      return;
+    }
+    if (clause.kind === 'contains') {
+      values[`:f${i}`] = clause.value;
+      parts.push(`contains(${name}, :f${i})`);
       return;
     }
     if (clause.from !== undefined) {

@@ -20,7 +20,7 @@ export interface ListedKind<T extends ListedRecord, F> {
   /** The scope of the collection a record is listed in (undefined: the collection only). */
   readonly scopeOf: (record: T) => string | undefined;
   /** What a list reads: the scope a filter names (if one does), and what the other filters compare. */
-  readonly where: (filters: F) => Pick<ListRecordsInput, 'scope' | 'equals'>;
+  readonly where: (filters: F) => Pick<ListRecordsInput, 'scope' | 'equals' | 'contains'>;
   /** Gets see the latest write (a retry meets the payment its first request wrote). */
   readonly consistentGet?: boolean;
   /**

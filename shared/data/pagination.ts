@@ -235,7 +235,9 @@ export interface ListRecordsInput {
   /** Read only this scope's partition (e.g. `CUSTOMER#<id>` for a customer_id filter). */
   readonly scope?: string | undefined;
   /** Keep the items whose attribute equals the value; an undefined value is no filter. */
-  readonly equals?: Readonly<Record<string, string | undefined>>;
+  readonly equals?: Readonly<Record<string, string | number | undefined>>;
+  /** Keep the items whose attribute (a string) holds every one of the values. */
+  readonly contains?: Readonly<Record<string, readonly string[] | undefined>>;
   /** Records never updated, listed by creation only (ListSource). */
   readonly immutable?: boolean;
   /** Records that expire, listed from `since` on and counted by day (ListSource). */
@@ -274,15 +276,21 @@ function listPageInput({
   collection,
   scope,
   equals = {},
+  contains = {},
   immutable,
   daily,
   request,
   parent,
   join,
 }: ListRecordsInput): ListPageInput {
-  const filters: FilterClause[] = Object.entries(equals).flatMap(([attribute, value]) =>
-    value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
-  );
+  const filters: FilterClause[] = [
+    ...Object.entries(equals).flatMap(([attribute, value]) =>
+      value === undefined ? [] : [{ kind: 'equals' as const, attribute, value }],
+    ),
+    ...Object.entries(contains).flatMap(([attribute, values = []]) =>
+      values.map((value) => ({ kind: 'contains' as const, attribute, value })),
+    ),
+  ];
   const source = {
     tenant,
     collection,

@@ -16,7 +16,7 @@ import type { SettlementStore } from '../domain/settlement';
 import { tableName } from './client';
 import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventsPut } from './events';
-import { listPartitions, listedRecordPut } from './inserts';
+import { listPartitions, listedRecordPut, type ListedRecord } from './inserts';
 import { itemKeys } from './item-keys';
 import { listedReads, listingOf, underCustomer } from './listed-records';
 import { balanceMoveItems } from './movements';
@@ -24,27 +24,44 @@ import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transacti
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { dayTotalsUpdates } from './payment-totals';
+import { searchTerms, searchTextOf } from './payment-search';
 import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
 
+const BY_CUSTOMER = underCustomer<StoredPayment, PaymentListFilters>(
+  'PAYMENT',
+  itemKeys.payment,
+  (filters) => ({
+    account_id: filters.accountId,
+    direction: filters.direction,
+    status: filters.status,
+    qr_code_reference: filters.qrCodeReference,
+    amount_cents: filters.amountCents,
+  }),
+  // A retry meets the payment its first request wrote a moment before.
+  true,
+);
+
 const PAYMENTS = {
-  ...underCustomer<StoredPayment, PaymentListFilters>(
-    'PAYMENT',
-    itemKeys.payment,
-    (filters) => ({
-      account_id: filters.accountId,
-      direction: filters.direction,
-      status: filters.status,
-      qr_code_reference: filters.qrCodeReference,
-    }),
-    // A retry meets the payment its first request wrote a moment before.
-    true,
-  ),
+  ...BY_CUSTOMER,
+  where: (filters: PaymentListFilters) => ({
+    ...BY_CUSTOMER.where(filters),
+    contains: { search: searchTerms(filters.search) },
+  }),
   // Its lists read its details with it (shared/data/payment-details.ts).
   join: detailJoin,
 };
+
+/** The Put of a payment's own item (its details apart), with the words it is found by. */
+const paymentItemPut = (payment: StoredPayment): TransactItem =>
+  listedRecordPut(
+    { ...withoutDetails(payment), search: searchTextOf(payment) } as ListedRecord,
+    PAYMENTS.key(payment.id),
+    PAYMENTS.name,
+    listingOf(PAYMENTS, payment),
+  );
 
 /** A transaction item of the caller's, named so that the caller can tell why a write failed. */
 export interface LabelledItem {
@@ -72,12 +89,7 @@ export type PaymentWriteOutcome = LedgerWriteOutcome<string>;
  * not a Put: its details stay where they are (a payment written before details keeps them on its item).
  */
 function answeredUpdate(payment: StoredPayment): TransactItem {
-  const { Put } = listedRecordPut(
-    withoutDetails(payment),
-    PAYMENTS.key(payment.id),
-    PAYMENTS.name,
-    listingOf(PAYMENTS, payment),
-  );
+  const { Put } = paymentItemPut(payment);
   const fields = Object.entries(Put!.Item!).filter(([name]) => name !== 'pk' && name !== 'sk');
   return {
     Update: {
@@ -105,12 +117,7 @@ function answeredUpdate(payment: StoredPayment): TransactItem {
  * again by the sweeper.
  */
 function newPaymentPut(payment: StoredPayment, workDueAt: PaymentWrite['workDueAt']): TransactItem {
-  const put = listedRecordPut(
-    withoutDetails(payment),
-    PAYMENTS.key(payment.id),
-    PAYMENTS.name,
-    listingOf(PAYMENTS, payment),
-  );
+  const put = paymentItemPut(payment);
   if (payment.status !== 'PENDING' && payment.status !== 'PROCESSING') return put;
   const dueAt = workDueAt?.[payment.id];
   if (!dueAt) throw new Error(`Payment ${payment.id} is ${payment.status} without the time its work is due`);
@@ -284,11 +291,7 @@ export const dynamoSettlementStore: SettlementStore = {
 
   decide: decideInbound,
 
-  markInReview: (reviewed) =>
-    writeReview(
-      listedRecordPut(withoutDetails(reviewed), PAYMENTS.key(reviewed.id), PAYMENTS.name, listingOf(PAYMENTS, reviewed))
-        .Put!,
-    ),
+  markInReview: (reviewed) => writeReview(paymentItemPut(reviewed).Put!),
 };
 
 export const dynamoInboundPaymentStore: InboundPaymentStore = {

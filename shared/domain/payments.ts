@@ -153,6 +153,10 @@ export interface PaymentListFilters {
   readonly direction?: PaymentDirection;
   readonly status?: PaymentStatus;
   readonly qrCodeReference?: string;
+  /** The amount exactly (a QR payment's: its code's or the payer's amount plus the tip). */
+  readonly amountCents?: number;
+  /** Words that each start one of the payment's (docs/payments.md, "Finding a payment"), or its id. */
+  readonly search?: string;
 }
 
 /** Its `get` is strongly consistent: a payment is read right after the write that created it. */
@@ -253,6 +257,8 @@ export const listPayments = listOf({
     ...optional('direction', query.direction),
     ...optional('status', query.status),
     ...optional('qrCodeReference', query.qr_code_reference),
+    ...optional('amountCents', query.amount === undefined ? undefined : parseCents(query.amount)),
+    ...optional('search', query.search),
   }),
   toPublic: publicPayment,
 });

@@ -100,6 +100,11 @@ export const paymentListQuerySchema = listQueryUnderCustomer({
   status: { type: 'string', enum: PAYMENT_STATUSES },
   // The prefixed form a QR payment carries: CO.COM.<ACQUIRER>.TRXIDP<reference>.
   qr_code_reference: QR_CODE_REFERENCE,
+  // Exactly this amount, e.g. 58000.00.
+  amount: PAYMENT_AMOUNT_VALUE,
+  // Words each starting one of the payment's (reference, description, the other side's names and
+  // document), in any case and with or without accents; or the payment's id.
+  search: text(100),
 });
 
 export type PaymentListQuery = FromSchema<typeof paymentListQuerySchema>;
