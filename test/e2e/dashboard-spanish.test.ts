@@ -264,3 +264,23 @@ test('the switch changes the language at once and the choice outlives a reload; 
 });
 
 const shoot = (page: Page, name: string) => shootIn(page, SCREENSHOTS, name);
+
+test("the webhook form says the API's refusals in Spanish, beside the address", async () => {
+  const page = await personReading('es-CO');
+  await signIn(page, api.url, 'merchant-admin-a', SPANISH);
+  await open(page, '#/webhooks', es['webhooks.title']);
+  const url = page.getByLabel(es['form.webhookUrl']);
+  for (const [typed, said] of [
+    // The local stage takes http only for this machine.
+    ['http://tienda.co/breb', es['field.httpsOnlyLocal']],
+    ['https://ana:clave@tienda.co/breb', es['field.noCredentials']],
+  ] as const) {
+    await url.fill(typed);
+    const refused = page.waitForResponse((answer) => answer.url().endsWith('/v1/webhooks') && answer.status() === 400);
+    await page.getByRole('button', { name: es['form.addWebhook'] }).click();
+    await refused;
+    await page.getByText(said).waitFor();
+  }
+  expect(await page.locator('main').innerText()).not.toMatch(/must (be|not)/);
+  await page.context().close();
+});

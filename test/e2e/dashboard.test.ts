@@ -734,6 +734,60 @@ test('every page at a desk and on a phone: nothing scrolls sideways, axe-core pa
   await leave(context);
 }, 300_000);
 
+test('payments found by the start of a word in any case, and by an amount typed the Colombian way', async () => {
+  const { context, page } = await newPerson();
+  await signIn(page, 'merchant-admin-a');
+  await open(page, '#/payments', 'Payments');
+  const search = page.getByLabel('Search', { exact: true });
+  const asked = page.waitForRequest((request) => request.url().includes('search=mOsTr'));
+  await search.fill('mOsTr');
+  await search.press('Enter');
+  await asked;
+  await until(async () => (await page.getByRole('row').count()) === 2, 'the one payment found');
+  await rowWith(page, 'MOSTRADOR1').waitFor();
+  await search.fill('');
+  await search.press('Enter');
+
+  const amount = page.getByLabel('Amount (COP)');
+  const byAmount = page.waitForRequest((request) => request.url().includes('amount=119000.00'));
+  await amount.fill('119.000');
+  await amount.press('Enter');
+  await byAmount;
+  await page.getByText(formatCop('119000.00'), { exact: true }).first().waitFor();
+  await until(async () => (await page.getByRole('row').count()) === 2, 'the one payment of that amount');
+  await rowWith(page, 'MOSTRADOR1').waitFor();
+  await amount.fill('1.19.000');
+  await amount.press('Enter');
+  await page.getByText(en['money.how'], { exact: false }).first().waitFor();
+  await leave(context);
+});
+
+test('on a phone the payments are compact cards: the time and the amount on one line, three lines at most', async () => {
+  const { context, page } = await newPerson(PHONE);
+  await signIn(page, 'merchant-admin-a');
+  await open(page, '#/payments', 'Payments');
+  const rows = page.locator('table.data tbody tr');
+  expect(await rows.count()).toBeGreaterThan(0);
+  const cards = await rows.evaluateAll((found) =>
+    found.map((row) => {
+      const box = (element: unknown) =>
+        (element as { getBoundingClientRect(): { top: number; height: number } }).getBoundingClientRect();
+      const cells = (row as unknown as { querySelectorAll(s: string): unknown[] }).querySelectorAll('td');
+      const amount = (row as unknown as { querySelector(s: string): unknown }).querySelector('td.number');
+      return { height: box(row).height, created: box(cells[0]).top, amount: box(amount).top };
+    }),
+  );
+  for (const card of cards) {
+    // A card of a line per cell was some 340 px: ten payments, 3,400 px of scrolling.
+    expect(card.height).toBeLessThan(110);
+    expect(Math.abs(card.amount - card.created)).toBeLessThan(8);
+  }
+  // The cells keep their role and column: a screen reader still names each by its header.
+  expect(await page.getByRole('columnheader').count()).toBe(7);
+  expect(await axeViolations(page)).toEqual([]);
+  await leave(context);
+});
+
 test('a payment sent goes from PENDING to SETTLED on its open page, without a reload', async () => {
   const machineA = await api.token('sandbox-client-a');
   const payer = await merchantWithKey(api, machineA, {

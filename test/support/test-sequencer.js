@@ -39,7 +39,7 @@ const KNOWN_SECONDS = {
   'test/e2e/account-lists.test.ts': 28,
   'test/integration/payments.test.ts': 28,
   'test/integration/balance-invariant.test.ts': 26,
-  'test/e2e/dashboard-patience.test.ts': 75,
+  'test/e2e/dashboard-tab-a-second.test.ts': 65,
   'test/e2e/audit-events.test.ts': 23,
   'test/reliability/dynamodb-restart.test.ts': 21,
   'test/e2e/network-directory.test.ts': 21,

@@ -1,7 +1,9 @@
 /**
  * A table of records, one row each, described by its columns: every list of the dashboard is one.
- * On a narrow screen each row becomes a card, each cell under its column's name (styles.css): the
- * roles are written out, since a table laid out otherwise loses them in some browsers.
+ * On a narrow screen each row becomes a card, each cell under its column's name (styles.css), or, for
+ * a long list a person scrolls through (`compact`: the payments), a few lines without the names, the
+ * amount first: the roles are written out, since a table laid out otherwise loses them in some
+ * browsers, and a screen reader still names each cell by its column.
  */
 import type { ComponentChildren } from 'preact';
 
@@ -17,9 +19,11 @@ export function DataTable<T extends { readonly id: string }>(props: {
   readonly caption: string;
   readonly columns: readonly Column<T>[];
   readonly items: readonly T[];
+  /** On a phone, a few lines per row rather than a line per cell. */
+  readonly compact?: boolean;
 }) {
   return (
-    <table class="data" role="table">
+    <table class={props.compact ? 'data compact' : 'data'} role="table">
       <caption class="visually-hidden">{props.caption}</caption>
       <thead role="rowgroup">
         <tr role="row">

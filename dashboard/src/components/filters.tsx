@@ -1,11 +1,13 @@
 /**
  * A list's filters: labelled selects whose first option means "any", days of Bogotá typed as
- * Colombia writes them (sent as the day's UTC bounds), and searches. A change applies at once (the
- * list starts a new walk); a day that cannot be read is said under its field and not sent.
+ * Colombia writes them (sent as the day's UTC bounds), amounts in pesos, and searches. A change
+ * applies at once (the list starts a new walk); a day or an amount that cannot be read is said under
+ * its field and not sent.
  */
 import { useRef, useState } from 'preact/hooks';
 import { dayBounds, parseDay } from '../days';
-import { formatDay } from '../format';
+import { formatCop, formatDay } from '../format';
+import { parseCop } from '../money';
 import { t } from '../i18n';
 
 export interface Choice {
@@ -19,9 +21,11 @@ export interface FilterSpec {
   readonly label: string;
   /** The values to choose from. */
   readonly choices?: readonly (Choice | string)[];
-  /** `day`: a day of Bogotá; `text`: what is typed, sent as `toQuery` makes it. */
-  readonly kind?: 'day' | 'text';
+  /** `day`: a day of Bogotá; `amount`: pesos as Colombia writes them; `text`: what is typed, sent as `toQuery` makes it. */
+  readonly kind?: 'day' | 'amount' | 'text';
   readonly toQuery?: (value: string) => Readonly<Record<string, string>>;
+  /** Said under a search box: what it finds. */
+  readonly hint?: string;
 }
 
 export type FilterValues = Readonly<Record<string, string>>;
@@ -44,6 +48,9 @@ export function queryOf(specs: readonly FilterSpec[], values: FilterValues): Rec
       const { from, to } = dayBounds(parsed.day);
       query[`${spec.name}_from`] = from;
       query[`${spec.name}_to`] = to;
+    } else if (spec.kind === 'amount') {
+      const parsed = parseCop(value);
+      if (parsed.ok) query[spec.name] = parsed.value;
     } else if (spec.toQuery) Object.assign(query, spec.toQuery(value));
     else query[spec.name] = value;
   }
@@ -68,17 +75,50 @@ function useTyped(applied: string): [string, (text: string) => void] {
   return [typed.current, (text) => (typed.current = text)];
 }
 
-/** A search box: what is typed applies on change. */
-function SearchField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+/** A search box: what is typed applies on change; `hint` says what it finds. */
+function SearchField(props: { id: string; value: string; hint?: string; onChange: (value: string) => void }) {
+  const { id, value, hint, onChange } = props;
   const [typed, setTyped] = useTyped(value);
   return (
-    <input
-      id={id}
-      type="search"
-      value={typed}
-      onInput={(e) => setTyped(e.currentTarget.value)}
-      onChange={(e) => onChange(e.currentTarget.value)}
-    />
+    <>
+      <input
+        id={id}
+        type="search"
+        value={typed}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onInput={(e) => setTyped(e.currentTarget.value)}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+      {hint && (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** An amount in pesos (119.000,00), with what it understood (or why not) said under it. */
+function AmountField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
+  const parsed = value.trim() ? parseCop(value) : undefined;
+  const [typed, setTyped] = useTyped(value);
+  return (
+    <>
+      <input
+        id={id}
+        inputMode="decimal"
+        autoComplete="off"
+        size={12}
+        value={typed}
+        onInput={(e) => setTyped(e.currentTarget.value)}
+        aria-invalid={parsed?.ok === false ? true : undefined}
+        aria-describedby={`${id}-said`}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+      <p id={`${id}-said`} class={parsed?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
+        {parsed === undefined ? t('filter.amountHint') : parsed.ok ? formatCop(parsed.value) : parsed.error}
+      </p>
+    </>
   );
 }
 
@@ -140,6 +180,12 @@ export function Filters(props: {
                 );
               })}
             </select>
+          ) : spec.kind === 'amount' ? (
+            <AmountField
+              id={idOf(spec)}
+              value={props.values[spec.name] ?? ''}
+              onChange={(value) => props.onChange(spec.name, value)}
+            />
           ) : spec.kind === 'day' ? (
             <DayField
               id={idOf(spec)}
@@ -150,6 +196,7 @@ export function Filters(props: {
             <SearchField
               id={idOf(spec)}
               value={props.values[spec.name] ?? ''}
+              {...(spec.hint ? { hint: spec.hint } : {})}
               onChange={(value) => props.onChange(spec.name, value)}
             />
           )}

@@ -84,6 +84,7 @@ export function FirstRun() {
           }}
         />
       )}
+      {!done && failed === undefined && <p role="status">{t('app.loading')}</p>}
       <ol class="steps">
         {steps.map((step, index) => (
           <li key={step.text} class={step.done ? 'done' : index === next ? 'next' : undefined}>

@@ -15,13 +15,15 @@ export function PagedTable<T extends { readonly id: string }>(props: {
   readonly caption?: string;
   /** What an empty list says: by default, that there is nothing to show. */
   readonly empty?: ComponentChildren;
+  /** On a phone, a few lines per row (DataTable). */
+  readonly compact?: boolean;
 }) {
   const { page, noun } = props;
   const caption = props.caption ?? t('list.caption', { items: capitalized(nounOf(noun)) });
   return (
     <>
       <ListBody page={page} empty={props.empty ?? t('list.empty', { items: nounOf(noun) })}>
-        {(items) => <DataTable caption={caption} items={items} columns={props.columns} />}
+        {(items) => <DataTable caption={caption} items={items} columns={props.columns} compact={props.compact} />}
       </ListBody>
       <Pager page={page} noun={noun} />
     </>

@@ -2,8 +2,9 @@
  * The totals of the payments a filter selects: what was received and sent, and what of it settled,
  * in exact cents (money.ts). One call: the API's daily totals (GET /v1/payment-totals) of the day
  * filtered on, or of the last 30 days when no day is, kept to the filter's merchant, direction and
- * status. A search by reference, which the daily totals do not know, is summed from its list instead
- * (a code's payments: a page or two), up to MAX_PAGES: beyond, the line says it counted only those.
+ * status. A search (by reference, words or amount), which the daily totals do not know, is summed
+ * from its list instead (what a search finds: a page or two), up to MAX_PAGES: beyond, the line says
+ * it counted only those.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Api, ListQuery, Payment, PaymentTotals as DailyTotals } from '../api';
@@ -87,7 +88,7 @@ async function fromList(api: Api, query: Readonly<Record<string, string>>): Prom
 }
 
 function totalsOf(api: Api, query: Readonly<Record<string, string>>): Promise<Totals> {
-  if (query['qr_code_reference']) return fromList(api, query);
+  if (query['qr_code_reference'] || query['search'] || query['amount']) return fromList(api, query);
   const from = query['created_from'];
   const days = from ? [dayOf(from)] : lastDays(DAYS);
   return api

@@ -6,6 +6,7 @@
  */
 import { ApiProblem } from '../api';
 import { useDashboard } from './context';
+import { plainFieldMessage } from '../field-messages';
 import { t } from '../i18n';
 
 /** The sentence a person reads. */
@@ -16,18 +17,12 @@ function explain(problem: ApiProblem): string {
   }
   if (problem.status === 403) return t('problem.otherPlatform');
   if (problem.status === 404) return t('problem.notFound');
+  if (problem.code === 'WEBHOOK_LIMIT_REACHED') return t('problem.webhookLimit');
   if (problem.status === 409) return t('problem.conflict');
   if (problem.status === 429) return t('problem.tooMany');
   if (problem.status === 400 || problem.status === 422) return t('problem.correct');
   if (problem.status >= 500) return t('problem.unavailable');
   return t('problem.other');
-}
-
-/** An API field error in words: known formats said plainly, the rest as the API words it. */
-export function plainFieldMessage(message: string): string {
-  if (/COP amount|amount with two decimals/.test(message)) return t('field.amountInPesos');
-  if (/must not be blank|is required/.test(message)) return t('field.needed');
-  return `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!]$/.test(message) ? '' : '.'}`;
 }
 
 /** The API's field errors for the fields a form has, by the form's field id; `fields` maps API field to id. */

@@ -73,6 +73,10 @@ export const en = {
   'filter.createdOn': 'Created on',
   'filter.direction': 'Direction',
   'filter.reference': "QR code's reference",
+  'filter.search': 'Search',
+  'filter.searchHint': "Payer or payee, document, description, reference or the payment's id",
+  'filter.amount': 'Amount (COP)',
+  'filter.amountHint': 'Exactly this amount',
   'filter.keyType': 'Key type',
   'filter.qrcodes': 'Filter QR codes',
   'filter.payments': 'Filter payments',
@@ -125,6 +129,7 @@ export const en = {
   'problem.otherPlatform': 'This belongs to another platform: you cannot see it.',
   'problem.notFound': 'Not found: it may have been removed, or the link is wrong.',
   'problem.conflict': 'Not possible now: it changed since the page showed it. Reload and look again.',
+  'problem.webhookLimit': 'You have as many webhooks as you may: delete one, or subscribe one to more events.',
   'problem.tooMany': 'Too many requests at once: wait a moment and retry.',
   'problem.correct': 'Some of this needs correcting.',
   'problem.unavailable': 'The API could not do this just now: retry in a moment.',
@@ -136,6 +141,18 @@ export const en = {
   'problem.noAnswerDetail': 'The API could not be reached: check the connection and retry.',
   'field.amountInPesos': 'Enter an amount in pesos, e.g. 119.000,00.',
   'field.needed': 'This is needed.',
+  'field.tooLong': 'Too long: at most {count} characters.',
+  'field.absoluteUrl': 'Write the whole address, starting with https://, e.g. https://tienda.co/breb.',
+  'field.httpsOnly': 'Use an address that starts with https://.',
+  'field.httpsOnlyLocal':
+    'Use an address that starts with https:// (http:// only for this machine: 127.0.0.1 or localhost).',
+  'field.noCredentials': 'Leave out the user and password (user:password@): our calls are signed instead.',
+  'field.hostUnresolvedNow': 'The name {host} could not be looked up just now: try again, or check it.',
+  'field.hostUnknown': 'The name {host} does not exist: check it.',
+  'field.notPublic':
+    'This address is not on the public internet (a private network, or this machine): use a public one.',
+  'field.notThisMachine': 'On this local setup the address must be this machine (127.0.0.1 or localhost).',
+  'field.port443': 'Use the standard HTTPS port: leave the port out, or write :443.',
 
   // Amounts as typed (money.ts, money-field.tsx).
   'money.how': 'Write it as 119.000, 119.000,00 or 119000.00.',

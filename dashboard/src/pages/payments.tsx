@@ -46,6 +46,8 @@ export function PaymentsPage() {
     },
     { name: 'status', label: t('filter.status'), choices: ['PENDING', 'PROCESSING', 'SETTLED', 'REJECTED'] },
     { name: 'created', label: t('filter.createdOn'), kind: 'day' },
+    { name: 'search', label: t('filter.search'), kind: 'text', hint: t('filter.searchHint') },
+    { name: 'amount', label: t('filter.amount'), kind: 'amount' },
     {
       name: 'reference',
       label: t('filter.reference'),
@@ -71,7 +73,7 @@ export function PaymentsPage() {
         lead={t('report.paymentsLead')}
       />
       <PaymentTotals query={query} />
-      <PagedTable page={page} columns={paymentListColumns(merchantName)} noun="payments" />
+      <PagedTable page={page} columns={paymentListColumns(merchantName)} noun="payments" compact />
     </>
   );
 }
