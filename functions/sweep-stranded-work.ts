@@ -2,8 +2,10 @@
  * The sweeper (docs/reliability.md, "The sweeper"): run every minute by a schedule (EventBridge on
  * AWS, a timer of the local runtime every SWEEP_INTERVAL_MS), it restarts the work that commits left
  * due and that is still not done a grace later (SWEEP_GRACE_MS): a payment's settlement or decision
- * job, a refund's settlement job, a delivery's attempt, an event's dispatch, a report's run, a settlement file's reconciliation (shared/domain/sweep.ts). It publishes how long the
- * oldest stranded item had waited, which an alarm watches (infra/constructs/monitoring.ts).
+ * job, a refund's settlement job, a delivery's attempt, an event's dispatch, a report's run, a
+ * settlement file's reconciliation (shared/domain/sweep.ts), and leaves what it restarted for its
+ * queue's visibility timeout. It publishes how long the oldest stranded item had waited, which an
+ * alarm watches (infra/constructs/monitoring.ts).
  */
 import { systemClock } from '../shared/domain/clock';
 import { sweep } from '../shared/domain/sweep';
@@ -17,7 +19,31 @@ import { MetricUnit } from '../shared/observability/emf-metrics';
 import { STRANDED_WORK_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { workerHandler } from '../shared/observability/worker-handler';
-import { readSweepGraceMs, readSweepIntervalMs } from '../shared/runtime/config';
+import type { DueWorkKind } from '../shared/domain/sweep';
+import {
+  readQueueVisibilityTimeoutMs,
+  readSweepGraceMs,
+  readSweepIntervalMs,
+  type QueueName,
+} from '../shared/runtime/config';
+import { visibilityTimeoutSeconds } from './workers';
+
+/**
+ * How long each kind's restarted work may wait in its queue: the queue's visibility timeout (the
+ * worker table's, or the local runtime's own); an event is dispatched by the run itself.
+ */
+function holdMs(): Record<DueWorkKind, number> {
+  const local = readQueueVisibilityTimeoutMs();
+  const of = (queue: QueueName) => local ?? visibilityTimeoutSeconds(queue) * 1000;
+  return {
+    payment: of('settlement'),
+    refund: of('settlement'),
+    delivery: of('webhookDeliveries'),
+    report: of('reports'),
+    reconciliation: of('reconciliations'),
+    event: 0,
+  };
+}
 
 export const handler = workerHandler(logger, async (): Promise<void> => {
   const deliveries = deliveryQueue();
@@ -39,6 +65,7 @@ export const handler = workerHandler(logger, async (): Promise<void> => {
     },
     clock: systemClock,
     graceMs: readSweepGraceMs(),
+    holdMs: holdMs(),
   });
   const restarted = Object.values(report.restarted).reduce((sum, n) => sum + n, 0);
   // Published on every run, 0 included: the alarm sees the sweeper run, not only its bad minutes.

@@ -224,6 +224,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookDisableAfterMs, options.webhookDisableAfterMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
+    // The sweeper leaves restarted work for its queue's visibility timeout: these queues' own.
+    setOrClear(ENV.queueVisibilityTimeoutMs, options.queueVisibilityTimeoutMs);
     setOrClear(ENV.transferInquiryAfterMs, options.transferInquiryAfterMs);
     setOrClear(ENV.transferReviewAfterMs, options.transferReviewAfterMs);
     setOrClear(ENV.networkCreditMaxCents, options.networkLimits?.perCreditCents);

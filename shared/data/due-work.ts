@@ -38,7 +38,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import type { DomainEvent } from '../domain/events';
-import type { DueWork, DueWorkStore } from '../domain/sweep';
+import type { DueWork, DueWorkKind, DueWorkStore } from '../domain/sweep';
 import {
   EVENT_ENTITY,
   REPORT_ENTITY,
@@ -124,9 +124,20 @@ export const DUE_ATTRIBUTES = ['duepk', 'duesk'] as const;
 /** An item found in the index: its table key (`ref`, its partition key) and the due time it was found at. */
 export interface DueEntry {
   readonly ref: string;
+  readonly kind?: DueWorkKind;
   readonly key: ItemKey;
   readonly dueAt: string;
 }
+
+/** The work of an item of the index, by its sort key (its entity's): undefined for one no work is known of. */
+const KIND_OF_SORT_KEY: Readonly<Record<string, DueWorkKind>> = {
+  PAYMENT: 'payment',
+  REFUND: 'refund',
+  DELIVERY: 'delivery',
+  EVENT: 'event',
+  REPORT: 'report',
+  FILE: 'reconciliation',
+};
 
 /** The items of one shard due at `upTo` or before, oldest first, at most `limit`. */
 export async function dueIn(shard: number, upTo: string, limit: number): Promise<DueEntry[]> {
@@ -145,7 +156,8 @@ export async function dueIn(shard: number, upTo: string, limit: number): Promise
     );
     for (const item of page.Items ?? []) {
       const key = { pk: String(item['pk']), sk: String(item['sk']) };
-      entries.push({ ref: key.pk, key, dueAt: String(item['duesk']) });
+      const kind = KIND_OF_SORT_KEY[key.sk];
+      entries.push({ ref: key.pk, ...(kind ? { kind } : {}), key, dueAt: String(item['duesk']) });
     }
     start = page.LastEvaluatedKey;
   } while (start && entries.length < limit);
@@ -219,8 +231,8 @@ export function sweptDueWork(intervalMs: number): DueWorkStore<DueEntry> {
   return sweeps === 1 ? dynamoDueWork : dueWorkIn(async () => shardsOfTurn(await nextTurn(), sweeps));
 }
 
-async function claimEntry(entry: DueEntry, now: string): Promise<DueWork | undefined> {
-  const item = await claimDue(entry, now);
+async function claimEntry(entry: DueEntry, dueAgainAt: string): Promise<DueWork | undefined> {
+  const item = await claimDue(entry, dueAgainAt);
   if (!item) return undefined;
   const id = String(item['id']);
   switch (item['entity']) {

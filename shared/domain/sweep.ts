@@ -29,9 +29,10 @@ export type DueWork =
 
 export type DueWorkKind = DueWork['kind'];
 
-/** An item found in the index of due work: `ref` names it in logs. */
+/** An item found in the index of due work: `ref` names it in logs; `kind`, when known, its work. */
 export interface DueEntryRef {
   readonly ref: string;
+  readonly kind?: DueWorkKind;
 }
 
 export interface DueWorkStore<Entry extends DueEntryRef> {
@@ -41,10 +42,11 @@ export interface DueWorkStore<Entry extends DueEntryRef> {
    */
   due(upTo: string, limit: number): Promise<readonly Entry[]>;
   /**
-   * Takes one item for this run: it is due again at `now` (one grace later, the next run restarts
-   * it again if its work has still not happened). Undefined when it is done or another run took it.
+   * Takes one item for this run: it is due again at `dueAgainAt` (one grace after that, a run
+   * restarts it again if its work has still not happened). Undefined when it is done or another run
+   * took it.
    */
-  claim(entry: Entry, now: string): Promise<DueWork | undefined>;
+  claim(entry: Entry, dueAgainAt: string): Promise<DueWork | undefined>;
 }
 
 export interface SweepDeps<Entry extends DueEntryRef> {
@@ -60,6 +62,13 @@ export interface SweepDeps<Entry extends DueEntryRef> {
   readonly clock: Clock;
   /** How long work may be late before it counts as stranded (SWEEP_GRACE_MS). */
   readonly graceMs: number;
+  /**
+   * How long each kind's restarted work may sit in its queue before it can be late again: the
+   * queue's visibility timeout (an event is dispatched by the run itself: 0). A run that took an item
+   * moves its due time that far, so work still queued (a consumer at its concurrency cap, a retry
+   * waiting out its visibility) is not queued a second time, which for deliveries fed their backlog.
+   */
+  readonly holdMs: Readonly<Record<DueWorkKind, number>>;
 }
 
 /**
@@ -117,7 +126,8 @@ export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): 
   for (let i = 0; i < entries.length; i += PARALLEL) {
     await Promise.all(
       entries.slice(i, i + PARALLEL).map(async (entry) => {
-        const work = await deps.due.claim(entry, now).catch((error: unknown) => {
+        const dueAgainAt = later(now, entry.kind === undefined ? 0 : deps.holdMs[entry.kind]);
+        const work = await deps.due.claim(entry, dueAgainAt).catch((error: unknown) => {
           failures.push({ id: entry.ref, error });
           return undefined;
         });

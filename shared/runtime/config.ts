@@ -180,6 +180,10 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
 export const readSweepGraceMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.sweepGraceMs, DEFAULT_SWEEP_GRACE_MS);
 
+/** QUEUE_VISIBILITY_TIMEOUT_MS, read at each run of the sweeper (as the grace): undefined, the deployed ones. */
+export const readQueueVisibilityTimeoutMs = (env: NodeJS.ProcessEnv = process.env): number | undefined =>
+  env[ENV.queueVisibilityTimeoutMs] ? positiveInteger(env, ENV.queueVisibilityTimeoutMs, 0) : undefined;
+
 /**
  * WEBHOOK_DISABLE_AFTER_MS, read at each batch of the sender rather than once, as the settings
  * below: tests sharing one local runtime may each shorten it for a moment.

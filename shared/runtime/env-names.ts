@@ -98,6 +98,12 @@ export const ENV = {
   /** How long work may be late before the sweeper restarts it (milliseconds; default 120000). */
   sweepGraceMs: 'SWEEP_GRACE_MS',
   /**
+   * The visibility timeout of every queue, when the local runtime's differs from the deployed ones
+   * (milliseconds; tests wait a second, not minutes): how long the sweeper leaves work it restarted.
+   * Unset on AWS, where the worker table gives each queue's (functions/workers.ts).
+   */
+  queueVisibilityTimeoutMs: 'QUEUE_VISIBILITY_TIMEOUT_MS',
+  /**
    * How long a transfer may wait for the network's answer before we ask the connector for it instead
    * of sending its order again (milliseconds; default 120000).
    */

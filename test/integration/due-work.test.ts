@@ -64,6 +64,16 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 const GRACE_MS = 2 * MINUTE;
+/** How long restarted work may wait in its queue (the queues' visibility timeouts, here all alike). */
+const HOLD_MS = 10 * MINUTE;
+const HOLDS = {
+  payment: HOLD_MS,
+  refund: HOLD_MS,
+  delivery: HOLD_MS,
+  report: HOLD_MS,
+  reconciliation: HOLD_MS,
+  event: 0,
+};
 const tenant = (): string => `tenant-${randomUUID()}`;
 const clockAt = (at: string): Clock => ({ now: () => at });
 
@@ -214,6 +224,7 @@ describe('a sweep', () => {
         },
         clock,
         graceMs: GRACE_MS,
+        holdMs: HOLDS,
       });
     return { run, settled, sent, reportRuns, reconciliationRuns };
   }
@@ -268,7 +279,7 @@ describe('a sweep', () => {
     return { who, payment, processing, delivery, eventId, dispatchedDelivery, report, file, mine };
   }
 
-  it('restarts each stranded item once, leaves it a grace, and restarts what is still not done', async () => {
+  it('restarts each stranded item once, leaves it while its queue may hold it, and restarts what is still not done', async () => {
     const work = await strandedWork();
     const hourLater = later(new Date().toISOString(), 60 * MINUTE);
     const first = sweeper(work.mine, clockAt(hourLater));
@@ -291,12 +302,24 @@ describe('a sweep', () => {
     expect(again.restarted).toEqual({ payment: 0, refund: 0, delivery: 0, event: 0, report: 0, reconciliation: 0 });
     expect(again.oldestAgeMs).toBe(0);
 
-    // A grace later their work has still not happened (the messages were lost again): restarted again.
+    // A grace later, what was restarted may still wait in its queue (a consumer at its concurrency
+    // cap): left alone. Only the delivery the event's dispatch made, due from then on, is restarted.
     const graceLater = sweeper(work.mine, clockAt(later(hourLater, GRACE_MS)));
     expect((await graceLater.run()).restarted).toEqual({
+      payment: 0,
+      refund: 0,
+      delivery: 1,
+      event: 0,
+      report: 0,
+      reconciliation: 0,
+    });
+    // Past its queue's visibility timeout and a grace, the work has still not happened (the messages
+    // were lost again): restarted again.
+    const holdLater = sweeper(work.mine, clockAt(later(hourLater, HOLD_MS + GRACE_MS)));
+    expect((await holdLater.run()).restarted).toEqual({
       payment: 2,
       refund: 0,
-      delivery: 2,
+      delivery: 1,
       event: 0,
       report: 1,
       reconciliation: 1,
@@ -309,7 +332,7 @@ describe('a sweep', () => {
     expect(
       await dynamoReconciliationStore.complete({ ...work.file, status: 'COMPLETED', completed_at: hourLater }),
     ).toBe(true);
-    const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * GRACE_MS)));
+    const afterDone = sweeper(work.mine, clockAt(later(hourLater, 3 * HOLD_MS)));
     expect((await afterDone.run()).restarted).toEqual({
       payment: 0,
       refund: 0,
@@ -412,8 +435,9 @@ describe('a sweep', () => {
     expect(restarted).toBe(1);
     expect(rotating.settled).toEqual([payment.id]);
 
-    // A grace later, still PENDING: a sweep of the deployed schedule restarts it again, in its old shard.
-    const deployed = sweeper(mine, clockAt(later(hourLater, GRACE_MS)), sweptDueWork(60_000));
+    // Past its queue's time and a grace, still PENDING: a sweep of the deployed schedule restarts it
+    // again, in its old shard.
+    const deployed = sweeper(mine, clockAt(later(hourLater, HOLD_MS + GRACE_MS)), sweptDueWork(60_000));
     expect((await deployed.run()).restarted.payment).toBe(1);
     const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}` && i['sk'] === 'PAYMENT');
     expect(item!['duepk']).toBe(oldShard);
