@@ -78,6 +78,11 @@ export class DynamoDbMeter {
   private connections = 0;
   /** Every call since the last `log.splice`, with `detail`. */
   readonly log: LoggedCall[] = [];
+  /**
+   * Each call is held this long before it is forwarded, as a network round trip would (bench:latency:
+   * an in-region call to DynamoDB takes a few milliseconds; DynamoDB Local on loopback, a fraction).
+   */
+  delayMs = 0;
 
   private constructor(
     private readonly server: Server,
@@ -137,6 +142,7 @@ export class DynamoDbMeter {
           const item = (JSON.parse((await bodyOf(got)).toString('utf8')) as { Item?: Record<string, unknown> }).Item;
           if (item) deleted[`${key['pk']!['S']}|${key['sk']!['S']}`] = item;
         }
+        if (meter.delayMs > 0) await new Promise((held) => setTimeout(held, meter.delayMs));
         const answer = await send(body);
         const answerBody = await bodyOf(answer);
         meter.record(operation, answer.statusCode ?? 0, answerBody);
