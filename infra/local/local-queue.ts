@@ -5,9 +5,11 @@
  * Lambda hands (`Records: [{ messageId, body, messageAttributes }]`, the attributes in Lambda's shape:
  * the trace context the consumer continues), within its timeout; a message the batch failed (the
  * handler threw or timed out: every message of it; or it named the message in `batchItemFailures`)
- * handed again after the visibility timeout, until its receives reach maxReceives, then given up with
- * a log line (SQS would move it to its dead-letter queue).
- * startLocalQueue takes every number from the worker table (functions/workers.ts), as the stack does.
+ * handed again after the visibility timeout, until its receives reach maxReceives, then moved to the
+ * queue's dead-letter list with a log line, as SQS moves it to its dead-letter queue; at most the
+ * consumer's maximum concurrency of batches at once, the others waiting in the queue. startLocalQueue
+ * takes every number from the worker table (functions/workers.ts) and the stage's concurrency, as the
+ * stack does.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
@@ -50,6 +52,11 @@ export interface LocalQueueOptions {
   readonly batchSize?: number;
   /** The consumer's timeout: a batch not answered by then failed whole. */
   readonly timeoutMs?: number;
+  /**
+   * The most batches its consumer runs at once (the event source's maximum concurrency, the stage's
+   * `queueConsumerConcurrency`): the others wait in the queue, as on SQS. Unbounded when absent.
+   */
+  readonly maxConcurrency?: number;
   readonly log?: (message: string, error: unknown) => void;
 }
 
@@ -67,6 +74,11 @@ export class LocalQueue implements MessageQueue {
   private held: Pending[] | undefined;
   /** Messages due, gathered into batches on the next turn of the event loop. */
   private due: Pending[] = [];
+  /** Batches waiting for their consumer, at its concurrency cap. */
+  private readonly waiting: Pending[][] = [];
+  /** Messages given up after their receives, as an SQS dead-letter queue holds them. */
+  readonly deadLetters: QueueRecord[] = [];
+  private readonly maxConcurrency: number;
   private readonly maxReceives: number;
   private readonly visibilityTimeoutMs: number;
   private readonly batchSize: number;
@@ -83,6 +95,7 @@ export class LocalQueue implements MessageQueue {
     this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? 30_000;
     this.batchSize = options.batchSize ?? 10;
     this.timeoutMs = options.timeoutMs ?? 3_000;
+    this.maxConcurrency = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
     this.log = options.log ?? ((message, error) => console.error(message, loggable(error)));
   }
 
@@ -121,7 +134,15 @@ export class LocalQueue implements MessageQueue {
     this.due = [];
     if (this.stopped) return;
     for (let start = 0; start < due.length; start += this.batchSize) {
-      this.hand(due.slice(start, start + this.batchSize));
+      this.waiting.push(due.slice(start, start + this.batchSize));
+    }
+    this.handWaiting();
+  }
+
+  /** Hands the waiting batches over while the consumer is under its concurrency cap. */
+  private handWaiting(): void {
+    while (!this.stopped && this.running.size < this.maxConcurrency && this.waiting.length > 0) {
+      this.hand(this.waiting.shift()!);
     }
   }
 
@@ -136,7 +157,10 @@ export class LocalQueue implements MessageQueue {
         this.failed(failed, new Error(`The handler reported ${failed.length} of ${batch.length} messages failed`));
       })
       .catch((error: unknown) => this.failed(batch, error))
-      .finally(() => this.running.delete(run));
+      .finally(() => {
+        this.running.delete(run);
+        this.handWaiting();
+      });
     this.running.add(run);
   }
 
@@ -145,7 +169,14 @@ export class LocalQueue implements MessageQueue {
     if (this.stopped) return;
     for (const { record, receive } of messages) {
       if (receive < this.maxReceives) this.later({ record, receive: receive + 1 }, this.visibilityTimeoutMs);
-      else this.log(`The ${this.name} queue's message ${record.body} failed ${receive} times: given up`, error);
+      else {
+        this.deadLetters.push(record);
+        this.log(
+          `The ${this.name} queue's message ${record.body} failed ${receive} times: moved to its dead-letter ` +
+            `queue (${this.deadLetters.length} there)`,
+          error,
+        );
+      }
     }
   }
 
@@ -155,8 +186,8 @@ export class LocalQueue implements MessageQueue {
    */
   async pause(): Promise<void> {
     this.held ??= [];
-    // Those already gathered for a batch wait too.
-    this.held.push(...this.due);
+    // Those already gathered for a batch, or waiting for the consumer, wait too.
+    this.held.push(...this.due, ...this.waiting.splice(0).flat());
     this.due = [];
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
@@ -173,6 +204,7 @@ export class LocalQueue implements MessageQueue {
     this.stopped = true;
     this.held = undefined;
     this.due = [];
+    this.waiting.splice(0);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     while (this.running.size > 0) await Promise.all([...this.running]);
@@ -180,7 +212,7 @@ export class LocalQueue implements MessageQueue {
 }
 
 /** The numbers SQS and Lambda apply to the queue `name` and its consumer as deployed (functions/workers.ts). */
-export function deployedQueueOptions(name: QueueName): Required<Omit<LocalQueueOptions, 'log'>> {
+export function deployedQueueOptions(name: QueueName): Required<Omit<LocalQueueOptions, 'log' | 'maxConcurrency'>> {
   const consumer = consumerOf(name);
   return {
     maxReceives: MAX_RECEIVES,

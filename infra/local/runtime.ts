@@ -284,12 +284,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       // with their functions, and the dispatcher reading the stream from where it last stopped.
       const byName = {} as Record<QueueName, LocalQueue>;
       for (const name of QUEUES) {
-        byName[name] = await startLocalQueue(
-          name,
-          options.queueVisibilityTimeoutMs === undefined
+        byName[name] = await startLocalQueue(name, {
+          // The local stage's cap on the batches its consumer runs at once, as its event source's.
+          maxConcurrency: settings.queueConsumerConcurrency[name],
+          ...(options.queueVisibilityTimeoutMs === undefined
             ? {}
-            : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs },
-        );
+            : { visibilityTimeoutMs: options.queueVisibilityTimeoutMs }),
+        });
         queues.push(byName[name]);
         installQueue(name, underFaults(name, byName[name]));
       }

@@ -2,9 +2,9 @@
  * The local runtime's queue (infra/local/local-queue.ts), as SQS would behave for its consumer: the
  * event and context Lambda hands, a delay in SQS's whole seconds and at most 15 minutes, batches of up
  * to the batch size, a failed message (thrown, timed out, or reported in batchItemFailures) handed
- * again after the visibility timeout up to maxReceives then given up with a log line, the deployed
- * numbers of each queue, and stop(): messages not yet due dropped, running ones waited for, no send
- * after it.
+ * again after the visibility timeout up to maxReceives then moved to the dead-letter list with a log
+ * line, at most the consumer's maximum concurrency of batches at once, the deployed numbers of each
+ * queue, and stop(): messages not yet due dropped, running ones waited for, no send after it.
  */
 import { jest } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -132,6 +132,44 @@ test('the messages due together come in batches of up to the batch size, each me
   await queue.stop();
 });
 
+test("at most the consumer's maximum concurrency of batches run at once; the others wait their turn", async () => {
+  let running = 0;
+  let most = 0;
+  const { queue, calls } = queueWith(
+    async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await sleep(30);
+      running -= 1;
+    },
+    3,
+    { batchSize: 1, maxConcurrency: 2 },
+  );
+  await queue.pause();
+  await Promise.all(Array.from({ length: 6 }, (_, n) => queue.send({ n }, 0)));
+  queue.resume();
+  await until(() => calls.length === 6 && running === 0, 'every batch');
+  expect(most).toBe(2);
+  // Without the cap, all six at once.
+  const free = queueWith(
+    async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await sleep(30);
+      running -= 1;
+    },
+    3,
+    { batchSize: 1 },
+  );
+  most = 0;
+  await free.queue.pause();
+  await Promise.all(Array.from({ length: 6 }, (_, n) => free.queue.send({ n }, 0)));
+  free.queue.resume();
+  await until(() => free.calls.length === 6 && running === 0, 'every batch');
+  expect(most).toBe(6);
+  await Promise.all([queue.stop(), free.queue.stop()]);
+});
+
 test('a batch item failure hands again only the messages it names; one naming no message fails the batch', async () => {
   const seen: string[][] = [];
   const { queue, calls } = queueWith(async (event, n) => {
@@ -199,7 +237,7 @@ describe.each([
     async (event: QueueEvent) => ({ batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] }),
   ],
 ])('a handler that %s', (_how, failing: (event: QueueEvent) => ReturnType<QueueHandler>) => {
-  test('gets the message again after the visibility timeout, up to maxReceives, then a log line', async () => {
+  test('gets the message again after the visibility timeout, up to maxReceives, then dead-lettered', async () => {
     const { queue, calls, logs } = queueWith(failing, 4);
     await queue.send({ delivery_id: 'd-2' }, 0);
     await until(() => logs.length === 1, 'the message given up');
@@ -210,8 +248,11 @@ describe.each([
     for (let i = 1; i < calls.length; i += 1) {
       expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(VISIBILITY_MS - 5);
     }
-    expect(logs[0]!.message).toBe(`The testQueue queue's message {"delivery_id":"d-2"} failed 4 times: given up`);
+    expect(logs[0]!.message).toBe(
+      `The testQueue queue's message {"delivery_id":"d-2"} failed 4 times: moved to its dead-letter queue (1 there)`,
+    );
     expect(logs[0]!.error).toBeInstanceOf(Error);
+    expect(queue.deadLetters.map((record) => record.body)).toEqual(['{"delivery_id":"d-2"}']);
     // Given up: never handed again.
     await sleep(VISIBILITY_MS * 3);
     expect(calls).toHaveLength(4);
