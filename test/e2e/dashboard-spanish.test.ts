@@ -217,6 +217,16 @@ test("Spanish words for the codes, amounts and days as Colombia writes them, the
   expect(await page.getByLabel('Monto a devolver (COP)').inputValue()).toBe('50000.00');
   await page.getByRole('button', { name: 'Devolver', exact: true }).waitFor();
 
+  // The refund on the Activity page, in words: who gave back how much of which payment, linked.
+  await open(page, '#/activity', 'Actividad');
+  const refunded = page
+    .getByRole('row')
+    .filter({ hasText: `sandbox-client-a devolvió ${formatCop('8000.00')} del pago` });
+  await refunded.waitFor();
+  expect(await refunded.getByRole('link', { name: payment.id.slice(0, 8) }).getAttribute('href')).toBe(
+    `#/payments/${payment.id}`,
+  );
+
   await open(page, '#/merchants', 'Comercios');
   // Written in Spanish, with the RUT's way of writing a NIT; a wrong check digit named.
   await page.getByLabel('NIT', { exact: true }).fill('12345');

@@ -40,6 +40,7 @@ const KNOWN_SECONDS = {
   'test/integration/payments.test.ts': 28,
   'test/integration/balance-invariant.test.ts': 26,
   'test/e2e/dashboard-tab-a-second.test.ts': 65,
+  'test/e2e/dashboard-review.test.ts': 16,
   'test/e2e/audit-events.test.ts': 23,
   'test/reliability/dynamodb-restart.test.ts': 21,
   'test/e2e/network-directory.test.ts': 21,

@@ -21,7 +21,7 @@ export const directionOf = (payment: Payment): string =>
 export const paymentColumns = (): readonly Column<Payment>[] => [
   { header: t('column.created'), cell: (p) => <a href={linkTo('payments', p.id)}>{formatTime(p.created_at)}</a> },
   { header: t('column.direction'), cell: directionOf },
-  { header: t('column.status'), cell: (p) => <Status value={p.status} /> },
+  { header: t('column.status'), cell: (p) => <Status value={p.status} review={p.review !== undefined} /> },
   { header: t('column.amount'), numeric: true, cell: (p) => <Amount money={p.amount} /> },
   { header: t('column.otherSide'), cell: counterpartyName },
 ];

@@ -21,7 +21,7 @@ import { usePage } from './use-page';
 /** Read in the language of the moment: a function, called as the table draws. */
 const refundColumns = (): readonly Column<Refund>[] => [
   { header: t('column.created'), cell: (r) => formatTime(r.created_at) },
-  { header: t('column.status'), cell: (r) => <Status value={r.status} /> },
+  { header: t('column.status'), cell: (r) => <Status value={r.status} review={r.review !== undefined} /> },
   { header: t('column.amount'), numeric: true, cell: (r) => <Amount money={r.amount} /> },
   { header: t('column.reason'), cell: (r) => r.reason ?? '' },
 ];

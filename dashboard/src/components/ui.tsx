@@ -7,8 +7,18 @@ import type { PageState } from './use-page';
 import type { RecordState } from './use-record';
 import { t } from '../i18n';
 
-export function Status({ value }: { readonly value: string }) {
-  return <span class={`status status-${value.toLowerCase()}`}>{value}</span>;
+/**
+ * A status as the API names it; `review`: a transfer the network left unanswered, which waits for an
+ * operator (the API's `review`), said in words beside it.
+ */
+export function Status({ value, review = false }: { readonly value: string; readonly review?: boolean }) {
+  const status = <span class={`status status-${value.toLowerCase()}`}>{value}</span>;
+  if (!review) return status;
+  return (
+    <>
+      {status} <span class="status status-review">{t('review.badge')}</span>
+    </>
+  );
 }
 
 export function Amount({ money, none = '' }: { readonly money: Money | undefined; readonly none?: string }) {

@@ -295,6 +295,9 @@ export const en = {
   'payment.rejectedStep': 'Rejected: {reason}',
   'payment.noReason': 'no reason given',
   'payment.waitingNetwork': 'Waiting for the network to settle it (this page updates)',
+  'payment.reviewStep':
+    "In review: the network gave no answer for an hour. Its amount stays held until an operator applies the bank's confirmed answer.",
+  'review.badge': 'In review',
   'payment.waitingApproval': "Waiting for the approval callback's decision (this page updates)",
   'payment.tip': 'Of which tip',
   'payment.description': 'Description',
@@ -403,6 +406,9 @@ export const en = {
     'Every delivery has failed since {since}: after 3 days of failures in a row the webhook is disabled.',
   'webhooks.disabledForFailures': 'Its deliveries failed for 3 days',
   'activity.title': 'Activity',
+  'activity.refunded': '{who} refunded {amount} of payment',
+  'activity.paid': '{who} paid {amount}',
+  'activity.answered': "{who} applied the bank's answer to a transfer in review: {status}",
   // The Activity page's actions (docs/audit.md), keyed by the API's own: one it adds fails the build until it is here.
   'audit.webhook.created': 'Webhook added',
   'audit.webhook.updated': 'Webhook changed',

@@ -284,6 +284,9 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'payment.rejectedStep': 'Rechazado: {reason}',
   'payment.noReason': 'sin motivo indicado',
   'payment.waitingNetwork': 'Esperando que la red lo liquide (esta página se actualiza)',
+  'payment.reviewStep':
+    'En revisión: la red no respondió en una hora. Su monto sigue retenido hasta que un operador aplique la respuesta confirmada del banco.',
+  'review.badge': 'En revisión',
   'payment.waitingApproval': 'Esperando la decisión del callback de aprobación (esta página se actualiza)',
   'payment.tip': 'De lo cual propina',
   'payment.description': 'Descripción',
@@ -386,6 +389,9 @@ export const es: Readonly<Record<MessageKey, string>> = {
     'Todas las entregas fallan desde el {since}: tras 3 días seguidos de fallos, el webhook se desactiva.',
   'webhooks.disabledForFailures': 'Sus entregas fallaron durante 3 días',
   'activity.title': 'Actividad',
+  'activity.refunded': '{who} devolvió {amount} del pago',
+  'activity.paid': '{who} pagó {amount}',
+  'activity.answered': '{who} aplicó la respuesta del banco a una transferencia en revisión: {status}',
   // The Activity page's actions (docs/audit.md).
   'audit.webhook.created': 'Webhook agregado',
   'audit.webhook.updated': 'Webhook modificado',

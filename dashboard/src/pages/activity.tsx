@@ -1,14 +1,18 @@
 /**
  * Who changed what of the tenant's, and who downloaded its reports, newest first (GET
- * /v1/audit-events), filtered by kind of resource and by who made the change.
+ * /v1/audit-events), filtered by kind of resource and by who made the change; the money a person
+ * moved said as a sentence.
  */
+import type { ComponentChildren } from 'preact';
 import type { AuditEvent } from '../api';
 import { useDashboard } from '../components/context';
 import type { Column } from '../components/data-table';
 import { Filters, queryOf, useFilters, type FilterSpec } from '../components/filters';
 import { PagedTable } from '../components/paged-table';
 import { usePage } from '../components/use-page';
-import { formatTime } from '../format';
+import { formatCop, formatTime } from '../format';
+import { amountOfCents } from '../money';
+import { linkTo } from '../router';
 import { t, type MessageKey } from '../i18n';
 
 /** Every kind of resource the trail records, with its words: a kind the API gains must be named here. */
@@ -38,6 +42,37 @@ function changedFields(event: AuditEvent): string {
     .join('; ');
 }
 
+/** An amount the trail keeps in cents, as Colombia writes it. */
+const pesos = (cents: unknown): string => formatCop(amountOfCents(BigInt(Number(cents))));
+
+/**
+ * The change as a sentence when the trail holds what it needs (who, how much, of what): the money
+ * moved by a person, and an operator's answer to a transfer in review. Undefined for the others, said
+ * by their action's name alone.
+ */
+function sentenceOf(event: AuditEvent): ComponentChildren {
+  const after = (event.after ?? {}) as Record<string, unknown>;
+  const who = event.actor;
+  switch (event.action) {
+    case 'refund.created': {
+      const paymentId = String(after['payment_id']);
+      return (
+        <>
+          {t('activity.refunded', { who, amount: pesos(after['amount_cents']) })}{' '}
+          <a href={linkTo('payments', paymentId)}>{paymentId.slice(0, 8)}</a>
+        </>
+      );
+    }
+    case 'payment.created':
+      return t('activity.paid', { who, amount: pesos(after['amount_cents']) });
+    case 'payment.answered':
+    case 'refund.answered':
+      return t('activity.answered', { who, status: String(after['status'] ?? '') });
+    default:
+      return undefined;
+  }
+}
+
 const activityColumns = (): readonly Column<AuditEvent>[] => [
   { header: t('column.when'), cell: (event) => formatTime(event.created_at) },
   { header: t('column.who'), cell: (event) => event.actor },
@@ -46,7 +81,7 @@ const activityColumns = (): readonly Column<AuditEvent>[] => [
     // The action in the reader's language, with the API's own name of it (what the list filters by).
     cell: (event) => (
       <>
-        {t(`audit.${event.action}`)}
+        {sentenceOf(event) ?? t(`audit.${event.action}`)}
         <div class="hint">
           <code>{event.action}</code>
         </div>

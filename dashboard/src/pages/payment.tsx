@@ -27,6 +27,7 @@ function history(payment: Payment): [string | undefined, string][] {
       t('payment.rejectedStep', { reason: reason ? withMeaning('rejection', reason) : t('payment.noReason') }),
     ]);
   }
+  if (payment.review) steps.push([payment.review.since, t('payment.reviewStep')]);
   if (payment.status === 'PENDING') steps.push([undefined, t('payment.waitingNetwork')]);
   if (payment.status === 'PROCESSING') {
     steps.push([undefined, t('payment.waitingApproval')]);
@@ -65,7 +66,7 @@ function PaymentDetails({ payment, reload }: { readonly payment: Payment; readon
       </h1>
       <Details
         rows={[
-          [t('column.status'), <Status value={payment.status} />],
+          [t('column.status'), <Status value={payment.status} review={payment.review !== undefined} />],
           [t('column.direction'), directionOf(payment)],
           [t('column.amount'), <Amount money={payment.amount} />],
           [t('payment.tip'), payment.tip && <Amount money={payment.tip} />],

@@ -29,6 +29,12 @@ const refundListColumns = (merchantName: (customerId: string) => string): readon
     cell: (r) => (
       <>
         {withMeaning('refundStatus', r.status)}
+        {r.review && (
+          <>
+            {' '}
+            <span class="status status-review">{t('review.badge')}</span>
+          </>
+        )}
         {r.rejection_reason && (
           <>
             <br />
