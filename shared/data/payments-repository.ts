@@ -24,7 +24,7 @@ import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transacti
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { dayTotalsUpdates } from './payment-totals';
-import { searchTerms, searchTextOf } from './payment-search';
+import { searchedId, searchTerms, searchTextOf } from './payment-search';
 import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
@@ -39,6 +39,7 @@ const BY_CUSTOMER = underCustomer<StoredPayment, PaymentListFilters>(
     status: filters.status,
     qr_code_reference: filters.qrCodeReference,
     amount_cents: filters.amountCents,
+    id: searchedId(filters.search),
   }),
   // A retry meets the payment its first request wrote a moment before.
   true,
