@@ -60,7 +60,8 @@ export const searchedId = (query: string | undefined): string | undefined =>
 
 /**
  * What a query asks `search` to contain: the start of a word per word typed (none for an id). A query
- * of short or common words only keeps them: it finds nothing, rather than everything.
+ * of short or common words only keeps them, as starts of longer words (`de` finds `desayuno`), rather
+ * than asking for nothing and finding everything.
  */
 export const searchTerms = (query: string | undefined): string[] | undefined => {
   if (query === undefined || searchedId(query)) return undefined;

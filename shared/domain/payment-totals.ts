@@ -63,6 +63,24 @@ export interface PaymentTotals {
 
 const figure = (stored?: StatusFigure): Figure => ({ count: stored?.count ?? 0, amount: cop(stored?.cents ?? 0) });
 
+/**
+ * A day's figures as answered: none below zero. A payment made before the daily totals existed and
+ * answered after is moved out of PENDING (or PROCESSING) on a day that never counted it there.
+ */
+function floored(day: StoredFigures): StoredFigures {
+  return Object.fromEntries(
+    Object.entries(day).map(([direction, statuses]) => [
+      direction,
+      Object.fromEntries(
+        Object.entries(statuses ?? {}).map(([status, { count, cents }]) => [
+          status,
+          { count: Math.max(0, count), cents: Math.max(0, cents) },
+        ]),
+      ),
+    ]),
+  ) as StoredFigures;
+}
+
 function dayTotals(date: string, stored: StoredFigures = {}): DayTotals {
   const received = stored.INBOUND ?? {};
   const sent = stored.OUTBOUND ?? {};
@@ -117,7 +135,12 @@ export async function getPaymentTotals(
   const days = daysBetween(from, to);
   if (days.length > MAX_TOTALS_DAYS) throw invalidField('to', `must be at most ${MAX_TOTALS_DAYS} days from from`);
   if (from > colombiaDay(now)) throw invalidField('from', 'must not be after today in Colombia (America/Bogota)');
-  const stored = await store.days(tenant, customerId?.toLowerCase(), from, to);
+  const stored = new Map(
+    [...(await store.days(tenant, customerId?.toLowerCase(), from, to))].map(([day, figures]) => [
+      day,
+      floored(figures),
+    ]),
+  );
   const { received, sent } = dayTotals('', added([...stored.values()]));
   return {
     from,
