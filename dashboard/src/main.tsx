@@ -25,21 +25,10 @@ import { WebhookPage } from './pages/webhook';
 import { WebhooksPage } from './pages/webhooks';
 import { canWriteAnything } from './permissions';
 import { DEFAULT_SECTION, linkTo, useRoute, type Route } from './router';
+import { SECTIONS } from './sections';
 import { beginSignIn, completeSignIn, signOutUrl, type Session } from './sign-in';
 import { LANGUAGES, t, type Language } from './i18n';
 import { chooseLanguage, startLanguage } from './i18n/choice';
-
-const SECTIONS = [
-  'overview',
-  'qrcodes',
-  'payments',
-  'refunds',
-  'reconciliation',
-  'merchants',
-  'keys',
-  'webhooks',
-  'activity',
-] as const;
 
 /** Each language named in itself, as a person looking for theirs reads it. */
 const LANGUAGE_NAMES: Readonly<Record<Language, string>> = { es: 'Español', en: 'English' };

@@ -40,6 +40,24 @@ function countMerchantReads(page: Page): () => number {
   return () => reads;
 }
 
+/** Answers the API's reads `matching` with a 500 until `stop()`, then lets them through. */
+async function failReads(page: Page, matching: (url: URL) => boolean): Promise<{ stop: () => void }> {
+  let failing = true;
+  await page.route(matching, async (route) => {
+    if (!failing) return route.continue();
+    await route.fulfill({
+      status: 500,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'INTERNAL_ERROR' }),
+    });
+  });
+  return {
+    stop: () => {
+      failing = false;
+    },
+  };
+}
+
 /** The new-QR form's choice of the test's merchant. */
 const merchantChoice = (page: Page) =>
   page.getByLabel(en['newQr.merchant']).locator(`option[value="${merchant.customerId}"]`);
@@ -78,17 +96,9 @@ test('a failed read says so with Retry, never that there is no merchant; Retry b
   const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
   const page = await context.newPage();
   // The API fails the merchants' reads until the test lets them through.
-  let failing = true;
-  await page.route(
+  const failing = await failReads(
+    page,
     (url) => url.pathname === '/v1/customers' && url.searchParams.get('page_size') === '100',
-    async (route) => {
-      if (!failing) return route.continue();
-      await route.fulfill({
-        status: 500,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'INTERNAL_ERROR' }),
-      });
-    },
   );
   await signIn(page, api.url, 'merchant-admin-a');
   await page.goto(`${api.url}/dashboard/#/qrcodes/new`);
@@ -97,7 +107,7 @@ test('a failed read says so with Retry, never that there is no merchant; Retry b
   expect(await page.getByText(en['newQr.noMerchant']).count()).toBe(0);
   expect(await axeViolations(page)).toEqual([]);
 
-  failing = false;
+  failing.stop();
   await page.getByRole('button', { name: en['app.retry'] }).click();
   await merchantChoice(page).waitFor({ state: 'attached' });
   expect(await page.getByRole('alert').filter({ hasText: en['problem.unavailable'] }).count()).toBe(0);
@@ -120,18 +130,7 @@ test('first steps whose reads failed say so with Retry and mark no step; Retry r
   const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
   const page = await context.newPage();
   // The API fails the keys' read until the test lets it through.
-  let failing = true;
-  await page.route(
-    (url) => url.pathname === '/v1/keys',
-    async (route) => {
-      if (!failing) return route.continue();
-      await route.fulfill({
-        status: 500,
-        contentType: 'application/problem+json',
-        body: JSON.stringify({ type: 'about:blank', title: 'Internal error', status: 500, code: 'INTERNAL_ERROR' }),
-      });
-    },
-  );
+  const failing = await failReads(page, (url) => url.pathname === '/v1/keys');
   await signIn(page, api.url, 'merchant-admin-a');
   // The test's merchant has an account and a key, and no QR code: the codes page shows the first steps.
   await page.goto(`${api.url}/dashboard/#/qrcodes`);
@@ -142,7 +141,7 @@ test('first steps whose reads failed say so with Retry and mark no step; Retry r
   expect(await page.locator('ol.steps li.done, ol.steps li.next').count()).toBe(0);
   expect(await axeViolations(page)).toEqual([]);
 
-  failing = false;
+  failing.stop();
   await page.getByRole('button', { name: en['app.retry'] }).click();
   await page.locator('ol.steps li.next').waitFor();
   expect(await page.locator('ol.steps li.done').allTextContents()).toEqual(

@@ -9,6 +9,7 @@
 import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { en } from '../../dashboard/src/i18n/en';
+import { SECTIONS } from '../../dashboard/src/sections';
 import { launchBrowser } from '../support/browser';
 import { DESK, inPage, signIn } from '../support/dashboard-pages';
 import { startTestApi } from '../support/local-api';
@@ -23,19 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/** The nine sections of the navigation, as a person clicks them. */
-const SECTIONS = [
-  'overview',
-  'qrcodes',
-  'payments',
-  'refunds',
-  'reconciliation',
-  'merchants',
-  'keys',
-  'webhooks',
-  'activity',
-] as const;
 
 test('a tab a second for a minute, at the deployed limits: at most 3 calls a page, never a refusal', async () => {
   // The local stage's limits, as `npm start` applies them (infra/stages.ts): a person's share of them.

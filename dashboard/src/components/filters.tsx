@@ -98,56 +98,73 @@ function SearchField(props: { id: string; value: string; hint?: string; onChange
   );
 }
 
-/** An amount in pesos (119.000,00), with what it understood (or why not) said under it. */
-function AmountField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
-  const parsed = value.trim() ? parseCop(value) : undefined;
+/** What a field understood of its text: its words under the field, or why it could not read it. */
+type Understood = { readonly ok: true; readonly said: string } | { readonly ok: false; readonly error: string };
+
+/**
+ * A field whose text is read as it applies, with what it understood (or why not) said under it:
+ * `hint` while it is empty; `id` names the input for its label.
+ */
+function ReadBackField(props: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  read: (text: string) => Understood;
+  hint: string;
+  inputMode: 'numeric' | 'decimal';
+  size: number;
+  placeholder?: string;
+}) {
+  const { id, value, onChange } = props;
+  const understood = value.trim() ? props.read(value) : undefined;
   const [typed, setTyped] = useTyped(value);
   return (
     <>
       <input
         id={id}
-        inputMode="decimal"
+        inputMode={props.inputMode}
+        placeholder={props.placeholder}
         autoComplete="off"
-        size={12}
+        size={props.size}
         value={typed}
         onInput={(e) => setTyped(e.currentTarget.value)}
-        aria-invalid={parsed?.ok === false ? true : undefined}
+        aria-invalid={understood?.ok === false ? true : undefined}
         aria-describedby={`${id}-said`}
         onChange={(e) => onChange(e.currentTarget.value)}
       />
-      <p id={`${id}-said`} class={parsed?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
-        {parsed === undefined ? t('filter.amountHint') : parsed.ok ? formatCop(parsed.value) : parsed.error}
+      <p id={`${id}-said`} class={understood?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
+        {understood === undefined ? props.hint : understood.ok ? understood.said : understood.error}
       </p>
     </>
   );
 }
 
-/** A day of Bogotá typed dd/mm/yyyy, with what it understood (or why not) said under it; `id` names the input for its label. */
-export function DayField({ id, value, onChange }: { id: string; value: string; onChange: (value: string) => void }) {
-  const parsed = value.trim() ? parseDay(value) : undefined;
-  const [typed, setTyped] = useTyped(value);
+type FieldProps = { id: string; value: string; onChange: (value: string) => void };
+
+/** An amount in pesos (119.000,00). */
+function AmountField(props: FieldProps) {
+  const read = (text: string): Understood => {
+    const parsed = parseCop(text);
+    return parsed.ok ? { ok: true, said: formatCop(parsed.value) } : parsed;
+  };
+  return <ReadBackField {...props} read={read} hint={t('filter.amountHint')} inputMode="decimal" size={12} />;
+}
+
+/** A day of Bogotá typed dd/mm/yyyy. */
+export function DayField(props: FieldProps) {
+  const read = (text: string): Understood => {
+    const parsed = parseDay(text);
+    return parsed.ok ? { ok: true, said: t('day.understood', { day: formatDay(parsed.day) }) } : parsed;
+  };
   return (
-    <>
-      <input
-        id={id}
-        inputMode="numeric"
-        placeholder={t('day.placeholder')}
-        autoComplete="off"
-        size={11}
-        value={typed}
-        onInput={(e) => setTyped(e.currentTarget.value)}
-        aria-invalid={parsed?.ok === false ? true : undefined}
-        aria-describedby={`${id}-said`}
-        onChange={(e) => onChange(e.currentTarget.value)}
-      />
-      <p id={`${id}-said`} class={parsed?.ok === false ? 'field-error' : 'hint'} aria-live="polite">
-        {parsed === undefined
-          ? t('day.hint')
-          : parsed.ok
-            ? t('day.understood', { day: formatDay(parsed.day) })
-            : parsed.error}
-      </p>
-    </>
+    <ReadBackField
+      {...props}
+      read={read}
+      hint={t('day.hint')}
+      inputMode="numeric"
+      size={11}
+      placeholder={t('day.placeholder')}
+    />
   );
 }
 
