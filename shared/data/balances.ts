@@ -121,7 +121,10 @@ export const balanceJoin: ListJoin = {
 export async function moveLegacyBalance(accountId: string): Promise<boolean> {
   for (let attempt = 1; ; attempt += 1) {
     const { account, balance } = await readAccountItems(accountId, true);
-    if (balance) return true;
+    // The two items are read side by side, not at one instant: a move that commits between the two
+    // reads shows no balance item but an account item marked as moved. The mark is written in the
+    // same transaction as the balance item, so the item exists.
+    if (balance || account?.['available_balance_cents'] === MOVED_TO_BALANCE_ITEM) return true;
     if (!account || typeof account['available_balance_cents'] !== 'number') return false;
     const present = LEDGER_ATTRIBUTES.filter((name) => account[name] !== undefined);
     const values = Object.fromEntries(present.map((name) => [name, account[name]]));
