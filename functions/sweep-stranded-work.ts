@@ -7,6 +7,7 @@
  * queue's visibility timeout. It publishes how long the oldest stranded item had waited, which an
  * alarm watches (infra/constructs/monitoring.ts).
  */
+import type { Context } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
 import { sweep } from '../shared/domain/sweep';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
@@ -26,7 +27,7 @@ import {
   readSweepIntervalMs,
   type QueueName,
 } from '../shared/runtime/config';
-import { visibilityTimeoutSeconds } from './workers';
+import { visibilityTimeoutSeconds, workerOf } from './workers';
 
 /**
  * How long each kind's restarted work may wait in its queue: the queue's visibility timeout (the
@@ -45,7 +46,9 @@ function holdMs(): Record<DueWorkKind, number> {
   };
 }
 
-export const handler = workerHandler(logger, async (): Promise<void> => {
+const { recordSeconds } = workerOf('sweep-stranded-work');
+
+export const handler = workerHandler(logger, async (_event: unknown, context: Context): Promise<void> => {
   const deliveries = deliveryQueue();
   const report = await sweep({
     // Every shard of the index at each run on AWS (a run a minute); the local runtime's frequent runs
@@ -66,6 +69,9 @@ export const handler = workerHandler(logger, async (): Promise<void> => {
     clock: systemClock,
     graceMs: readSweepGraceMs(),
     holdMs: holdMs(),
+    // Reads while it has time left: a group of restarts (one record's worst time) before its timeout.
+    remainingMs: () => context.getRemainingTimeInMillis(),
+    marginMs: recordSeconds * 1000,
   });
   const restarted = Object.values(report.restarted).reduce((sum, n) => sum + n, 0);
   // Published on every run, 0 included: the alarm sees the sweeper run, not only its bad minutes.
@@ -74,11 +80,16 @@ export const handler = workerHandler(logger, async (): Promise<void> => {
   for (const failure of report.failures) {
     logger.error('Stranded work not restarted: the next run tries again', { ref: failure.id }, failure.error as Error);
   }
-  if (restarted > 0 || report.failures.length > 0) {
+  // How far behind the sweeper is, at every run that found something (an idle run logs nothing).
+  if (report.seen > 0 || report.failures.length > 0) {
     logger.warn('Stranded work restarted', {
       ...report.restarted,
       failed: report.failures.length,
+      seen: report.seen,
+      oldest_due_age_ms: report.oldestDueAgeMs,
       oldest_age_ms: report.oldestAgeMs,
+      stopped_for_time: report.stoppedForTime,
+      shards_left: report.shardsLeft,
     });
   }
 });

@@ -187,10 +187,11 @@ export const workers: readonly WorkerDefinition[] = [
     tableActions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'],
     writesMoney: true,
     queues: ['settlement', 'webhookDeliveries', 'reports', 'reconciliations'],
-    // At most 800 items a run (shared/domain/sweep.ts), ten at a time.
+    // Reads pages of every shard while it has time (shared/domain/sweep.ts), ten restarts at a time.
     timeoutSeconds: 60,
-    // One item's restart, an event's dispatch the longest (as the dispatcher's record). A run does not
-    // stop early: what it has not reached is still due, and the next run takes it.
+    // One group of restarts, an event's dispatch the longest (as the dispatcher's record): a run starts
+    // none with less left, so it stops before its timeout; what it has not reached is still due, and
+    // the next run takes it.
     recordSeconds: 10,
   },
 ];

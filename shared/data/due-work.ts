@@ -22,8 +22,9 @@
  * its shard under the new count. The sweeper reads every shard below DUE_SHARDS, the old ones among
  * them, so DUE_SHARDS may grow but never shrink: items in a dropped shard would never be read.
  *
- * Reading: each shard is a Query (0.5 read units when nothing is due). On AWS the sweeper runs once a
- * minute and reads all 32 at each run. The local runtime's tests sweep every few hundred milliseconds
+ * Reading: each shard is a Query a page (0.5 read units when nothing is due), a run reading the next
+ * pages of the shards that had more while it has time. On AWS the sweeper runs once a minute and reads
+ * all 32 at each run. The local runtime's tests sweep every few hundred milliseconds
  * against one DynamoDB Local on a 2-core machine, where 32 Queries a sweep starved their other calls (a
  * CI run timed out); so sweeps 30 s apart or less share the shards, in turns (sweptDueWork): k sweeps
  * in a row read every shard once, DUE_SHARDS / k each, k the most of 1, 2 and 4 that fit in a minute
@@ -38,7 +39,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
 import type { DomainEvent } from '../domain/events';
-import type { DueWork, DueWorkKind, DueWorkStore } from '../domain/sweep';
+import type { DuePage, DueWork, DueWorkKind, DueWorkStore } from '../domain/sweep';
 import {
   EVENT_ENTITY,
   REPORT_ENTITY,
@@ -139,28 +140,46 @@ const KIND_OF_SORT_KEY: Readonly<Record<string, DueWorkKind>> = {
   FILE: 'reconciliation',
 };
 
+const entryOf = (item: Record<string, unknown>): DueEntry => {
+  const key = { pk: String(item['pk']), sk: String(item['sk']) };
+  const kind = KIND_OF_SORT_KEY[key.sk];
+  return { ref: key.pk, ...(kind ? { kind } : {}), key, dueAt: String(item['duesk']) };
+};
+
+/**
+ * One page of a shard: up to `limit` items due at `upTo` or before, oldest first, from after the
+ * item `after` (a position only: it may have left the index since).
+ */
+export async function duePage(
+  shard: number,
+  upTo: string,
+  limit: number,
+  after?: DueEntry,
+): Promise<DuePage<DueEntry>> {
+  const page = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: DUE_INDEX,
+      KeyConditionExpression: 'duepk = :shard AND duesk <= :upTo',
+      ExpressionAttributeValues: { ':shard': duePartition(shard), ':upTo': upTo },
+      Limit: limit,
+      ...(after ? { ExclusiveStartKey: { ...after.key, duepk: duePartition(shard), duesk: after.dueAt } } : {}),
+    }),
+  );
+  const entries = (page.Items ?? []).map(entryOf);
+  const last = entries.at(-1);
+  return { entries, ...(page.LastEvaluatedKey && last ? { after: last } : {}) };
+}
+
 /** The items of one shard due at `upTo` or before, oldest first, at most `limit`. */
 export async function dueIn(shard: number, upTo: string, limit: number): Promise<DueEntry[]> {
   const entries: DueEntry[] = [];
-  let start: Record<string, unknown> | undefined;
+  let after: DueEntry | undefined;
   do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: DUE_INDEX,
-        KeyConditionExpression: 'duepk = :shard AND duesk <= :upTo',
-        ExpressionAttributeValues: { ':shard': duePartition(shard), ':upTo': upTo },
-        Limit: limit - entries.length,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const key = { pk: String(item['pk']), sk: String(item['sk']) };
-      const kind = KIND_OF_SORT_KEY[key.sk];
-      entries.push({ ref: key.pk, ...(kind ? { kind } : {}), key, dueAt: String(item['duesk']) });
-    }
-    start = page.LastEvaluatedKey;
-  } while (start && entries.length < limit);
+    const page = await duePage(shard, upTo, limit - entries.length, after);
+    entries.push(...page.entries);
+    after = page.after;
+  } while (after && entries.length < limit);
   return entries;
 }
 
@@ -206,10 +225,14 @@ export async function clearDue(key: ItemKey): Promise<void> {
 
 /**
  * The index of due work as a sweep reads it (shared/domain/sweep.ts): `shards` names the shards one
- * call of `due` reads, whose `limit` they share (the run's limit stays the same whatever their number).
+ * run reads; and `due`, every one of them at once, up to `limit` items shared between them.
  */
-function dueWorkIn(shards: () => Promise<readonly number[]>): DueWorkStore<DueEntry> {
+function dueWorkIn(shards: () => Promise<readonly number[]>): DueWorkStore<DueEntry> & {
+  due(upTo: string, limit: number): Promise<DueEntry[]>;
+} {
   return {
+    shards,
+    page: duePage,
     async due(upTo, limit) {
       const read = await shards();
       const each = Math.ceil(limit / read.length);
@@ -219,8 +242,8 @@ function dueWorkIn(shards: () => Promise<readonly number[]>): DueWorkStore<DueEn
   };
 }
 
-/** The whole index: every shard at each read. */
-export const dynamoDueWork: DueWorkStore<DueEntry> = dueWorkIn(async () => ALL_SHARDS);
+/** The whole index: every shard at each run. */
+export const dynamoDueWork = dueWorkIn(async () => ALL_SHARDS);
 
 /**
  * The index as the runs of a sweeper `intervalMs` apart read it: every shard at each run, or, when

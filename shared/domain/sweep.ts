@@ -33,14 +33,22 @@ export type DueWorkKind = DueWork['kind'];
 export interface DueEntryRef {
   readonly ref: string;
   readonly kind?: DueWorkKind;
+  /** When the index says it fell due (ISO 8601). */
+  readonly dueAt: string;
+}
+
+/** One page of a shard of the index, as the store read it. */
+export interface DuePage<Entry> {
+  readonly entries: readonly Entry[];
+  /** Where the shard's next page starts (its last item read); undefined when nothing more is due in it. */
+  readonly after?: Entry;
 }
 
 export interface DueWorkStore<Entry extends DueEntryRef> {
-  /**
-   * Items due at `upTo` or before, the oldest first in each part of the index it reads, about `limit`
-   * in all (the parts it reads share it evenly).
-   */
-  due(upTo: string, limit: number): Promise<readonly Entry[]>;
+  /** The shards of the index one run reads. */
+  shards(): Promise<readonly number[]>;
+  /** Up to `limit` items of `shard` due at `upTo` or before, oldest first, from after `after`. */
+  page(shard: number, upTo: string, limit: number, after?: Entry): Promise<DuePage<Entry>>;
   /**
    * Takes one item for this run: it is due again at `dueAgainAt` (one grace after that, a run
    * restarts it again if its work has still not happened). Undefined when it is done or another run
@@ -69,16 +77,28 @@ export interface SweepDeps<Entry extends DueEntryRef> {
    * waiting out its visibility) is not queued a second time, which for deliveries fed their backlog.
    */
   readonly holdMs: Readonly<Record<DueWorkKind, number>>;
+  /** The run's time left before its timeout, in milliseconds (Lambda's getRemainingTimeInMillis). */
+  readonly remainingMs: () => number;
+  /**
+   * The time left below which the run starts no more restarts: the longest a group of restarts (and
+   * the page read before it) may take, so that the run ends before its timeout, never in the middle.
+   */
+  readonly marginMs: number;
 }
 
 /**
- * Items one run takes at most, shared by the parts of the index it reads (8 shards: 100 each; 32: 25
- * each): the run's length, and so its timeout, does not grow with the shards. A larger backlog takes
- * the next runs.
+ * Items read from each shard at a time. A run reads a page of every shard, restarts them, then the
+ * next page of the shards that had more, while it has time: a backlog drains in one run as fast as
+ * its restarts go (the 800 items a run of a fixed limit took some 75 minutes over the 60,000 a
+ * minute's queue outage strands at 1,000 payments a second), and no shard waits for another's.
  */
-export const SWEEP_LIMIT = 800;
+export const SHARD_PAGE = 25;
 /** Restarts made at once. */
 const PARALLEL = 10;
+
+/** Work waiting this long or longer (minutes, since it started waiting) is counted apart: stuck work. */
+export const STUCK_AGE_MINUTES = [5, 15, 60] as const;
+export type StuckAgeMinutes = (typeof STUCK_AGE_MINUTES)[number];
 
 export interface SweepReport {
   readonly restarted: Readonly<Record<DueWorkKind, number>>;
@@ -86,6 +106,19 @@ export interface SweepReport {
   readonly failures: readonly { readonly id: string; readonly error: unknown }[];
   /** How long the oldest item taken had been waiting for its work; 0 when none was. */
   readonly oldestAgeMs: number;
+  /**
+   * Work taken by this run waiting for at least each of STUCK_AGE_MINUTES (each count includes
+   * the longer ones'): how much is stuck, not only how old the oldest is.
+   */
+  readonly waitingOver: Readonly<Record<StuckAgeMinutes, number>>;
+  /** Due items the run read (past their grace, in every shard it read): the index's depth it saw. */
+  readonly seen: number;
+  /** How far behind the run is: how long ago the oldest item it read fell due; 0 when none was due. */
+  readonly oldestDueAgeMs: number;
+  /** Whether it stopped for want of time with items still due (the next run takes them). */
+  readonly stoppedForTime: boolean;
+  /** The shards it left with items still due, when it stopped for time. */
+  readonly shardsLeft: number;
 }
 
 async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: DueWork): Promise<void> {
@@ -109,10 +142,10 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
   }
 }
 
-/** One run of the sweeper. */
+/** One run of the sweeper: pages of every shard in turns, while the run has time for more. */
 export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): Promise<SweepReport> {
   const now = deps.clock.now();
-  const entries = await deps.due.due(later(now, -deps.graceMs), SWEEP_LIMIT);
+  const upTo = later(now, -deps.graceMs);
   const restarted: Record<DueWorkKind, number> = {
     payment: 0,
     refund: 0,
@@ -121,26 +154,73 @@ export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): 
     report: 0,
     reconciliation: 0,
   };
+  const waitingOver = Object.fromEntries(STUCK_AGE_MINUTES.map((m) => [m, 0])) as Record<StuckAgeMinutes, number>;
   const failures: { id: string; error: unknown }[] = [];
   let oldestAgeMs = 0;
-  for (let i = 0; i < entries.length; i += PARALLEL) {
-    await Promise.all(
-      entries.slice(i, i + PARALLEL).map(async (entry) => {
-        const dueAgainAt = later(now, entry.kind === undefined ? 0 : deps.holdMs[entry.kind]);
-        const work = await deps.due.claim(entry, dueAgainAt).catch((error: unknown) => {
-          failures.push({ id: entry.ref, error });
-          return undefined;
-        });
-        if (!work) return;
-        oldestAgeMs = Math.max(oldestAgeMs, Date.parse(now) - Date.parse(work.waitingSince));
-        try {
-          await restart(deps, work);
-          restarted[work.kind] += 1;
-        } catch (error) {
-          failures.push({ id: work.id, error });
-        }
+  let seen = 0;
+  let oldestDueAt: string | undefined;
+  const timeLeft = () => deps.remainingMs() > deps.marginMs;
+
+  const restartOne = async (entry: Entry): Promise<void> => {
+    const dueAgainAt = later(now, entry.kind === undefined ? 0 : deps.holdMs[entry.kind]);
+    const work = await deps.due.claim(entry, dueAgainAt).catch((error: unknown) => {
+      failures.push({ id: entry.ref, error });
+      return undefined;
+    });
+    if (!work) return;
+    const ageMs = Date.parse(now) - Date.parse(work.waitingSince);
+    oldestAgeMs = Math.max(oldestAgeMs, ageMs);
+    for (const minutes of STUCK_AGE_MINUTES) if (ageMs >= minutes * 60_000) waitingOver[minutes] += 1;
+    try {
+      await restart(deps, work);
+      restarted[work.kind] += 1;
+    } catch (error) {
+      failures.push({ id: work.id, error });
+    }
+  };
+
+  // Each shard's position: undefined before its first page, null once nothing more is due in it.
+  const positions = new Map<number, Entry | undefined | null>((await deps.due.shards()).map((s) => [s, undefined]));
+  const open = () => [...positions].filter(([, after]) => after !== null);
+  let stoppedForTime = false;
+  const shardsLeft = new Set<number>();
+  while (open().length > 0) {
+    if (!timeLeft()) {
+      stoppedForTime = true;
+      break;
+    }
+    const pages = await Promise.all(
+      open().map(async ([shard, after]) => {
+        const page = await deps.due.page(shard, upTo, SHARD_PAGE, after ?? undefined);
+        positions.set(shard, page.after ?? null);
+        return page.entries.map((entry) => ({ shard, entry }));
       }),
     );
+    const read = pages.flat();
+    seen += read.length;
+    for (const { entry } of read) {
+      if (oldestDueAt === undefined || entry.dueAt < oldestDueAt) oldestDueAt = entry.dueAt;
+    }
+    for (let i = 0; i < read.length; i += PARALLEL) {
+      if (!timeLeft()) {
+        // What this page left is still due, and unclaimed: the next run reads it again.
+        stoppedForTime = true;
+        for (const { shard } of read.slice(i)) shardsLeft.add(shard);
+        break;
+      }
+      await Promise.all(read.slice(i, i + PARALLEL).map(({ entry }) => restartOne(entry)));
+    }
+    if (stoppedForTime) break;
   }
-  return { restarted, failures, oldestAgeMs };
+  if (stoppedForTime) for (const [shard] of open()) shardsLeft.add(shard);
+  return {
+    restarted,
+    failures,
+    oldestAgeMs,
+    waitingOver,
+    seen,
+    oldestDueAgeMs: oldestDueAt === undefined ? 0 : Math.max(0, Date.parse(now) - Date.parse(oldestDueAt)),
+    stoppedForTime,
+    shardsLeft: shardsLeft.size,
+  };
 }

@@ -13,7 +13,7 @@ import { deliveryIdOf, newDelivery, type StoredDelivery } from '../../shared/dom
 import { payResolution } from '../../shared/domain/pay-resolution';
 import { later, type StoredPayment } from '../../shared/domain/payments';
 import { settlePayment } from '../../shared/domain/settlement';
-import { sweep, type SweepReport } from '../../shared/domain/sweep';
+import { SHARD_PAGE, sweep, type DueWorkStore, type SweepReport } from '../../shared/domain/sweep';
 import { createWebhook, randomWebhookSecrets } from '../../shared/domain/webhooks';
 import { dynamoDeliveryStore } from '../../shared/data/deliveries-repository';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -74,6 +74,8 @@ const HOLDS = {
   reconciliation: HOLD_MS,
   event: 0,
 };
+/** The time a run keeps before its timeout (the deployed one's: one group of restarts). */
+const MARGIN_MS = 10_000;
 const tenant = (): string => `tenant-${randomUUID()}`;
 const clockAt = (at: string): Clock => ({ now: () => at });
 
@@ -196,7 +198,12 @@ describe('the index of due work', () => {
 
 describe('a sweep', () => {
   /** What a sweep restarts: the recorded messages and dispatches of these items alone. */
-  function sweeper(mine: Set<string>, clock: Clock, store = dynamoDueWork) {
+  function sweeper(
+    mine: Set<string>,
+    clock: Clock,
+    store: DueWorkStore<DueEntry> = dynamoDueWork,
+    remainingMs: () => number = () => 60_000,
+  ) {
     const settled: string[] = [];
     const sent: string[] = [];
     const reportRuns: string[] = [];
@@ -204,10 +211,13 @@ describe('a sweep', () => {
     const deliveries = { send: async (id: string) => void sent.push(id) };
     const run = (): Promise<SweepReport> =>
       sweep({
-        // The file's other tests leave work due too: this sweep sees the items of its own test.
+        // The file's other tests leave work due too: this sweep restarts the items of its own test.
         due: {
-          due: async (upTo: string, limit: number) =>
-            (await store.due(upTo, limit)).filter((entry: DueEntry) => mine.has(entry.ref)),
+          shards: store.shards,
+          page: async (shard, upTo, limit, after) => {
+            const page = await store.page(shard, upTo, limit, after);
+            return { ...page, entries: page.entries.filter((entry) => mine.has(entry.ref)) };
+          },
           claim: store.claim,
         },
         settlement: { schedule: async (id: string) => void settled.push(id) },
@@ -225,6 +235,8 @@ describe('a sweep', () => {
         clock,
         graceMs: GRACE_MS,
         holdMs: HOLDS,
+        remainingMs,
+        marginMs: MARGIN_MS,
       });
     return { run, settled, sent, reportRuns, reconciliationRuns };
   }
@@ -441,5 +453,77 @@ describe('a sweep', () => {
     expect((await deployed.run()).restarted.payment).toBe(1);
     const [item] = await table.scan((i) => i['pk'] === `PAYMENT#${payment.id}` && i['sk'] === 'PAYMENT');
     expect(item!['duepk']).toBe(oldShard);
+  });
+
+  describe('a backlog', () => {
+    /** The shard the backlog crowds: three pages and more of it, besides items in other shards. */
+    const CROWDED = 5;
+    /**
+     * `inShard` PENDING deliveries in the shard CROWDED and `elsewhere` in others, all of one webhook,
+     * due a second apart from an hour before `at` on (each delivery of an event of its own).
+     */
+    async function backlog(inShard: number, elsewhere: number, at: string) {
+      const who = tenant();
+      const webhook = await subscribedWebhook(who);
+      const ids: string[] = [];
+      let crowded = 0;
+      let others = 0;
+      while (crowded < inShard || others < elsewhere) {
+        const event = { id: randomUUID(), tenant: who, type: 'payment.settled' as const, created_at: at, data: {} };
+        const inCrowded = dueShardOf(deliveryIdOf(event.id, webhook.id)) === CROWDED;
+        if (inCrowded ? crowded >= inShard : others >= elsewhere) continue;
+        if (inCrowded) crowded += 1;
+        else others += 1;
+        const delivery = newDelivery(event, webhook, later(at, -60 * MINUTE + ids.length * 1000));
+        await dynamoDeliveryStore.createIfAbsent(delivery);
+        ids.push(delivery.id);
+      }
+      return { ids, mine: new Set(ids.map((id) => `DELIVERY#${id}`)) };
+    }
+
+    it('is drained in one run while it has time: page after page of a shard, each item once', async () => {
+      const at = new Date().toISOString();
+      const { ids, mine } = await backlog(3 * SHARD_PAGE + 5, 20, at);
+      const run = sweeper(mine, clockAt(at));
+      const { report, calls } = await (async () => {
+        let report: SweepReport | undefined;
+        const calls = await callsOf(async () => (report = await run.run()));
+        return { report: report!, calls };
+      })();
+      expect(report.restarted.delivery).toBe(ids.length);
+      expect(run.sent.sort()).toEqual([...ids].sort());
+      expect(report).toMatchObject({ seen: ids.length, stoppedForTime: false, shardsLeft: 0, failures: [] });
+      // The crowded shard was read a page at a time, four pages of items (and the empty one after).
+      expect(calls.shards.filter((shard) => shard === CROWDED).length).toBeGreaterThanOrEqual(4);
+      // How far behind: the oldest item fell due an hour before the run.
+      expect(report.oldestDueAgeMs).toBeGreaterThanOrEqual(60 * MINUTE);
+      expect(report.waitingOver).toEqual({ 5: ids.length, 15: ids.length, 60: 1 });
+      // Every item taken: the next run finds none of them.
+      expect((await sweeper(mine, clockAt(at)).run()).seen).toBe(0);
+    });
+
+    it('stops cleanly when its time runs out, and the next run takes what it left, each item once', async () => {
+      const at = new Date().toISOString();
+      const { ids, mine } = await backlog(3 * SHARD_PAGE + 5, 20, at);
+      // Each restart takes 100 ms of the run's time: after 35, no more than the margin is left.
+      const first = sweeper(mine, clockAt(at), dynamoDueWork, () => MARGIN_MS + 3_500 - 100 * first.sent.length);
+      const report = await first.run();
+      // Groups of ten: it started a fourth with 500 ms to spare over its margin, and no fifth.
+      expect(report.restarted.delivery).toBe(40);
+      expect(report.stoppedForTime).toBe(true);
+      expect(report.shardsLeft).toBeGreaterThanOrEqual(1);
+      expect(report.failures).toEqual([]);
+      // What it did not reach is still due when it was, unclaimed.
+      const left = ids.filter((id) => !first.sent.includes(id));
+      expect(left).toHaveLength(ids.length - 40);
+      for (const id of left.slice(0, 5)) {
+        expect(await dueEntryOf(`DELIVERY#${id}`)).toBe((await dynamoDeliveryStore.get(id))!.next_attempt_at);
+      }
+      const next = sweeper(mine, clockAt(at));
+      const after = await next.run();
+      expect(after.stoppedForTime).toBe(false);
+      expect(next.sent.sort()).toEqual(left.sort());
+      expect([...first.sent, ...next.sent].sort()).toEqual([...ids].sort());
+    });
   });
 });
