@@ -36,8 +36,8 @@ export async function sentAfterCommit(
 export function settlementAfterCommit(): SettlementQueue {
   const queue = settlementQueue();
   return {
-    schedule: (paymentId, delayMs) =>
-      sentAfterCommit(() => queue.schedule(paymentId, delayMs), 'settlement', { payment_id: paymentId }),
+    schedule: (paymentId, delayMs, tenant) =>
+      sentAfterCommit(() => queue.schedule(paymentId, delayMs, tenant), 'settlement', { payment_id: paymentId }),
   };
 }
 
@@ -45,8 +45,8 @@ export function settlementAfterCommit(): SettlementQueue {
 export function refundsAfterCommit(): RefundQueue {
   const queue = refundQueue();
   return {
-    schedule: (refundId, delayMs) =>
-      sentAfterCommit(() => queue.schedule(refundId, delayMs), 'settlement', { refund_id: refundId }),
+    schedule: (refundId, delayMs, tenant) =>
+      sentAfterCommit(() => queue.schedule(refundId, delayMs, tenant), 'settlement', { refund_id: refundId }),
   };
 }
 
@@ -54,8 +54,10 @@ export function refundsAfterCommit(): RefundQueue {
 export function deliveriesAfterCommit(): DeliveryQueue {
   const queue = deliveryQueue();
   return {
-    send: (deliveryId, delayMs) =>
-      sentAfterCommit(() => queue.send(deliveryId, delayMs), 'webhookDeliveries', { delivery_id: deliveryId }),
+    send: (deliveryId, delayMs, tenant) =>
+      sentAfterCommit(() => queue.send(deliveryId, delayMs, tenant), 'webhookDeliveries', {
+        delivery_id: deliveryId,
+      }),
   };
 }
 

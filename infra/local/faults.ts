@@ -29,13 +29,13 @@ const CRASH_POINTS: Readonly<Partial<Record<QueueName, string>>> = {
 
 /** `queue` under the switches: its send fails, or kills the process, when one says so. */
 export const underFaults = (name: QueueName, queue: MessageQueue): MessageQueue => ({
-  async send(message, delayMs, attributes) {
+  async send(message, delayMs, attributes, group) {
     const crashPoint = CRASH_POINTS[name];
     if (crashPoint !== undefined && process.env[FAULTS.crashAfter] === crashPoint) process.kill(process.pid, 'SIGKILL');
     if (process.env[FAULTS.queueSend] === 'fail') {
       throw new Error(`SendMessage to the ${name} queue failed (${FAULTS.queueSend}=fail)`);
     }
-    return queue.send(message, delayMs, attributes);
+    return queue.send(message, delayMs, attributes, group);
   },
 });
 

@@ -7,7 +7,10 @@
  * handler threw or timed out: every message of it; or it named the message in `batchItemFailures`)
  * handed again after the visibility timeout, until its receives reach maxReceives, then moved to the
  * queue's dead-letter list with a log line, as SQS moves it to its dead-letter queue; at most the
- * consumer's maximum concurrency of batches at once, the others waiting in the queue. startLocalQueue
+ * consumer's maximum concurrency of batches at once, the others waiting in the queue; and, as an SQS
+ * fair queue, the waiting messages taken in turns across their message groups (one of each group
+ * before a second of any), so that one client's backlog does not hold back another's messages.
+ * startLocalQueue
  * takes every number from the worker table (functions/workers.ts) and the stage's concurrency, as the
  * stack does.
  */
@@ -31,6 +34,8 @@ export interface QueueRecord {
   readonly messageId: string;
   readonly body: string;
   readonly messageAttributes: Readonly<Record<string, QueueMessageAttribute>>;
+  /** The system attributes Lambda hands: the message group it was sent in, if any. */
+  readonly attributes: { readonly MessageGroupId?: string };
 }
 
 export interface QueueEvent {
@@ -72,10 +77,13 @@ export class LocalQueue implements MessageQueue {
   private stopped = false;
   /** While paused, messages that fall due wait here and are handed over on resume. */
   private held: Pending[] | undefined;
-  /** Messages due, gathered into batches on the next turn of the event loop. */
-  private due: Pending[] = [];
-  /** Batches waiting for their consumer, at its concurrency cap. */
-  private readonly waiting: Pending[][] = [];
+  /**
+   * Messages visible and waiting for their consumer, by message group (a message sent without one
+   * waits in the group ''), the group to take from next first: a group taken from moves to the end.
+   */
+  private readonly waiting = new Map<string, Pending[]>();
+  /** Whether a hand-out is already set for the next turn of the event loop. */
+  private handOutSet = false;
   /** Messages given up after their receives, as an SQS dead-letter queue holds them. */
   readonly deadLetters: QueueRecord[] = [];
   private readonly maxConcurrency: number;
@@ -99,7 +107,7 @@ export class LocalQueue implements MessageQueue {
     this.log = options.log ?? ((message, error) => console.error(message, loggable(error)));
   }
 
-  async send(message: object, delayMs: number, attributes: MessageAttributes = {}): Promise<void> {
+  async send(message: object, delayMs: number, attributes: MessageAttributes = {}, group?: string): Promise<void> {
     const body = JSON.stringify(message);
     if (this.stopped) throw new Error(`The ${this.name} queue is stopped: ${body} not sent`);
     const messageAttributes = Object.fromEntries(
@@ -109,7 +117,15 @@ export class LocalQueue implements MessageQueue {
       ]),
     );
     this.later(
-      { record: { messageId: randomUUID(), body, messageAttributes }, receive: 1 },
+      {
+        record: {
+          messageId: randomUUID(),
+          body,
+          messageAttributes,
+          attributes: group === undefined ? {} : { MessageGroupId: group },
+        },
+        receive: 1,
+      },
       sqsDelaySeconds(delayMs) * 1000,
     );
   }
@@ -125,25 +141,50 @@ export class LocalQueue implements MessageQueue {
 
   /** Messages become visible: those of the same moment go out together, in batches. */
   private arrive(pending: readonly Pending[]): void {
-    if (this.due.length === 0) setImmediate(() => this.handOut());
-    this.due.push(...pending);
-  }
-
-  private handOut(): void {
-    const due = this.due;
-    this.due = [];
-    if (this.stopped) return;
-    for (let start = 0; start < due.length; start += this.batchSize) {
-      this.waiting.push(due.slice(start, start + this.batchSize));
+    for (const message of pending) {
+      const group = message.record.attributes.MessageGroupId ?? '';
+      const lane = this.waiting.get(group);
+      if (lane) lane.push(message);
+      else this.waiting.set(group, [message]);
     }
-    this.handWaiting();
+    if (this.handOutSet) return;
+    this.handOutSet = true;
+    setImmediate(() => {
+      this.handOutSet = false;
+      this.handWaiting();
+    });
   }
 
-  /** Hands the waiting batches over while the consumer is under its concurrency cap. */
+  /** Hands batches of the waiting messages over while the consumer is under its concurrency cap. */
   private handWaiting(): void {
-    while (!this.stopped && this.running.size < this.maxConcurrency && this.waiting.length > 0) {
-      this.hand(this.waiting.shift()!);
+    while (!this.stopped && this.running.size < this.maxConcurrency && this.waiting.size > 0) {
+      this.hand(this.nextBatch());
     }
+  }
+
+  /**
+   * Up to a batch of the waiting messages, in turns across their groups: the oldest of each group, in
+   * the groups' order, then the next of each. A group left with messages goes to the end of the order,
+   * so the next batch starts with the groups this one did not reach.
+   */
+  private nextBatch(): Pending[] {
+    const batch: Pending[] = [];
+    while (batch.length < this.batchSize && this.waiting.size > 0) {
+      for (const [group, lane] of [...this.waiting]) {
+        if (batch.length === this.batchSize) break;
+        batch.push(lane.shift()!);
+        this.waiting.delete(group);
+        if (lane.length > 0) this.waiting.set(group, lane);
+      }
+    }
+    return batch;
+  }
+
+  /** The messages waiting for their consumer, oldest first within each group. */
+  private waitingMessages(): Pending[] {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    return all;
   }
 
   private hand(batch: readonly Pending[]): void {
@@ -186,9 +227,8 @@ export class LocalQueue implements MessageQueue {
    */
   async pause(): Promise<void> {
     this.held ??= [];
-    // Those already gathered for a batch, or waiting for the consumer, wait too.
-    this.held.push(...this.due, ...this.waiting.splice(0).flat());
-    this.due = [];
+    // Those waiting for the consumer wait too.
+    this.held.push(...this.waitingMessages());
     while (this.running.size > 0) await Promise.all([...this.running]);
   }
 
@@ -203,8 +243,7 @@ export class LocalQueue implements MessageQueue {
   async stop(): Promise<void> {
     this.stopped = true;
     this.held = undefined;
-    this.due = [];
-    this.waiting.splice(0);
+    this.waiting.clear();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     while (this.running.size > 0) await Promise.all([...this.running]);

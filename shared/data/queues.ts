@@ -20,9 +20,14 @@ import { tracer } from '../observability/telemetry';
  */
 export type MessageAttributes = Readonly<Record<string, string>>;
 
-/** Sends a JSON message that its consumer receives after `delayMs`, with `attributes`. */
+/**
+ * Sends a JSON message that its consumer receives after `delayMs`, with `attributes`, in the message
+ * group `group` (the client whose work it is). On a standard SQS queue a group makes it a fair queue:
+ * SQS hands the messages of a group with a backlog behind those of the quiet groups, so one client's
+ * flood does not hold back the others' work. It orders nothing (that is a FIFO queue's, which ours are not).
+ */
 export interface MessageQueue {
-  send(message: object, delayMs: number, attributes?: MessageAttributes): Promise<void>;
+  send(message: object, delayMs: number, attributes?: MessageAttributes, group?: string): Promise<void>;
 }
 
 export { QUEUE_ENV, type QueueName };
@@ -54,13 +59,14 @@ export const sqsDelaySeconds = (delayMs: number): number =>
 
 /** The SQS queue at `url`: delays round up to whole seconds, at most 15 minutes. */
 export const sqsQueue = (url: string): MessageQueue => ({
-  async send(message, delayMs, attributes = {}) {
+  async send(message, delayMs, attributes = {}, group) {
     const names = Object.keys(attributes);
     await sqs().send(
       new SendMessageCommand({
         QueueUrl: url,
         MessageBody: JSON.stringify(message),
         DelaySeconds: sqsDelaySeconds(delayMs),
+        ...(group === undefined ? {} : { MessageGroupId: group }),
         ...(names.length > 0
           ? {
               MessageAttributes: Object.fromEntries(
@@ -94,37 +100,45 @@ export function queueOf(name: QueueName): MessageQueue | undefined {
 }
 
 /**
- * The queue `name`, whose messages wait for no held transaction (shared/data/held-transaction.ts) and
- * carry the sender's trace context. (SQS takes 10 attributes a message: the propagators write at most
+ * Sends a message of the queue; one client's work in the client's message group (its tenant). Reports
+ * and reconciliations go without one: a consumer takes one at a time and a client's are few.
+ */
+interface GroupedSender {
+  send(message: object, delayMs: number, tenant?: string): Promise<void>;
+}
+
+/**
+ * The queue `name`, whose messages wait for no held transaction (shared/data/held-transaction.ts),
+ * carry the sender's trace context and go in their tenant's message group. (SQS takes 10 attributes a message: the propagators write at most
  * four, traceparent, tracestate, baggage and X-Amzn-Trace-Id, and our messages have no other.)
  */
-const required = (name: QueueName): MessageQueue => {
+const required = (name: QueueName): GroupedSender => {
   const queue = queueOf(name);
   if (!queue) throw new Error(`No ${name} queue: set ${QUEUE_ENV[name]} (the stack does) or run the local runtime`);
   return {
-    send: (message, delayMs) => {
+    send: (message, delayMs, tenant) => {
       refuseWhileHeld(`A message to the ${name} queue`);
-      return queue.send(message, delayMs, tracer.traceCarrier());
+      return queue.send(message, delayMs, tracer.traceCarrier(), tenant);
     },
   };
 };
 
-/** Settlement jobs: `{"payment_id"}` (functions/settle-payment.ts). */
+/** Settlement jobs: `{"payment_id"}` (functions/settle-payment.ts), in the payment's tenant's group. */
 export const settlementQueue = (): SettlementQueue => {
   const queue = required('settlement');
-  return { schedule: (paymentId, delayMs) => queue.send({ payment_id: paymentId }, delayMs) };
+  return { schedule: (paymentId, delayMs, tenant) => queue.send({ payment_id: paymentId }, delayMs, tenant) };
 };
 
 /** Refund settlement jobs, on the settlement queue: `{"refund_id"}` (functions/settle-payment.ts). */
 export const refundQueue = (): RefundQueue => {
   const queue = required('settlement');
-  return { schedule: (refundId, delayMs) => queue.send({ refund_id: refundId }, delayMs) };
+  return { schedule: (refundId, delayMs, tenant) => queue.send({ refund_id: refundId }, delayMs, tenant) };
 };
 
-/** Webhook deliveries: `{"delivery_id"}` (functions/send-webhook.ts). */
+/** Webhook deliveries: `{"delivery_id"}` (functions/send-webhook.ts), in the delivery's tenant's group. */
 export const deliveryQueue = (): DeliveryQueue => {
   const queue = required('webhookDeliveries');
-  return { send: (deliveryId, delayMs) => queue.send({ delivery_id: deliveryId }, delayMs) };
+  return { send: (deliveryId, delayMs, tenant) => queue.send({ delivery_id: deliveryId }, delayMs, tenant) };
 };
 
 /** Report runs: `{"report_id"}` (functions/run-report.ts). */

@@ -92,9 +92,14 @@ export interface DeliveryStore extends RecordReader<StoredDelivery, DeliveryList
   reopen(seen: StoredDelivery, now: string): Promise<StoredDelivery | undefined>;
 }
 
-/** Queues a delivery's next attempt: SQS with a delay on AWS, the process's timers locally. */
+/**
+ * Queues a delivery's next attempt: SQS with a delay on AWS, the process's timers locally; in its
+ * tenant's message group, so that one client's backlog (a flood of events, a slow receiver's retries)
+ * does not hold back another client's deliveries. (An attempt the sweeper restarts goes without one,
+ * as its settlement jobs: SettlementQueue.)
+ */
 export interface DeliveryQueue {
-  send(deliveryId: string, delayMs: number): Promise<void>;
+  send(deliveryId: string, delayMs: number, tenant?: string): Promise<void>;
 }
 
 /** The message the delivery queue carries (JSON). */
@@ -243,7 +248,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
   if (!delivery || delivery.status !== 'PENDING') return 'DONE_ALREADY';
   const wait = Date.parse(delivery.next_attempt_at ?? delivery.updated_at) - Date.parse(deps.clock.now());
   if (wait > 0) {
-    await deps.queue.send(delivery.id, wait);
+    await deps.queue.send(delivery.id, wait, delivery.tenant);
     return 'NOT_DUE';
   }
 
@@ -263,7 +268,11 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';
   if (record.status === 'PENDING') {
-    await deps.queue.send(delivery.id, Math.max(0, Date.parse(record.next_attempt_at!) - Date.parse(deps.clock.now())));
+    await deps.queue.send(
+      delivery.id,
+      Math.max(0, Date.parse(record.next_attempt_at!) - Date.parse(deps.clock.now())),
+      delivery.tenant,
+    );
   }
   // Once the attempt is recorded and the next one queued: an attempt not sent says nothing of the receiver.
   if (sentTo) {

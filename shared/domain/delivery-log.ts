@@ -88,7 +88,7 @@ export async function redeliver(
 ): Promise<PublicDelivery> {
   const delivery = await getOwnDelivery(deps, tenant, webhookId, deliveryId);
   if (delivery.status === 'PENDING' && stalled(delivery, deps.clock.now())) {
-    await deps.queue.send(delivery.id, 0);
+    await deps.queue.send(delivery.id, 0, delivery.tenant);
     return publicDelivery(delivery);
   }
   if (delivery.status === 'PENDING') {
@@ -106,7 +106,7 @@ export async function redeliver(
       'CONCURRENT_UPDATE',
       `Delivery ${delivery.id} was changed by another request: read it and retry`,
     );
-  await deps.queue.send(reopened.id, 0);
+  await deps.queue.send(reopened.id, 0, reopened.tenant);
   return publicDelivery(reopened);
 }
 

@@ -41,13 +41,13 @@ export async function dispatchEvent(deps: DispatchDeps, event: DomainEvent): Pro
   const ids: string[] = [];
   if (event.webhook_id !== undefined) {
     ids.push(deliveryIdOf(event.id, event.webhook_id));
-    await deps.queue.send(ids[0]!, 0);
+    await deps.queue.send(ids[0]!, 0, event.tenant);
   } else {
     const now = deps.clock.now();
     for (const webhook of await subscribersOf(deps.webhooks, event)) {
       const delivery = newDelivery(event, webhook, now);
       await deps.deliveries.createIfAbsent(delivery);
-      await deps.queue.send(delivery.id, 0);
+      await deps.queue.send(delivery.id, 0, delivery.tenant);
       ids.push(delivery.id);
     }
   }

@@ -264,7 +264,11 @@ async function ourPayeeAccount(deps: PaymentDeps, resolution: StoredResolution):
 async function sentToNetwork(deps: PaymentDeps, payment: StoredPayment): Promise<StoredPayment> {
   if (payment.status !== 'PENDING') return payment;
   const ownMerchant = paysOwnMerchant(payment, deps.participant);
-  await deps.settlement.queue.schedule(payment.id, ownMerchant ? UNDECIDED_AFTER_MS : deps.settlement.delayMs);
+  await deps.settlement.queue.schedule(
+    payment.id,
+    ownMerchant ? UNDECIDED_AFTER_MS : deps.settlement.delayMs,
+    payment.tenant,
+  );
   return ownMerchant ? deps.ownMerchants.settle(payment) : payment;
 }
 

@@ -62,7 +62,8 @@ export interface InboundPaymentStore extends Pick<PaymentReader, 'get'> {
 
 /** Runs the decision job of a payment later (the settlement queue: `{"payment_id"}`). */
 export interface DecisionJobQueue {
-  schedule(paymentId: string, delayMs: number): Promise<void>;
+  /** In the payment's tenant's message group (the payee's). */
+  schedule(paymentId: string, delayMs: number, tenant: string): Promise<void>;
 }
 
 /**
@@ -148,7 +149,7 @@ export async function receivePayment(
   // Queued first: whatever happens to this request after its write, the payment gets decided. (A
   // route that has committed already, a payment to one of our merchants, lets a failed send go: the
   // write below makes the payment due work, which the sweeper decides: functions/after-commit.ts.)
-  if (asking) await deps.decisionJobs.schedule(payment.id, UNDECIDED_AFTER_MS);
+  if (asking) await deps.decisionJobs.schedule(payment.id, UNDECIDED_AFTER_MS, payment.tenant);
   const receipt = await deps.payments.receive({
     payment,
     // Due with its decision job: should that job be lost too, the sweeper runs it.

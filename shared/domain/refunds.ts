@@ -187,7 +187,8 @@ export interface RefundStore extends RefundReader {
 
 /** Runs a PENDING refund's settlement job later (the settlement queue, `{"refund_id"}`). */
 export interface RefundQueue {
-  schedule(refundId: string, delayMs: number): Promise<void>;
+  /** In the refund's tenant's message group, as a payment's settlement job (SettlementQueue). */
+  schedule(refundId: string, delayMs: number, tenant?: string): Promise<void>;
 }
 
 export interface CreateRefundDeps extends NewRecords {
@@ -226,7 +227,7 @@ async function refundedPayment(deps: CreateRefundDeps, tenant: string, paymentId
 
 /** A PENDING refund's settlement job is queued: the fast path (the commit made it due for the sweeper). */
 async function sentToNetwork(deps: CreateRefundDeps, refund: StoredRefund): Promise<PublicRefund> {
-  if (refund.status === 'PENDING') await deps.queue.schedule(refund.id, deps.delayMs);
+  if (refund.status === 'PENDING') await deps.queue.schedule(refund.id, deps.delayMs, refund.tenant);
   return publicRefund(refund);
 }
 

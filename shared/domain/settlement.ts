@@ -35,9 +35,13 @@ export interface NetworkTransfer extends StoredPayment {
   readonly original_end_to_end_id?: string;
 }
 
-/** Runs the settlement job of a payment later: SQS with a delay on AWS, the process's timers locally. */
+/**
+ * Runs the settlement job of a payment later: SQS with a delay on AWS, the process's timers locally;
+ * in its tenant's message group, so that one client's backlog does not hold back another's jobs. (A
+ * job the sweeper restarts goes without one: its index entry does not name the tenant.)
+ */
 export interface SettlementQueue {
-  schedule(paymentId: string, delayMs: number): Promise<void>;
+  schedule(paymentId: string, delayMs: number, tenant?: string): Promise<void>;
 }
 
 /** The message of a settlement job, as a queue carries it (JSON): the payment to settle. */

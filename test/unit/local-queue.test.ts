@@ -68,7 +68,7 @@ test('hands the handler an SQS event and a Lambda context with its timeout, afte
   const [call] = calls;
   expect(call!.at - sent).toBeGreaterThanOrEqual(995);
   expect(call!.event).toEqual({
-    Records: [{ messageId: expect.any(String), body: '{"delivery_id":"d-1"}', messageAttributes: {} }],
+    Records: [{ messageId: expect.any(String), body: '{"delivery_id":"d-1"}', messageAttributes: {}, attributes: {} }],
   });
   expect(call!.event.Records[0]!.messageId).toMatch(/^[0-9a-f-]{36}$/);
   expect(call!.context).toMatchObject({ functionName: 'testQueue', awsRequestId: expect.any(String) });
@@ -168,6 +168,54 @@ test("at most the consumer's maximum concurrency of batches run at once; the oth
   await until(() => free.calls.length === 6 && running === 0, 'every batch');
   expect(most).toBe(6);
   await Promise.all([queue.stop(), free.queue.stop()]);
+});
+
+describe('message groups, as an SQS fair queue', () => {
+  test("a message's group reaches the handler as Lambda hands it (attributes.MessageGroupId)", async () => {
+    const { queue, calls } = queueWith(async () => undefined);
+    await queue.send({ delivery_id: 'd-1' }, 0, {}, 'tenant-a');
+    await until(() => calls.length === 1, 'the message');
+    expect(calls[0]!.event.Records[0]!.attributes).toEqual({ MessageGroupId: 'tenant-a' });
+    await queue.stop();
+  });
+
+  test("one group's backlog does not hold back another group's message: it goes in the first batch", async () => {
+    const { queue, calls } = queueWith(
+      async () => {
+        await sleep(20);
+      },
+      3,
+      { batchSize: 10, maxConcurrency: 1 },
+    );
+    await queue.pause();
+    // A flood of one client's work, then one message of another client's.
+    for (let n = 0; n < 50; n += 1) await queue.send({ n, tenant: 'flood' }, 0, {}, 'flood');
+    await queue.send({ tenant: 'quiet' }, 0, {}, 'quiet');
+    queue.resume();
+    await until(() => calls.length === 6, 'every batch');
+    const groupsOf = (n: number) => calls[n]!.event.Records.map((record) => record.attributes.MessageGroupId);
+    // In arrival order it would have been the sixth batch's last message.
+    expect(groupsOf(0)).toContain('quiet');
+    expect(calls.slice(1).flatMap((_, n) => groupsOf(n + 1))).not.toContain('quiet');
+    // And the flood's own messages keep their order within their group.
+    const flood = calls.flatMap((call) =>
+      call.event.Records.map((record) => JSON.parse(record.body) as { n?: number }),
+    );
+    const floodOrder = flood.filter((message) => message.n !== undefined).map((message) => message.n);
+    expect(floodOrder).toEqual(Array.from({ length: 50 }, (_, n) => n));
+    await queue.stop();
+  });
+
+  test('groups take turns batch after batch: each group of a backlog is reached before any gets a second turn', async () => {
+    const { queue, calls } = queueWith(async () => undefined, 3, { batchSize: 2, maxConcurrency: 1 });
+    await queue.pause();
+    for (const group of ['a', 'a', 'a', 'b', 'c']) await queue.send({ group }, 0, {}, group);
+    queue.resume();
+    await until(() => calls.length === 3, 'every batch');
+    const groups = calls.map((call) => call.event.Records.map((record) => record.attributes.MessageGroupId));
+    expect(groups).toEqual([['a', 'b'], ['c', 'a'], ['a']]);
+    await queue.stop();
+  });
 });
 
 test('a batch item failure hands again only the messages it names; one naming no message fails the batch', async () => {
