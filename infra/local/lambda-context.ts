@@ -1,5 +1,7 @@
 /** The Lambda context the local runtime hands each function it calls, and its timeout, as Lambda would. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { asFunction } from './granted-actions';
 
@@ -29,10 +31,20 @@ export class LambdaTimeout extends Error {
   }
 }
 
+/** An invocation under way, and whether its timeout passed (Lambda would have stopped it there). */
+interface Invocation {
+  readonly functionName: string;
+  readonly timeoutMs: number;
+  stopped: boolean;
+}
+
+const invocations = new AsyncLocalStorage<Invocation>();
+
 /**
  * Calls `handler` as Lambda does: a context counting down `timeoutMs`, and a LambdaTimeout once it
- * passed without an answer. Lambda would stop the function then; a process cannot stop a promise, so
- * its late work goes on unwatched, as a crashed instance's would have been cut short.
+ * passed without an answer. Lambda would stop the function then. A process cannot stop a promise, so
+ * the invocation is marked stopped instead, and stopAtTimeout refuses every DynamoDB call it makes
+ * from then on: its late work commits nothing, as on Lambda.
  */
 export function invokeWithin<Event, Result>(
   handler: (event: Event, context: Context) => Promise<Result>,
@@ -41,12 +53,33 @@ export function invokeWithin<Event, Result>(
   timeoutMs: number,
   requestId?: string,
 ): Promise<Result> {
-  const running = Promise.resolve().then(() =>
-    asFunction(functionName, () => handler(event, lambdaContext(functionName, requestId, timeoutMs))),
+  const invocation: Invocation = { functionName, timeoutMs, stopped: false };
+  const running = invocations.run(invocation, () =>
+    Promise.resolve().then(() =>
+      asFunction(functionName, () => handler(event, lambdaContext(functionName, requestId, timeoutMs))),
+    ),
   );
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LambdaTimeout(functionName, timeoutMs)), timeoutMs);
+    timer = setTimeout(() => {
+      invocation.stopped = true;
+      reject(new LambdaTimeout(functionName, timeoutMs));
+    }, timeoutMs);
   });
   return Promise.race([running, timedOut]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Refuses the DynamoDB calls of an invocation past its timeout (invokeWithin). A call sent before the
+ * timeout goes on, as one already on the wire does when Lambda stops a function.
+ */
+export function stopAtTimeout(client: DynamoDBDocumentClient): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const invocation = invocations.getStore();
+      if (invocation?.stopped) throw new LambdaTimeout(invocation.functionName, invocation.timeoutMs);
+      return next(args);
+    },
+    { step: 'initialize', name: 'stopAtTimeout' },
+  );
 }

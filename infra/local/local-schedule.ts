@@ -6,8 +6,7 @@
  * logged and the next comes on time.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { asFunction } from './granted-actions';
-import { lambdaContext } from './lambda-context';
+import { invokeWithin } from './lambda-context';
 import { loggable } from '../../shared/observability/loggable-error';
 
 export type ScheduledHandler = (event: ScheduledEvent, context: Context) => Promise<unknown>;
@@ -62,7 +61,7 @@ export class LocalSchedule {
       detail: {},
     } as ScheduledEvent;
     try {
-      await asFunction(this.name, () => this.handler(event, lambdaContext(this.name, undefined, this.timeoutMs)));
+      await invokeWithin(this.handler, event, this.name, this.timeoutMs);
     } catch (error) {
       this.log(`The scheduled run of ${this.name} failed: the next one comes on time`, error);
     }

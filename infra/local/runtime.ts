@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { auditArchiver, scheduledWorkers, streamConsumer } from '../../functions/workers';
 import {
+  DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS,
   DEFAULT_SWEEP_INTERVAL_MS,
   ENV,
   formatTenantRateLimit,
@@ -22,6 +23,7 @@ import {
 } from '../../shared/runtime/config';
 import { createDynamoDbClient, extendDynamo } from '../../shared/data/client';
 import { enforceGrants, nameCallsByFunction } from './granted-actions';
+import { stopAtTimeout } from './lambda-context';
 import { dynamoSponsorBank } from '../../shared/data/sponsor-bank-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { generateSigningKey } from '../../shared/domain/message-signatures';
@@ -86,7 +88,11 @@ export interface LocalRuntimeOptions {
    * is given.
    */
   readonly cloudAssembly?: string;
-  /** Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS); see below for the default. */
+  /**
+   * Bound of one DynamoDB call of the functions (DYNAMODB_REQUEST_TIMEOUT_MS; default Lambda's 1 s:
+   * a call DynamoDB is slow to answer fails here as there). The tests on a loaded machine give more
+   * (DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS).
+   */
   readonly dynamodbRequestTimeoutMs?: number;
   /** How long the sandbox network takes to settle a payment (SANDBOX_SETTLEMENT_DELAY_MS; default 1000). */
   readonly sandboxSettlementDelayMs?: number;
@@ -140,18 +146,12 @@ function setOrClear(name: string, value: number | string | undefined): void {
   else process.env[name] = String(value);
 }
 
-/**
- * DynamoDB Local runs in a JVM that starts cold and serialises transactions: its first calls, and the
- * last of a burst of concurrent transactions on one item, wait far longer than DynamoDB's
- * milliseconds (25 payments racing on one account waited over 5 s on a loaded 2-core machine). Locally
- * a call may take up to 15 s before the SDK gives up on it: a shorter wait times out calls DynamoDB
- * Local is still working through, and their retries only lengthen its queue. Lambda keeps the 1 s
- * default of shared/runtime/config.ts.
- */
-export const LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS = 15_000;
-
 /** The sweeper's schedule on AWS: every minute (functions/workers.ts). */
 export { DEFAULT_SWEEP_INTERVAL_MS };
+
+/** The functions' bound of one DynamoDB call: the option, or Lambda's (DYNAMODB_REQUEST_TIMEOUT_MS). */
+export const dynamodbRequestTimeoutOf = (options: Pick<LocalRuntimeOptions, 'dynamodbRequestTimeoutMs'>): number =>
+  options.dynamodbRequestTimeoutMs ?? DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS;
 
 export interface LocalRuntime {
   readonly url: string;
@@ -213,11 +213,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // The functions read their settings from the environment, as they do in Lambda.
     Object.assign(process.env, stageEnvironment(settings, tableName), {
       [ENV.dynamodbEndpoint]: endpoint,
-      [ENV.dynamodbRequestTimeoutMs]: String(options.dynamodbRequestTimeoutMs ?? LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS),
+      [ENV.dynamodbRequestTimeoutMs]: String(dynamodbRequestTimeoutOf(options)),
     });
     // Each function's calls are held to its declared table actions, as its role holds them on AWS.
     extendDynamo(enforceGrants);
     extendDynamo(nameCallsByFunction);
+    // A function past its timeout commits nothing more, as Lambda stops it (infra/local/lambda-context.ts).
+    extendDynamo(stopAtTimeout);
     setOrClear(ENV.sandboxSettlementDelayMs, options.sandboxSettlementDelayMs);
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);

@@ -6,7 +6,7 @@
  * local stage's API Gateway throttling, one bucket for every client, and its per-tenant limit in the
  * functions; `off` turns all three off for load tests),
  * LOCAL_SECRET_KEY (default: generated once into DATA_DIR/secret-key; the key that seals webhook and
- * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 5000 locally), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
+ * approval secrets), DYNAMODB_REQUEST_TIMEOUT_MS (default 1000, Lambda's: a slow call fails as deployed), SANDBOX_SETTLEMENT_DELAY_MS (default 1000: how long a
  * payment to another participant stays PENDING), WEBHOOK_TIMEOUT_MS (default 5000), WEBHOOK_RETRY_BASE_MS
  * (default 60000) and WEBHOOK_DISABLE_AFTER_MS (default 259200000, 3 days) of the webhook sender, NETWORK_SECRET (the sandbox simulator's whsec_ secret; a new one each start when unset),
  * NETWORK_SIGNING_KEY (our Ed25519 key for the connector, JSON {"kid", "private_key_pem"}; a new one each start when unset),

@@ -7,7 +7,7 @@
  */
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../infra/local/dynamodb-local';
+import { DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS, freePort } from '../../infra/local/dynamodb-local';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
 import { startLocalRuntime, type LocalRuntime } from '../../infra/local/runtime';
 import { uniqueTableName } from '../support/dynamo-table';
@@ -100,6 +100,7 @@ it(
       dataDir: ':memory:',
       dynamodbEndpoint: testEndpoint(),
       tableName: uniqueTableName('start-up'),
+      dynamodbRequestTimeoutMs: DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS,
     }).finally(() => (ready = true));
 
     const sent: Promise<Outcome>[] = [];

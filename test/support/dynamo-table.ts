@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../infra/local/create-table';
-import { defaultAwsEnvironment } from '../../infra/local/dynamodb-local';
-import { LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../infra/local/runtime';
+import { defaultAwsEnvironment, DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS } from '../../infra/local/dynamodb-local';
 import { ENV } from '../../shared/runtime/config';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { noteTableMade, testDynamoDbEndpoint } from './worker-dynamodb';
@@ -56,8 +55,8 @@ export async function createTestTable(label: string): Promise<TestTable> {
   const tableName = uniqueTableName(label);
   process.env[ENV.tableName] = tableName;
   process.env[ENV.dynamodbEndpoint] = endpoint;
-  // The repositories talk to DynamoDB Local, as the local runtime's functions do: the same bound.
-  process.env[ENV.dynamodbRequestTimeoutMs] = String(LOCAL_DYNAMODB_REQUEST_TIMEOUT_MS);
+  // The repositories talk to DynamoDB Local on a machine the suite loads: the tests' bound.
+  process.env[ENV.dynamodbRequestTimeoutMs] = String(DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS);
 
   const client = createDynamoDbClient(endpoint);
   await ensureTable(client, tableName);

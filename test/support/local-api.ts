@@ -8,6 +8,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime, type LocalRuntime, type LocalRuntimeOptions } from '../../infra/local/runtime';
 import { SANDBOX_CLIENTS } from '../../infra/local/oauth';
+import { DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS } from '../../infra/local/dynamodb-local';
 import { createDynamoDbClient } from '../../shared/data/client';
 import { checkAgainstContract } from './contract';
 import { scanTable, type Item } from './dynamo-table';
@@ -114,7 +115,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.edge ? { edge: options.edge } : {}),
     ...(options.tenantRateLimit ? { tenantRateLimit: options.tenantRateLimit } : {}),
     ...(options.listShards ? { listShards: options.listShards } : {}),
-    ...(options.dynamodbRequestTimeoutMs ? { dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs } : {}),
+    // The suite loads the machine: DynamoDB Local's calls get the tests' bound, unless a test sets one.
+    dynamodbRequestTimeoutMs: options.dynamodbRequestTimeoutMs ?? DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS,
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),

@@ -10,6 +10,9 @@ import { routes, ROUTE_TIMEOUT_SECONDS } from '../../functions/routes';
 import { LocalIssuer } from '../../infra/local/oauth';
 import { createLocalApi, listen, type LambdaHandler } from '../../infra/local/server';
 import { invokeWithin, LambdaTimeout } from '../../infra/local/lambda-context';
+import { DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS } from '../../infra/local/dynamodb-local';
+import { dynamodbRequestTimeoutOf } from '../../infra/local/runtime';
+import { DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS } from '../../shared/runtime/config';
 import { claimsOf } from '../support/tokens';
 
 const listWebhooks = routes.find((route) => route.name === 'listWebhooks')!;
@@ -85,4 +88,12 @@ test("a worker's invocation gets a context counting down its timeout, and fails 
   await expect(invokeWithin(async () => 'on time', {}, 'worker', 50)).resolves.toBe('on time');
   // The deployed route timeout the server uses when none is given (infra/constructs/api-function.ts).
   expect(ROUTE_TIMEOUT_SECONDS).toBe(10);
+});
+
+test("the local runtime bounds a function's DynamoDB call as Lambda does, unless told otherwise", () => {
+  // `npm start` gives none: a call DynamoDB is slow to answer fails locally as it would deployed.
+  expect(dynamodbRequestTimeoutOf({})).toBe(DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS);
+  expect(DEFAULT_DYNAMODB_REQUEST_TIMEOUT_MS).toBe(1_000);
+  // The test suites, which load the machine, give DynamoDB Local more.
+  expect(dynamodbRequestTimeoutOf({ dynamodbRequestTimeoutMs: DYNAMODB_LOCAL_UNDER_LOAD_TIMEOUT_MS })).toBe(15_000);
 });
