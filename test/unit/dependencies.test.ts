@@ -2,20 +2,24 @@
  * The rule of docs/operations.md ("Dependencies"): package.json's `dependencies` are exactly the
  * packages whose code a Lambda function carries, everything else is a devDependency. Every function of
  * the route (the clients' and the network's), worker and trigger tables (and the contract's) is bundled here as
- * infra/constructs/function-bundle.ts bundles it (same aliases, externals and main fields), in one
- * esbuild call that writes nothing; its metafile names every file each bundle took from node_modules.
- * And every version pinned exactly has its reason written there, at that version.
+ * infra/constructs/function-bundle.ts bundles it (same aliases, externals and main fields, minified),
+ * in one esbuild call per set of modules left out, writing nothing (infra/function-bundles.ts); its
+ * metafile names every file each bundle took from node_modules, and its outputs weigh each bundle
+ * against its limit. And every version pinned exactly has its reason written there, at that version.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
-import { contractRoutes } from '../../functions/contract';
-import { networkRoutes, routes } from '../../functions/routes';
-import { personClaimsTrigger } from '../../functions/triggers';
-import { workers } from '../../functions/workers';
+import type { Metafile } from 'esbuild';
 import { SWAGGER_UI_PACKAGE } from '../../infra/constructs/contract-function';
-import { bundleOptions, UNBUNDLED_MODULES } from '../../infra/constructs/function-bundle';
-import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT } from '../../infra/paths';
+import {
+  buildBundles,
+  BUNDLE_LIMIT_BYTES,
+  bundleLimitOf,
+  everyFunction,
+  LARGE_BUNDLE_LIMIT_BYTES,
+  type BuiltBundle,
+} from '../../infra/function-bundles';
+import { FUNCTIONS_DIR, REPO_ROOT } from '../../infra/paths';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
@@ -24,7 +28,7 @@ const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), '
 };
 
 /** Every function the stack deploys, routes of the sandbox included. */
-const definitions = [...routes, ...networkRoutes, ...workers, personClaimsTrigger, contractRoutes];
+const definitions = everyFunction;
 
 /**
  * Modules of functions/ that are no handler: the tables, and what the handlers share (the network
@@ -41,19 +45,10 @@ function packageOf(file: string): string | undefined {
 }
 
 let metafile: Metafile;
+let bundles: BuiltBundle[];
 
 beforeAll(async () => {
-  ({ metafile } = await build({
-    ...bundleOptions(contractRoutes),
-    entryPoints: definitions.map((definition) => handlerEntry(definition.handler)),
-    external: [...UNBUNDLED_MODULES],
-    outdir: 'unwritten',
-    write: false,
-    metafile: true,
-    minify: false,
-    sourcemap: false,
-    logLevel: 'silent',
-  }));
+  ({ metafile, bundles } = await buildBundles(definitions, 'unwritten', { write: false }));
 }, 60_000);
 
 /** Every package in some bundle, whoever imported it. */
@@ -103,4 +98,52 @@ test('every exact version of package.json, overrides included, has its row in "P
     ([name, version]) => !rows.some((row) => row.includes(`\`${name}\``) && row.includes(`\`${version}\``)),
   );
   expect(unexplained).toEqual([]);
+});
+
+const KB = 1024;
+
+/**
+ * The bundles over their limit when the limits were set, each at most the size it had then (KB):
+ * none may grow, and one that falls under its limit leaves this list. docs/benchmarks/bundles.md
+ * names what weighs most in each (the S3 client, the KMS, SQS and Secrets Manager clients, the
+ * transfer order's validator).
+ */
+const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
+  receiveSettlementFile: 516,
+  runReport: 480,
+  getReport: 465,
+  reconcileSettlement: 452,
+  settlePayment: 448,
+  receiveSandboxInboundPayment: 434,
+  paySandboxQrCode: 432,
+  createPayment: 429,
+  receiveNetworkCredit: 411,
+  archiveAuditEvents: 402,
+  applyTransferStatus: 322,
+  reverseNetworkCredit: 322,
+  sendWebhook: 320,
+  createRefund: 319,
+  resolveKey: 319,
+  validateKey: 314,
+  applyMerchantDecision: 314,
+  listPayments: 304,
+  registerKey: 304,
+  createWebhook: 301,
+};
+
+test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {
+  const sizes = bundles.map(({ definition, output }) => ({
+    name: definition.name,
+    kb: Math.ceil(output.bytes / KB),
+    limitKb: bundleLimitOf(definition) / KB,
+  }));
+  expect(sizes.length).toBe(definitions.length);
+  expect(new Set(sizes.map((size) => size.limitKb))).toEqual(
+    new Set([BUNDLE_LIMIT_BYTES / KB, LARGE_BUNDLE_LIMIT_BYTES / KB]),
+  );
+  const overAllowance = sizes.filter(({ name, kb, limitKb }) => kb > (OVER_LIMIT_WHEN_SET[name] ?? limitKb));
+  expect(overAllowance).toEqual([]);
+  // A bundle brought under its limit takes its limit again: its entry above goes.
+  const backUnder = sizes.filter(({ name, kb, limitKb }) => name in OVER_LIMIT_WHEN_SET && kb <= limitKb);
+  expect(backUnder).toEqual([]);
 });

@@ -1,0 +1,98 @@
+/**
+ * Every function the stack deploys, bundled at once as infra/constructs/function-bundle.ts bundles
+ * each, and the size each bundle may reach. test/unit/dependencies.test.ts checks the bundles against
+ * these limits; `npm run bench:bundles` (bench/bundles.ts) writes them out to time their import.
+ */
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { contractRoutes } from '../functions/contract';
+import { networkRoutes, routes, type FunctionDefinition } from '../functions/routes';
+import { personClaimsTrigger } from '../functions/triggers';
+import { workers } from '../functions/workers';
+import { bundleOptions, unbundledModulesOf } from './constructs/function-bundle';
+import { handlerEntry } from './paths';
+
+/** Every function of every stage: the routes (sandbox ones included), the network's, workers, the trigger, the contract. */
+export const everyFunction: readonly FunctionDefinition[] = [
+  ...routes,
+  ...networkRoutes,
+  ...workers,
+  personClaimsTrigger,
+  contractRoutes,
+];
+
+const KB = 1024;
+
+/**
+ * The size a bundle may reach, minified and without its source map: every kilobyte is parsed on each
+ * cold start. The QR functions carry qrcode's symbol builder and the PNG writer; the functions that
+ * read or write files in S3 (reports, the sponsor bank's settlement files beside them, audit copies)
+ * carry the S3 client (≈180 KB with its XML protocol, checksums and event-stream codec): they may
+ * reach more.
+ */
+export const BUNDLE_LIMIT_BYTES = 300 * KB;
+export const LARGE_BUNDLE_LIMIT_BYTES = 400 * KB;
+
+/** The functions allowed LARGE_BUNDLE_LIMIT_BYTES: the QR codes' and the reports', and those of S3's files. */
+const isQrOrFileFunction = (definition: FunctionDefinition): boolean =>
+  /qr-code|report/.test(definition.handler) ||
+  Boolean(definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive);
+
+export const bundleLimitOf = (definition: FunctionDefinition): number =>
+  isQrOrFileFunction(definition) ? LARGE_BUNDLE_LIMIT_BYTES : BUNDLE_LIMIT_BYTES;
+
+/** One function's bundle: where it was written (or would be), and its inputs and size. */
+export interface BuiltBundle {
+  readonly definition: FunctionDefinition;
+  readonly outputPath: string;
+  readonly output: Metafile['outputs'][string];
+}
+
+/**
+ * Bundles `definitions` with the functions' own settings, one esbuild call for each set of modules
+ * left out (those that touch report files load the event-stream codec, the others leave it out).
+ * `overrides` are merged into the options (not written, not minified, ...); outputs land in
+ * `outdir/<handler>.js`.
+ */
+export async function buildBundles(
+  definitions: readonly FunctionDefinition[],
+  outdir: string,
+  overrides: BuildOptions = {},
+): Promise<{ bundles: BuiltBundle[]; metafile: Metafile }> {
+  const groups = new Map<string, FunctionDefinition[]>();
+  for (const definition of definitions) {
+    const key = JSON.stringify(unbundledModulesOf(definition));
+    groups.set(key, [...(groups.get(key) ?? []), definition]);
+  }
+  const bundles: BuiltBundle[] = [];
+  const metafile: Metafile = { inputs: {}, outputs: {} };
+  for (const group of groups.values()) {
+    const built = await build({
+      ...bundleOptions(group[0]!),
+      entryPoints: [...new Set(group.map((definition) => handlerEntry(definition.handler)))],
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      sourcemap: false,
+      logLevel: 'silent',
+      ...overrides,
+      metafile: true,
+    });
+    Object.assign(metafile.inputs, built.metafile.inputs);
+    Object.assign(metafile.outputs, built.metafile.outputs);
+    for (const definition of group) {
+      const entry = handlerEntry(definition.handler);
+      const found = Object.entries(built.metafile.outputs).find(
+        ([, output]) => output.entryPoint && entry.endsWith(output.entryPoint),
+      );
+      if (!found) throw new Error(`esbuild wrote no bundle for ${definition.name}`);
+      bundles.push({ definition, outputPath: found[0], output: found[1] });
+    }
+  }
+  return { bundles, metafile };
+}
+
+/** The inputs of one bundle that weigh most in it (bytes of each in the output), heaviest first. */
+export const heaviestInputs = (bundle: BuiltBundle, count: number): [string, number][] =>
+  Object.entries(bundle.output.inputs)
+    .map(([file, input]): [string, number] => [file, input.bytesInOutput])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count);
