@@ -4,12 +4,13 @@
  * due and that is still not done a grace later (SWEEP_GRACE_MS): a payment's settlement or decision
  * job, a refund's settlement job, a delivery's attempt, an event's dispatch, a report's run, a
  * settlement file's reconciliation (shared/domain/sweep.ts), and leaves what it restarted for its
- * queue's visibility timeout. It publishes how long the oldest stranded item had waited, which an
- * alarm watches (infra/constructs/monitoring.ts).
+ * queue's visibility timeout. It publishes how long the oldest stranded item had waited, how many
+ * items it restarted had waited 5, 15 and 60 minutes or more, and how many due items it read, which
+ * alarms watch (infra/constructs/sweeper-alarms.ts).
  */
 import type { Context } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
-import { sweep } from '../shared/domain/sweep';
+import { STUCK_AGE_MINUTES, sweep } from '../shared/domain/sweep';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { sweptDueWork } from '../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../shared/data/events';
@@ -17,7 +18,7 @@ import { deliveryQueue, reconciliationQueue, refundQueue, reportQueue, settlemen
 import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
-import { STRANDED_WORK_METRICS } from '../shared/observability/metric-names';
+import { STRANDED_WORK_METRICS, strandedWorkOverMetric } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { workerHandler } from '../shared/observability/worker-handler';
 import type { DueWorkKind } from '../shared/domain/sweep';
@@ -77,6 +78,10 @@ export const handler = workerHandler(logger, async (_event: unknown, context: Co
   // Published on every run, 0 included: the alarm sees the sweeper run, not only its bad minutes.
   metrics.addMetric(STRANDED_WORK_METRICS.OLDEST_AGE, MetricUnit.Seconds, Math.floor(report.oldestAgeMs / 1000));
   metrics.addMetric(STRANDED_WORK_METRICS.RESTARTED, MetricUnit.Count, restarted);
+  metrics.addMetric(STRANDED_WORK_METRICS.DUE_DEPTH, MetricUnit.Count, report.seen);
+  for (const minutes of STUCK_AGE_MINUTES) {
+    metrics.addMetric(strandedWorkOverMetric(minutes), MetricUnit.Count, report.waitingOver[minutes]);
+  }
   for (const failure of report.failures) {
     logger.error('Stranded work not restarted: the next run tries again', { ref: failure.id }, failure.error as Error);
   }

@@ -43,16 +43,11 @@ import { SERVICE_NAME, stageMetricsNamespace, type QueueName } from '../../share
 import { removalPolicyOf, type StageSettings } from '../stages';
 import { NETWORK_401_METRIC, REFUSAL_METRICS } from './api-stage';
 import { connectorAlarms } from './connector-alarms';
+import { sweeperAlarms, sweeperMetrics } from './sweeper-alarms';
 import type { ServiceFunction } from './service-function';
 import type { WorkerFunction } from './worker-function';
 
 const PERIOD = Duration.minutes(5);
-
-/**
- * Stranded work this old (seconds since it was due) is not a message merely late: the sweeper has
- * restarted it several times (every minute, once past its 2-minute grace) and it is still not done.
- */
-export const STRANDED_WORK_ALARM_SECONDS = 15 * 60;
 
 /**
  * Directory lookups (resolve-key, validate-key) that miss, in percent of them, past which a scan is
@@ -262,11 +257,10 @@ export class Monitoring extends NestedStack {
       evaluationPeriods: 1,
     });
     const strandedAge = strandedWorkAge(namespace);
-    alarm(
-      'StrandedWork',
-      'Work left undone after its commit for 15 minutes, the sweeper restarting it (operations.md: stranded work)',
-      { metric: strandedAge, threshold: STRANDED_WORK_ALARM_SECONDS, evaluationPeriods: 1 },
-    );
+    // Stuck work counted by age, and the index's depth (sweeper-alarms.ts).
+    for (const [alarmId, { description, options }] of Object.entries(sweeperAlarms(namespace))) {
+      alarm(alarmId, description, options);
+    }
     // The sweeper runs every minute: no invocation in 5 minutes means its schedule or function is gone,
     // and stranded work would then raise nothing (no data). Here no data is the incident.
     const sweeper = props.workers.get(SWEEPER_WORKER);
@@ -333,6 +327,7 @@ export class Monitoring extends NestedStack {
       tableThrottles,
       deliveries,
       strandedAge,
+      sweeper: sweeperMetrics(namespace),
     });
 
     const { region } = this;
@@ -370,6 +365,7 @@ export class Monitoring extends NestedStack {
       tableThrottles,
       deliveries,
       strandedAge,
+      sweeper,
     } = sources;
     const sum = { period: PERIOD, statistic: 'Sum' };
     const perFunction = (metric: (fn: ServiceFunction) => IMetric): IMetric[] => [...functions.values()].map(metric);
@@ -434,7 +430,11 @@ export class Monitoring extends NestedStack {
         width: 6,
       }),
     );
-    dashboard.addWidgets(new GraphWidget({ title: 'Stranded work: oldest (s)', left: [strandedAge], width: 24 }));
+    dashboard.addWidgets(
+      new GraphWidget({ title: 'Stranded work: oldest (s)', left: [strandedAge], width: 8 }),
+      new GraphWidget({ title: 'Stranded work by age', left: sweeper.byAge, width: 8 }),
+      new GraphWidget({ title: 'Due work a sweep read', left: [sweeper.depth], width: 8 }),
+    );
     dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }));
     return dashboard;
   }
@@ -498,6 +498,8 @@ type DashboardSources = Pick<MonitoringProps, 'api' | 'functions' | 'queues' | '
   readonly deliveries: ReturnType<typeof deliveryMetrics>;
   /** The sweeper's oldest stranded item. */
   readonly strandedAge: IMetric;
+  /** The sweeper's counts of restarted work by age, and of due items read. */
+  readonly sweeper: ReturnType<typeof sweeperMetrics>;
 };
 
 type AlarmOptions = Pick<

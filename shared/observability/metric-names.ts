@@ -33,14 +33,22 @@ export const DELIVERY_METRICS = {
 } as const;
 
 /**
- * The sweeper's runs (functions/sweep-stranded-work.ts), with the `service` dimension alone: how long
- * the oldest stranded item it found had been waiting for its work (0 when none; alarmed), and how many
- * it restarted.
+ * The sweeper's runs (functions/sweep-stranded-work.ts), with the `service` dimension alone, every run
+ * (0 included): how long the oldest stranded item it found had been waiting for its work, how many it
+ * restarted, and how many due items it read (the depth of the index past its grace; alarmed).
  */
 export const STRANDED_WORK_METRICS = {
   OLDEST_AGE: 'StrandedWorkOldestAge',
   RESTARTED: 'StrandedWorkRestarted',
+  DUE_DEPTH: 'DueWorkDepth',
 } as const;
+
+/**
+ * The work a sweeper's run restarted that had been waiting `minutes` or longer (shared/domain/sweep.ts,
+ * STUCK_AGE_MINUTES), published as STRANDED_WORK_METRICS are: how much is stuck, by age (the
+ * StrandedWork alarm reads the 15 minutes' count).
+ */
+export const strandedWorkOverMetric = (minutes: number): string => `StrandedWorkOver${minutes}Minutes`;
 
 /**
  * A restart of a transfer (a payment's or a refund's) in review (docs/network.md, "Review"), counted

@@ -5,14 +5,14 @@
  * one dashboard per stage. They live in a nested stack of the stage's: what they watch in the stage's
  * stack reaches them as the nested stack's parameters.
  */
-import {
-  ITERATOR_AGE_ALARM_MS,
-  SCANNING_MIN_LOOKUPS,
-  SCANNING_MISS_PERCENT,
-  STRANDED_WORK_ALARM_SECONDS,
-} from '../../infra/constructs/monitoring';
+import { ITERATOR_AGE_ALARM_MS, SCANNING_MIN_LOOKUPS, SCANNING_MISS_PERCENT } from '../../infra/constructs/monitoring';
+import { DUE_DEPTH_ALARM_ITEMS, STRANDED_WORK_ALARM_MINUTES } from '../../infra/constructs/sweeper-alarms';
 import { CONNECTOR_FAILURE_PERCENT, CONNECTOR_MIN_CALLS } from '../../infra/constructs/connector-alarms';
-import { CONNECTOR_METRICS, STRANDED_WORK_METRICS } from '../../shared/observability/metric-names';
+import {
+  CONNECTOR_METRICS,
+  STRANDED_WORK_METRICS,
+  strandedWorkOverMetric,
+} from '../../shared/observability/metric-names';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
@@ -43,13 +43,14 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     // API 5xx rate, API latency, surges of 401, 403 and 429 and of the network's 401s, two per function, table throttles, one
     // per dead-letter queue, the stream consumers' iterator age (the dispatcher's and the audit
     // archiver's), the dispatcher's batches given up, deliveries given
-    // up, transfers in review, settlement breaks, negative balances, stranded work, the sweeper stopped,
+    // up, transfers in review, settlement breaks, negative balances, stranded work, the due index's
+    // depth, the sweeper stopped,
     // the tenant rate limit unavailable, the directory scanned; on a connector stage, the connector's
     // failures and latency.
     expect(synthed.stack.deadLetterQueues.size).toBe(5);
     const connector = settings.network.kind === 'connector' ? 2 : 0;
     expect(alarms).toHaveLength(
-      2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
+      2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
     );
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
@@ -279,28 +280,49 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     });
   });
 
-  test("stranded work 15 minutes old, as the sweeper publishes it in the stage's namespace", () => {
+  /** A metric the sweeper publishes every run, the most of a run in each 5 minutes. */
+  const sweeperStat = (metricName: string) => [
+    expect.objectContaining({
+      MetricStat: {
+        Metric: {
+          Namespace: `BrebMerchantApi/${stage}`,
+          MetricName: metricName,
+          Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+        },
+        Period: 300,
+        Stat: 'Maximum',
+      },
+      ReturnData: true,
+    }),
+  ];
+
+  test("stranded work: the count of restarted work waiting 15 minutes or more, in the stage's namespace, one restart in 15 minutes", () => {
     const alarm = named('StrandedWork');
     expect(alarm).toMatchObject({
-      Threshold: 900,
-      EvaluationPeriods: 1,
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
     });
-    expect(alarm.Metrics).toEqual([
-      expect.objectContaining({
-        MetricStat: {
-          Metric: {
-            Namespace: `BrebMerchantApi/${stage}`,
-            MetricName: STRANDED_WORK_METRICS.OLDEST_AGE,
-            Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
-          },
-          Period: 300,
-          Stat: 'Maximum',
-        },
-        ReturnData: true,
-      }),
-    ]);
-    expect(STRANDED_WORK_ALARM_SECONDS).toBe(900);
+    expect(STRANDED_WORK_ALARM_MINUTES).toBe(15);
+    expect(alarm.Metrics).toEqual(sweeperStat('StrandedWorkOver15Minutes'));
+    expect(strandedWorkOverMetric(STRANDED_WORK_ALARM_MINUTES)).toBe('StrandedWorkOver15Minutes');
+    // No longer the oldest age, which one stuck item held up for as long as it was stuck.
+    expect(JSON.stringify(alarm)).not.toContain(STRANDED_WORK_METRICS.OLDEST_AGE);
+  });
+
+  test('the due index piling up: a run read 1,000 due items or more, three 5-minute periods running', () => {
+    const alarm = named('DueWorkDepth');
+    expect(alarm).toMatchObject({
+      Threshold: DUE_DEPTH_ALARM_ITEMS,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 3,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    expect(DUE_DEPTH_ALARM_ITEMS).toBe(1_000);
+    expect(alarm.Metrics).toEqual(sweeperStat(STRANDED_WORK_METRICS.DUE_DEPTH));
   });
 
   test("a request let through without its tenant's rate limit, on any route", () => {
@@ -381,6 +403,8 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       'Webhook deliveries',
       'Stream iterator age (ms)',
       'Stranded work: oldest (s)',
+      'Stranded work by age',
+      'Due work a sweep read',
       'Alarms',
     ]) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);
