@@ -9,6 +9,9 @@ import { applyTransferStatus, type TransferStatus } from '../shared/domain/trans
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { logger } from '../shared/http/logger';
+import { MetricUnit } from '../shared/observability/emf-metrics';
+import { CONNECTOR_METRICS } from '../shared/observability/metric-names';
+import { metrics } from '../shared/observability/telemetry';
 import { networkHandler } from '../shared/http/network-handler';
 import { readParticipant } from '../shared/runtime/config';
 import { transferStatusRequest } from '../shared/schemas/generated/network';
@@ -24,6 +27,11 @@ export const handler = networkHandler<TransferStatus, { id: string }>({
       payments: dynamoSettlementStore,
       refunds: dynamoRefundStore,
       participant: readParticipant(process.env),
+      // With the service dimension alone, as the connector's own metrics: what its alarm reads.
+      callbackLatency: {
+        record: (ms: number) =>
+          metrics.singleMetric().addMetric(CONNECTOR_METRICS.callbackLatency, MetricUnit.Milliseconds, ms),
+      },
     };
     const answer = await applyTransferStatus(deps, path.id, body);
     if (!answer) throw new AppError('NOT_FOUND', 'No transfer order of ours has this id');

@@ -3,7 +3,8 @@
  * failing"). An outage fails no invocation: each message's failure is reported alone and retried, so
  * the functions' error alarms stay quiet and StrandedWork speaks only after 15 minutes. These read
  * the connector's own metrics (CONNECTOR_METRICS, published on every request by
- * shared/data/network-connector.ts) minute by minute.
+ * shared/data/network-connector.ts) minute by minute, and how long the network takes to answer (its
+ * status callbacks, timed by the status route).
  */
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, type AlarmProps } from 'aws-cdk-lib/aws-cloudwatch';
@@ -15,7 +16,7 @@ export type ConnectorAlarmOptions = Pick<
 >;
 import { CONNECTOR_METRICS } from '../../shared/observability/metric-names';
 import { CONNECTOR_TIMEOUT_MS } from '../../shared/domain/transfer-orders';
-import { SERVICE_NAME } from '../../shared/runtime/config';
+import { DEFAULT_TRANSFER_INQUIRY_AFTER_MS, SERVICE_NAME } from '../../shared/runtime/config';
 
 const MINUTE = Duration.minutes(1);
 
@@ -27,11 +28,20 @@ export const CONNECTOR_MIN_CALLS = 5;
 export const CONNECTOR_FAILURE_MINUTES = 2;
 /** A p99 this close to the connector's time limit (5 s) over 5 minutes: the bank is slowing down. */
 export const CONNECTOR_LATENCY_P99_MS = Math.round(CONNECTOR_TIMEOUT_MS * 0.8);
+/**
+ * The network's answer time (a transfer's commit to its status callback) whose p99 raises the alarm:
+ * half the wait after which a transfer's restart asks the connector (TRANSFER_INQUIRY_AFTER_MS, 2
+ * minutes by default), where an instant payment is answered in seconds. Past it, payers wait for
+ * their money's fate, and past the inquiry's wait the callbacks may be lost altogether.
+ */
+export const CALLBACK_LATENCY_P99_MS = DEFAULT_TRANSFER_INQUIRY_AFTER_MS / 2;
+/** 5-minute periods in a row over CALLBACK_LATENCY_P99_MS: two, so one slow burst is no page. */
+export const CALLBACK_LATENCY_PERIODS = 2;
 
 const connectorMetric = (namespace: string, metricName: string, statistic: string, period: Duration) =>
   new Metric({ namespace, metricName, dimensionsMap: { service: SERVICE_NAME }, period, statistic });
 
-/** The connector's two alarms, as options of the stage's alarm helper (monitoring.ts). */
+/** The connector's three alarms, as options of the stage's alarm helper (monitoring.ts). */
 export function connectorAlarms(
   namespace: string,
 ): Record<string, { readonly description: string; readonly options: ConnectorAlarmOptions }> {
@@ -60,6 +70,17 @@ export function connectorAlarms(
         metric: connectorMetric(namespace, CONNECTOR_METRICS.latency, 'p99', Duration.minutes(5)),
         threshold: CONNECTOR_LATENCY_P99_MS,
         evaluationPeriods: 1,
+      },
+    },
+    ConnectorCallbackLatencyP99: {
+      description:
+        `The network's p99 answer time (a transfer's commit to its status callback) is ${CALLBACK_LATENCY_P99_MS} ms ` +
+        `or more, ${CALLBACK_LATENCY_PERIODS * 5} minutes running (operations.md: callbacks late)`,
+      options: {
+        metric: connectorMetric(namespace, CONNECTOR_METRICS.callbackLatency, 'p99', Duration.minutes(5)),
+        threshold: CALLBACK_LATENCY_P99_MS,
+        evaluationPeriods: CALLBACK_LATENCY_PERIODS,
+        datapointsToAlarm: CALLBACK_LATENCY_PERIODS,
       },
     },
   };

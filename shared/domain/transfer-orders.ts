@@ -221,10 +221,26 @@ export interface TransferStatusAnswer {
   readonly applied: boolean;
 }
 
+/**
+ * Told how long the network took to answer a transfer, once, by the callback that answered it: from
+ * the transfer's commit (the settlement job sends its order at once; its age is what the inquiry's
+ * wait reads too) to the callback's arrival. A callback of a transfer already answered tells nothing.
+ */
+export interface CallbackLatency {
+  record(ms: number): void;
+}
+
 export interface TransferStatusDeps extends Pick<SettlePaymentDeps, 'payments' | 'clock' | 'ids'> {
   readonly participant: OwnParticipant;
   /** A refund is a transfer too, ordered under its own id (shared/domain/refund-settlement.ts). */
   readonly refunds: Pick<RefundStore, 'get' | 'answer'>;
+  /** Where the network's answer time goes (a metric on AWS); absent where nobody watches it. */
+  readonly callbackLatency?: CallbackLatency;
+}
+
+/** Tells `deps.callbackLatency` of a transfer created at `createdAt` that this callback answered. */
+function recordAnswerTime(deps: TransferStatusDeps, createdAt: string, applied: boolean): void {
+  if (applied) deps.callbackLatency?.record(Math.max(0, Date.parse(deps.clock.now()) - Date.parse(createdAt)));
 }
 
 /**
@@ -268,6 +284,7 @@ export async function applyTransferStatus(
   // Only a PENDING payment is answered; of two callbacks at once, the one whose write held applied it.
   const { payment: current, written } =
     payment.status === 'PENDING' ? await answerPending(deps, payment, answer) : { payment, written: false };
+  recordAnswerTime(deps, payment.created_at, written);
   return {
     transfer_id: payment.id,
     end_to_end_id: endToEndIdOf(payment.id),
@@ -289,5 +306,6 @@ async function applyRefundStatus(
   if (!refund || refund.own_payer) return undefined;
   const { refund: current, written } =
     refund.status === 'PENDING' ? await answerPendingRefund(deps, refund, answer) : { refund, written: false };
+  recordAnswerTime(deps, refund.created_at, written);
   return { transfer_id: refund.id, end_to_end_id: endToEndIdOf(refund.id), status: current.status, applied: written };
 }

@@ -89,4 +89,11 @@ export const CONNECTOR_METRICS = {
   calls: 'ConnectorCalls',
   failures: 'ConnectorFailures',
   latency: 'ConnectorLatency',
+  /**
+   * The network's answer time: milliseconds from a transfer's commit (its order sent at once) to the
+   * status callback that answered it, published by the status route (functions/apply-transfer-status.ts)
+   * for each callback that applied. Alarmed on its p99: answers slowing down, or callbacks lost (the
+   * inquiry answers those, minutes late).
+   */
+  callbackLatency: 'ConnectorCallbackLatency',
 } as const;

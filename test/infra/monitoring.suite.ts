@@ -7,7 +7,11 @@
  */
 import { ITERATOR_AGE_ALARM_MS, SCANNING_MIN_LOOKUPS, SCANNING_MISS_PERCENT } from '../../infra/constructs/monitoring';
 import { DUE_DEPTH_ALARM_ITEMS, STRANDED_WORK_ALARM_MINUTES } from '../../infra/constructs/sweeper-alarms';
-import { CONNECTOR_FAILURE_PERCENT, CONNECTOR_MIN_CALLS } from '../../infra/constructs/connector-alarms';
+import {
+  CALLBACK_LATENCY_P99_MS,
+  CONNECTOR_FAILURE_PERCENT,
+  CONNECTOR_MIN_CALLS,
+} from '../../infra/constructs/connector-alarms';
 import {
   CONNECTOR_METRICS,
   STRANDED_WORK_METRICS,
@@ -46,9 +50,9 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     // up, transfers in review, settlement breaks, negative balances, stranded work, the due index's
     // depth, the sweeper stopped,
     // the tenant rate limit unavailable, the directory scanned; on a connector stage, the connector's
-    // failures and latency.
+    // failures, latency and callbacks' latency.
     expect(synthed.stack.deadLetterQueues.size).toBe(5);
-    const connector = settings.network.kind === 'connector' ? 2 : 0;
+    const connector = settings.network.kind === 'connector' ? 3 : 0;
     expect(alarms).toHaveLength(
       2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
     );
@@ -274,6 +278,23 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       EvaluationPeriods: 1,
       Namespace: `BrebMerchantApi/${stage}`,
       MetricName: CONNECTOR_METRICS.latency,
+      Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
+      Period: 300,
+      ExtendedStatistic: 'p99',
+    });
+  });
+
+  test("the network's answers late: the p99 of a transfer's commit to its callback, a minute or more, 10 minutes running", () => {
+    if (settings.network.kind !== 'connector') return;
+    expect(CALLBACK_LATENCY_P99_MS).toBe(60_000);
+    expect(named('ConnectorCallbackLatencyP99')).toMatchObject({
+      Threshold: CALLBACK_LATENCY_P99_MS,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      Namespace: `BrebMerchantApi/${stage}`,
+      MetricName: CONNECTOR_METRICS.callbackLatency,
       Dimensions: [{ Name: 'service', Value: SERVICE_NAME }],
       Period: 300,
       ExtendedStatistic: 'p99',
