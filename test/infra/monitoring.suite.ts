@@ -17,9 +17,31 @@ import {
   STRANDED_WORK_METRICS,
   strandedWorkOverMetric,
 } from '../../shared/observability/metric-names';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../infra/paths';
 import { stages, type StageName } from '../../infra/stages';
 import { SERVICE_NAME } from '../../shared/runtime/config';
 import { logicalIdOf, nestedOf, synth, type Json, type Nested, type Synth } from './synth';
+
+/**
+ * The alarm names the runbook's entries answer: each name in backticks in a heading of its section
+ * "When an alarm fires", where `<function>` (any word in angle brackets) stands for a family
+ * (`<function>-Errors`: every function's).
+ */
+const RUNBOOK_ENTRIES: readonly RegExp[] = (() => {
+  const runbook = readFileSync(join(REPO_ROOT, 'docs', 'operations.md'), 'utf8');
+  const start = runbook.indexOf('\n## When an alarm fires\n');
+  if (start < 0) throw new Error('docs/operations.md has no section "When an alarm fires"');
+  const end = runbook.indexOf('\n## ', start + 1);
+  const section = runbook.slice(start, end < 0 ? undefined : end);
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('### '))
+    .flatMap((heading) => [...heading.matchAll(/`([^`]+)`/g)].map(([, name]) => name!))
+    .map((name) => new RegExp(`^${name.split(/<\w+>/).map(escape).join('\\w+')}$`));
+})();
 
 describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage) => {
   const settings = stages[stage];
@@ -62,6 +84,13 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
       // Only the sweeper's heartbeat takes no data as an incident.
       expect(alarm.TreatMissingData).toBe(alarm === named('SweeperStopped') ? 'breaching' : 'notBreaching');
     }
+  });
+
+  test('every alarm has its entry in the runbook (docs/operations.md, "When an alarm fires")', () => {
+    const missing = alarms
+      .map((a) => String(a.AlarmName).slice(`BrebMerchantApi-${stage}-`.length))
+      .filter((name) => !RUNBOOK_ENTRIES.some((entry) => entry.test(name)));
+    expect(missing).toEqual([]);
   });
 
   test("the sweeper's heartbeat: fewer than one invocation in 5 minutes, missing data breaching", () => {
