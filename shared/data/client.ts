@@ -5,11 +5,19 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { refuseWhileHeld } from './held-transaction';
+import { passWriteGate } from './write-gate';
 import { runtimeConfig } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 const extensions: ((client: DynamoDBDocumentClient) => void)[] = [];
+
+/** The calls that write: each waits for the request's checks (shared/data/write-gate.ts); reads go at once. */
+const WRITE_COMMANDS = new Set(
+  ['Put', 'Update', 'Delete', 'TransactWrite', 'BatchWrite', 'ExecuteStatement', 'ExecuteTransaction'].flatMap(
+    (name) => [`${name}Command`, `${name}ItemCommand`, `${name}ItemsCommand`],
+  ),
+);
 
 /** Attempts of one DynamoDB call (the first and two retries, with the SDK's backoff). */
 export const DYNAMODB_MAX_ATTEMPTS = 3;
@@ -50,8 +58,9 @@ export function createDocumentClient(endpoint: string | undefined, requestTimeou
 }
 
 /**
- * The functions' client: every call bounded by the runtime's DynamoDB request timeout, and refused
- * once the request's transaction is held (shared/data/held-transaction.ts).
+ * The functions' client: every call bounded by the runtime's DynamoDB request timeout, refused once
+ * the request's transaction is held (shared/data/held-transaction.ts), and every write held until the
+ * request's checks let it through (shared/data/write-gate.ts).
  */
 export function dynamo(): DynamoDBDocumentClient {
   if (!documentClient) {
@@ -60,6 +69,7 @@ export function dynamo(): DynamoDBDocumentClient {
     documentClient.middlewareStack.add(
       (next, context) => async (args) => {
         refuseWhileHeld(`DynamoDB ${context.commandName ?? 'call'}`);
+        if (WRITE_COMMANDS.has(context.commandName ?? '')) await passWriteGate();
         return next(args);
       },
       { step: 'initialize', name: 'refuseWhileHeld' },

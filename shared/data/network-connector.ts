@@ -11,6 +11,7 @@ import type { ConnectorAnswer, ConnectorTransport } from '../domain/connector';
 import { MetricUnit } from '../observability/emf-metrics';
 import { CONNECTOR_METRICS } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
+import { passWriteGate } from './write-gate';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -41,6 +42,8 @@ async function sendOnce({
   body,
   timeoutMs,
 }: Parameters<ConnectorTransport['send']>[0]): Promise<ConnectorAnswer> {
+  // Nothing reaches the bank before the request's checks let it (shared/data/write-gate.ts).
+  await passWriteGate();
   try {
     const response = await fetch(url, {
       method,

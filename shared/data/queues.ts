@@ -12,6 +12,7 @@ import type { ReconciliationQueue } from '../domain/settlement-files';
 import type { SettlementQueue } from '../domain/settlement';
 import { refuseWhileHeld } from './held-transaction';
 import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
+import { passWriteGate } from './write-gate';
 import { tracer } from '../observability/telemetry';
 
 /**
@@ -116,9 +117,10 @@ const required = (name: QueueName): GroupedSender => {
   const queue = queueOf(name);
   if (!queue) throw new Error(`No ${name} queue: set ${QUEUE_ENV[name]} (the stack does) or run the local runtime`);
   return {
-    send: (message, delayMs, tenant) => {
+    send: async (message, delayMs, tenant) => {
       refuseWhileHeld(`A message to the ${name} queue`);
       return queue.send(message, delayMs, tracer.traceCarrier(), tenant);
+      await passWriteGate();
     },
   };
 };

@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { WebhookRequest, WebhookResponse, WebhookTransport } from '../domain/signed-post';
+import { passWriteGate } from './write-gate';
 
 /** A lookup that answers `address` whatever it is asked: the connection goes where the check looked. */
 const pinnedLookup =
@@ -86,4 +87,7 @@ function send({ url, address, headers, body, timeoutMs, maxAnswerBytes }: Webhoo
   });
 }
 
-export const httpWebhookTransport: WebhookTransport = { post: send };
+export const httpWebhookTransport: WebhookTransport = {
+  // Nothing reaches a receiver before the request's checks let it (shared/data/write-gate.ts).
+  post: async (request) => (await passWriteGate(), send(request)),
+};

@@ -138,6 +138,17 @@ export function publicResolution(resolution: StoredResolution): Resolution {
 }
 
 /**
+ * Both answers, awaited together; when either fails, the first one's failure (so the order of the
+ * refusals does not depend on which call answered first).
+ */
+async function inTurn<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
+/**
  * POST /v1/resolve-key: the directory entry of a key, as a stored resolution. Bad or uninferable
  * format 400, unknown customer 404, another client's 403, no ACTIVE entry 404 KEY_NOT_FOUND.
  */
@@ -147,8 +158,12 @@ export async function resolveKey(
   request: ResolveKeyRequest,
 ): Promise<Resolution> {
   const key = parseKey(request.key);
-  const customer = await getOwnCustomer(deps.customers, tenant, request.customer_id);
-  await requireLookupRoom(deps.lookups, tenant);
+  // The budget's room is asked beside the customer's read (one round trip); the customer's refusal
+  // (404, 403) comes first.
+  const [customer] = await inTurn(
+    getOwnCustomer(deps.customers, tenant, request.customer_id),
+    requireLookupRoom(deps.lookups, tenant),
+  );
   const entry = await deps.directory.find(key, {
     identification_type: customer.identification_type,
     identification_number: customer.identification_number,

@@ -11,6 +11,7 @@ import { actingAs } from '../data/audit-trail';
 import { callerOf } from './caller';
 import { dynamoIdempotencyStore } from '../data/idempotency-store';
 import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
+import { gatingWrites } from '../data/write-gate';
 import { readIdempotencyKey, runIdempotently, type Redrawn } from './idempotency';
 import { tracer } from '../observability/telemetry';
 import { logger } from './logger';
@@ -101,23 +102,25 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
         throw error;
       }
     };
-    if (!key) return run();
-    return runIdempotently(
-      dynamoIdempotencyStore,
-      {
-        tenant: request.auth.tenant,
-        key,
-        method: event.requestContext.http.method,
-        path: event.rawPath,
-        body: request.body,
-      },
-      run,
-      {
-        oneTransaction: spec.oneTransaction === true,
-        withheld: spec.withheldOnReplay ?? [],
-        ...(spec.redrawnOnReplay ? { redrawn: spec.redrawnOnReplay } : {}),
-      },
-    );
+    const idempotently = (idempotencyKey: string) =>
+      runIdempotently(
+        dynamoIdempotencyStore,
+        {
+          tenant: request.auth.tenant,
+          key: idempotencyKey,
+          method: event.requestContext.http.method,
+          path: event.rawPath,
+          body: request.body,
+        },
+        run,
+        {
+          oneTransaction: spec.oneTransaction === true,
+          withheld: spec.withheldOnReplay ?? [],
+          ...(spec.redrawnOnReplay ? { redrawn: spec.redrawnOnReplay } : {}),
+        },
+      );
+    // The work's writes wait for the checks still running (the rate limit's count); its reads do not.
+    return gatingWrites(() => (key ? idempotently(key) : run()), context.writeChecks);
   };
 
   const chain = middy<ApiEvent, HttpResponse, Error, ApiContext>(handleValidated)
@@ -125,7 +128,8 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
     .use(observability(spec.name))
     .use(httpResponses(spec.name))
     .use(authContext())
-    // Counted before anything else of the request: invalid requests spend the tenant's limit too.
+    // Counted from before anything else of the request (invalid requests spend the tenant's limit
+    // too), beside the work's reads (shared/data/write-gate.ts).
     .use(tenantRateLimit(dynamoTenantRateLimitStore))
     .use(resourceIds());
   if (validateBody) {

@@ -2,6 +2,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, Context } from 'aws-lambda';
+import type { GateVerdict } from '../data/write-gate';
 import { AppError } from '../domain/errors';
 import { logger } from './logger';
 import { API_ANSWER_HEADERS, errorResponse, type HttpResponse } from './responses';
@@ -21,6 +22,11 @@ export interface AuthContext {
 
 export interface ApiContext extends Context {
   auth: AuthContext;
+  /**
+   * Checks begun before the work that may still refuse the request (the tenant's rate limit): the
+   * work's writes wait for them (shared/data/write-gate.ts), and so does the answer.
+   */
+  writeChecks?: GateVerdict[];
 }
 
 type ApiMiddleware = MiddlewareObj<ApiEvent, HttpResponse, Error, ApiContext>;

@@ -12,7 +12,8 @@
  * A person (a dashboard token) also has a bucket of their own inside the tenant's (personRateLimit).
  *
  * A counter that cannot be written (DynamoDB failing, throttled, or slow past the client's attempts)
- * never fails the request: it is let through, with a warning in the log and a metric.
+ * never fails the request: it is let through, with a warning in the log and a metric. The count runs
+ * beside the request's first reads (tenantRateLimit, below).
  */
 import type { MiddlewareObj } from '@middy/core';
 import { rateCounter, type RateWindow } from '../data/rate-limit-store';
@@ -82,39 +83,63 @@ async function firstFullBucket(
 }
 
 /**
- * The limit of TENANT_RATE_LIMIT (none when unset). Runs after authContext, which names the tenant,
- * and before any of the request's own work.
+ * Counts the request: the refusal of its first full bucket, or undefined when it may go. Never
+ * rejects: a counter that cannot be written lets the request through (failing open: an unwritable
+ * counter would otherwise refuse every tenant's every request).
+ */
+async function countRequest(
+  store: TenantRateLimitStore,
+  auth: { readonly tenant: string; readonly subject: string },
+  settings: TenantRateLimitSettings,
+): Promise<RetryLater | undefined> {
+  const now = Date.now();
+  let refused: Bucket | undefined;
+  try {
+    refused = await firstFullBucket(store, bucketsOf(auth.tenant, auth.subject, settings), now);
+  } catch (error) {
+    logger.warn('tenant rate limit unavailable; request let through', {
+      tenant: auth.tenant,
+      error_name: (error as Error).name,
+      error_code: (error as { code?: string }).code,
+    });
+    metrics.addMetric(RATE_LIMIT_UNAVAILABLE_METRIC, MetricUnit.Count, 1);
+    return undefined;
+  }
+  if (!refused) return undefined;
+  const { who, limits } = refused;
+  return new RetryLater(
+    'RATE_LIMITED',
+    `This ${who} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
+    Math.max(1, Math.ceil((rateWindowOf(limits, now).endsAtMs - now) / 1000)),
+  );
+}
+
+/** The request's count, once it has answered: its refusal, if any. */
+const refusalOf = async (context: ApiContext): Promise<Error | undefined> =>
+  (await Promise.all(context.writeChecks ?? [])).find((refusal) => refusal !== undefined);
+
+/**
+ * The limit of TENANT_RATE_LIMIT (none when unset). Runs after authContext, which names the tenant.
+ * The count starts before any of the request's own work but does not hold it up: the work's reads go
+ * beside it, and its writes wait for it (`writeChecks`, through shared/data/write-gate.ts), so a
+ * request over the limit has read and never written. Its answer waits for the count too: over the
+ * limit, whatever the work answered, the answer is 429 RATE_LIMITED with Retry-After.
  */
 export function tenantRateLimit(store: TenantRateLimitStore): MiddlewareObj<ApiEvent, HttpResponse, Error, ApiContext> {
   // A function's environment does not change: read once, on the first request.
   let configured: { readonly settings: TenantRateLimitSettings | undefined } | undefined;
   return {
-    before: async (request) => {
+    before: (request) => {
       const { settings } = (configured ??= { settings: readTenantRateLimit() });
-      if (!settings) return;
-      const { tenant, subject } = request.context.auth;
-      const now = Date.now();
-      let refused: Bucket | undefined;
-      try {
-        refused = await firstFullBucket(store, bucketsOf(tenant, subject, settings), now);
-      } catch (error) {
-        // Failing open: an unwritable counter would otherwise refuse every tenant's every request.
-        logger.warn('tenant rate limit unavailable; request let through', {
-          tenant,
-          error_name: (error as Error).name,
-          error_code: (error as { code?: string }).code,
-        });
-        metrics.addMetric(RATE_LIMIT_UNAVAILABLE_METRIC, MetricUnit.Count, 1);
-        return;
-      }
-      if (refused) {
-        const { who, limits } = refused;
-        throw new RetryLater(
-          'RATE_LIMITED',
-          `This ${who} may send ${limits.requestsPerSecond} requests per second, ${limits.burst} at once; slow down`,
-          Math.max(1, Math.ceil((rateWindowOf(limits, now).endsAtMs - now) / 1000)),
-        );
-      }
+      if (settings) request.context.writeChecks = [countRequest(store, request.context.auth, settings)];
+    },
+    after: async (request) => {
+      const refusal = await refusalOf(request.context);
+      if (refusal) throw refusal;
+    },
+    onError: async (request) => {
+      const refusal = await refusalOf(request.context);
+      if (refusal) request.error = refusal;
     },
   };
 }

@@ -7,7 +7,8 @@
  */
 import { DynamoDbFaultProxy, roundTrips, type Attempt } from '../support/dynamodb-fault-proxy';
 import { startTestApi, testEndpoint, type ApiAnswer, type TestApi } from '../support/local-api';
-import { createParty, type Party } from '../support/route-samples';
+import { routesFor } from '../../functions/routes';
+import { createParty, sampleOf, sendSample, type Party } from '../support/route-samples';
 import { SETTLEMENT_AFTER_THE_TESTS } from '../support/settlement';
 
 let proxy: DynamoDbFaultProxy;
@@ -18,6 +19,8 @@ beforeAll(async () => {
   proxy = await DynamoDbFaultProxy.start(testEndpoint(), { delayMs: 25 });
   api = await startTestApi({
     dynamodbEndpoint: proxy.endpoint,
+    // As on every deployed stage: the tenant's counter, a write of every request, beside its reads.
+    tenantRateLimit: 'stage',
     scanEndpoint: testEndpoint(),
     // No settlement job or sweep makes calls in the background of the requests measured.
     sandboxSettlementDelayMs: SETTLEMENT_AFTER_THE_TESTS,
@@ -76,7 +79,7 @@ async function resolvedKey(): Promise<string> {
 const payment = { amount: { value: '10.00', currency: 'COP' } };
 
 describe('POST /v1/payments: the reads that do not depend on each other in one round trip', () => {
-  test('of a resolution: the resolution and the payer read together, then the transaction', async () => {
+  test('of a resolution: the resolution, the payer and the counter together, then the transaction', async () => {
     const body = {
       customer_id: party.customerId,
       account_id: party.accountId,
@@ -86,12 +89,12 @@ describe('POST /v1/payments: the reads that do not depend on each other in one r
     const { answer, trips } = await onTheWire(() => api.request('POST', '/v1/payments', { token: party.token, body }));
     expect(succeeded(answer)).toEqual({ status: 200, problem: undefined });
     expect(trips).toEqual([
-      ['GetItem ACCOUNT', 'GetItem BALANCE', 'GetItem CUSTOMER', 'GetItem RESOLUTION'],
+      ['GetItem ACCOUNT', 'GetItem BALANCE', 'GetItem CUSTOMER', 'GetItem RESOLUTION', 'UpdateItem RATE_WINDOW'],
       ['TransactWriteItems'],
     ]);
   });
 
-  test("of a recipient: the key's claim, then the reads together, the directory, the transaction and the key's answer", async () => {
+  test("of a recipient with an Idempotency-Key: the key's claim beside the reads, the directory, the transaction, the key's answer", async () => {
     const recipient = await api.request('POST', '/v1/recipients', {
       token: party.token,
       body: { customer_id: party.customerId, resolution_id: await resolvedKey(), alias: 'Ana' },
@@ -110,14 +113,54 @@ describe('POST /v1/payments: the reads that do not depend on each other in one r
       }),
     );
     expect(succeeded(answer)).toEqual({ status: 200, problem: undefined });
-    // The Idempotency-Key is claimed before the work and answered after it (shared/http/idempotency.ts):
-    // the work sends the settlement job after its commit, so it cannot commit with the key's answer.
+    // The Idempotency-Key is claimed beside the reads and answered after the work (shared/http/
+    // idempotency.ts): the work sends the settlement job after its commit, so it cannot commit with
+    // the key's answer.
     expect(trips).toEqual([
-      ['PutItem IDEMPOTENCY'],
-      ['GetItem ACCOUNT', 'GetItem BALANCE', 'GetItem CUSTOMER', 'GetItem RECIPIENT', 'GetItem RESOLUTION'],
+      [
+        'GetItem ACCOUNT',
+        'GetItem BALANCE',
+        'GetItem CUSTOMER',
+        'GetItem RECIPIENT',
+        'GetItem RESOLUTION',
+        'PutItem IDEMPOTENCY',
+        'UpdateItem RATE_WINDOW',
+      ],
       ['GetItem DIRECTORY'],
       ['TransactWriteItems'],
       ['UpdateItem IDEMPOTENCY'],
     ]);
+  });
+});
+
+/**
+ * The routes whose request path takes more than 3 round trips, and why. Every other write route
+ * takes at most 3, the tenant's counter included (it runs beside the first reads).
+ */
+const MORE_THAN_THREE: Record<string, string> = {
+  resolveKey:
+    "4: the lookup's cost is spent once the directory answered, and only then is the resolution stored, so that a refused lookup stores nothing (shared/domain/lookup-budget.ts)",
+  paySandboxQrCode:
+    "the sandbox's simulator of another participant's payer: it reads the code, then pays it through the inbound path, as the network would; no deployed production path",
+  receiveSandboxInboundPayment:
+    "the sandbox's simulator of the network's credit: the inbound path's reads and approval, as the network would drive them; no deployed production path",
+};
+
+describe('every write route: at most 3 round trips on its request path, its tenant counted beside its reads', () => {
+  const writes = routesFor(true).filter((route) => route.method !== 'GET');
+  test.each(writes.map((route) => [route.name, route] as const))('%s', async (name, route) => {
+    const sample = sampleOf(route);
+    const request = await sample.valid({ api, party });
+    const { answer, trips } = await onTheWire(() => sendSample(api, route, request, { token: party.token }));
+    expect(succeeded(answer)).toEqual({ status: sample.status ?? 200, problem: undefined });
+    // The counter is one of the calls of the first round trip, beside the first reads where the
+    // route reads: never a round trip of its own in front of them.
+    const reads = (trip: string[]) => trip.some((call) => call.startsWith('GetItem'));
+    expect({ first: trips[0], besideReads: reads(trips[0]!) || !trips.some(reads) }).toEqual({
+      first: expect.arrayContaining(['UpdateItem RATE_WINDOW']),
+      besideReads: true,
+    });
+    if (MORE_THAN_THREE[name]) return;
+    expect({ name, trips: trips.length <= 3 ? 'at most 3' : trips }).toEqual({ name, trips: 'at most 3' });
   });
 });

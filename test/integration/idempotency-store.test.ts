@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../shared/data/client';
 import { itemKeys } from '../../shared/data/item-keys';
 import { AppError } from '../../shared/domain/errors';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../shared/data/idempotency-store';
@@ -156,11 +157,23 @@ describe('runIdempotently with the DynamoDB store', () => {
     body,
   });
 
-  /** A `run` that counts its calls and answers the given responses in turn (the last one repeats). */
+  /**
+   * The work's write: an item of its own. The work runs beside the key's claim (its reads go at once),
+   * and its writes wait for the claim (shared/data/write-gate.ts): a run that lost the claim throws
+   * here, having written nothing.
+   */
+  const workWrite = () =>
+    dynamo().send(new PutCommand({ TableName: table.tableName, Item: { pk: `WORK#${randomUUID()}`, sk: 'RUN' } }));
+
+  /**
+   * A `run` that writes, counts the runs whose write went through, and answers the given responses
+   * in turn (the last one repeats).
+   */
   function counted(...responses: HttpResponse[]) {
     const counter = {
       calls: 0,
       run: async (): Promise<HttpResponse> => {
+        await workWrite();
         counter.calls += 1;
         return responses[Math.min(counter.calls, responses.length) - 1]!;
       },
@@ -168,7 +181,7 @@ describe('runIdempotently with the DynamoDB store', () => {
     return counter;
   }
 
-  test('the second run replays the first answer, marked as replayed, without running again', async () => {
+  test('the second run replays the first answer, marked as replayed, without writing again', async () => {
     const request = requestOf({ business_name: 'Tienda', nit: '900123456' });
     const work = counted(jsonResponse(200, { call: 1 }), jsonResponse(200, { call: 2 }));
 
@@ -186,7 +199,7 @@ describe('runIdempotently with the DynamoDB store', () => {
     expect(second.headers).toEqual({ ...first.headers, [REPLAY_HEADER]: 'true' });
   });
 
-  test('the same key with another body is IDEMPOTENCY_KEY_REUSED and does not run', async () => {
+  test('the same key with another body is IDEMPOTENCY_KEY_REUSED and writes nothing', async () => {
     const request = requestOf({ business_name: 'Tienda' });
     const work = counted(jsonResponse(200, { ok: true }));
     await runIdempotently(store, request, work.run);
@@ -256,10 +269,11 @@ describe('runIdempotently with the DynamoDB store', () => {
     await expect(runIdempotently(failingRelease, request, run)).rejects.toThrow('the run failed');
   });
 
-  test('10 concurrent requests with one key run once and all answer the same body', async () => {
+  test('10 concurrent requests with one key write once and all answer the same body', async () => {
     const request = requestOf({ business_name: 'Tienda' });
     let calls = 0;
     const slow = async (): Promise<HttpResponse> => {
+      await workWrite();
       calls += 1;
       await sleep(300);
       return jsonResponse(200, { id: randomUUID() });
