@@ -145,57 +145,88 @@ export interface ListJoin {
 export interface ListCost {
   readCalls: number;
   readCapacity: number;
+  /**
+   * Round trips one after another: the longest chain of calls each sent after the one before it was
+   * answered (calls at once are one round). What a page waits on DynamoDB's network is about this
+   * many calls' latency, whatever readCalls says.
+   */
+  rounds: number;
 }
 
-/** Calls DynamoDB for one page, adding up calls and consumed capacity. */
+/** Calls DynamoDB for one page, adding up calls, rounds and consumed capacity. */
 export class Meter {
-  readonly cost: ListCost = { readCalls: 0, readCapacity: 0 };
+  readonly cost: ListCost = { readCalls: 0, readCapacity: 0, rounds: 0 };
+
+  /** The latest round among the calls answered so far: a call sent now is in the round after it. */
+  private answeredRound = 0;
 
   private static units(consumed: ConsumedCapacity | ConsumedCapacity[] | undefined): number {
     return [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
   }
 
-  async query(input: Omit<QueryCommandInput, 'TableName'>): Promise<QueryCommandOutput> {
-    const output = await dynamo().send(
-      new QueryCommand({ TableName: tableName(), ...input, ReturnConsumedCapacity: 'TOTAL' }),
-    );
+  /**
+   * Sends one call and meters it. A call sent after another was answered may depend on it, so it
+   * counts a round more than every call answered before it was sent: a bound no ordering of the code
+   * can get under, and what the page waits with a fixed latency per call.
+   */
+  private async send<T extends { readonly ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }>(
+    call: () => Promise<T>,
+  ): Promise<T> {
+    const round = this.answeredRound + 1;
+    const output = await call();
+    this.answeredRound = Math.max(this.answeredRound, round);
+    this.cost.rounds = Math.max(this.cost.rounds, round);
     this.cost.readCalls += 1;
     this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
     return output;
   }
 
-  async get(Key: ItemKey): Promise<Item | undefined> {
-    const output = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
+  query(input: Omit<QueryCommandInput, 'TableName'>): Promise<QueryCommandOutput> {
+    return this.send(() =>
+      dynamo().send(new QueryCommand({ TableName: tableName(), ...input, ReturnConsumedCapacity: 'TOTAL' })),
     );
-    this.cost.readCalls += 1;
-    this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
+  }
+
+  async get(Key: ItemKey): Promise<Item | undefined> {
+    const output = await this.send(() =>
+      dynamo().send(
+        new GetCommand({ TableName: tableName(), Key, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL' }),
+      ),
+    );
     return output.Item;
   }
 
   /**
-   * Items by key, strongly consistent unless told: one call per 100 keys (BatchGetItem's limit),
-   * another for each part DynamoDB leaves unprocessed. Answered by key (`keyText`); a key without an
-   * item has no entry.
+   * Items by key, strongly consistent unless told: one call per 100 keys (BatchGetItem's limit), all
+   * at once, and another for each part DynamoDB leaves unprocessed. Answered by key (`keyText`); a
+   * key without an item has no entry.
    */
   async getAll(keys: readonly ItemKey[], consistent = true): Promise<Map<string, Item>> {
     const found = new Map<string, Item>();
     const unique = [...new Map(keys.map((key) => [keyText(key), { pk: key.pk, sk: key.sk }])).values()];
-    for (let i = 0; i < unique.length; i += BATCH_GET_KEYS) {
-      let wanted: Record<string, unknown>[] | undefined = unique.slice(i, i + BATCH_GET_KEYS);
-      while (wanted?.length) {
-        const output: BatchGetCommandOutput = await dynamo().send(
-          new BatchGetCommand({
-            RequestItems: { [tableName()]: { Keys: wanted, ConsistentRead: consistent } },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        );
-        this.cost.readCalls += 1;
-        this.cost.readCapacity += Meter.units(output.ConsumedCapacity);
-        for (const item of output.Responses?.[tableName()] ?? []) found.set(keyText(item as unknown as ItemKey), item);
-        wanted = output.UnprocessedKeys?.[tableName()]?.Keys;
-      }
-    }
+    const batches = Array.from({ length: Math.ceil(unique.length / BATCH_GET_KEYS) }, (_, i) =>
+      unique.slice(i * BATCH_GET_KEYS, (i + 1) * BATCH_GET_KEYS),
+    );
+    await Promise.all(
+      batches.map(async (batch) => {
+        let wanted: Record<string, unknown>[] | undefined = batch;
+        while (wanted?.length) {
+          const Keys = wanted;
+          const output: BatchGetCommandOutput = await this.send(() =>
+            dynamo().send(
+              new BatchGetCommand({
+                RequestItems: { [tableName()]: { Keys, ConsistentRead: consistent } },
+                ReturnConsumedCapacity: 'TOTAL',
+              }),
+            ),
+          );
+          for (const item of output.Responses?.[tableName()] ?? []) {
+            found.set(keyText(item as unknown as ItemKey), item);
+          }
+          wanted = output.UnprocessedKeys?.[tableName()]?.Keys;
+        }
+      }),
+    );
     return found;
   }
 }

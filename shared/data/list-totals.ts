@@ -1,8 +1,8 @@
 /**
  * The total of a list's walk (docs/pagination.md, "Totals without scanning"): from the list
  * partition's counter (less the items after the walk's snapshot), from a keys-only count of a date
- * range, or, when a filter rules both out, from a filtered count, which page 1 takes as it reads its
- * page. shared/data/pagination.ts finds the pages.
+ * range, or, when a filter rules both out, from a filtered count, which keeps the page it reads past
+ * (Keep). shared/data/pagination.ts finds the pages.
  */
 import { counterShardKeys, counterShardsQuery, counterTotal, dayCountersQuery } from './counters';
 import { ParentRead, readKeys } from './page-companions';
@@ -69,6 +69,17 @@ export interface Total {
    * its start do not.
    */
   readonly settled: boolean;
+  /** With a Keep: the walk's items the count read whole and kept, from `skip` on, in the walk's order. */
+  readonly kept?: Item[];
+}
+
+/**
+ * The items a count that reads whole items keeps for the page (its `take` items from position `skip`
+ * from the walk's start): the page then needs no read of its own.
+ */
+export interface Keep {
+  readonly skip: number;
+  readonly take: number;
 }
 
 /** The items created (or, by update order, updated) after the snapshot: the counter holds them too. */
@@ -77,34 +88,30 @@ const countAfterSnapshot = (meter: Meter, plan: Plan): Promise<number> =>
 
 /** Everything ever counted, minus what came after the snapshot; undefined without a counter to trust. */
 async function totalAtSnapshot(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total | undefined> {
-  // A list partition's counter is always there, read with the items after the snapshot. An item
-  // collection's may not be trusted (an account linked before its ledger counted): it is read first.
-  const [counted, after] =
-    plan.ceiling === undefined
-      ? await Promise.all([counterValue(meter, plan, parent), countAfterSnapshot(meter, plan)])
-      : await counterValue(meter, plan, parent).then(
-          async (value) => [value, value === undefined ? 0 : await countAfterSnapshot(meter, plan)] as const,
-        );
+  // The counter and the items after the snapshot, at once. An item collection's counter may not be
+  // trusted (an account linked before its ledger counted): that count after the snapshot is then
+  // read in vain (usually half a unit for nothing), where reading the counter first cost a round.
+  const [counted, after] = await Promise.all([counterValue(meter, plan, parent), countAfterSnapshot(meter, plan)]);
   if (counted === undefined) return undefined;
   // Nothing after the snapshot: no insert since it, so none between the two reads either.
   return { total: Math.max(0, counted - after), from: 'counter-at-snapshot', settled: after === 0 };
 }
 
-/** The walk's items counted one by one: on the keys-only twin, or through the filter. */
-async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
+/**
+ * The walk's items counted one by one: on the keys-only twin, or through the filter. A count that
+ * reads whole items anyway (through a filter, on the table or on an index without a twin) keeps the
+ * page's items as it reads them (`keep`, one partition: a sharded walk's positions need a merge), at
+ * no cost more than the count: the page costs no read, and no round, of its own.
+ */
+async function countedTotal(meter: Meter, plan: Plan, keep?: Keep): Promise<Total> {
   const range = walkRange(plan);
-  if (!plan.filter) {
-    return {
-      total: await countInShards(meter, plan, plan.index.keys, range, undefined),
-      from: 'keys-count',
-      settled: true,
-    };
+  const from = plan.filter ? 'filtered-count' : 'keys-count';
+  const index = plan.filter ? plan.index.items : plan.index.keys;
+  if (keep && index === plan.index.items && plan.partitions.length === 1) {
+    const { kept, count } = await countingRead(meter, plan, plan.partition, keep);
+    return { total: count, from, settled: true, kept };
   }
-  return {
-    total: await countInShards(meter, plan, plan.index.items, range, plan.filter),
-    from: 'filtered-count',
-    settled: true,
-  };
+  return { total: await countInShards(meter, plan, index, range, plan.filter), from, settled: true };
 }
 
 /**
@@ -113,29 +120,33 @@ async function countedTotal(meter: Meter, plan: Plan): Promise<Total> {
  * count and then the page would read the first items twice, in a call more.
  */
 export async function filteredFirstPage(meter: Meter, plan: Plan, pageSize: number): Promise<[Total, Item[]]> {
-  const reads = await Promise.all(plan.partitions.map((partition) => filteredRead(meter, plan, partition, pageSize)));
+  const keep = { skip: 0, take: pageSize };
+  const reads = await Promise.all(plan.partitions.map((partition) => countingRead(meter, plan, partition, keep)));
   const total = reads.reduce((sum, read) => sum + read.count, 0);
   const items =
     reads.length === 1
-      ? reads[0]!.first
+      ? reads[0]!.kept
       : mergeFirst(
           plan,
           plan.forward,
-          reads.map((read) => read.first),
+          reads.map((read) => read.kept),
           pageSize,
         );
   return [{ total, from: 'filtered-count', settled: true }, items];
 }
 
-/** One partition of filteredFirstPage: its first `pageSize` matches, and how many match in all. */
-async function filteredRead(
+/**
+ * One partition of the walk read whole through its filter (if any), a DynamoDB page (up to 1 MB) at
+ * a time: how many items match in all, and the `keep.take` matches from position `keep.skip` on.
+ */
+async function countingRead(
   meter: Meter,
   plan: Plan,
   partition: string,
-  pageSize: number,
-): Promise<{ first: Item[]; count: number }> {
+  keep: Keep,
+): Promise<{ kept: Item[]; count: number }> {
   const condition = keyCondition(plan, walkRange(plan), partition);
-  const first: Item[] = [];
+  const kept: Item[] = [];
   let count = 0;
   let start: Key | undefined;
   do {
@@ -144,15 +155,19 @@ async function filteredRead(
       ScanIndexForward: plan.forward,
       ...(start ? { ExclusiveStartKey: start } : {}),
     });
-    for (const item of page.Items ?? []) if (first.length < pageSize) first.push(item);
+    for (const [i, item] of (page.Items ?? []).entries()) {
+      const position = count + i;
+      if (position >= keep.skip && position < keep.skip + keep.take) kept.push(item);
+    }
     count += page.Count ?? 0;
     start = page.LastEvaluatedKey;
   } while (start);
-  return { first, count };
+  return { kept, count };
 }
 
-export async function computeTotal(meter: Meter, plan: Plan, parent?: ParentRead): Promise<Total> {
-  return (countable(plan) ? await totalAtSnapshot(meter, plan, parent) : undefined) ?? countedTotal(meter, plan);
+/** The walk's total at its snapshot; with `keep`, the page's items too where the count reads them whole. */
+export async function computeTotal(meter: Meter, plan: Plan, parent?: ParentRead, keep?: Keep): Promise<Total> {
+  return (countable(plan) ? await totalAtSnapshot(meter, plan, parent) : undefined) ?? countedTotal(meter, plan, keep);
 }
 
 /** A new walk's snapshot is this request's now: its counter, as it is, is its total. */

@@ -152,13 +152,14 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
 
   // Page 1 is read from the start whatever the total: while the total is counted, not after. A new
   // walk's snapshot is this request's now: the counter is its total, and the page its only other call.
-  const [{ total, from, settled }, firstPage] =
+  // A later page counted by reading its walk whole keeps its items from that read (Keep).
+  const [{ total, from, settled, kept }, firstPage] =
     pageNumber === 1 && plan.filter
       ? await filteredFirstPage(meter, plan, pageSize)
       : await Promise.all([
           countable(plan) && !pinned && pageNumber === 1
             ? newWalkTotal(meter, plan, parent)
-            : computeTotal(meter, plan, parent),
+            : computeTotal(meter, plan, parent, pageNumber === 1 ? undefined : fromTheStart(pageNumber, pageSize)),
           pageNumber === 1 ? readRoute(meter, plan, firstPageRoute(pageSize)) : undefined,
         ]);
   // Of a parent that is not the tenant's, nothing is told: not even how far its list goes.
@@ -177,6 +178,12 @@ export async function listPage(input: ListPageInput): Promise<ListPage> {
       'page_number',
       `is too far from both ends of the list (one request steps over at most ${maxStep} items): narrow the list with filters, such as a date range`,
     );
+  }
+  if (kept) {
+    // Read from the start by the count, whatever the nearer end.
+    const items = await joinAll(meter, input.join, kept.slice(0, route.take));
+    const read = { ...fromTheStart(pageNumber, pageSize), take: route.take };
+    return { items, total, cost: meter.cost, route: read, totalFrom: from, ...found };
   }
   // The total may hold fewer items than the index showed page 1 (a delete the index has not caught up with).
   const items = firstPage
