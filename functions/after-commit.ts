@@ -7,11 +7,12 @@
  * A message sent after a held transaction is a bug of the route, not an outage: it still throws.
  */
 import type { DeliveryQueue } from '../shared/domain/deliveries';
+import type { DecisionJobQueue } from '../shared/domain/receive-payment';
 import type { RefundQueue } from '../shared/domain/refunds';
 import type { ReportQueue } from '../shared/domain/reports';
 import type { SettlementQueue } from '../shared/domain/settlement';
 import { AfterHeldTransactionError } from '../shared/data/held-transaction';
-import { deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
+import { creditDecisionQueue, deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC } from '../shared/observability/metric-names';
@@ -32,12 +33,21 @@ export async function sentAfterCommit(
   }
 }
 
-/** Settlement jobs `{"payment_id"}` (and an inbound payment's decision job), after a payment's commit. */
+/** Settlement jobs `{"payment_id"}`, after a payment's commit. */
 export function settlementAfterCommit(): SettlementQueue {
   const queue = settlementQueue();
   return {
     schedule: (paymentId, delayMs, tenant) =>
       sentAfterCommit(() => queue.schedule(paymentId, delayMs, tenant), 'settlement', { payment_id: paymentId }),
+  };
+}
+
+/** An inbound payment's decision job `{"payment_id"}`, after the payer's payment committed. */
+export function decisionsAfterCommit(): DecisionJobQueue {
+  const queue = creditDecisionQueue();
+  return {
+    schedule: (paymentId, delayMs, tenant) =>
+      sentAfterCommit(() => queue.schedule(paymentId, delayMs, tenant), 'creditDecisions', { payment_id: paymentId }),
   };
 }
 

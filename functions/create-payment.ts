@@ -14,7 +14,7 @@ import { dynamoRecipientStore } from '../shared/data/recipients-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
-import { settlementAfterCommit } from './after-commit';
+import { decisionsAfterCommit, settlementAfterCommit } from './after-commit';
 import { stageDirectory } from './network-ports';
 
 export const handler = httpHandler<CreatePaymentRequest>({
@@ -42,7 +42,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
           settle: (payment) =>
             settleOwnMerchantPayment(
               // The payee's decision job is sent after the payer's payment committed too.
-              { ...systemNewRecords, ...ownMerchantCreditPorts(), decisionJobs: settlementAfterCommit() },
+              { ...systemNewRecords, ...ownMerchantCreditPorts(), decisionJobs: decisionsAfterCommit() },
               { ...systemNewRecords, payments: dynamoSettlementStore },
               payment,
             ),

@@ -106,8 +106,9 @@ export const workers: readonly WorkerDefinition[] = [
     queues: ['webhookDeliveries'],
     // Opens the webhook's secrets to sign each attempt.
     sealing: ['open'],
-    // Every receiver of the batch may take its whole timeout (WEBHOOK_TIMEOUT_MS, the lookup included),
-    // plus the table's and the queue's calls.
+    // Its batch's deliveries are sent at once (one slow receiver holds back no other), so a batch takes
+    // about one receiver's timeout; the time for every receiver one after the other is kept all the
+    // same, as a margin for a busy instance.
     timeoutSeconds: (SENDER_BATCH_SIZE * DEFAULT_WEBHOOK_TIMEOUT_MS) / 1000 + 30,
     // The receiver's whole timeout, and the table's and the queue's calls (each at most 3 s of retries).
     recordSeconds: DEFAULT_WEBHOOK_TIMEOUT_MS / 1000 + 10,
@@ -126,9 +127,24 @@ export const workers: readonly WorkerDefinition[] = [
     // Opens a payee's approval secrets to ask it about a payment from another of our merchants, and
     // queues that credit's decision job first, as every inbound payment's.
     sealing: ['open'],
-    queues: ['settlement'],
+    queues: ['creditDecisions'],
     timeoutSeconds: 30,
     // An inbound payment's approval callback (APPROVAL_TIMEOUT_MS, 3 s) and its transaction.
+    recordSeconds: 10,
+  },
+  {
+    name: 'decideCredit',
+    handler: 'decide-credit',
+    // The decision jobs of inbound payments their request left PROCESSING, on a queue of their own: a
+    // connector slow to take the settlement queue's transfer orders does not delay a merchant's credit.
+    source: { queue: 'creditDecisions', batchSize: 10 },
+    // Reads the payment (consistent), its client's approval settings and a QR code's; the decision's
+    // transaction puts the payment and its events, credits the payee's balance (UpdateItem) and puts
+    // its movement, a QR code's paid state checked or updated. No network, no connector secret.
+    tableActions: ['GetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+    writesMoney: true,
+    timeoutSeconds: 30,
+    // One read and one transaction.
     recordSeconds: 10,
   },
   {

@@ -304,7 +304,14 @@ const throwaway = {
   throttling: { rateLimit: 50, burstLimit: 100 },
   networkThrottling: { rateLimit: 20, burstLimit: 40 },
   tenantRateLimit: { requestsPerSecond: 10, burst: 20 },
-  queueConsumerConcurrency: { settlement: 5, webhookDeliveries: 10, streamFailures: 2, reports: 2, reconciliations: 2 },
+  queueConsumerConcurrency: {
+    settlement: 5,
+    creditDecisions: 2,
+    webhookDeliveries: 10,
+    streamFailures: 2,
+    reports: 2,
+    reconciliations: 2,
+  },
   retainData: false,
   auditArchiveRetentionDays: 1,
   // Optional: a throwaway stage may be deployed behind an edge when its context names one.
@@ -351,6 +358,7 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     edge: { required: false, requestsPerIpPer5Minutes: 7_500 },
     queueConsumerConcurrency: {
       settlement: 5,
+      creditDecisions: 2,
       webhookDeliveries: 10,
       streamFailures: 2,
       reports: 2,
@@ -374,10 +382,12 @@ export const stages: Readonly<Record<StageName, StageSettings>> = {
     tenantRateLimit: { requestsPerSecond: 50, burst: 100 },
     // Production is reached only through its edge: CloudFront, the web ACL, execute-api disabled.
     edge: { required: true, requestsPerIpPer5Minutes: 18_000 },
-    // At most 67 instances of the queues' consumers (and the dispatcher's one per stream shard): the
+    // At most 69 instances of the queues' consumers (and the dispatcher's one per stream shard): the
     // API keeps over 900 of the account's default 1000.
     queueConsumerConcurrency: {
-      settlement: 20,
+      // The payees' credit decisions have their own queue: a few of the settlement queue's consumers moved there.
+      settlement: 17,
+      creditDecisions: 3,
       webhookDeliveries: 40,
       streamFailures: 2,
       reports: 5,

@@ -59,7 +59,7 @@ export const networkRoutes: readonly NetworkRouteDefinition[] = [
     // Opens the approval secrets to sign the approval request.
     sealing: ['open'],
     // The decision job, queued before the payment is written.
-    queues: ['settlement'],
+    queues: ['creditDecisions'],
   },
   {
     name: 'reverseNetworkCredit',

@@ -36,7 +36,8 @@ export const paymentRoutes: RouteFamily = {
       // credit as POST /network/v1/credits does (the payee's approval asked), and answers the payment.
       tableActions: [...IDEMPOTENCY_ACTIONS, 'ConditionCheckItem'],
       writesMoney: true,
-      queues: ['settlement'],
+      // The payment's settlement job; a payment to one of our merchants, the payee's decision job.
+      queues: ['settlement', 'creditDecisions'],
       // Opens the payee's approval secrets to sign its approval request.
       sealing: ['open'],
       // A recipient's key is resolved again through the stage's directory: on a connector stage the

@@ -22,7 +22,8 @@ export const sandboxRoutes: RouteFamily = {
       writesMoney: true,
       // Opens the approval secrets to sign the approval request.
       sealing: ['open'],
-      queues: ['settlement'],
+      // The decision job, queued before the payment is written.
+      queues: ['creditDecisions'],
       // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
       secrets: ['network'],
       sandbox: true,
@@ -42,7 +43,8 @@ export const sandboxRoutes: RouteFamily = {
       writesMoney: true,
       // Opens the approval secrets to sign the approval request.
       sealing: ['open'],
-      queues: ['settlement'],
+      // The decision job, queued before the payment is written.
+      queues: ['creditDecisions'],
       // Signs its credit with the connector secret, as a shopper's bank would (docs/network.md).
       secrets: ['network'],
       sandbox: true,

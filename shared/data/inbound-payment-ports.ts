@@ -1,6 +1,6 @@
 /**
  * What receiving an inbound payment runs on (shared/domain/receive-payment.ts), wired to DynamoDB, the
- * approval callback's HTTP client and the settlement queue: the routes that receive payments (a key's,
+ * approval callback's HTTP client and the credit decisions queue: the routes that receive payments (a key's,
  * a QR code's) take the same ports.
  */
 import type { OwnMerchantCreditDeps } from '../domain/own-merchant-payments';
@@ -16,7 +16,7 @@ import { dynamoKeyStore } from './keys-repository';
 import { dynamoInboundPaymentStore } from './payments-repository';
 import { dynamoQrCodeStore } from './qrcodes-repository';
 import { secretSealer } from './secret-sealing';
-import { settlementQueue } from './queues';
+import { creditDecisionQueue } from './queues';
 import { httpWebhookTransport } from './webhook-transport';
 
 export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'> => ({
@@ -30,7 +30,7 @@ export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'>
     timeoutMs: runtimeConfig().approvalTimeoutMs,
     sealer: secretSealer(),
   },
-  decisionJobs: settlementQueue(),
+  decisionJobs: creditDecisionQueue(),
   maxPaymentCents: runtimeConfig().maxPaymentCents,
 });
 

@@ -1,18 +1,19 @@
 /**
- * The queues of the later work: settlement jobs, webhook deliveries and report runs (docs/architecture.md). On AWS
+ * The queues of the later work: settlement jobs, credit decisions, webhook deliveries and report runs (docs/architecture.md). On AWS
  * each is an SQS queue whose URL the stack sets in the function's environment; the local runtime
  * installs its own (infra/local/local-queue.ts) in its process instead. The messages are JSON either
  * way, and the consuming functions' handlers take SQS events.
  */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DeliveryQueue } from '../domain/deliveries';
+import type { DecisionJobQueue } from '../domain/receive-payment';
 import type { RefundQueue } from '../domain/refunds';
 import type { ReportQueue } from '../domain/reports';
 import type { ReconciliationQueue } from '../domain/settlement-files';
 import type { SettlementQueue } from '../domain/settlement';
 import { refuseWhileHeld } from './held-transaction';
-import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
 import { passWriteGate } from './write-gate';
+import { ENV, QUEUE_ENV, runtimeConfig, type QueueName } from '../runtime/config';
 import { tracer } from '../observability/telemetry';
 
 /**
@@ -119,8 +120,8 @@ const required = (name: QueueName): GroupedSender => {
   return {
     send: async (message, delayMs, tenant) => {
       refuseWhileHeld(`A message to the ${name} queue`);
-      return queue.send(message, delayMs, tracer.traceCarrier(), tenant);
       await passWriteGate();
+      return queue.send(message, delayMs, tracer.traceCarrier(), tenant);
     },
   };
 };
@@ -128,6 +129,15 @@ const required = (name: QueueName): GroupedSender => {
 /** Settlement jobs: `{"payment_id"}` (functions/settle-payment.ts), in the payment's tenant's group. */
 export const settlementQueue = (): SettlementQueue => {
   const queue = required('settlement');
+  return { schedule: (paymentId, delayMs, tenant) => queue.send({ payment_id: paymentId }, delayMs, tenant) };
+};
+
+/**
+ * Inbound payments' decision jobs: `{"payment_id"}` (functions/decide-credit.ts), in the payee's
+ * tenant's group; apart from the settlement queue's transfer orders, which wait on the connector.
+ */
+export const creditDecisionQueue = (): DecisionJobQueue => {
+  const queue = required('creditDecisions');
   return { schedule: (paymentId, delayMs, tenant) => queue.send({ payment_id: paymentId }, delayMs, tenant) };
 };
 

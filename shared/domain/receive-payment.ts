@@ -60,7 +60,10 @@ export interface InboundPaymentStore extends Pick<PaymentReader, 'get'> {
   decide(decision: InboundDecision): Promise<DecisionOutcome>;
 }
 
-/** Runs the decision job of a payment later (the settlement queue: `{"payment_id"}`). */
+/**
+ * Runs the decision job of a payment later (the credit decisions queue: `{"payment_id"}`), apart from
+ * the settlement queue's transfer orders, so that a slow connector does not delay a merchant's credit.
+ */
 export interface DecisionJobQueue {
   /** In the payment's tenant's message group (the payee's). */
   schedule(paymentId: string, delayMs: number, tenant: string): Promise<void>;
@@ -233,4 +236,16 @@ export async function decideUndecided(deps: DecisionJobDeps, payment: StoredPaym
   const settings = await deps.approvalSettings.get(payment.tenant);
   const why = 'No decision was recorded: the request that asked the approval callback ended first';
   return decidePayment(deps, payment, fallbackDecision(settings ?? { auto_approve_on_error: false }, why));
+}
+
+/**
+ * A message of the credit decisions queue: decides the payment when it is still PROCESSING, and
+ * answers it as it is otherwise (decided by its request, or a payment of another kind: a PENDING one
+ * is the settlement queue's, which asks the network). Undefined for a payment that does not exist: its
+ * job is queued before its write, which can fail.
+ */
+export async function runDecisionJob(deps: DecisionJobDeps, paymentId: string): Promise<StoredPayment | undefined> {
+  const payment = await deps.payments.get(paymentId);
+  if (payment?.status !== 'PROCESSING') return payment;
+  return decideUndecided(deps, payment);
 }

@@ -72,6 +72,7 @@ export const ENV = {
   sandboxSettlementDelayMs: 'SANDBOX_SETTLEMENT_DELAY_MS',
   /** URL of the SQS queue of settlement jobs (set by the stack on the functions that send to it). */
   settlementQueueUrl: 'SETTLEMENT_QUEUE_URL',
+  creditDecisionQueueUrl: 'CREDIT_DECISION_QUEUE_URL',
   /** URL of the SQS queue of webhook deliveries and their retries. */
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
   /**
@@ -91,6 +92,7 @@ export const ENV = {
    * (milliseconds; default 259200000, 3 days; docs/webhooks.md, "Disabled webhooks").
    */
   webhookDisableAfterMs: 'WEBHOOK_DISABLE_AFTER_MS',
+  webhookBreakerCoolDownMs: 'WEBHOOK_BREAKER_COOL_DOWN_MS',
   /** How long a client's inbound approval callback has to answer (milliseconds; default 3000). */
   approvalTimeoutMs: 'APPROVAL_TIMEOUT_MS',
   /** Who records the traces: `xray` (the default) or `otel` (docs/tracing.md; set by the stack on an ADOT stage). */
@@ -161,6 +163,7 @@ export type SecretName = keyof typeof SECRET_ENV;
  */
 export const QUEUE_ENV = {
   settlement: ENV.settlementQueueUrl,
+  creditDecisions: ENV.creditDecisionQueueUrl,
   webhookDeliveries: ENV.webhookDeliveryQueueUrl,
   streamFailures: ENV.streamFailureQueueUrl,
   reports: ENV.reportQueueUrl,

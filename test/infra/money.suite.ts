@@ -26,6 +26,7 @@ const WRITES_MONEY: Readonly<Record<string, string>> = {
   reverseNetworkCredit: "the reversal, the merchant's debit, the payment's reversed amount",
   applyTransferStatus: "the network's answer to a transfer: settled, or the hold released",
   settlePayment: 'a payment or refund settled or rejected, its balance and movement',
+  decideCredit: "an inbound payment decided, the merchant's balance credited",
   sweepStrandedWork: 'the due time of a payment or refund it queues again',
 };
 

@@ -73,10 +73,10 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
     // depth, the sweeper stopped,
     // the tenant rate limit unavailable, the directory scanned; on a connector stage, the connector's
     // failures, latency and callbacks' latency.
-    expect(synthed.stack.deadLetterQueues.size).toBe(5);
+    expect(synthed.stack.deadLetterQueues.size).toBe(6);
     const connector = settings.network.kind === 'connector' ? 3 : 0;
     expect(alarms).toHaveLength(
-      2 + 3 + 1 + 2 * allFunctions().length + 1 + 5 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
+      2 + 3 + 1 + 2 * allFunctions().length + 1 + 6 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + connector,
     );
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
@@ -157,6 +157,7 @@ describe.each(Object.keys(stages) as StageName[])('monitoring, stage %s', (stage
 
   test('a message in any dead-letter queue', () => {
     expect([...synthed.stack.deadLetterQueues.keys()].sort()).toEqual([
+      'creditDecisions',
       'reconciliations',
       'reports',
       'settlement',

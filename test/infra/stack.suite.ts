@@ -344,7 +344,7 @@ describe('the least-privilege check catches', () => {
 
   test('a queue the route does not name, and more than sending to one it names', () => {
     const payer = routes.find((r) => r.name === 'createPayment')!;
-    expect(payer.queues).toEqual(['settlement']);
+    expect(payer.queues).toEqual(['settlement', 'creditDecisions']);
     const synthed = synth('dev', {
       modify: (stack) => {
         const fn = stack.functions.get(payer.name)!.function;

@@ -13,6 +13,7 @@ import {
   workers,
   type WorkerDefinition,
 } from '../../functions/workers';
+import { networkRoutes, routesFor } from '../../functions/routes';
 import { functionEnvironment } from '../../infra/constructs/service-function';
 import { DEAD_LETTER_RETENTION } from '../../infra/constructs/work-queues';
 import { stages, type StageName } from '../../infra/stages';
@@ -107,6 +108,48 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
             Condition: { Bool: { 'aws:SecureTransport': 'false' } },
           }),
         );
+      }
+    });
+
+    test('credit decisions have a queue of their own beside the transfer orders, with its dead-letter queue and alarm', () => {
+      const decisions = resources[queueId('creditDecisions')].Properties;
+      expect(decisions.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId('creditDecisions'), 'Arn'] },
+        maxReceiveCount: MAX_RECEIVES,
+      });
+      expect(queueId('creditDecisions')).not.toBe(queueId('settlement'));
+      // Fed to its own consumer, which holds no connector secret: it never calls the network.
+      const consumer = consumerOf('creditDecisions');
+      expect(consumer.name).toBe('decideCredit');
+      expect(consumer.secrets ?? []).toEqual([]);
+      expect(consumerOf('settlement').name).toBe('settlePayment');
+      // Its dead letters raise an alarm, as every queue's.
+      expect(synthed.stack.deadLetterQueues.get('creditDecisions')).toBe(
+        synthed.stack.queues.deadLetters.creditDecisions,
+      );
+      expect(synthed.stack.monitoring.alarms.map((alarm) => alarm.node.id)).toContain('creditDecisions-DeadLetters');
+    });
+
+    test('every queue is a standard queue, so that a message group makes it fair rather than ordered (FIFO)', () => {
+      for (const name of queueNames) {
+        expect(resources[queueId(name)].Properties.FifoQueue).toBeUndefined();
+        expect(resources[deadLettersId(name)].Properties.FifoQueue).toBeUndefined();
+      }
+    });
+
+    test('the functions that queue credit decisions may send to that queue: those that receive payments', () => {
+      const deployed = [...routesFor(settings.sandboxEnabled), ...networkRoutes, ...workers];
+      const senders = deployed.filter((definition) => (definition.queues ?? []).includes('creditDecisions'));
+      expect(senders.map((definition) => definition.name).sort()).toEqual(
+        [
+          'createPayment',
+          ...(settings.sandboxEnabled ? ['paySandboxQrCode', 'receiveSandboxInboundPayment'] : []),
+          'receiveNetworkCredit',
+          'settlePayment',
+        ].sort(),
+      );
+      for (const definition of senders) {
+        expect(grantedQueueActions(synthed, definition)['creditDecisions']).toEqual(['sqs:SendMessage']);
       }
     });
 
@@ -238,6 +281,7 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
       expect(queueWorkers.map((w) => [w.handler, w.source])).toEqual([
         ['send-webhook', { queue: 'webhookDeliveries', batchSize: 10 }],
         ['settle-payment', { queue: 'settlement', batchSize: 10 }],
+        ['decide-credit', { queue: 'creditDecisions', batchSize: 10 }],
         ['redrive-stream-failures', { queue: 'streamFailures', batchSize: 1 }],
         ['run-report', { queue: 'reports', batchSize: 1 }],
         ['reconcile-settlement', { queue: 'reconciliations', batchSize: 1 }],
@@ -279,8 +323,10 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
           streamFailures: sorted(DEAD_LETTER_SEND_ACTIONS),
         },
         sendWebhook: { webhookDeliveries: sorted(QUEUE_CONSUME_ACTIONS, ['sqs:SendMessage']) },
-        // It also queues the decision job of a payee's credit (a payment between our merchants).
-        settlePayment: { settlement: sorted(QUEUE_CONSUME_ACTIONS, ['sqs:SendMessage']) },
+        // It also queues the decision job of a payee's credit (a payment between our merchants), on
+        // the credit decisions queue.
+        settlePayment: { settlement: sorted(QUEUE_CONSUME_ACTIONS), creditDecisions: ['sqs:SendMessage'] },
+        decideCredit: { creditDecisions: sorted(QUEUE_CONSUME_ACTIONS) },
         redriveStreamFailures: {
           streamFailures: sorted(QUEUE_CONSUME_ACTIONS),
           webhookDeliveries: ['sqs:SendMessage'],
@@ -324,6 +370,10 @@ describe.each(Object.keys(stages) as StageName[])('workers, stage %s', (stage) =
         // of its event and (a rejection) the movement, Update of the payer's balance. A payment between our merchants: the
         // payee's credit as an inbound payment's (ConditionCheckItem of its customer and key).
         settlePayment: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
+        // GetItem of the payment, its approval settings and QR code; the decision's transaction: Update
+        // of the payment, Put of its events and movement, Update of the payee's balance, a QR code's
+        // Update or ConditionCheck.
+        decideCredit: ['ConditionCheckItem', 'GetItem', 'PutItem', 'UpdateItem'],
         // The dispatcher's, for the events it dispatches again.
         redriveStreamFailures: ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
         // GetItem of the report, Update taking it for the run; its list's pages (Query, and BatchGetItem
