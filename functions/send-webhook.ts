@@ -7,6 +7,10 @@
  * again; the attempt is recorded only on the delivery as it was read, so it is never counted twice. A
  * malformed message fails alone, and a batch running out of time leaves its rest to the queue
  * (shared/runtime/batch-items.ts).
+ *
+ * A batch's deliveries are sent at once: a receiver that takes its whole timeout holds back no other
+ * delivery of its batch. And an endpoint whose last attempts all failed is held back for a cool-down
+ * (shared/domain/endpoint-breaker.ts): its deliveries are made due after it, not attempted.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemClock, uuidIds } from '../shared/domain/clock';
@@ -24,11 +28,19 @@ import { MetricUnit } from '../shared/observability/emf-metrics';
 import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
-import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
-import { readWebhookDisableAfterMs, runtimeConfig } from '../shared/runtime/config';
+import { allMessagesAtOnce, jsonMessage } from '../shared/runtime/batch-items';
+import { DEFAULT_BREAKER_SETTINGS, EndpointBreaker } from '../shared/domain/endpoint-breaker';
+import { readWebhookBreakerCoolDownMs, readWebhookDisableAfterMs, runtimeConfig } from '../shared/runtime/config';
 import { workerOf } from './workers';
 
 const { recordSeconds } = workerOf('send-webhook');
+
+// The breaker's state is this process's (one Lambda instance's, or the local runtime's), in memory: it
+// lasts as long as the instance and is not shared between instances. Each instance learns of a failing
+// endpoint from its own attempts (at most DEFAULT_BREAKER_SETTINGS.failures of them), which costs far
+// less than a table write on every attempt to keep a shared count.
+// Made at the first batch, its cool-down read then (the local runtime's tests set theirs before it).
+let breaker: EndpointBreaker | undefined;
 
 export const handler = workerHandler(
   logger,
@@ -52,8 +64,12 @@ export const handler = workerHandler(
       sealer: secretSealer(),
       health: dynamoWebhookHealth,
       ids: uuidIds,
+      breaker: (breaker ??= new EndpointBreaker({
+        ...DEFAULT_BREAKER_SETTINGS,
+        coolDownMs: readWebhookBreakerCoolDownMs(),
+      })),
     };
-    return eachMessage(event.Records, context, {
+    return allMessagesAtOnce(event.Records, context, {
       recordMs: recordSeconds * 1000,
       parse: (body) => jsonMessage(body, 'delivery_id'),
       handle: async ({ delivery_id: deliveryId }, record) => {

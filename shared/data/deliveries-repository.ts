@@ -129,6 +129,14 @@ export const dynamoDeliveryStore: DeliveryStore = {
     return (await updateSeen(seen, sets, removes, now)) !== undefined;
   },
 
+  postpone: async (seen: StoredDelivery, until: string, now: string): Promise<boolean> =>
+    (await updateSeen(
+      seen,
+      { next_attempt_at: until, ...dueOf({ id: seen.id, status: 'PENDING', next_attempt_at: until }).sets },
+      [],
+      now,
+    )) !== undefined,
+
   reopen: (seen: StoredDelivery, now: string): Promise<StoredDelivery | undefined> =>
     updateSeen(
       seen,

@@ -11,6 +11,7 @@ import type { DeliveryStatus, WebhookEventType } from '../schemas/webhooks';
 import { uuidOf, type Clock, type IdGenerator } from './clock';
 import { publicEvent, type DomainEvent } from './events';
 import type { PageRequest, PageUnder, RecordReader } from './lists';
+import type { EndpointBreaker } from './endpoint-breaker';
 import { signedPost, type WebhookTransport } from './signed-post';
 import { retryDelayMs } from './retry-backoff';
 import { noteAttempt, type WebhookHealthStore } from './webhook-health';
@@ -88,6 +89,11 @@ export interface DeliveryStore extends RecordReader<StoredDelivery, DeliveryList
    * many attempts): false when another sender recorded one first.
    */
   recordAttempt(seen: StoredDelivery, record: AttemptRecord, now: string): Promise<boolean>;
+  /**
+   * Moves the next attempt to `until` without one made (its endpoint held back), only while the
+   * delivery is as `seen`: false when it changed.
+   */
+  postpone(seen: StoredDelivery, until: string, now: string): Promise<boolean>;
   /** A new round due at `now`, only while the delivery is as `seen`; the delivery after, or undefined. */
   reopen(seen: StoredDelivery, now: string): Promise<StoredDelivery | undefined>;
 }
@@ -160,7 +166,7 @@ export const newDelivery = (event: DomainEvent, webhook: Pick<StoredWebhook, 'id
 });
 
 export interface AttemptDeps {
-  readonly deliveries: Pick<DeliveryStore, 'get' | 'recordAttempt'>;
+  readonly deliveries: Pick<DeliveryStore, 'get' | 'recordAttempt' | 'postpone'>;
   readonly webhooks: WebhookReader;
   readonly events: { get(id: string): Promise<DomainEvent | undefined> };
   readonly transport: WebhookTransport;
@@ -177,10 +183,12 @@ export interface AttemptDeps {
   readonly health: WebhookHealthStore;
   /** The id of a `webhook.disabled` event. */
   readonly ids: IdGenerator;
+  /** Holds back the endpoints failing every attempt (endpoint-breaker.ts); absent, every attempt is made. */
+  readonly breaker?: EndpointBreaker;
 }
 
 /** What a delivery message led to: an attempt and its result, or nothing to do (yet). */
-export type AttemptOutcome = 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'NOT_DUE' | 'DONE_ALREADY';
+export type AttemptOutcome = 'SUCCEEDED' | 'RETRYING' | 'FAILED' | 'NOT_DUE' | 'DONE_ALREADY' | 'HELD';
 
 /** The body every receiver gets: the event without its routing fields. */
 export const eventBody = (event: DomainEvent): string => JSON.stringify(publicEvent(event));
@@ -263,7 +271,17 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
     const error = `Not sent: ${!webhook ? 'the webhook was deleted' : !webhook.enabled ? 'the webhook is disabled' : 'the event has expired (events are kept 30 days)'}`;
     record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
   } else {
+    const admitted = deps.breaker?.admit(sentTo.url, Date.parse(attemptedAt)) ?? { attempt: true };
+    // Held back: due when the endpoint's cool-down ends, no attempt made (none counts as a retry), and
+    // queued for then. Moved in the index of due work too, so the sweeper does not queue it again.
+    if (!admitted.attempt) {
+      const until = new Date(admitted.untilMs).toISOString();
+      if (!(await deps.deliveries.postpone(delivery, until, deps.clock.now()))) return 'DONE_ALREADY';
+      await deps.queue.send(delivery.id, admitted.untilMs - Date.parse(deps.clock.now()), delivery.tenant);
+      return 'HELD';
+    }
     const attempt = await post(deps, sentTo, event, attemptedAt);
+    deps.breaker?.note(sentTo.url, isSuccess(attempt.status_code), Date.parse(deps.clock.now()));
     record = afterAttempt(delivery, sentTo.delivery_mode, attempt, deps);
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';

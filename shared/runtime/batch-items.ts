@@ -53,6 +53,37 @@ export async function eachMessage<Message>(
 }
 
 /**
+ * A batch whose messages are handled all at once, each inside its own try as eachMessage's: for a
+ * consumer whose messages wait on others (the webhook sender's receivers), so that one slow message
+ * does not hold back the rest of its batch. Every message starts now, so the batch needs one message's
+ * worst time: with less left, none starts and all are reported unhandled.
+ */
+export async function allMessagesAtOnce<Message>(
+  records: readonly QueueRecord[],
+  context: Pick<Context, 'getRemainingTimeInMillis'>,
+  options: BatchOptions<Message>,
+): Promise<SQSBatchResponse> {
+  if (records.length > 0 && !timeForOneMore(context, options.recordMs)) {
+    options.outOfTime(records);
+    return { batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })) };
+  }
+  const failed = await Promise.all(
+    records.map(async (record) => {
+      let message: Message | undefined;
+      try {
+        message = options.parse(record.body);
+        await options.handle(message, record);
+        return undefined;
+      } catch (error) {
+        options.failed(record, error, message);
+        return { itemIdentifier: record.messageId };
+      }
+    }),
+  );
+  return { batchItemFailures: failed.filter((failure) => failure !== undefined) };
+}
+
+/**
  * The JSON object a body carries, with `field` a non-empty string: what every message of ours is
  * (`{"payment_id"}`, `{"delivery_id"}`). Anything else throws.
  */

@@ -191,6 +191,15 @@ export const readQueueVisibilityTimeoutMs = (env: NodeJS.ProcessEnv = process.en
 export const readWebhookDisableAfterMs = (env: NodeJS.ProcessEnv = process.env): number =>
   positiveInteger(env, ENV.webhookDisableAfterMs, DEFAULT_WEBHOOK_DISABLE_AFTER_MS);
 
+/**
+ * How long the sender holds back an endpoint that failed its last attempts (WEBHOOK_BREAKER_COOL_DOWN_MS;
+ * shared/domain/endpoint-breaker.ts): 30 s unless set (tests set a short one).
+ */
+export const readWebhookBreakerCoolDownMs = (env: NodeJS.ProcessEnv = process.env): number =>
+  positiveInteger(env, ENV.webhookBreakerCoolDownMs, DEFAULT_WEBHOOK_BREAKER_COOL_DOWN_MS);
+
+export const DEFAULT_WEBHOOK_BREAKER_COOL_DOWN_MS = 30_000;
+
 /** A webhook whose every delivery failed for 3 days is disabled (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 

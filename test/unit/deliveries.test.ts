@@ -4,6 +4,7 @@
  * test here; the DynamoDB stores and the HTTP transport have tests of their own, and
  * test/e2e/webhook-delivery.test.ts runs the whole path.
  */
+import { EndpointBreaker } from '../../shared/domain/endpoint-breaker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -81,6 +82,12 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
         ...(record.next_attempt_at === undefined ? {} : { next_attempt_at: record.next_attempt_at }),
         updated_at: now,
       });
+      return true;
+    },
+    async postpone(seen: StoredDelivery, until: string, now: string): Promise<boolean> {
+      const current = deliveries.get(seen.id);
+      if (!current || current.status !== seen.status || current.attempts.length !== seen.attempts.length) return false;
+      deliveries.set(seen.id, { ...current, next_attempt_at: until, updated_at: now });
       return true;
     },
   };
@@ -388,6 +395,37 @@ describe('attemptDelivery', () => {
     expect(w.sent.every((s) => s.deliveryId === id)).toBe(true);
     expect(w.requests).toHaveLength(1);
     expect(w.clock.now()).toBe(due);
+  });
+
+  test('an endpoint failing every attempt is held back: its deliveries made due after the cool-down, none counted as an attempt', async () => {
+    const w = world();
+    const breaker = new EndpointBreaker({ failures: 2, coolDownMs: 30 * SECOND });
+    const deps = { ...w.attemptDeps, breaker };
+    w.transport.answer = async () => ({ status_code: 503 });
+    // Two deliveries fail in a row: the endpoint is held back from the second failure on.
+    for (let n = 0; n < 2; n += 1) {
+      const { id } = await w.pendingDelivery();
+      expect(await attemptDelivery(deps, id)).toBe('RETRYING');
+    }
+    expect(w.requests).toHaveLength(2);
+    const held = await w.pendingDelivery();
+    w.clock.advance(10 * SECOND);
+    expect(await attemptDelivery(deps, held.id)).toBe('HELD');
+    expect(w.requests).toHaveLength(2);
+    // Due when the cool-down ends (20 s from now), queued for then, and no attempt recorded.
+    expect(held.delivery().attempts).toEqual([]);
+    expect(held.delivery().next_attempt_at).toBe(new Date(Date.parse(w.clock.now()) + 20 * SECOND).toISOString());
+    expect(w.sent).toEqual([{ deliveryId: held.id, delayMs: 20 * SECOND }]);
+    // Another endpoint is not held back.
+    const other = await w.pendingDelivery({ url: 'https://hooks.example.com/other' });
+    w.transport.answer = async () => ({ status_code: 200 });
+    expect(await attemptDelivery(deps, other.id)).toBe('SUCCEEDED');
+    // After the cool-down one attempt goes through; it succeeds, and the endpoint is open again.
+    w.clock.advance(20 * SECOND);
+    const next = await w.pendingDelivery();
+    expect(await attemptDelivery(deps, held.id)).toBe('SUCCEEDED');
+    expect(await attemptDelivery(deps, next.id)).toBe('SUCCEEDED');
+    expect(w.requests.map((request) => request.url.pathname)).toEqual(['/breb', '/breb', '/other', '/breb', '/breb']);
   });
 
   test('success: one POST of the event, signed, to the address checked; SUCCEEDED, nothing queued', async () => {

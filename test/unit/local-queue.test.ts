@@ -180,19 +180,15 @@ describe('message groups, as an SQS fair queue', () => {
   });
 
   test("one group's backlog does not hold back another group's message: it goes in the first batch", async () => {
-    const { queue, calls } = queueWith(
-      async () => {
-        await sleep(20);
-      },
-      3,
-      { batchSize: 10, maxConcurrency: 1 },
-    );
+    const { queue, calls } = queueWith(async () => undefined, 3, { batchSize: 10, maxConcurrency: 1 });
     await queue.pause();
     // A flood of one client's work, then one message of another client's.
     for (let n = 0; n < 50; n += 1) await queue.send({ n, tenant: 'flood' }, 0, {}, 'flood');
     await queue.send({ tenant: 'quiet' }, 0, {}, 'quiet');
+    // All fallen due (held while paused), so that they wait together when the queue resumes.
+    await sleep(50);
     queue.resume();
-    await until(() => calls.length === 6, 'every batch');
+    await until(() => calls.length === 6, 'every batch', 20_000);
     const groupsOf = (n: number) => calls[n]!.event.Records.map((record) => record.attributes.MessageGroupId);
     // In arrival order it would have been the sixth batch's last message.
     expect(groupsOf(0)).toContain('quiet');
@@ -210,6 +206,7 @@ describe('message groups, as an SQS fair queue', () => {
     const { queue, calls } = queueWith(async () => undefined, 3, { batchSize: 2, maxConcurrency: 1 });
     await queue.pause();
     for (const group of ['a', 'a', 'a', 'b', 'c']) await queue.send({ group }, 0, {}, group);
+    await sleep(50);
     queue.resume();
     await until(() => calls.length === 3, 'every batch');
     const groups = calls.map((call) => call.event.Records.map((record) => record.attributes.MessageGroupId));
