@@ -9,6 +9,7 @@ import { networkRoutes, routes, type FunctionDefinition } from '../functions/rou
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers } from '../functions/workers';
 import { bundleOptions, unbundledModulesOf } from './constructs/function-bundle';
+import { sdkSchemaKeysPlugin } from './constructs/sdk-schema-keys';
 import { handlerEntry } from './paths';
 
 /** Every function of every stage: the routes (sandbox ones included), the network's, workers, the trigger, the contract. */
@@ -26,7 +27,7 @@ const KB = 1024;
  * The size a bundle may reach, minified and without its source map: every kilobyte is parsed on each
  * cold start. The QR functions carry qrcode's symbol builder and the PNG writer; the functions that
  * read or write files in S3 (reports, the sponsor bank's settlement files beside them, audit copies)
- * carry the S3 client (≈180 KB with its XML protocol, checksums and event-stream codec): they may
+ * carry the S3 client (≈125 KB with its XML protocol, checksums and event-stream codec): they may
  * reach more.
  */
 export const BUNDLE_LIMIT_BYTES = 300 * KB;
@@ -73,6 +74,7 @@ export async function buildBundles(
       outExtension: { '.js': '.mjs' },
       sourcemap: false,
       logLevel: 'silent',
+      plugins: [sdkSchemaKeysPlugin],
       ...overrides,
       metafile: true,
     });

@@ -1,14 +1,16 @@
 /**
- * How every function's code is built: one esbuild call through esbuild's own API, in the process
- * that synthesizes, as the asset's local bundling (Docker is never needed). NodejsFunction ran the
- * same build through `npx --no-install esbuild`, an npm process per function: about half a second
- * each, 47 of the 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
+ * How every function's code is built: one esbuild call through esbuild's own API, as the asset's
+ * local bundling (Docker is never needed), in a plain Node process so that esbuild's asynchronous
+ * API can run the plugin of sdk-schema-keys.ts. NodejsFunction ran the same build through
+ * `npx --no-install esbuild`, an npm process per function: about half a second each, 47 of the
+ * 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { buildSync, type BuildOptions } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import type { FunctionDefinition } from '../../functions/routes';
 import { handlerEntry, REPO_ROOT, TSCONFIG } from '../paths';
 
@@ -82,6 +84,17 @@ export function bundleOptions(definition: FunctionDefinition): BuildOptions {
   };
 }
 
+/** The build that runs sdk-schema-keys.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
+const SCHEMA_KEYS_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'sdk-schema-keys.ts');
+
+function buildWithSchemaKeysPlugin(options: BuildOptions): void {
+  // Node 24 strips the file's types by default; the flag makes Node 22 do so too.
+  execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', SCHEMA_KEYS_BUILDER], {
+    input: JSON.stringify(options),
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
+}
+
 /**
  * The local bundling of one function. CDK keys its cache of bundles by the bundling settings as JSON,
  * so the build's options are fields of this object: each function gets its own bundle, and `synth:all`
@@ -94,7 +107,7 @@ class EsbuildBundling implements ILocalBundling {
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildSync({ ...this.build, outfile: path.join(outputDir, BUNDLE_FILE) });
+    buildWithSchemaKeysPlugin({ ...this.build, outfile: path.join(outputDir, BUNDLE_FILE) });
     for (const { packageName, files } of this.besideBundle) {
       const to = path.join(outputDir, 'node_modules', packageName);
       mkdirSync(to, { recursive: true });

@@ -1,0 +1,47 @@
+/**
+ * Lets esbuild drop the AWS SDK shapes a function never sends. Each client's
+ * dist-es/schemas/schemas_0.js declares every shape of its service (S3's: 538, ≈130 KB) as an array
+ * whose trait objects have computed keys naming module constants, e.g. `{ [_hH]: _xaebo }` with
+ * `const _hH = "httpHeader"`. esbuild cannot tell a computed key from a call to `toString`, so it keeps
+ * every such statement: a function sending five S3 commands carried all 538 shapes (65 KB). Writing
+ * each key as the string its constant holds (`{ "httpHeader": _xaebo }`) changes no value, and the
+ * shapes no command reaches go. The error shapes stay: each registers itself at load.
+ *
+ * esbuild runs plugins in its asynchronous API only, and CDK's local bundling is synchronous, so
+ * function-bundle.ts runs this file as a Node process for each bundle (Node strips its types), which
+ * builds with the options it reads from stdin. It imports nothing of this repository for that.
+ */
+import { readFileSync } from 'node:fs';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
+
+/** The schema modules of the SDK's clients. */
+const SCHEMA_MODULE = /[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]dist-es[\\/]schemas[\\/]schemas_\d+\.js$/;
+
+/** `{ [_name]:` or `, [_name]:` where `_name` is a string constant of the module, written as that string. */
+export function inlineSchemaKeys(source: string): string {
+  const strings = new Map(
+    [...source.matchAll(/^const (_\w+) = ("[^"\\\n]*");$/gm)].map((match) => [match[1]!, match[2]!]),
+  );
+  return source.replace(/([{,] )\[(_\w+)\]:/g, (computed: string, before: string, name: string) => {
+    const value = strings.get(name);
+    return value === undefined ? computed : `${before}${value}:`;
+  });
+}
+
+export const sdkSchemaKeysPlugin: Plugin = {
+  name: 'sdk-schema-keys',
+  setup(plugin) {
+    plugin.onLoad({ filter: SCHEMA_MODULE }, (args) => ({
+      contents: inlineSchemaKeys(readFileSync(args.path, 'utf8')),
+      loader: 'js',
+    }));
+  },
+};
+
+/** Run as a process: builds the options on stdin (JSON) with the plugin, and fails as esbuild does. */
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replaceAll('\\', '/'))) {
+  const options = JSON.parse(readFileSync(0, 'utf8')) as BuildOptions;
+  build({ ...options, plugins: [sdkSchemaKeysPlugin] }).catch(() => {
+    process.exitCode = 1;
+  });
+}
