@@ -4,33 +4,41 @@
  * (a warning) and counted (QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC), the route answers the committed
  * state, and the sweeper starts the work within its grace. Answering an error instead would tell the
  * client that nothing happened, and a client that starts over (another Idempotency-Key) would pay twice.
- * A message sent after a held transaction is a bug of the route, not an outage: it still throws.
+ * After a held transaction, the send waits for its commit (deferUntilCommitted); any other message
+ * sent after a held transaction is a bug of the route, not an outage: it still throws.
  */
 import type { DeliveryQueue } from '../shared/domain/deliveries';
 import type { DecisionJobQueue } from '../shared/domain/receive-payment';
 import type { RefundQueue } from '../shared/domain/refunds';
 import type { ReportQueue } from '../shared/domain/reports';
 import type { SettlementQueue } from '../shared/domain/settlement';
-import { AfterHeldTransactionError } from '../shared/data/held-transaction';
+import { AfterHeldTransactionError, deferUntilCommitted } from '../shared/data/held-transaction';
 import { creditDecisionQueue, deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 
-/** Runs `send`; a failure is logged and counted, not thrown. */
+/**
+ * Runs `send`; a failure is logged and counted, not thrown. After a held transaction (an
+ * Idempotency-Key's record committed with the work: shared/http/idempotency.ts), `send` waits for that
+ * commit and runs right after it.
+ */
 export async function sentAfterCommit(
   send: () => Promise<void>,
   queue: string,
   fields: Readonly<Record<string, string>>,
 ): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    if (error instanceof AfterHeldTransactionError) throw error;
-    logger.warn(`Not queued after the commit: the sweeper starts the work`, { queue, ...fields }, error as Error);
-    metrics.addMetric(QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC, MetricUnit.Count, 1);
-  }
+  const attempt = async () => {
+    try {
+      await send();
+    } catch (error) {
+      if (error instanceof AfterHeldTransactionError) throw error;
+      logger.warn(`Not queued after the commit: the sweeper starts the work`, { queue, ...fields }, error as Error);
+      metrics.addMetric(QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC, MetricUnit.Count, 1);
+    }
+  };
+  if (!deferUntilCommitted(attempt)) await attempt();
 }
 
 /** Settlement jobs `{"payment_id"}`, after a payment's commit. */

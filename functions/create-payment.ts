@@ -20,6 +20,10 @@ import { stageDirectory } from './network-ports';
 export const handler = httpHandler<CreatePaymentRequest>({
   name: 'createPayment',
   body: createPaymentRequest,
+  // Reads, the payment's transaction, then its job sent once committed: an Idempotency-Key's answer
+  // commits in that transaction. A payment to one of our own merchants, decided within the request,
+  // does more: it then runs again under a claim of the key (shared/http/idempotency.ts).
+  oneTransaction: true,
   handle: ({ auth, body, idempotencyKey }) =>
     createPayment(
       {

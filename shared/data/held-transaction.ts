@@ -17,6 +17,8 @@ export type HeldTransaction = NonNullable<TransactWriteCommandInput['TransactIte
 
 interface Hold {
   transaction?: HeldTransaction;
+  /** What the work would send once its transaction committed (deferUntilCommitted). */
+  readonly afterCommit: (() => Promise<void>)[];
 }
 
 const holds = new AsyncLocalStorage<Hold>();
@@ -25,13 +27,28 @@ export interface Held<T> {
   readonly result: T;
   /** The transaction the work made, to be committed by the caller; undefined when it made none. */
   readonly transaction?: HeldTransaction;
+  /** The sends the work deferred until its transaction commits: the caller runs them once it has. */
+  readonly afterCommit: readonly (() => Promise<void>)[];
 }
 
 /** Runs `work`, holding back the one transaction it makes. */
 export async function holdingTransaction<T>(work: () => Promise<T>): Promise<Held<T>> {
-  const hold: Hold = {};
+  const hold: Hold = { afterCommit: [] };
   const result = await holds.run(hold, work);
-  return { result, ...(hold.transaction ? { transaction: hold.transaction } : {}) };
+  return { result, ...(hold.transaction ? { transaction: hold.transaction } : {}), afterCommit: hold.afterCommit };
+}
+
+/**
+ * Defers `send`, a message owed only once the work's transaction committed (an after-commit send,
+ * functions/after-commit.ts), until the held transaction does commit: true when it was deferred, false
+ * when nothing is held (send it now). A send that may fail without harm is the only kind deferred: the
+ * commit put its work in the index of due work, which the sweeper reads.
+ */
+export function deferUntilCommitted(send: () => Promise<void>): boolean {
+  const hold = holds.getStore();
+  if (!hold?.transaction) return false;
+  hold.afterCommit.push(send);
+  return true;
 }
 
 /** What a work may not do once its transaction is held. */

@@ -55,7 +55,8 @@ export interface RouteSpec<Body, Query, Path> {
   readonly status?: number;
   /**
    * The route's work writes at most one transaction, as its last step: its reads, then one
-   * TransactWriteItems or nothing, and no other write or message after it. An Idempotency-Key's
+   * TransactWriteItems or nothing, and no other write after it (its after-commit messages wait for the
+   * commit). An Idempotency-Key's
    * record is then committed in that transaction, one round trip instead of a claim before the work
    * and its answer after (shared/http/idempotency.ts; the runtime refuses anything after the held
    * transaction, so a route that does more fails loudly).

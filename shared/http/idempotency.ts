@@ -7,7 +7,9 @@
  * - **One transaction at most** (`oneTransaction`): the work runs with its transaction held back; its
  *   answer is then committed under the key in that same transaction (or alone, when the work wrote
  *   nothing): one round trip, and the answer and the work are never one without the other. The first
- *   commit under the key wins; a request that loses replays it.
+ *   commit under the key wins; a request that loses replays it. The messages the work sends once its
+ *   transaction committed (functions/after-commit.ts) wait for that commit; a work that turns out to
+ *   do more than one transaction runs again under a claim.
  * - **Anything else**: the key is claimed before the work (IN_PROGRESS), then completed with the
  *   answer, or released after a failure.
  */
@@ -15,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, invalidField } from '../domain/errors';
 import { logger } from './logger';
-import type { Held, HeldTransaction } from '../data/held-transaction';
+import { AfterHeldTransactionError, type Held, type HeldTransaction } from '../data/held-transaction';
 import type { BeginResult, CommitResult, IdempotencyRecord as StoredRecord } from '../data/idempotency-store';
 import { gateRefusal, gatingWrites, holdWritesUntil, outsideGate } from '../data/write-gate';
 import type { HttpResponse } from './responses';
@@ -149,7 +151,7 @@ export interface IdempotencyOptions {
   readonly withheld?: readonly string[];
   /**
    * The work writes at most one transaction, as its last step (reads, then one TransactWriteItems or
-   * nothing): its answer is committed in that transaction.
+   * nothing, then only after-commit messages): its answer is committed in that transaction.
    */
   readonly oneTransaction?: boolean;
   /** A field of a success answer not recorded under the key but drawn again on a replay (Redrawn). */
@@ -216,7 +218,16 @@ async function committedWithWork(
   keeping: Keeping,
 ): Promise<HttpResponse> {
   // A run that throws wrote nothing (its transaction was held): the key stays free for a retry.
-  const { result: response, transaction } = await store.holding(run);
+  let held: Held<HttpResponse>;
+  try {
+    held = await store.holding(run);
+  } catch (error) {
+    // The work did more than one transaction this time (a payment to one of our own merchants is
+    // decided within its request): nothing was sent, so it runs again under a claim of the key.
+    if (error instanceof AfterHeldTransactionError) return claimed(store, request, hash, run, keeping);
+    throw error;
+  }
+  const { result: response, transaction } = held;
   // Server-side failures are not the request's answer: nothing is committed, the key stays free.
   if (response.statusCode >= 500) return response;
   const commit = await store.commit(
@@ -229,6 +240,8 @@ async function committedWithWork(
   );
   switch (commit.outcome) {
     case 'committed':
+      // The messages the work owes once committed (each failure harmless: the sweeper sends it).
+      for (const send of held.afterCommit) await send();
       return response;
     case 'taken':
       return holderAnswer(store, request, hash, commit.record, keeping.redrawn);
