@@ -1,13 +1,16 @@
 /**
  * The report worker (docs/reconciliation.md, "Reports"): each message `{"report_id"}` runs one report,
  * writing its CSV a page at a time to the report files (S3 on AWS, the data folder locally) and
- * marking it SUCCEEDED with its `report.ready` event, or FAILED (shared/domain/reports.ts). Fed by
- * the reports queue, and by the sweeper for a run that was lost. A run that throws is reported
- * failed, so the queue hands it again; a report already finished is left as it is.
+ * marking it SUCCEEDED with its `report.ready` event, or FAILED (shared/domain/report-runs.ts). Fed
+ * by the reports queue, and by the sweeper for a run that was lost. Each run holds the report under a
+ * lease named for this invocation and its message: a message handed while another run's lease is
+ * live does nothing (and is not a failure: the live run finishes the report). A run that throws gives
+ * its lease back and is reported failed, so the queue hands it again; a report already finished is
+ * left as it is.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
-import { runReport } from '../shared/domain/reports';
+import { runReport } from '../shared/domain/report-runs';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
@@ -33,7 +36,7 @@ const deps = {
     customers: dynamoCustomerStore,
   },
   files: reportFiles,
-  // The run is the worker's until its invocation's time is over: the sweeper leaves it alone until then.
+  // The run's lease lasts its invocation's time (and a margin): no other run or sweep takes it until then.
   runMs: timeoutSeconds * 1000,
 };
 
@@ -44,11 +47,15 @@ export const handler = workerHandler(
       recordMs: recordSeconds * 1000,
       parse: (body) => jsonMessage(body, 'report_id'),
       handle: async ({ report_id: reportId }, record) => {
-        const report = await processMessage('reports', record, () => runReport(deps, reportId));
+        // The invocation and the message: a message handed again, in this invocation or another, is another owner.
+        const owner = `${context.awsRequestId}/${record.messageId}`;
+        const { run, report } = await processMessage('reports', record, () => runReport(deps, reportId, owner));
         logger.info('Report run', {
           report_id: reportId,
+          run,
           status: report?.status ?? 'NOT_FOUND',
           ...(report?.row_count === undefined ? {} : { rows: report.row_count }),
+          ...(run === 'leased' || run === 'lost' ? { lease_owner: report?.lease_owner, owner } : {}),
         });
       },
       failed: (record, error, message) =>

@@ -183,20 +183,39 @@ export async function dueIn(shard: number, upTo: string, limit: number): Promise
   return entries;
 }
 
+/** A further condition of a claim, with the values it names. */
+interface ClaimCondition {
+  readonly condition: string;
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/**
+ * A report's run holds it under a lease (shared/data/reports-repository.ts): the sweeper takes it only
+ * once the lease has ended at `now`, whatever its due time says (a run's clock behind the sweeper's).
+ */
+const leaseEnded = (now: string): ClaimCondition => ({
+  condition: '(attribute_not_exists(lease_expires_at) OR lease_expires_at <= :now)',
+  values: { ':now': now },
+});
+
 /**
  * Takes a due item for one restart of its work: moves its due time to `next`, only while it is still
  * due at the time it was found (the index is eventually consistent, and another sweep may have taken
- * it). Answers the whole item after, or undefined when it was gone, done or taken.
+ * it), and `also` holds. Answers the whole item after, or undefined when it was gone, done or taken.
  */
-export async function claimDue(entry: DueEntry, next: string): Promise<Record<string, unknown> | undefined> {
+export async function claimDue(
+  entry: DueEntry,
+  next: string,
+  also?: ClaimCondition,
+): Promise<Record<string, unknown> | undefined> {
   try {
     const { Attributes } = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: entry.key,
         UpdateExpression: 'SET duesk = :next',
-        ConditionExpression: 'duesk = :seen',
-        ExpressionAttributeValues: { ':next': next, ':seen': entry.dueAt },
+        ConditionExpression: also ? `duesk = :seen AND ${also.condition}` : 'duesk = :seen',
+        ExpressionAttributeValues: { ':next': next, ':seen': entry.dueAt, ...also?.values },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -254,8 +273,8 @@ export function sweptDueWork(intervalMs: number): DueWorkStore<DueEntry> {
   return sweeps === 1 ? dynamoDueWork : dueWorkIn(async () => shardsOfTurn(await nextTurn(), sweeps));
 }
 
-async function claimEntry(entry: DueEntry, dueAgainAt: string): Promise<DueWork | undefined> {
-  const item = await claimDue(entry, dueAgainAt);
+async function claimEntry(entry: DueEntry, dueAgainAt: string, now: string): Promise<DueWork | undefined> {
+  const item = await claimDue(entry, dueAgainAt, entry.kind === 'report' ? leaseEnded(now) : undefined);
   if (!item) return undefined;
   const id = String(item['id']);
   switch (item['entity']) {

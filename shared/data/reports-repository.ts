@@ -1,8 +1,10 @@
 /**
  * Report runs in DynamoDB (docs/data-model.md, REPORT): listed in the tenant's `REPORT` collection,
  * and in the index of due work from their creation until a run finishes them (shared/data/due-work.ts):
- * a run takes the report for its time by moving its due time past it, so the sweeper queues it again
- * only when a run was lost. Finishing removes it from the index, in the transaction of its event.
+ * a run takes the report with a lease (`lease_owner`, `lease_expires_at`) and moves its due time past
+ * it in the same conditional write, so the sweeper queues it again only when a run was lost (and,
+ * shared/data/due-work.ts, never while its lease is live). Finishing, only by the lease's owner,
+ * removes it from the index and the lease, in the transaction of its event.
  * The client's count of PENDING reports goes up with a create (which a full count refuses) and down
  * with the finish, in their own transactions: exact however many creates race. A create writes its
  * audit event in its transaction; a download URL handed out writes one of its own (a read: there is
@@ -30,7 +32,22 @@ const REPORTS: ListedKind<StoredReport, Record<string, never>> = {
   consistentGet: true,
 };
 
-/** The attributes of a finished report, set while it is still PENDING, and it leaves the due work. */
+/** The attributes of a run's lease: removed when it is given back and when the report is finished. */
+const LEASE_ATTRIBUTES = ['lease_owner', 'lease_expires_at'] as const;
+
+/**
+ * The condition that the report is still held by the lease `report` carries: its owner's, or none
+ * when the report carries none (a finish outside a run: tests, an operator).
+ */
+const heldBy = (report: StoredReport) =>
+  report.lease_owner === undefined
+    ? { condition: 'attribute_not_exists(lease_owner)', values: {} }
+    : { condition: 'lease_owner = :owner', values: { ':owner': report.lease_owner } };
+
+/**
+ * The attributes of a finished report, set while it is still PENDING and held by the run's lease;
+ * it leaves the due work, and the lease goes.
+ */
 function finishUpdate(report: StoredReport): TransactItem {
   const finished = {
     status: report.status,
@@ -41,16 +58,18 @@ function finishUpdate(report: StoredReport): TransactItem {
       : { failure_reason: report.failure_reason }),
   };
   const names = Object.keys(finished);
+  const held = heldBy(report);
   return {
     Update: {
       TableName: tableName(),
       Key: itemKeys.report(report.id),
-      UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')} REMOVE ${DUE_ATTRIBUTES.join(', ')}`,
-      ConditionExpression: '#status = :pending',
+      UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')} REMOVE ${[...DUE_ATTRIBUTES, ...LEASE_ATTRIBUTES].join(', ')}`,
+      ConditionExpression: `#status = :pending AND ${held.condition}`,
       ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
       ExpressionAttributeValues: {
         ...Object.fromEntries(Object.entries(finished).map(([name, value]) => [`:${name}`, value])),
         ':pending': 'PENDING',
+        ...held.values,
       },
     },
   };
@@ -80,7 +99,7 @@ function pendingCountChange(
   };
 }
 
-/** Writes the finish of a report (with `also`); false when another run finished it first. */
+/** Writes the finish of a report (with `also`); false when another run finished it first or took its lease. */
 async function finishReport(report: StoredReport, also: readonly TransactItem[]): Promise<boolean> {
   const refused = await writeUnless(
     [{ item: finishUpdate(report), refused: () => 'finished' as const }],
@@ -118,16 +137,26 @@ export const dynamoReportStore: ReportStore = {
     return refused ?? 'inserted';
   },
 
-  async startRun(id, until) {
+  async startRun(id, lease, now) {
     try {
       const { Attributes } = await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
           Key: itemKeys.report(id),
-          UpdateExpression: 'SET runs = if_not_exists(runs, :zero) + :one, duesk = :until',
-          ConditionExpression: '#status = :pending',
+          // The due time moves with the lease: the sweeper finds the report only once the lease has ended.
+          UpdateExpression:
+            'SET runs = if_not_exists(runs, :zero) + :one, duesk = :until, lease_owner = :owner, lease_expires_at = :until',
+          ConditionExpression:
+            '#status = :pending AND (attribute_not_exists(lease_expires_at) OR lease_expires_at <= :now)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':until': until, ':pending': 'PENDING' },
+          ExpressionAttributeValues: {
+            ':zero': 0,
+            ':one': 1,
+            ':until': lease.expiresAt,
+            ':owner': lease.owner,
+            ':now': now,
+            ':pending': 'PENDING',
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -141,6 +170,24 @@ export const dynamoReportStore: ReportStore = {
   succeed: (report, event) => finishReport(report, eventsPut([event])),
 
   fail: (report) => finishReport(report, []),
+
+  async release(id, owner) {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: itemKeys.report(id),
+          // The due time stays: were the queue's retry lost too, the sweeper queues the report then.
+          UpdateExpression: `REMOVE ${LEASE_ATTRIBUTES.join(', ')}`,
+          ConditionExpression: 'lease_owner = :owner',
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      );
+    } catch (error) {
+      // Another run took it meanwhile (this one's lease had ended): its lease is not this run's to give.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  },
 
   async downloaded(report, at) {
     // The event and its list counters, together; nothing outside a request (no actor).

@@ -3,17 +3,16 @@
  * period (POST /v1/reports answers it PENDING); a worker writes the file a page at a time through
  * the ReportFiles port and marks the report SUCCEEDED, with its row count and a `report.ready`
  * event, or FAILED with a reason. GET /v1/reports/{id} answers a download URL that expires, made at
- * each read. Another client's report is 404, as an unknown one.
+ * each read. Another client's report is 404, as an unknown one. Its runs, each under a lease, are
+ * shared/domain/report-runs.ts.
  */
 import type { CreateReportRequest, ReportFormat, ReportListQuery, ReportStatus, ReportType } from '../schemas/reports';
 import { newRecord, type Clock, type NewRecords } from './clock';
-import { csvHeader, csvRows } from './csv';
 import { AppError, RetryLater } from './errors';
-import { newEvent, type DomainEvent } from './events';
+import type { DomainEvent } from './events';
 import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './lists';
 import { later } from './payments';
-import { fileFormat } from './report-formats';
-import { REPORT_KINDS, type ReportFilters, type ReportSources } from './report-types';
+import { REPORT_KINDS, type ReportSources } from './report-types';
 
 /** The scope a report that reveals people's document and account numbers needs (docs/privacy.md). */
 export const REVEAL_SCOPE = 'breb/payments.read';
@@ -24,12 +23,6 @@ export const MAX_REPORT_DAYS = 366;
 export const REPORT_FILE_DAYS = 7;
 /** How long a download URL works once answered. */
 export const DOWNLOAD_URL_SECONDS = 15 * 60;
-/**
- * Runs of a report before it is FAILED: a run that throws (a DynamoDB or S3 outage) is tried again
- * by its queue and by the sweeper, and the third run that does not finish gives up.
- */
-export const MAX_REPORT_RUNS = 3;
-
 /** A client's reports PENDING at once, at most (docs/reconciliation.md): each one reads a whole list. */
 export const MAX_PENDING_REPORTS = 3;
 /** What a busy client is told to wait: a report of a day's payments runs in seconds. */
@@ -55,8 +48,15 @@ export interface StoredReport {
   readonly file?: string;
   readonly completed_at?: string;
   readonly failure_reason?: string;
-  /** Runs started so far (each takes the report for the worker's timeout). */
+  /** Runs started so far (each takes the report for the worker's timeout): a run refused by a lease is not one. */
   readonly runs?: number;
+  /**
+   * The run that holds the report, while PENDING (shared/domain/report-runs.ts): its owner (the
+   * invocation and the message that started it) and when its lease ends. No other run starts before
+   * then, and only the owner marks the report finished.
+   */
+  readonly lease_owner?: string;
+  readonly lease_expires_at?: string;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -68,7 +68,10 @@ export interface Download {
 }
 
 /** The report the routes answer: no client, none of the run's own fields, and a download when given. */
-export type PublicReport = Omit<StoredReport, 'tenant' | 'file' | 'completed_at' | 'runs'> & {
+export type PublicReport = Omit<
+  StoredReport,
+  'tenant' | 'file' | 'completed_at' | 'runs' | 'lease_owner' | 'lease_expires_at'
+> & {
   readonly download_url?: string;
   readonly expires_at?: string;
 };
@@ -121,19 +124,32 @@ export interface ReportStore extends RecordReader<StoredReport, Record<string, n
    */
   insert(report: StoredReport, limit: number): Promise<'inserted' | 'busy'>;
   /**
-   * Takes the PENDING report for one run until `until` (the sweeper leaves it alone until then) and
-   * counts the run; undefined when it is no longer PENDING.
+   * Takes the PENDING report for one run, in one conditional write: its lease to `lease.owner` until
+   * `lease.expiresAt`, its due time moved there (the sweeper leaves it alone until then), and the run
+   * counted. Undefined, and nothing written, when it is no longer PENDING or another owner's lease
+   * is live at `now`.
    */
-  startRun(id: string, until: string): Promise<StoredReport | undefined>;
-  /** SUCCEEDED, with its event, while still PENDING; false when another run finished it first. */
+  startRun(id: string, lease: RunLease, now: string): Promise<StoredReport | undefined>;
+  /**
+   * SUCCEEDED, with its event, while still PENDING and leased to the report's `lease_owner` (not
+   * leased, when it has none); false when another run finished it first or took its lease.
+   */
   succeed(report: StoredReport, event: DomainEvent): Promise<boolean>;
-  /** FAILED, while still PENDING; false when another run finished it first. */
+  /** FAILED, on the same conditions as succeed. */
   fail(report: StoredReport): Promise<boolean>;
+  /** Gives the lease back, while `owner` still holds it: the next run may start at once. */
+  release(id: string, owner: string): Promise<void>;
   /**
    * Records that the report's file was handed out (a download URL), at `at`: a read that is audited
    * (docs/audit.md), as the file holds every payment of a period with its payers' data.
    */
   downloaded(report: StoredReport, at: string): Promise<void>;
+}
+
+/** A run's hold on a report: who runs it, and until when at the most. */
+export interface RunLease {
+  readonly owner: string;
+  readonly expiresAt: string;
 }
 
 export interface CreateReportDeps extends NewRecords {
@@ -281,97 +297,3 @@ export const listReports = listOf({
   filters: (_query: ReportListQuery): Record<string, never> => ({}),
   toPublic: (report: StoredReport) => publicReport(report),
 });
-
-export interface RunReportDeps {
-  readonly reports: Pick<ReportStore, 'get' | 'startRun' | 'succeed' | 'fail'>;
-  readonly sources: ReportSources;
-  readonly files: Pick<ReportFiles, 'create'>;
-  readonly clock: Clock;
-  readonly ids: NewRecords['ids'];
-  /** How long one run may take (the worker's timeout): the report is the run's until then. */
-  readonly runMs: number;
-}
-
-/**
- * Writes the report's file (its header row, then its list's records, one page at a time) and
- * answers how many rows it holds. A failed write leaves no file.
- */
-export async function writeReportFile(
-  deps: Pick<RunReportDeps, 'sources' | 'files' | 'clock'>,
-  report: StoredReport,
-  file: string,
-): Promise<number> {
-  const kind = REPORT_KINDS[report.type];
-  const filters: ReportFilters = {
-    tenant: report.tenant,
-    ...optional('customer_id', report.customer_id),
-    ...optional('account_id', report.account_id),
-    created_from: report.created_from,
-    created_to: report.created_to,
-    snapshot: report.created_at,
-  };
-  const {
-    dialect,
-    columns,
-    records: written,
-  } = fileFormat(report.format, kind.columns, deps.sources.customers, report.tenant);
-  const writer = await deps.files.create(file);
-  try {
-    await writer.write(csvHeader(columns, dialect));
-    let rows = 0;
-    for await (const records of kind.pages(deps.sources, filters, deps.clock.now())) {
-      await writer.write(csvRows(columns, await written(records), report.reveal ? undefined : kind.personal, dialect));
-      rows += records.length;
-    }
-    await writer.close();
-    return rows;
-  } catch (error) {
-    await writer.abort();
-    throw error;
-  }
-}
-
-/**
- * One run of a report (the worker's, for each message): nothing when it is no longer PENDING; FAILED
- * past MAX_REPORT_RUNS runs, or when its list refuses it (its account gone); else its file written and
- * the report SUCCEEDED with its `report.ready` event. A run that throws leaves the report PENDING for
- * the next (the queue's retry, or the sweeper once the run's time is over). Two runs at once write
- * the same file (the same walk, pinned at created_at), and one of them marks it.
- */
-export async function runReport(deps: RunReportDeps, id: string): Promise<StoredReport | undefined> {
-  const found = await deps.reports.get(id);
-  if (!found || found.status !== 'PENDING') return found;
-  const now = deps.clock.now();
-  const report = await deps.reports.startRun(id, later(now, deps.runMs));
-  if (!report) return deps.reports.get(id);
-  if ((report.runs ?? 0) > MAX_REPORT_RUNS) {
-    return finish(deps, report, `The report could not be written in ${MAX_REPORT_RUNS} runs; ask for it again`);
-  }
-  let rows: number;
-  try {
-    rows = await writeReportFile(deps, report, reportFile(report));
-  } catch (error) {
-    if (error instanceof AppError) return finish(deps, report, error.message);
-    throw error;
-  }
-  const at = deps.clock.now();
-  const done: StoredReport = {
-    ...report,
-    status: 'SUCCEEDED',
-    row_count: rows,
-    file: reportFile(report),
-    completed_at: at,
-    updated_at: at,
-  };
-  // The event's report has no download URL: it would expire while the event waits for its delivery.
-  const event = newEvent(deps.ids, report.tenant, 'report.ready', at, publicReport(done));
-  await deps.reports.succeed(done, event);
-  return done;
-}
-
-async function finish(deps: RunReportDeps, report: StoredReport, reason: string): Promise<StoredReport> {
-  const at = deps.clock.now();
-  const failed: StoredReport = { ...report, status: 'FAILED', failure_reason: reason.slice(0, 300), updated_at: at };
-  await deps.reports.fail(failed);
-  return failed;
-}

@@ -50,11 +50,11 @@ export interface DueWorkStore<Entry extends DueEntryRef> {
   /** Up to `limit` items of `shard` due at `upTo` or before, oldest first, from after `after`. */
   page(shard: number, upTo: string, limit: number, after?: Entry): Promise<DuePage<Entry>>;
   /**
-   * Takes one item for this run: it is due again at `dueAgainAt` (one grace after that, a run
-   * restarts it again if its work has still not happened). Undefined when it is done or another run
-   * took it.
+   * Takes one item for this run at `now`: it is due again at `dueAgainAt` (one grace after that, a
+   * run restarts it again if its work has still not happened). Undefined when it is done, another run
+   * took it, or its work is still held (a report under a run's live lease).
    */
-  claim(entry: Entry, dueAgainAt: string): Promise<DueWork | undefined>;
+  claim(entry: Entry, dueAgainAt: string, now: string): Promise<DueWork | undefined>;
 }
 
 export interface SweepDeps<Entry extends DueEntryRef> {
@@ -163,7 +163,7 @@ export async function sweep<Entry extends DueEntryRef>(deps: SweepDeps<Entry>): 
 
   const restartOne = async (entry: Entry): Promise<void> => {
     const dueAgainAt = later(now, entry.kind === undefined ? 0 : deps.holdMs[entry.kind]);
-    const work = await deps.due.claim(entry, dueAgainAt).catch((error: unknown) => {
+    const work = await deps.due.claim(entry, dueAgainAt, now).catch((error: unknown) => {
       failures.push({ id: entry.ref, error });
       return undefined;
     });

@@ -260,7 +260,8 @@ describe('a refund whose job was lost', () => {
       (entry: DueEntry) => entry.ref === itemKeys.refund(refund.id).pk,
     );
     expect(due).toHaveLength(1);
-    const work = await dynamoDueWork.claim(due[0]!, new Date().toISOString());
+    const now = new Date().toISOString();
+    const work = await dynamoDueWork.claim(due[0]!, now, now);
     expect(work).toEqual({ kind: 'refund', id: refund.id, waitingSince: refund.created_at });
     await settleRefund(refundSettlementDeps(), refund.id);
     expect((await rawItem(itemKeys.refund(refund.id)))?.['duepk']).toBeUndefined();
