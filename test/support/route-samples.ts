@@ -187,7 +187,9 @@ const newRecipient = ({ api, party }: SampleContext): Promise<Record<string, any
 export const SAMPLE_WEBHOOK_URL = 'http://127.0.0.1:9/breb-webhooks';
 
 const webhookBody = () => ({
-  url: SAMPLE_WEBHOOK_URL,
+  // A path of its own: the sender holds back an endpoint after 5 failed attempts in a row
+  // (shared/domain/endpoint-breaker.ts), and the samples' refused attempts are many.
+  url: `${SAMPLE_WEBHOOK_URL}/${randomUUID()}`,
   events: ['payment.settled', 'qr_code.paid', 'webhook.test'],
   // Nothing listens at the sample URL: one refused attempt per event, no retries in the background.
   delivery_mode: 'ONCE',
