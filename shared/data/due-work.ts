@@ -277,13 +277,14 @@ async function claimEntry(entry: DueEntry, dueAgainAt: string, now: string): Pro
   const item = await claimDue(entry, dueAgainAt, entry.kind === 'report' ? leaseEnded(now) : undefined);
   if (!item) return undefined;
   const id = String(item['id']);
+  const tenant = String(item['tenant']);
   switch (item['entity']) {
     case 'PAYMENT':
-      return { kind: 'payment', id, waitingSince: String(item['created_at']) };
+      return { kind: 'payment', id, tenant, waitingSince: String(item['created_at']) };
     case 'REFUND':
-      return { kind: 'refund', id, waitingSince: String(item['created_at']) };
+      return { kind: 'refund', id, tenant, waitingSince: String(item['created_at']) };
     case 'DELIVERY':
-      return { kind: 'delivery', id, waitingSince: String(item['next_attempt_at'] ?? item['updated_at']) };
+      return { kind: 'delivery', id, tenant, waitingSince: String(item['next_attempt_at'] ?? item['updated_at']) };
     case REPORT_ENTITY:
       // Due again at the end of the run that took it last: waiting since then.
       return { kind: 'report', id, waitingSince: entry.dueAt };

@@ -19,9 +19,10 @@ import type { SettlementQueue } from './settlement';
 
 /** One item of due work as the sweeper took it, with when it started waiting for its work. */
 export type DueWork =
-  | { readonly kind: 'payment'; readonly id: string; readonly waitingSince: string }
-  | { readonly kind: 'refund'; readonly id: string; readonly waitingSince: string }
-  | { readonly kind: 'delivery'; readonly id: string; readonly waitingSince: string }
+  /** `tenant`: the client whose message group its job goes in (a fair queue: one client's backlog waits its turn). */
+  | { readonly kind: 'payment'; readonly id: string; readonly tenant: string; readonly waitingSince: string }
+  | { readonly kind: 'refund'; readonly id: string; readonly tenant: string; readonly waitingSince: string }
+  | { readonly kind: 'delivery'; readonly id: string; readonly tenant: string; readonly waitingSince: string }
   | { readonly kind: 'event'; readonly id: string; readonly event: DomainEvent; readonly waitingSince: string }
   | { readonly kind: 'report'; readonly id: string; readonly waitingSince: string }
   /** A day's settlement file still PENDING: its id is the day. */
@@ -125,11 +126,11 @@ async function restart<Entry extends DueEntryRef>(deps: SweepDeps<Entry>, work: 
   switch (work.kind) {
     case 'payment':
       // settlePayment settles a PENDING payment and decides a PROCESSING one, at once.
-      return deps.settlement.schedule(work.id, 0);
+      return deps.settlement.schedule(work.id, 0, work.tenant);
     case 'refund':
-      return deps.refunds.schedule(work.id, 0);
+      return deps.refunds.schedule(work.id, 0, work.tenant);
     case 'delivery':
-      return deps.deliveries.send(work.id, 0);
+      return deps.deliveries.send(work.id, 0, work.tenant);
     case 'event':
       await dispatchEvent(deps.dispatch, work.event);
       return;

@@ -208,7 +208,11 @@ describe('a sweep', () => {
     const sent: string[] = [];
     const reportRuns: string[] = [];
     const reconciliationRuns: string[] = [];
-    const deliveries = { send: async (id: string) => void sent.push(id) };
+    /** The message group of each job queued (its client's), in order. */
+    const groups: (string | undefined)[] = [];
+    const deliveries = {
+      send: async (id: string, _delayMs: number, tenant?: string) => void (sent.push(id), groups.push(tenant)),
+    };
     const run = (): Promise<SweepReport> =>
       sweep({
         // The file's other tests leave work due too: this sweep restarts the items of its own test.
@@ -220,8 +224,14 @@ describe('a sweep', () => {
           },
           claim: store.claim,
         },
-        settlement: { schedule: async (id: string) => void settled.push(id) },
-        refunds: { schedule: async (id: string) => void settled.push(id) },
+        settlement: {
+          schedule: async (id: string, _delayMs: number, tenant?: string) =>
+            void (settled.push(id), groups.push(tenant)),
+        },
+        refunds: {
+          schedule: async (id: string, _delayMs: number, tenant?: string) =>
+            void (settled.push(id), groups.push(tenant)),
+        },
         deliveries,
         reports: { run: async (id: string) => void reportRuns.push(id) },
         reconciliations: { run: async (date: string) => void reconciliationRuns.push(date) },
@@ -238,7 +248,7 @@ describe('a sweep', () => {
         remainingMs,
         marginMs: MARGIN_MS,
       });
-    return { run, settled, sent, reportRuns, reconciliationRuns };
+    return { run, settled, sent, reportRuns, reconciliationRuns, groups };
   }
 
   let fileDays = 0;
@@ -298,6 +308,9 @@ describe('a sweep', () => {
 
     const report = await first.run();
     expect(report.restarted).toEqual({ payment: 2, refund: 0, delivery: 1, event: 1, report: 1, reconciliation: 1 });
+    // Each client's jobs in its own message group (a fair queue), the sweeper's restarts included.
+    expect(first.groups).toEqual(Array(first.groups.length).fill(work.who));
+    expect(first.groups.length).toBeGreaterThanOrEqual(3);
     expect(first.reportRuns).toEqual([work.report.id]);
     expect(first.reconciliationRuns).toEqual([work.file.date]);
     expect(report.failures).toEqual([]);
