@@ -271,7 +271,10 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
     const error = `Not sent: ${!webhook ? 'the webhook was deleted' : !webhook.enabled ? 'the webhook is disabled' : 'the event has expired (events are kept 30 days)'}`;
     record = { attempt: { attempted_at: attemptedAt, duration_ms: 0, error }, status: 'FAILED' };
   } else {
-    const admitted = deps.breaker?.admit(sentTo.url, Date.parse(attemptedAt)) ?? { attempt: true };
+    // The client's endpoint: another client's failures at the same URL (its deliveries refused there,
+    // unsigned by the owner's secret) must never hold this client's deliveries back.
+    const endpoint = `${sentTo.tenant} ${sentTo.url}`;
+    const admitted = deps.breaker?.admit(endpoint, Date.parse(attemptedAt)) ?? { attempt: true };
     // Held back: due when the endpoint's cool-down ends, no attempt made (none counts as a retry), and
     // queued for then. Moved in the index of due work too, so the sweeper does not queue it again.
     if (!admitted.attempt) {
@@ -281,7 +284,7 @@ export async function attemptDelivery(deps: AttemptDeps, deliveryId: string): Pr
       return 'HELD';
     }
     const attempt = await post(deps, sentTo, event, attemptedAt);
-    deps.breaker?.note(sentTo.url, isSuccess(attempt.status_code), Date.parse(deps.clock.now()));
+    deps.breaker?.note(endpoint, isSuccess(attempt.status_code), Date.parse(deps.clock.now()));
     record = afterAttempt(delivery, sentTo.delivery_mode, attempt, deps);
   }
   if (!(await deps.deliveries.recordAttempt(delivery, record, deps.clock.now()))) return 'DONE_ALREADY';

@@ -199,7 +199,8 @@ function world(options: { policy?: WebhookUrlPolicy; names?: Record<string, stri
   /** A webhook, an event and their delivery, PENDING and due now (as the dispatcher leaves it). */
   async function pendingDelivery(webhookFields: WebhookFields = {}, fields: Partial<StoredDelivery> = {}) {
     const webhook = addWebhook(webhookFields);
-    const event = addEvent();
+    // The webhook's client's event.
+    const event = addEvent(webhookFields.tenant ? { tenant: webhookFields.tenant } : {});
     await dispatchEvent(dispatchDeps, event);
     const id = deliveryIdOf(event.id, webhook.id);
     deliveries.set(id, { ...deliveries.get(id)!, ...fields });
@@ -416,6 +417,12 @@ describe('attemptDelivery', () => {
     expect(held.delivery().attempts).toEqual([]);
     expect(held.delivery().next_attempt_at).toBe(new Date(Date.parse(w.clock.now()) + 20 * SECOND).toISOString());
     expect(w.sent).toEqual([{ deliveryId: held.id, delayMs: 20 * SECOND }]);
+    // Another client's webhook at the same URL is not held back: one client's failures there (say,
+    // deliveries the receiver refuses, not signed by its owner) never hold back another's.
+    const neighbour = await w.pendingDelivery({ tenant: 'client-b' });
+    w.transport.answer = async () => ({ status_code: 200 });
+    expect(await attemptDelivery(deps, neighbour.id)).toBe('SUCCEEDED');
+    w.transport.answer = async () => ({ status_code: 503 });
     // Another endpoint is not held back.
     const other = await w.pendingDelivery({ url: 'https://hooks.example.com/other' });
     w.transport.answer = async () => ({ status_code: 200 });
@@ -425,7 +432,14 @@ describe('attemptDelivery', () => {
     const next = await w.pendingDelivery();
     expect(await attemptDelivery(deps, held.id)).toBe('SUCCEEDED');
     expect(await attemptDelivery(deps, next.id)).toBe('SUCCEEDED');
-    expect(w.requests.map((request) => request.url.pathname)).toEqual(['/breb', '/breb', '/other', '/breb', '/breb']);
+    expect(w.requests.map((request) => request.url.pathname)).toEqual([
+      '/breb',
+      '/breb',
+      '/breb',
+      '/other',
+      '/breb',
+      '/breb',
+    ]);
   });
 
   test('success: one POST of the event, signed, to the address checked; SUCCEEDED, nothing queued', async () => {
