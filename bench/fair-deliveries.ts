@@ -6,8 +6,9 @@
  * WEBHOOK_TIMEOUT_MS 1000, and FAIRNESS_CLIENTS (100) clients, each its own tenant with one webhook on
  * a receiver on loopback. Every client sends a `webhook.test` event (POST /v1/webhooks/{id}/test, the
  * real route: the event and its delivery committed, read from the stream, queued, sent) once every
- * FAIRNESS_INTERVAL_MS (20000), the clients spread evenly over the interval, for FAIRNESS_SECONDS (60):
- * 5 events a second in all. (On the shared 2-core machine the benchmarks run on, 10 a second already
+ * FAIRNESS_INTERVAL_MS (20000), the clients spread evenly over the interval, for FAIRNESS_SECONDS (60),
+ * but the last, which sends one every FAIRNESS_TIMING_OUT_INTERVAL_MS (1000): about 6 events a second
+ * in all, and enough attempts at the timing-out receiver (below) to open its breaker. (On the shared 2-core machine the benchmarks run on, 10 a second already
  * outran the local runtime, its answers falling further behind each second: a run then measures the
  * backlog, not the receivers.)
  *
@@ -36,6 +37,8 @@ const { DEFAULT_BREAKER_SETTINGS } = await import('../shared/domain/endpoint-bre
 const CLIENTS = Number(process.env['FAIRNESS_CLIENTS'] ?? 100);
 const SECONDS = Number(process.env['FAIRNESS_SECONDS'] ?? 60);
 const INTERVAL_MS = Number(process.env['FAIRNESS_INTERVAL_MS'] ?? 20_000);
+/** The last client's interval, in both runs: the one whose receiver times out in the second. */
+const TIMING_OUT_INTERVAL_MS = Number(process.env['FAIRNESS_TIMING_OUT_INTERVAL_MS'] ?? 1000);
 /** One round of events: every client's functions, token and receiver used once before the runs. */
 const WARM_UP_SECONDS = Number(process.env['FAIRNESS_WARM_UP_SECONDS'] ?? INTERVAL_MS / 1000);
 const WEBHOOK_TIMEOUT_MS = 1000;
@@ -105,22 +108,25 @@ async function call(method: string, route: string, token: string, body?: unknown
 // accepts only their client ids; a token naming its `tenant` works for that tenant, as a dashboard
 // person's does (shared/http/middlewares.ts). So each client's token is sandbox-client-a's with the
 // client's own tenant: its own data, its own webhook, its own message group.
-const clients = await Promise.all(
-  clientIds.map(async (clientId) => {
-    const token = await runtime.issuer.sign({
-      sub: clientId,
-      client_id: 'sandbox-client-a',
-      tenant: clientId,
-      scope: allScopes.join(' '),
-      token_use: 'access',
-    });
-    const webhook = await call('POST', '/v1/webhooks', token, {
-      url: `${receiverUrl}/${clientId}`,
-      events: ['payment.settled'],
-    });
-    return { clientId, token, webhookId: webhook['id']! };
-  }),
-);
+/** Each client's token and webhook, made ten clients at a time (a hundred at once swamp a cold DynamoDB Local). */
+async function clientOf(clientId: string) {
+  const token = await runtime.issuer.sign({
+    sub: clientId,
+    client_id: 'sandbox-client-a',
+    tenant: clientId,
+    scope: allScopes.join(' '),
+    token_use: 'access',
+  });
+  const webhook = await call('POST', '/v1/webhooks', token, {
+    url: `${receiverUrl}/${clientId}`,
+    events: ['payment.settled'],
+  });
+  return { clientId, token, webhookId: webhook['id']! };
+}
+const clients: Awaited<ReturnType<typeof clientOf>>[] = [];
+for (let i = 0; i < clientIds.length; i += 10) {
+  clients.push(...(await Promise.all(clientIds.slice(i, i + 10).map(clientOf))));
+}
 
 /** One event of a run, once its send was answered: its client, its id, when it was made and answered. */
 interface Sent {
@@ -142,7 +148,8 @@ async function load(seconds: number): Promise<{ sent: Sent[]; failed: number }> 
   const sends: Promise<void>[] = [];
   await Promise.all(
     clients.map(async ({ clientId, token, webhookId }, i) => {
-      for (let at = (i * INTERVAL_MS) / CLIENTS; at < seconds * 1000; at += INTERVAL_MS) {
+      const every = i === clients.length - 1 ? TIMING_OUT_INTERVAL_MS : INTERVAL_MS;
+      for (let at = (i * INTERVAL_MS) / CLIENTS; at < seconds * 1000; at += every) {
         const wait = start + at - performance.now();
         if (wait > 0) await sleep(wait);
         sends.push(
@@ -250,6 +257,7 @@ const result = {
   total_seconds: Math.round((Date.now() - started) / 1000),
   clients: CLIENTS,
   interval_ms: INTERVAL_MS,
+  timing_out_client_interval_ms: TIMING_OUT_INTERVAL_MS,
   seconds_per_run: SECONDS,
   warm_up_seconds: WARM_UP_SECONDS,
   webhook_timeout_ms: WEBHOOK_TIMEOUT_MS,
@@ -283,7 +291,8 @@ endpoint ([webhooks.md](../webhooks.md#slow-receivers)). The receivers' timeout 
 
 ${CLIENTS} clients, each its own tenant with one webhook on a receiver on loopback. Each client sends a
 \`webhook.test\` event (\`POST /v1/webhooks/{id}/test\`) every ${INTERVAL_MS} ms, the clients spread
-evenly over the interval, without waiting for the previous send: ${Math.round((CLIENTS * 1000) / INTERVAL_MS)} events a second. After a
+evenly over the interval, without waiting for the previous send; ${timingOut} sends one every
+${TIMING_OUT_INTERVAL_MS} ms in both runs: ${Math.round(((CLIENTS - 1) * 1000) / INTERVAL_MS + 1000 / TIMING_OUT_INTERVAL_MS)} events a second. After a
 ${WARM_UP_SECONDS} s warm-up, two runs of ${SECONDS} s each with the same load: first every receiver answers
 \`200\` at once; then ${timingOut}'s receiver never answers (it holds the connection until the sender
 times out). Latency: from an event's \`created_at\` to its arrival at the receiver, for the same
