@@ -102,6 +102,8 @@ export interface LocalRuntimeOptions {
   readonly webhookRetryBaseMs?: number;
   /** How long a webhook's attempts all fail before it is disabled (WEBHOOK_DISABLE_AFTER_MS; default 3 days). */
   readonly webhookDisableAfterMs?: number;
+  /** How long the sender holds back an endpoint failing every attempt (WEBHOOK_BREAKER_COOL_DOWN_MS; default 30000). */
+  readonly webhookBreakerCoolDownMs?: number;
   /** How long an inbound approval callback has to answer (APPROVAL_TIMEOUT_MS; default 3000). */
   readonly approvalTimeoutMs?: number;
   /**
@@ -224,6 +226,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     setOrClear(ENV.webhookTimeoutMs, options.webhookTimeoutMs);
     setOrClear(ENV.webhookRetryBaseMs, options.webhookRetryBaseMs);
     setOrClear(ENV.webhookDisableAfterMs, options.webhookDisableAfterMs);
+    setOrClear(ENV.webhookBreakerCoolDownMs, options.webhookBreakerCoolDownMs);
     setOrClear(ENV.approvalTimeoutMs, options.approvalTimeoutMs);
     setOrClear(ENV.sweepGraceMs, options.sweepGraceMs);
     // The sweeper leaves restarted work for its queue's visibility timeout: these queues' own.

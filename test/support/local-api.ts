@@ -67,6 +67,7 @@ export interface TestApiOptions extends Pick<
   | 'sandboxSettlementDelayMs'
   | 'webhookTimeoutMs'
   | 'webhookRetryBaseMs'
+  | 'webhookBreakerCoolDownMs'
   | 'webhookDisableAfterMs'
   | 'approvalTimeoutMs'
   | 'queueVisibilityTimeoutMs'
@@ -120,7 +121,15 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...(options.cloudAssembly ? { cloudAssembly: options.cloudAssembly } : {}),
     ...(options.sandboxSettlementDelayMs ? { sandboxSettlementDelayMs: options.sandboxSettlementDelayMs } : {}),
     ...(options.webhookTimeoutMs ? { webhookTimeoutMs: options.webhookTimeoutMs } : {}),
-    ...(options.webhookRetryBaseMs ? { webhookRetryBaseMs: options.webhookRetryBaseMs } : {}),
+    ...(options.webhookRetryBaseMs
+      ? {
+          webhookRetryBaseMs: options.webhookRetryBaseMs,
+          // The retry schedule compressed, the breaker's cool-down with it, in the deployed proportion
+          // (30 s to a first retry of up to 60 s): else its 30 s would hold back every retry the test waits for.
+          webhookBreakerCoolDownMs:
+            options.webhookBreakerCoolDownMs ?? Math.max(1, Math.round(options.webhookRetryBaseMs / 2)),
+        }
+      : {}),
     ...(options.webhookDisableAfterMs ? { webhookDisableAfterMs: options.webhookDisableAfterMs } : {}),
     ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     // A failed message is handed again after a second, not the deployed minutes: tests wait for
