@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { FUNCTION_HEADER } from '../../infra/local/granted-actions';
 
 export type Fault =
   | 'ProvisionedThroughputExceededException'
@@ -37,6 +38,8 @@ export interface Attempt {
   readonly fault: Fault | undefined;
   /** The request's JSON body, as the SDK sent it (which table, index, key a call names). */
   readonly body: string;
+  /** The function whose invocation made the call, as the local runtime names it (FUNCTION_HEADER). */
+  readonly functionName?: string;
   /** When the request reached the proxy, and when its answer was sent (performance.now()). */
   readonly sentMs: number;
   answeredMs?: number;
@@ -192,6 +195,7 @@ export class DynamoDbFaultProxy {
       attempt,
       fault,
       body: body.toString('utf8'),
+      ...(request.headers[FUNCTION_HEADER] ? { functionName: String(request.headers[FUNCTION_HEADER]) } : {}),
       sentMs: performance.now(),
     };
     this.attempts.push(record);
