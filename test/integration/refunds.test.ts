@@ -262,7 +262,12 @@ describe('a refund whose job was lost', () => {
     expect(due).toHaveLength(1);
     const now = new Date().toISOString();
     const work = await dynamoDueWork.claim(due[0]!, now, now);
-    expect(work).toEqual({ kind: 'refund', id: refund.id, waitingSince: refund.created_at });
+    expect(work).toEqual({
+      kind: 'refund',
+      id: refund.id,
+      tenant: merchant.customer.tenant,
+      waitingSince: refund.created_at,
+    });
     await settleRefund(refundSettlementDeps(), refund.id);
     expect((await rawItem(itemKeys.refund(refund.id)))?.['duepk']).toBeUndefined();
   });
