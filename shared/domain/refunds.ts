@@ -285,10 +285,13 @@ export async function createRefund(
     });
   }
   const id = keyedRefundId(tenant, idempotencyKey);
-  const made = await deps.refunds.get(id);
-  if (made) return answerAgain(deps, made, paymentId, request);
-
-  const payment = await refundedPayment(deps, tenant, paymentId);
+  // The refund its key made, if any, and the payment, read together (one round trip); a refund made
+  // already answers whatever the payment's read found.
+  const [made, found] = await Promise.allSettled([deps.refunds.get(id), refundedPayment(deps, tenant, paymentId)]);
+  if (made.status === 'rejected') throw made.reason;
+  if (made.value) return answerAgain(deps, made.value, paymentId, request);
+  if (found.status === 'rejected') throw found.reason;
+  const payment = found.value;
   const now = deps.clock.now();
   const remaining = refundableCents(payment, now, deps.windowDays);
   const ownPayer = ownPayerOf(payment, deps.participantNit);
