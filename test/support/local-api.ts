@@ -126,8 +126,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
           webhookRetryBaseMs: options.webhookRetryBaseMs,
           // The retry schedule compressed, the breaker's cool-down with it, in the deployed proportion
           // (30 s to a first retry of up to 60 s): else its 30 s would hold back every retry the test waits for.
+          // At least 100 ms: while an endpoint's one trial attempt waits out its timeout, each of its other
+          // deliveries is postponed a cool-down at a time, and a few milliseconds made that a storm of
+          // writes that slowed a loaded machine into more timeouts.
           webhookBreakerCoolDownMs:
-            options.webhookBreakerCoolDownMs ?? Math.max(1, Math.round(options.webhookRetryBaseMs / 2)),
+            options.webhookBreakerCoolDownMs ?? Math.max(100, Math.round(options.webhookRetryBaseMs / 2)),
         }
       : {}),
     ...(options.webhookDisableAfterMs ? { webhookDisableAfterMs: options.webhookDisableAfterMs } : {}),
