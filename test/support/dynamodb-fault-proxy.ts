@@ -47,17 +47,25 @@ export interface Attempt {
 
 /**
  * The round trips `attempts` took one after another, each with the attempts it carried: an attempt
- * sent after every earlier one was answered starts a new round trip; one sent while another was out
- * rides with it. What a request's latency grows with on AWS, where each round trip is a few
- * milliseconds of network.
+ * sent once an attempt of the current round trip was answered starts a new one (it may have waited
+ * for that answer); one sent before any was answered rides with them. What a request's latency grows
+ * with on AWS, where each round trip is a few milliseconds of network. With the proxy's delay, calls
+ * sent together reach it well within the delay, before any of them is answered.
+ *
+ * (Counting from the last answer instead merged a call that waited for one read into the round trip
+ * of a slower call beside that read: a round trip too few, on a loaded machine.)
  */
 export function roundTrips(attempts: readonly Attempt[]): Attempt[][] {
   const trips: Attempt[][] = [];
-  let lastAnswerMs = -Infinity;
+  let firstAnswerMs = -Infinity;
   for (const attempt of [...attempts].sort((a, b) => a.sentMs - b.sentMs)) {
-    if (attempt.sentMs >= lastAnswerMs) trips.push([attempt]);
-    else trips.at(-1)!.push(attempt);
-    lastAnswerMs = Math.max(lastAnswerMs, attempt.answeredMs ?? Infinity);
+    if (attempt.sentMs >= firstAnswerMs) {
+      trips.push([attempt]);
+      firstAnswerMs = attempt.answeredMs ?? Infinity;
+    } else {
+      trips.at(-1)!.push(attempt);
+      firstAnswerMs = Math.min(firstAnswerMs, attempt.answeredMs ?? Infinity);
+    }
   }
   return trips;
 }
