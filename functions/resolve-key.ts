@@ -3,7 +3,6 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { stageDirectory } from './network-ports';
 import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
 import { httpHandler } from '../shared/http/handler';
@@ -14,7 +13,6 @@ const deps = {
   ...systemNewRecords,
   customers: dynamoCustomerStore,
   directory: stageDirectory,
-  resolutions: dynamoResolutionStore,
   lookups: dynamoLookupBudget(LOOKUP_BUDGET),
 };
 

@@ -88,35 +88,50 @@ export const dynamoAccountStore: AccountStore = {
       ],
     ),
 
+  accountIdsOf: customerAccountIds,
+
   /**
    * The customer's status copy is not part of the account's representation, so updated_at stays:
    * account walks in updated_at order do not reorder when a customer is (de)activated.
    */
-  async propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void> {
-    const accountIds = await customerAccountIds(customerId);
-    for (let i = 0; i < accountIds.length; i += PROPAGATION_CONCURRENCY) {
-      await Promise.all(
-        accountIds.slice(i, i + PROPAGATION_CONCURRENCY).map(async (id) => {
-          try {
-            await dynamo().send(
-              new UpdateCommand({
-                TableName: tableName(),
-                Key: itemKeys.account(id),
-                UpdateExpression: 'SET customer_status = :status, customer_status_version = :version',
-                ConditionExpression:
-                  'attribute_exists(pk) AND (attribute_not_exists(customer_status_version) OR customer_status_version <= :version)',
-                ExpressionAttributeValues: { ':status': status, ':version': version },
-              }),
-            );
-          } catch (error) {
-            // A newer status is already there: it wins.
-            if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          }
-        }),
-      );
-    }
+  async propagateCustomerStatus(
+    customerId: string,
+    status: CustomerStatus,
+    version: number,
+    known?: readonly string[],
+  ): Promise<void> {
+    const copy = (ids: readonly string[]) => copyCustomerStatus(ids, status, version);
+    if (!known) return copy(await customerAccountIds(customerId));
+    const [now] = await Promise.all([customerAccountIds(customerId), copy(known)]);
+    const knownIds = new Set(known);
+    await copy(now.filter((id) => !knownIds.has(id)));
   },
 };
+
+/** Writes a customer's status (of `version`) onto the accounts `ids`, unless one holds a newer version. */
+async function copyCustomerStatus(ids: readonly string[], status: CustomerStatus, version: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += PROPAGATION_CONCURRENCY) {
+    await Promise.all(
+      ids.slice(i, i + PROPAGATION_CONCURRENCY).map(async (id) => {
+        try {
+          await dynamo().send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: itemKeys.account(id),
+              UpdateExpression: 'SET customer_status = :status, customer_status_version = :version',
+              ConditionExpression:
+                'attribute_exists(pk) AND (attribute_not_exists(customer_status_version) OR customer_status_version <= :version)',
+              ExpressionAttributeValues: { ':status': status, ':version': version },
+            }),
+          );
+        } catch (error) {
+          // A newer status is already there: it wins.
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }),
+    );
+  }
+}
 
 /** Every account of a customer, from the number guards in its item collection (strongly consistent). */
 async function customerAccountIds(customerId: string): Promise<string[]> {

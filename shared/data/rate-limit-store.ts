@@ -9,8 +9,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client';
+import { resolutionPut } from './directory-repository';
+import { failedConditions, transactWrite } from './transactions';
 import { itemKeys } from './item-keys';
 import { outsideGate } from './write-gate';
+import type { StoredResolution } from '../domain/directory';
 import type { LookupBudget, LookupBudgetSettings } from '../domain/lookup-budget';
 import { MetricUnit } from '../observability/emf-metrics';
 import { LOOKUP_METRICS } from '../observability/metric-names';
@@ -34,24 +37,46 @@ export interface RateWindow {
  */
 async function addWithinLimit(counter: string, window: RateWindow, cost: number): Promise<boolean> {
   try {
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: itemKeys.rateWindow(counter, window.index),
-        // Only the attributes of RATE_WINDOW_ATTRIBUTES: the functions' IAM grant allows no other.
-        UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD requests :cost',
-        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
-        ExpressionAttributeValues: {
-          ':entity': 'RATE_WINDOW',
-          ':expires': Math.ceil(window.endsAtMs / 1000) + KEEP_AFTER_WINDOW_SECONDS,
-          ':cost': cost,
-          ':limit': window.limit,
-        },
-      }),
-    );
+    await dynamo().send(new UpdateCommand(windowUpdate(counter, window, cost)));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The conditional update that adds `cost` to the counter of `window` unless it is full. */
+const windowUpdate = (counter: string, window: RateWindow, cost: number) => ({
+  TableName: tableName(),
+  Key: itemKeys.rateWindow(counter, window.index),
+  // Only the attributes of RATE_WINDOW_ATTRIBUTES: the functions' IAM grant allows no other.
+  UpdateExpression: 'SET entity = :entity, expires_at = :expires ADD requests :cost',
+  ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
+  ExpressionAttributeValues: {
+    ':entity': 'RATE_WINDOW',
+    ':expires': Math.ceil(window.endsAtMs / 1000) + KEEP_AFTER_WINDOW_SECONDS,
+    ':cost': cost,
+    ':limit': window.limit,
+  },
+});
+
+/**
+ * addWithinLimit, with `resolution` put in the same transaction: stored only when the window had
+ * room (a new id: its put never meets an item).
+ */
+async function addWithinLimitStoring(
+  counter: string,
+  window: RateWindow,
+  cost: number,
+  resolution: StoredResolution,
+): Promise<boolean> {
+  try {
+    await transactWrite({
+      TransactItems: [{ Update: windowUpdate(counter, window, cost) }, { Put: resolutionPut(resolution) }],
+    });
+    return true;
+  } catch (error) {
+    if (failedConditions(error)?.has(0)) return false;
     throw error;
   }
 }
@@ -80,26 +105,33 @@ export const rateCounter = {
 /**
  * The lookup budget of shared/domain/lookup-budget.ts: fixed windows of the budget's length, each
  * admitting its units, spent by one conditional UpdateItem of the rate counters' kind (so the grant
- * every route's function has on them covers it). Hits and misses are counted in the metrics: the
+ * every route's function has on them covers it), in one transaction with the resolution it stores. Hits and misses are counted in the metrics: the
  * stack alarms on the share of misses (infra/constructs/monitoring.ts).
  */
-export function dynamoLookupBudget(settings: LookupBudgetSettings): LookupBudget {
+export function dynamoLookupBudget(settings: LookupBudgetSettings): LookupBudget<StoredResolution> {
   const lengthMs = settings.windowSeconds * 1000;
-  /** Adds `cost` to the tenant's current window: undefined when it had room, else the seconds it has left. */
-  const add = async (tenant: string, cost: number) => {
+  /**
+   * Adds `cost` to the tenant's current window (storing `resolution` with it): undefined when it had
+   * room, else the seconds it has left.
+   */
+  const add = async (tenant: string, cost: number, resolution?: StoredResolution) => {
     const now = Date.now();
     const index = Math.floor(now / lengthMs);
     const window = { index, limit: settings.unitsPerWindow, endsAtMs: (index + 1) * lengthMs };
-    if (await addWithinLimit(rateCounter.lookups(tenant), window, cost)) return undefined;
+    const counter = rateCounter.lookups(tenant);
+    const added = resolution
+      ? await addWithinLimitStoring(counter, window, cost, resolution)
+      : await addWithinLimit(counter, window, cost);
+    if (added) return undefined;
     return { retryAfterSeconds: Math.max(1, Math.ceil((window.endsAtMs - now) / 1000)) };
   };
   return {
-    spend(tenant, outcome, cost) {
+    spend(tenant, outcome, cost, resolution) {
       // The service dimension alone, whichever route looked up: the alarm divides misses by lookups.
       metrics
         .singleMetric()
         .addMetric(outcome === 'hit' ? LOOKUP_METRICS.hits : LOOKUP_METRICS.misses, MetricUnit.Count, 1);
-      return add(tenant, cost);
+      return add(tenant, cost, resolution);
     },
     // Adding nothing under the same condition: the window's room, told by the one conditional write.
     // It changes no count, so it need not wait for the request's checks (write-gate.ts): it goes

@@ -2,7 +2,13 @@
 import type { Account, AccountListItem, AccountListQuery, LinkAccountRequest } from '../schemas/accounts';
 import type { CustomerStatus } from '../schemas/customers';
 import { newRecord, type NewRecords } from './clock';
-import { customerStatusFilter, getOwnCustomer, mobileFilter, type CustomerStore } from './customers';
+import {
+  customerStatusFilter,
+  getOwnCustomer,
+  mobileFilter,
+  type CustomerStatusFollowers,
+  type CustomerStore,
+} from './customers';
 import { AppError } from './errors';
 import { ownReader } from './ownership';
 import { listOwn, type RecordReader } from './lists';
@@ -43,15 +49,13 @@ export interface AccountListFilters {
   readonly mobile?: string;
 }
 
-export interface AccountStore extends RecordReader<StoredAccount, AccountListFilters> {
+export interface AccountStore extends RecordReader<StoredAccount, AccountListFilters>, CustomerStatusFollowers {
   /**
    * Inserts unless the customer already has this account number ('number_taken') or, when `claim` says
    * the number is claimed across all clients, another customer has ('linked_elsewhere'); and only
    * while the customer is ACTIVE; atomic against concurrent inserts and status changes.
    */
   insert(account: StoredAccount, claim?: { readonly acrossClients: boolean }): Promise<InsertAccountResult>;
-  /** Copies a customer's status onto its accounts; a copy of a newer version already there wins. */
-  propagateCustomerStatus(customerId: string, status: CustomerStatus, version: number): Promise<void>;
 }
 
 export interface LinkAccountDeps extends NewRecords {

@@ -101,8 +101,8 @@ export interface ResolutionStore {
 export interface ResolveKeyDeps extends NewRecords {
   readonly customers: Pick<CustomerStore, 'get'>;
   readonly directory: DirectoryLookup;
-  readonly resolutions: Pick<ResolutionStore, 'insert'>;
-  readonly lookups: LookupBudget;
+  /** The budget, which stores a hit's resolution in the write that spends its cost. */
+  readonly lookups: LookupBudget<StoredResolution>;
 }
 
 const OWNER_FIELDS = [
@@ -169,10 +169,11 @@ export async function resolveKey(
     identification_number: customer.identification_number,
   });
   const found = entry?.status === 'ACTIVE' ? entry : undefined;
-  // Before the answer is told or stored: a refused lookup leaves nothing behind (lookup-budget.ts).
-  await spendLookup(deps.lookups, tenant, found ? 'hit' : 'miss');
-  const resolution = newResolution(deps, tenant, customer.id, activeEntryOf(found, key));
-  await deps.resolutions.insert(resolution);
+  // Stored by the write that spends the lookup's cost, before the answer is told: a refused lookup
+  // leaves nothing behind (lookup-budget.ts), and the route makes one round trip less.
+  const resolution = found ? newResolution(deps, tenant, customer.id, found) : undefined;
+  await spendLookup(deps.lookups, tenant, found ? 'hit' : 'miss', resolution);
+  if (!resolution) throw keyNotFound(key);
   return publicResolution(resolution);
 }
 
@@ -183,11 +184,12 @@ export async function activeEntry(directory: Pick<DirectoryStore, 'get'>, key: D
 
 /** `entry` when it is ACTIVE: 404 KEY_NOT_FOUND otherwise (none, or a suspended key). */
 export function activeEntryOf(entry: DirectoryEntry | undefined, key: DirectoryKey): DirectoryEntry {
-  if (!entry || entry.status !== 'ACTIVE') {
-    throw new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
-  }
+  if (!entry || entry.status !== 'ACTIVE') throw keyNotFound(key);
   return entry;
 }
+
+const keyNotFound = (key: DirectoryKey): AppError =>
+  new AppError('KEY_NOT_FOUND', `No ${key.key_type} key of the Bre-B directory matches this value`);
 
 /** A resolution, made now for the tenant's customer, of the directory entry `entry` (its payee). */
 export const newResolution = (

@@ -26,15 +26,22 @@ export const LOOKUP_BUDGET = {
 
 export type LookupBudgetSettings = typeof LOOKUP_BUDGET;
 
-export interface LookupBudget {
+/**
+ * A tenant's lookup budget. `Stored` is what a lookup's answer may be stored as (resolve-key's
+ * resolution): written in the same write as the spend, so that it is stored only if the budget held
+ * room, and the route pays one round trip for both.
+ */
+export interface LookupBudget<Stored = never> {
   /**
-   * Spends `cost` units of the tenant's budget, counting `outcome` in the metrics: undefined when
-   * spent, or the seconds until the budget refills when it held nothing. Atomic across instances.
+   * Spends `cost` units of the tenant's budget, counting `outcome` in the metrics, and stores
+   * `stored` with it when given: undefined when spent (and stored), or the seconds until the budget
+   * refills when it held nothing (nothing stored). Atomic across instances.
    */
   spend(
     tenant: string,
     outcome: LookupOutcome,
     cost: number,
+    stored?: Stored,
   ): Promise<{ readonly retryAfterSeconds: number } | undefined>;
   /** Whether the tenant's budget holds anything now, spending nothing: else the seconds until it refills. */
   room(tenant: string): Promise<{ readonly retryAfterSeconds: number } | undefined>;
@@ -52,13 +59,21 @@ const exhausted = (retryAfterSeconds: number): RetryLater =>
  * front of the network's directory, so that one client's scan never spends the lookups the network
  * allows all of ours (its 429s). The lookup's cost is still spent once its answer is known.
  */
-export async function requireLookupRoom(budget: LookupBudget, tenant: string): Promise<void> {
+export async function requireLookupRoom(budget: LookupBudget<unknown>, tenant: string): Promise<void> {
   const refused = await budget.room(tenant);
   if (refused) throw exhausted(refused.retryAfterSeconds);
 }
 
-/** Spends the lookup's cost, or refuses its answer: 429 KEY_LOOKUPS_EXHAUSTED with Retry-After. */
-export async function spendLookup(budget: LookupBudget, tenant: string, outcome: LookupOutcome): Promise<void> {
-  const refused = await budget.spend(tenant, outcome, LOOKUP_BUDGET.costs[outcome]);
+/**
+ * Spends the lookup's cost (storing `stored` with it), or refuses its answer: 429
+ * KEY_LOOKUPS_EXHAUSTED with Retry-After, nothing stored.
+ */
+export async function spendLookup<Stored>(
+  budget: LookupBudget<Stored>,
+  tenant: string,
+  outcome: LookupOutcome,
+  stored?: Stored,
+): Promise<void> {
+  const refused = await budget.spend(tenant, outcome, LOOKUP_BUDGET.costs[outcome], stored);
   if (refused) throw exhausted(refused.retryAfterSeconds);
 }

@@ -143,10 +143,6 @@ describe('POST /v1/payments: the reads that do not depend on each other in one r
  * takes at most 3, the tenant's counter included (it runs beside the first reads).
  */
 const MORE_THAN_THREE: Record<string, string> = {
-  resolveKey:
-    "4: the lookup's cost is spent once the directory answered, and only then is the resolution stored, so that a refused lookup stores nothing (shared/domain/lookup-budget.ts)",
-  updateCustomer:
-    "4: the merchant's transaction, then its accounts' status copies, read and updated after it (a merchant has any number of accounts, more than one transaction holds)",
   approveSponsorBankMerchant:
     'the sandbox stand-in for the sponsor bank: the merchant, then each of up to 100 accounts written on its own; no deployed production path',
   paySandboxQrCode:

@@ -156,6 +156,25 @@ test('an inactive customer gets no account, even when deactivated after the call
   expect((await accounts.list(customer.tenant, {}, page())).total).toBe(0);
 });
 
+test('status copies reach an account linked after the ids were read beside the customer', async () => {
+  const customer = await newCustomer();
+  const before = account(customer);
+  await accounts.insert(before);
+  const known = await accounts.accountIdsOf(customer.id);
+  expect(known).toEqual([before.id]);
+  // Linked between that read and the change: the copy's own read finds it.
+  const since = account(customer);
+  await accounts.insert(since);
+  await accounts.propagateCustomerStatus(customer.id, 'INACTIVE', 3, known);
+  const items = await accountItems(customer.id);
+  expect(items.map((i) => [i['id'], i['customer_status'], i['customer_status_version']]).sort()).toEqual(
+    [
+      [before.id, 'INACTIVE', 3],
+      [since.id, 'INACTIVE', 3],
+    ].sort(),
+  );
+});
+
 test('status copies: every account of the customer, and an older version never overwrites a newer one', async () => {
   const customer = await newCustomer();
   const linked = [account(customer), account(customer), account(customer)];

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { resolveKey, tableLookup } from '../../shared/domain/directory';
 import { AppError } from '../../shared/domain/errors';
-import type { LookupBudget } from '../../shared/domain/lookup-budget';
+import { LOOKUP_BUDGET } from '../../shared/domain/lookup-budget';
 import { payRecipient } from '../../shared/domain/pay-recipient';
 import { payResolution } from '../../shared/domain/pay-resolution';
 import { createRecipient } from '../../shared/domain/recipients';
@@ -31,6 +31,7 @@ let stores: {
   idempotency: typeof import('../../shared/data/idempotency-store');
   recipients: typeof import('../../shared/data/recipients-repository');
   customers: typeof import('../../shared/data/customers-repository');
+  lookups: typeof import('../../shared/data/rate-limit-store');
 };
 
 beforeAll(async () => {
@@ -40,6 +41,7 @@ beforeAll(async () => {
     idempotency: await import('../../shared/data/idempotency-store'),
     recipients: await import('../../shared/data/recipients-repository'),
     customers: await import('../../shared/data/customers-repository'),
+    lookups: await import('../../shared/data/rate-limit-store'),
   };
 });
 afterAll(() => table.drop());
@@ -52,8 +54,6 @@ const TTL = tableDefinition.ttlAttribute;
 const tenant = (): string => `tenant-${randomUUID()}`;
 const seconds = (iso: string): number => Math.floor(Date.parse(iso) / 1000);
 const records = { clock: { now: () => new Date().toISOString() }, ids: { newId: () => randomUUID() } };
-/** A budget that always has room: the lookup budget is not what these tests are about. */
-const roomyBudget: LookupBudget = { spend: async () => undefined, room: async () => undefined };
 const itemAt = async (key: { pk: string; sk: string }) =>
   (await table.scan((i) => i['pk'] === key.pk && i['sk'] === key.sk))[0];
 
@@ -70,8 +70,8 @@ test("resolve-key's resolution expires PII_RETENTION_DAYS after it was made (def
         ...records,
         customers: stores.customers.dynamoCustomerStore,
         directory: tableLookup(stores.directory.dynamoDirectory),
-        resolutions: stores.directory.dynamoResolutionStore,
-        lookups: roomyBudget,
+        // The budget's write stores the resolution: two lookups are far within its room.
+        lookups: stores.lookups.dynamoLookupBudget(LOOKUP_BUDGET),
       },
       payer.customer.tenant,
       { customer_id: payer.customer.id, key: payee.key },

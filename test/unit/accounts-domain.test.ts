@@ -297,7 +297,14 @@ describe('setCustomerStatus', () => {
         },
       },
       followers: {
-        propagateCustomerStatus: async (id: string, status: CustomerStatus, version: number) => {
+        accountIdsOf: async () => ['acc_1'],
+        propagateCustomerStatus: async (
+          id: string,
+          status: CustomerStatus,
+          version: number,
+          known?: readonly string[],
+        ) => {
+          expect(known).toEqual(['acc_1']);
           propagated.push([id, status, version]);
         },
       },
