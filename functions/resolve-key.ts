@@ -4,7 +4,7 @@ import { resolveKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { stageDirectory } from './network-ports';
-import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
+import { dynamoLookupBudget } from '../shared/data/lookup-budget-store';
 import { httpHandler } from '../shared/http/handler';
 import type { ResolveKeyRequest } from '../shared/schemas/keys';
 import { resolveKeyRequest } from '../shared/schemas/generated/keys';

@@ -2,7 +2,7 @@
 import { validateKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
 import { stageDirectory } from './network-ports';
-import { dynamoLookupBudget } from '../shared/data/rate-limit-store';
+import { dynamoLookupBudget } from '../shared/data/lookup-budget-store';
 import { httpHandler } from '../shared/http/handler';
 import { readParticipant } from '../shared/runtime/config';
 import type { ValidateKeyRequest } from '../shared/schemas/keys';

@@ -98,13 +98,15 @@ export const dynamoAccountStore: AccountStore = {
     customerId: string,
     status: CustomerStatus,
     version: number,
-    known?: readonly string[],
+    known: readonly string[] = [],
   ): Promise<void> {
-    const copy = (ids: readonly string[]) => copyCustomerStatus(ids, status, version);
-    if (!known) return copy(await customerAccountIds(customerId));
-    const [now] = await Promise.all([customerAccountIds(customerId), copy(known)]);
-    const knownIds = new Set(known);
-    await copy(now.filter((id) => !knownIds.has(id)));
+    const [now] = await Promise.all([customerAccountIds(customerId), copyCustomerStatus(known, status, version)]);
+    const copied = new Set(known);
+    await copyCustomerStatus(
+      now.filter((id) => !copied.has(id)),
+      status,
+      version,
+    );
   },
 };
 

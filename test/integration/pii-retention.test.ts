@@ -31,7 +31,7 @@ let stores: {
   idempotency: typeof import('../../shared/data/idempotency-store');
   recipients: typeof import('../../shared/data/recipients-repository');
   customers: typeof import('../../shared/data/customers-repository');
-  lookups: typeof import('../../shared/data/rate-limit-store');
+  lookups: typeof import('../../shared/data/lookup-budget-store');
 };
 
 beforeAll(async () => {
@@ -41,7 +41,7 @@ beforeAll(async () => {
     idempotency: await import('../../shared/data/idempotency-store'),
     recipients: await import('../../shared/data/recipients-repository'),
     customers: await import('../../shared/data/customers-repository'),
-    lookups: await import('../../shared/data/rate-limit-store'),
+    lookups: await import('../../shared/data/lookup-budget-store'),
   };
 });
 afterAll(() => table.drop());

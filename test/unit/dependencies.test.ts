@@ -123,7 +123,7 @@ const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   createRefund: 317,
   resolveKey: 321,
   validateKey: 316,
-  applyMerchantDecision: 315,
+  applyMerchantDecision: 316,
   listPayments: 306,
   registerKey: 306,
   createWebhook: 303,
