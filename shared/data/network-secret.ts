@@ -6,12 +6,12 @@
  * `previous_expires_at` (a rotation sets it 24 h ahead). `signing_keys` are our Ed25519 keys (a
  * connector stage's RFC 9421 signatures): the first signs, every one is published at
  * `GET /network/v1/keys`, so a new key is added first and the old one removed once the bank reads it.
- * Read once per five minutes at most, as the QR keys are. The local runtime passes one `whsec_` value
- * in NETWORK_SECRET and one key in NETWORK_SIGNING_KEY instead.
+ * Read once per five minutes at most (secret-values.ts), as the QR keys are. The local runtime
+ * passes one `whsec_` value in NETWORK_SECRET and one key in NETWORK_SIGNING_KEY instead.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { SigningKey } from '../domain/message-signatures';
 import { ENV } from '../runtime/config';
+import { secretString } from './secret-values';
 
 export interface NetworkSecretValue {
   readonly current: string;
@@ -32,7 +32,6 @@ function signingKeyOf(value: unknown): SigningKey {
 const WHSEC = 'whsec_';
 /** Base64 of at least 24 bytes: HMAC-SHA256 keys should carry well over 128 bits. */
 const MIN_SECRET_LENGTH = 32;
-const SECRETS_TTL_MS = 5 * 60_000;
 
 const asWhsec = (value: string): string => (value.startsWith(WHSEC) ? value : `${WHSEC}${value}`);
 
@@ -71,10 +70,11 @@ export function signingSecrets(value: NetworkSecretValue, nowMs: number): readon
   return previousValid ? [asWhsec(value.current), asWhsec(value.previous!)] : [asWhsec(value.current)];
 }
 
-let secretsManager: SecretsManagerClient | undefined;
-let cached: { readonly value: NetworkSecretValue; readonly until: number; readonly source: string } | undefined;
-
-async function readSecretValue(env: NodeJS.ProcessEnv): Promise<NetworkSecretValue> {
+/**
+ * The secret's value: the local literals, else the stage's secret (read once per five minutes at
+ * most: secret-values.ts).
+ */
+async function networkSecretValue(env: NodeJS.ProcessEnv): Promise<NetworkSecretValue> {
   const literal = env[ENV.networkSecret];
   if (literal) {
     const key = env[ENV.networkSigningKey];
@@ -83,21 +83,7 @@ async function readSecretValue(env: NodeJS.ProcessEnv): Promise<NetworkSecretVal
   }
   const arn = env[ENV.networkSecretArn];
   if (!arn) throw new Error(`Neither ${ENV.networkSecretArn} nor ${ENV.networkSecret} is set: no network secret`);
-  secretsManager ??= new SecretsManagerClient({ maxAttempts: 3 });
-  const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!SecretString) throw new Error(`The secret ${arn} has no string value`);
-  return parseNetworkSecret(SecretString);
-}
-
-/** The secret's value, from the cache while it is fresh and its source unchanged. */
-async function networkSecretValue(env: NodeJS.ProcessEnv, nowMs: number): Promise<NetworkSecretValue> {
-  const source = [ENV.networkSecret, ENV.networkSigningKey, ENV.networkSecretArn]
-    .map((name) => env[name] ?? '')
-    .join('|');
-  if (cached?.source !== source || nowMs >= cached.until) {
-    cached = { value: await readSecretValue(env), until: nowMs + SECRETS_TTL_MS, source };
-  }
-  return cached.value;
+  return parseNetworkSecret(await secretString(arn));
 }
 
 /** The `whsec_` secrets valid now. */
@@ -105,23 +91,17 @@ export async function networkSecrets(
   env: NodeJS.ProcessEnv = process.env,
   nowMs = Date.now(),
 ): Promise<readonly string[]> {
-  return signingSecrets(await networkSecretValue(env, nowMs), nowMs);
+  return signingSecrets(await networkSecretValue(env), nowMs);
 }
 
 /** Our Ed25519 keys, the one that signs first: none on a stage that never signs for the network. */
-export async function publishedSigningKeys(
-  env: NodeJS.ProcessEnv = process.env,
-  nowMs = Date.now(),
-): Promise<readonly SigningKey[]> {
-  return (await networkSecretValue(env, nowMs)).signing_keys ?? [];
+export async function publishedSigningKeys(env: NodeJS.ProcessEnv = process.env): Promise<readonly SigningKey[]> {
+  return (await networkSecretValue(env)).signing_keys ?? [];
 }
 
 /** Our Ed25519 keys, the one that signs first; throws when the stage has none (a connector stage needs one). */
-export async function networkSigningKeys(
-  env: NodeJS.ProcessEnv = process.env,
-  nowMs = Date.now(),
-): Promise<readonly SigningKey[]> {
-  const keys = await publishedSigningKeys(env, nowMs);
+export async function networkSigningKeys(env: NodeJS.ProcessEnv = process.env): Promise<readonly SigningKey[]> {
+  const keys = await publishedSigningKeys(env);
   if (keys.length === 0) {
     throw new Error(
       'The network secret has no "signing_keys": a connector stage signs with one (docs/network.md, "Signatures")',

@@ -6,17 +6,15 @@
  * passes the same JSON in QR_SIGNING_SECRET; with an endpoint override (LocalStack) the ARN works
  * as in AWS.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DecodeSettings } from '../domain/qrcodes';
 import type { EmvSettings } from '../qr/emv-input';
 import { ENV, runtimeConfig } from '../runtime/config';
+import { secretString } from './secret-values';
 
 export interface QrSigningKeys {
   readonly current: string;
   readonly previous?: string;
 }
-
-export const SIGNING_KEYS_TTL_MS = 5 * 60_000;
 
 /** Keys shorter than this are refused: HMAC-SHA256 keys should carry at least 128 bits. */
 export const MIN_SIGNING_KEY_LENGTH = 16;
@@ -46,31 +44,17 @@ export function parseSigningKeys(json: string): QrSigningKeys {
 export const verificationKeys = (keys: QrSigningKeys): readonly string[] =>
   keys.previous === undefined ? [keys.current] : [keys.current, keys.previous];
 
-let secretsManager: SecretsManagerClient | undefined;
-let cached: { readonly keys: QrSigningKeys; readonly until: number; readonly source: string } | undefined;
-
-async function readSecretString(arn: string | undefined): Promise<string> {
+/** The keys: the local literal, else the secret's (read once per five minutes at most: secret-values.ts). */
+export async function qrSigningKeys(env: NodeJS.ProcessEnv = process.env): Promise<QrSigningKeys> {
+  const literal = env[ENV.qrSigningSecret];
+  if (literal) return parseSigningKeys(literal);
+  const arn = env[ENV.qrSigningSecretArn];
   if (!arn) {
     throw new Error(
       `Neither ${ENV.qrSigningSecretArn} nor ${ENV.qrSigningSecret} is set: this route has no QR signing key`,
     );
   }
-  // The endpoint comes from AWS_ENDPOINT_URL when set (LocalStack), as for every SDK client.
-  secretsManager ??= new SecretsManagerClient({ maxAttempts: 3 });
-  const { SecretString } = await secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
-  if (!SecretString) throw new Error(`The secret ${arn} has no string value`);
-  return SecretString;
-}
-
-/** The keys, from the cache while it is fresh and its source unchanged. */
-export async function qrSigningKeys(env: NodeJS.ProcessEnv = process.env, now = Date.now()): Promise<QrSigningKeys> {
-  const literal = env[ENV.qrSigningSecret];
-  const arn = env[ENV.qrSigningSecretArn];
-  const source = literal ? `env:${literal}` : `arn:${arn ?? ''}`;
-  if (cached?.source === source && now < cached.until) return cached.keys;
-  const keys = parseSigningKeys(literal || (await readSecretString(arn)));
-  cached = { keys, until: now + SIGNING_KEYS_TTL_MS, source };
-  return keys;
+  return parseSigningKeys(await secretString(arn));
 }
 
 /** What the encoder needs to create a code: the stage's acquirer and the current signing key. */

@@ -1,16 +1,14 @@
 /**
- * The QR signing keys: the secret's JSON, the local literal, and Secrets Manager read through the
- * real SDK client from an endpoint that speaks its JSON protocol (as LocalStack does), with the
- * five-minute cache that lets a rotation reach every function without a redeploy.
+ * The QR signing keys: the secret's JSON, the local literal, and Secrets Manager read through
+ * Powertools Parameters and the real SDK client from an endpoint that speaks its JSON protocol (as
+ * LocalStack does), with the five-minute cache that lets a rotation reach every function without a
+ * redeploy (shared/data/secret-values.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  parseSigningKeys,
-  qrSigningKeys,
-  SIGNING_KEYS_TTL_MS,
-  verificationKeys,
-} from '../../shared/data/qr-signing-keys';
+import { jest } from '@jest/globals';
+import { parseSigningKeys, qrSigningKeys, verificationKeys } from '../../shared/data/qr-signing-keys';
+import { SECRET_MAX_AGE_SECONDS } from '../../shared/data/secret-values';
 
 const CURRENT = 'c'.repeat(32);
 const PREVIOUS = 'p'.repeat(32);
@@ -71,34 +69,53 @@ describe('qrSigningKeys', () => {
     await new Promise((closed) => server.close(closed));
   });
 
+  /** Every timer but Date: the SDK's calls and sockets run on real time. */
+  const REAL_TIMERS = [
+    'hrtime',
+    'nextTick',
+    'performance',
+    'queueMicrotask',
+    'setImmediate',
+    'clearImmediate',
+    'setInterval',
+    'clearInterval',
+    'setTimeout',
+    'clearTimeout',
+  ] as const;
+
   const arnEnv = { QR_SIGNING_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:1:secret:qr' };
 
   test('the local runtime literal wins, and needs no AWS call', async () => {
-    const keys = await qrSigningKeys({ ...arnEnv, QR_SIGNING_SECRET: JSON.stringify({ current: PREVIOUS }) }, 0);
+    const keys = await qrSigningKeys({ ...arnEnv, QR_SIGNING_SECRET: JSON.stringify({ current: PREVIOUS }) });
     expect(keys).toEqual({ current: PREVIOUS });
     expect(requests).toHaveLength(0);
   });
 
   test('reads the secret by its ARN, then serves it from the cache for five minutes', async () => {
-    const start = 1_000_000;
-    expect(await qrSigningKeys(arnEnv, start)).toEqual({ current: CURRENT });
-    expect(requests).toEqual([
-      { target: 'secretsmanager.GetSecretValue', body: { SecretId: arnEnv.QR_SIGNING_SECRET_ARN } },
-    ]);
+    // The cache's clock (Date), moved by hand; every timer stays real.
+    let nowMs = 1_000_000;
+    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: nowMs });
+    try {
+      expect(await qrSigningKeys(arnEnv)).toEqual({ current: CURRENT });
+      expect(requests).toEqual([
+        { target: 'secretsmanager.GetSecretValue', body: { SecretId: arnEnv.QR_SIGNING_SECRET_ARN } },
+      ]);
 
-    secretString = JSON.stringify({ current: 'n'.repeat(32), previous: CURRENT });
-    expect(await qrSigningKeys(arnEnv, start + SIGNING_KEYS_TTL_MS - 1)).toEqual({ current: CURRENT });
-    expect(requests).toHaveLength(1);
+      secretString = JSON.stringify({ current: 'n'.repeat(32), previous: CURRENT });
+      jest.setSystemTime((nowMs += SECRET_MAX_AGE_SECONDS * 1000));
+      expect(await qrSigningKeys(arnEnv)).toEqual({ current: CURRENT });
+      expect(requests).toHaveLength(1);
 
-    // After five minutes the rotation is seen: new codes are signed with the new key.
-    expect(await qrSigningKeys(arnEnv, start + SIGNING_KEYS_TTL_MS)).toEqual({
-      current: 'n'.repeat(32),
-      previous: CURRENT,
-    });
-    expect(requests).toHaveLength(2);
+      // Past five minutes the rotation is seen: new codes are signed with the new key.
+      jest.setSystemTime((nowMs += 1000));
+      expect(await qrSigningKeys(arnEnv)).toEqual({ current: 'n'.repeat(32), previous: CURRENT });
+      expect(requests).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test('without an ARN or a literal, the route says what is missing', async () => {
-    await expect(qrSigningKeys({}, 0)).rejects.toThrow(/QR_SIGNING_SECRET_ARN/);
+    await expect(qrSigningKeys({})).rejects.toThrow(/QR_SIGNING_SECRET_ARN/);
   });
 });
