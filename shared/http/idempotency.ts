@@ -258,57 +258,49 @@ async function committedWithWork(
  * released after a failure). The work's writes wait for the claim (shared/data/write-gate.ts): a
  * request that finds the key held has read, never written, and answers the holder's answer.
  */
-async function claimed(
+function claimed(
   store: IdempotencyStore,
   request: IdempotentRequest,
   hash: string,
   run: () => Promise<HttpResponse>,
   keeping: Keeping,
 ): Promise<HttpResponse> {
-  return gatingWrites(() => claimedInGate(store, request, hash, run, keeping));
-}
+  return gatingWrites(async () => {
+    // The claim, its release and its answer go outside the gate: they are the check, or undo it.
+    const claiming = outsideGate(() => store.begin(request.tenant, request.key, hash, Date.now()));
+    const keyHeld = new Error('The Idempotency-Key is held by another request');
+    holdWritesUntil(
+      claiming.then(
+        (claim) => (claim.started ? undefined : keyHeld),
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      ),
+    );
+    const release = () => settle(() => outsideGate(() => store.release(request.tenant, request.key)));
 
-async function claimedInGate(
-  store: IdempotencyStore,
-  request: IdempotentRequest,
-  hash: string,
-  run: () => Promise<HttpResponse>,
-  keeping: Keeping,
-): Promise<HttpResponse> {
-  // The claim, its release and its answer go outside the gate: they are the check, or undo it.
-  const claiming = outsideGate(() => store.begin(request.tenant, request.key, hash, Date.now()));
-  const keyHeld = new Error('The Idempotency-Key is held by another request');
-  holdWritesUntil(
-    claiming.then(
-      (claim) => (claim.started ? undefined : keyHeld),
-      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
-    ),
-  );
-  const release = () => settle(() => outsideGate(() => store.release(request.tenant, request.key)));
-
-  let outcome: { response: HttpResponse } | { failure: unknown };
-  try {
-    outcome = { response: await run() };
-  } catch (failure) {
-    outcome = { failure };
-  }
-  const claim = await claiming;
-  // Another check refused the request (the rate limit): the key is left free for its retry.
-  const refusal = await gateRefusal();
-  if (refusal && refusal !== keyHeld) {
-    if (claim.started) await release();
-    throw refusal;
-  }
-  if (!claim.started) return holderAnswer(store, request, hash, claim.record, keeping.redrawn);
-  if ('failure' in outcome) {
-    await release();
-    throw outcome.failure;
-  }
-  const { response } = outcome;
-  // Server-side failures are not the request's answer: leave the key free for a retry.
-  if (response.statusCode >= 500) await release();
-  else await settle(() => outsideGate(() => store.complete(request.tenant, request.key, keeping.record(response))));
-  return response;
+    let outcome: { response: HttpResponse } | { failure: unknown };
+    try {
+      outcome = { response: await run() };
+    } catch (failure) {
+      outcome = { failure };
+    }
+    const claim = await claiming;
+    // Another check refused the request (the rate limit): the key is left free for its retry.
+    const refusal = await gateRefusal();
+    if (refusal && refusal !== keyHeld) {
+      if (claim.started) await release();
+      throw refusal;
+    }
+    if (!claim.started) return holderAnswer(store, request, hash, claim.record, keeping.redrawn);
+    if ('failure' in outcome) {
+      await release();
+      throw outcome.failure;
+    }
+    const { response } = outcome;
+    // Server-side failures are not the request's answer: leave the key free for a retry.
+    if (response.statusCode >= 500) await release();
+    else await settle(() => outsideGate(() => store.complete(request.tenant, request.key, keeping.record(response))));
+    return response;
+  });
 }
 
 /**
