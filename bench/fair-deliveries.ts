@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { machineLine, median } from './run-facts';
+import { apiCall, type Answer } from './api-calls';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
 const { startLocalRuntime, IN_MEMORY } = await import('../infra/local/runtime');
@@ -92,17 +93,8 @@ receiver.listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-type Answer = Record<string, string>;
-async function call(method: string, route: string, token: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${runtime.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Answer;
-}
+const call = (method: string, route: string, token: string, body?: unknown): Promise<Answer> =>
+  apiCall(runtime.url, token, method, route, body);
 
 // Each client a tenant of its own. The local issuer knows three sandbox clients, and its authorizer
 // accepts only their client ids; a token naming its `tenant` works for that tenant, as a dashboard

@@ -13,6 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { apiCall } from './api-calls';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
 const { startLocalRuntime, IN_MEMORY } = await import('../infra/local/runtime');
@@ -40,16 +41,8 @@ async function tokenOf(runtime: Runtime): Promise<string> {
   return ((await answer.json()) as { access_token: string }).access_token;
 }
 
-async function call(runtime: Runtime, token: string, method: string, route: string, body?: unknown) {
-  const response = await fetch(`${runtime.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Record<string, string>;
-}
+const call = (runtime: Runtime, token: string, method: string, route: string, body?: unknown) =>
+  apiCall(runtime.url, token, method, route, body);
 
 /** The median milliseconds of `run` over REQUESTS runs, and the connector calls one run made. */
 async function measure(calls: () => number, run: (i: number) => Promise<unknown>) {

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { apiCall, type Answer } from './api-calls';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'ERROR';
 const { startLocalRuntime, IN_MEMORY } = await import('../infra/local/runtime');
@@ -46,19 +47,8 @@ receiver.listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/bench`;
 
-/** The fields of an answer this benchmark reads. */
-type Answer = Record<string, string>;
-
-async function call(method: string, route: string, token: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${runtime.url}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as Answer;
-}
+const call = (method: string, route: string, token: string, body?: unknown): Promise<Answer> =>
+  apiCall(runtime.url, token, method, route, body);
 
 const tokenAnswer = await fetch(`${runtime.url}/oauth2/token`, {
   method: 'POST',
