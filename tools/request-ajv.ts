@@ -60,10 +60,13 @@ const FORMATS: Record<RequestPart, FormatName[]> = {
   query: ['date-time', 'date', 'uuid'],
 };
 
-/** The AJV instance of a request part; `standalone` keeps the generated source for standaloneCode. */
+/**
+ * The AJV instance of a request part; `standalone` keeps the generated source for standaloneCode, and
+ * compiles each `$ref` as a call to its schema's one function (tools/shared-subschemas.ts).
+ */
 export function requestAjv(part: RequestPart, standalone = false): Ajv {
   return addFormats(
-    new Ajv({ ...AJV_OPTIONS[part], ...(standalone ? { code: { source: true, esm: true } } : {}) }),
+    new Ajv({ ...AJV_OPTIONS[part], ...(standalone ? { code: { source: true, esm: true }, inlineRefs: false } : {}) }),
     FORMATS[part],
   )
     .removeKeyword('pattern')
