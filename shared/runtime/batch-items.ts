@@ -1,11 +1,14 @@
 /**
- * A queue consumer's batch, one message after the other, as SQS's partial batch responses expect:
- * each message is parsed and handled inside its own try, so that a malformed or failing one is
- * reported alone and the others of its batch are done; and a batch takes no further message once
- * less than one message's worst time remains before the function's timeout, reporting the rest
- * unhandled, so that SQS hands them again instead of the whole batch after a timeout (which would
- * repeat the messages already handled: duplicate POSTs, message chains twice).
+ * A queue consumer's batch as SQS's partial batch responses expect, through Powertools Batch
+ * (processPartialResponse): each message is parsed and handled inside its own try, so that a
+ * malformed or failing one is reported alone and the others of its batch are done. Ours on top: a
+ * batch takes no further message once less than one message's worst time remains before the
+ * function's timeout, reporting the rest unhandled, so that SQS hands them again instead of the whole
+ * batch after a timeout (which would repeat the messages already handled: duplicate POSTs, message
+ * chains twice); and a batch whose every message failed is answered as such, not thrown (Powertools'
+ * default), so a consumer's errors stay the messages' own.
  */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 
 /** An SQS message as a batch hands it: its message attributes carry the sender's trace context, if any. */
@@ -27,18 +30,25 @@ export interface BatchOptions<Message> {
 export const timeForOneMore = (context: Pick<Context, 'getRemainingTimeInMillis'>, recordMs: number): boolean =>
   context.getRemainingTimeInMillis() > recordMs;
 
-export async function eachMessage<Message>(
+/** Thrown for a message left for want of time: reported to SQS, told to outOfTime rather than failed. */
+class LeftForLater extends Error {}
+
+/**
+ * The batch through Powertools' processor, one at a time or all at once. A processor keeps its batch's
+ * state, so each batch has its own: the local runtime runs a consumer's batches side by side in one
+ * process.
+ */
+async function processBatch<Message>(
   records: readonly QueueRecord[],
   context: Pick<Context, 'getRemainingTimeInMillis'>,
   options: BatchOptions<Message>,
+  processInParallel: boolean,
 ): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const [index, record] of records.entries()) {
-    if (!timeForOneMore(context, options.recordMs)) {
-      const left = records.slice(index);
-      options.outOfTime(left);
-      batchItemFailures.push(...left.map((r) => ({ itemIdentifier: r.messageId })));
-      break;
+  const left: QueueRecord[] = [];
+  const recordHandler = async (record: QueueRecord): Promise<void> => {
+    if (left.length > 0 || !timeForOneMore(context, options.recordMs)) {
+      left.push(record);
+      throw new LeftForLater();
     }
     let message: Message | undefined;
     try {
@@ -46,17 +56,35 @@ export async function eachMessage<Message>(
       await options.handle(message, record);
     } catch (error) {
       options.failed(record, error, message);
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      throw error;
     }
-  }
-  return { batchItemFailures };
+  };
+  const { batchItemFailures } = await processPartialResponse(
+    { Records: records as SQSRecord[] },
+    recordHandler,
+    new BatchProcessor(EventType.SQS),
+    { processInParallel, throwOnFullBatchFailure: false },
+  );
+  if (left.length > 0) options.outOfTime(left);
+  // In the batch's order, whichever finished first.
+  const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+  return {
+    batchItemFailures: records.filter((r) => failed.has(r.messageId)).map((r) => ({ itemIdentifier: r.messageId })),
+  };
 }
 
+/** A batch's messages one after the other, in the queue's order. */
+export const eachMessage = <Message>(
+  records: readonly QueueRecord[],
+  context: Pick<Context, 'getRemainingTimeInMillis'>,
+  options: BatchOptions<Message>,
+): Promise<SQSBatchResponse> => processBatch(records, context, options, false);
+
 /**
- * A batch whose messages are handled all at once, each inside its own try as eachMessage's: for a
- * consumer whose messages wait on others (the webhook sender's receivers), so that one slow message
- * does not hold back the rest of its batch. Every message starts now, so the batch needs one message's
- * worst time: with less left, none starts and all are reported unhandled.
+ * A batch whose messages are handled all at once: for a consumer whose messages wait on others (the
+ * webhook sender's receivers), so that one slow message does not hold back the rest of its batch.
+ * Every message starts now, so the batch needs one message's worst time: with less left, none starts
+ * and all are reported unhandled.
  */
 export async function allMessagesAtOnce<Message>(
   records: readonly QueueRecord[],
@@ -67,20 +95,7 @@ export async function allMessagesAtOnce<Message>(
     options.outOfTime(records);
     return { batchItemFailures: records.map((r) => ({ itemIdentifier: r.messageId })) };
   }
-  const failed = await Promise.all(
-    records.map(async (record) => {
-      let message: Message | undefined;
-      try {
-        message = options.parse(record.body);
-        await options.handle(message, record);
-        return undefined;
-      } catch (error) {
-        options.failed(record, error, message);
-        return { itemIdentifier: record.messageId };
-      }
-    }),
-  );
-  return { batchItemFailures: failed.filter((failure) => failure !== undefined) };
+  return processBatch(records, context, options, true);
 }
 
 /**

@@ -34,11 +34,12 @@ const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
 
 /**
  * Never in a bundle: Ajv's compiler (the schemas are compiled at build time), the X-Ray SDK, Powertools
- * but Parameters (the secrets cache, shared/data/secret-values.ts) and the commons it carries, and the
+ * but Parameters (the secrets cache, shared/data/secret-values.ts), Batch (the queue consumers'
+ * batches, shared/runtime/batch-items.ts) and the commons they carry, and the
  * SDK's credential providers and discovery that Lambda does not need (function-bundle.ts).
  */
 const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools(?!\/parameters\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools(?!\/parameters\/|\/batch\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
 
 /**
  * The AWS SDK's event-stream codec: left out of every bundle but those of the functions that touch

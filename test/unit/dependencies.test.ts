@@ -122,20 +122,22 @@ const KB = 1024;
  * none may grow, and one that falls under its limit leaves this list. docs/benchmarks/bundles.md
  * names what weighs most in each (the S3 client, the KMS, SQS and Secrets Manager clients, the
  * transfer order's validator). Those reading a secret grew by the 6 KB of Powertools Parameters when
- * it was taken (docs/dependencies.md).
+ * it was taken, the queue consumers by the 6.5 KB of Powertools Batch, which took reconcileSettlement
+ * past its limit (docs/dependencies.md).
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   receiveSettlementFile: 463,
-  settlePayment: 425,
+  settlePayment: 431,
   receiveSandboxInboundPayment: 435,
-  runReport: 431,
+  runReport: 438,
   paySandboxQrCode: 431,
   createPayment: 432,
   getReport: 416,
+  reconcileSettlement: 404,
   receiveNetworkCredit: 413,
   applyTransferStatus: 330,
   reverseNetworkCredit: 329,
-  sendWebhook: 320,
+  sendWebhook: 326,
   createRefund: 317,
   resolveKey: 323,
   validateKey: 319,
