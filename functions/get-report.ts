@@ -1,12 +1,12 @@
 /** GET /v1/reports/{id}: one of the client's reports, with a fresh download URL once SUCCEEDED. */
 import { systemClock } from '../shared/domain/clock';
 import { getReport } from '../shared/domain/reports';
-import { reportFiles } from '../shared/data/report-files';
+import { reportDownloads } from '../shared/data/report-downloads';
 import { dynamoReportStore } from '../shared/data/reports-repository';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'getReport',
   handle: ({ auth, path }) =>
-    getReport({ reports: dynamoReportStore, files: reportFiles, clock: systemClock }, auth.tenant, path.id),
+    getReport({ reports: dynamoReportStore, files: reportDownloads, clock: systemClock }, auth.tenant, path.id),
 });

@@ -16,7 +16,7 @@ import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { dynamoPaymentStore } from '../shared/data/payments-repository';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
-import { reportFiles } from '../shared/data/report-files';
+import { reportWriters } from '../shared/data/report-files';
 import { dynamoReportStore } from '../shared/data/reports-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
@@ -35,7 +35,7 @@ const deps = {
     refunds: dynamoRefundStore,
     customers: dynamoCustomerStore,
   },
-  files: reportFiles,
+  files: reportWriters,
   // The run's lease lasts its invocation's time (and a margin): no other run or sweep takes it until then.
   runMs: timeoutSeconds * 1000,
 };

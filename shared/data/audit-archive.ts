@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { ENV } from '../runtime/config';
 import { AUDIT_EVENT_ENTITY, linkAuditEvents, type ChainLink } from './audit-chain';
-import { s3 } from './s3-report-files';
+import { s3 } from './s3-client';
 
 export const AUDIT_ARCHIVE_PREFIX = 'audit/';
 

@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { SettlementFiles } from '../domain/settlement-files';
 import { ENV } from '../runtime/config';
-import { bucket, s3 } from './s3-report-files';
+import { bucket, s3 } from './s3-client';
 
 /** The names the settlement files have (settlementFileName): nothing else is ever read or written. */
 const FILE_NAME =

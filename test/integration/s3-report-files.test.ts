@@ -1,9 +1,10 @@
 /**
- * The S3 adapter of the report files (shared/data/s3-report-files.ts) as the AWS SDK drives it,
- * against a recording S3 endpoint on loopback (no S3 runs here): a file smaller than one part is one
- * PutObject; a larger one is a multipart upload of PART_BYTES parts sent as they fill (the writer
- * never holds more), completed with every part's ETag in order; a failed file is aborted; a download
- * URL is a presigned GetObject of the file that names its content type, its attachment and its expiry.
+ * The S3 adapters of the report files (shared/data/s3-report-files.ts, s3-report-downloads.ts) as
+ * lib-storage and the SDK drive them, against a recording S3 endpoint on loopback (no S3 runs here):
+ * a file smaller than one part is one PutObject; a larger one is a multipart upload of PART_BYTES
+ * parts sent as they fill (the writer holds the part going up and one write more, never more),
+ * completed with every part's ETag in order; a failed file is aborted; a download URL is a presigned
+ * GetObject of the file that names its content type, its attachment and its expiry.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -29,6 +30,9 @@ const operation = (call: Call): string =>
 let server: Server;
 const calls: Call[] = [];
 let s3: typeof import('../../shared/data/s3-report-files');
+let downloads: typeof import('../../shared/data/s3-report-downloads');
+/** Whether the endpoint refuses every UploadPart (a bucket policy that changed under a running report). */
+let refuseParts = false;
 
 const xml = (body: string) => `<?xml version="1.0" encoding="UTF-8"?>${body}`;
 
@@ -47,6 +51,9 @@ function answer(request: IncomingMessage, body: Buffer) {
       status: 200,
       body: xml('<InitiateMultipartUploadResult><UploadId>upload-1</UploadId></InitiateMultipartUploadResult>'),
     };
+  }
+  if (call.method === 'PUT' && url.searchParams.has('partNumber') && refuseParts) {
+    return { status: 403, body: xml('<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>') };
   }
   if (call.method === 'PUT' && url.searchParams.has('partNumber')) {
     return { status: 200, headers: { etag: `"etag-${url.searchParams.get('partNumber')}"` }, body: '' };
@@ -78,6 +85,7 @@ beforeAll(async () => {
   process.env[ENV.awsEndpoint] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env[ENV.reportBucketName] = 'report-files';
   s3 = await import('../../shared/data/s3-report-files');
+  downloads = await import('../../shared/data/s3-report-downloads');
 });
 afterAll(() => {
   delete process.env[ENV.awsEndpoint];
@@ -86,12 +94,13 @@ afterAll(() => {
 });
 beforeEach(() => {
   calls.length = 0;
+  refuseParts = false;
 });
 
 const NAME = 'reports/0b5e2a4c-1111-4222-8333-944455566677.csv';
 
 test('a file smaller than one part is one PutObject of text/csv', async () => {
-  const writer = await s3.s3ReportFiles.create(NAME);
+  const writer = await s3.s3ReportWriters.create(NAME);
   await writer.write('id,kind\r\n');
   await writer.write('a,PAYMENT\r\n');
   expect(calls).toEqual([]);
@@ -100,13 +109,13 @@ test('a file smaller than one part is one PutObject of text/csv', async () => {
 });
 
 test('a larger file goes up in parts as they fill, completed with their ETags in order', async () => {
-  const writer = await s3.s3ReportFiles.create(NAME);
+  const writer = await s3.s3ReportWriters.create(NAME);
   const page = `${'x'.repeat(1023)}\n`.repeat(1024); // 1 MiB, a page of a large report
   for (let i = 0; i < 12; i += 1) {
     await writer.write(page);
-    // Nothing is held past a part: at most PART_BYTES wait for the next UploadPart.
+    // Nothing is held past a part: the part going up and the page that followed it, at most.
     const sent = calls.filter((c) => c.query.has('partNumber')).reduce((sum, c) => sum + c.bytes, 0);
-    expect((i + 1) * page.length - sent).toBeLessThan(s3.PART_BYTES);
+    expect((i + 1) * page.length - sent).toBeLessThanOrEqual(s3.PART_BYTES + page.length);
   }
   await writer.close();
   expect(calls.map((c) => [c.method, operation(c), c.bytes])).toEqual([
@@ -129,9 +138,16 @@ test('a larger file goes up in parts as they fill, completed with their ETags in
   ]);
 });
 
-test('a file given up is aborted: no part stays billed, no object is made', async () => {
-  const writer = await s3.s3ReportFiles.create(NAME);
+test('a file given up before its first part is full makes no call', async () => {
+  const writer = await s3.s3ReportWriters.create(NAME);
   await writer.write('x'.repeat(s3.PART_BYTES));
+  await writer.abort();
+  expect(calls).toEqual([]);
+});
+
+test('a file given up is aborted: no part stays billed, no object is made', async () => {
+  const writer = await s3.s3ReportWriters.create(NAME);
+  await writer.write('x'.repeat(s3.PART_BYTES + 1));
   await writer.abort();
   expect(calls.map((c) => [c.method, operation(c)])).toEqual([
     ['POST', 'uploads'],
@@ -142,7 +158,7 @@ test('a file given up is aborted: no part stays billed, no object is made', asyn
 
 test('a download URL is a presigned GetObject of the file, as an attachment, until its expiry', async () => {
   const expiresAt = new Date(Date.now() + 15 * 60 * 1000).toISOString();
-  const url = new URL(await s3.s3ReportFiles.downloadUrl(NAME, 'movements-2026-03-14.csv', expiresAt));
+  const url = new URL(await downloads.s3ReportDownloads.downloadUrl(NAME, 'movements-2026-03-14.csv', expiresAt));
   expect(url.pathname).toBe(`/report-files/${NAME}`);
   expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
   expect(Number(url.searchParams.get('X-Amz-Expires'))).toBeGreaterThanOrEqual(899);
@@ -151,4 +167,16 @@ test('a download URL is a presigned GetObject of the file, as an attachment, unt
   expect(url.searchParams.get('response-content-disposition')).toBe('attachment; filename="movements-2026-03-14.csv"');
   expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
   expect(calls).toEqual([]);
+});
+
+test('a part refused fails the file at its close, and the upload is aborted', async () => {
+  refuseParts = true;
+  const writer = await s3.s3ReportWriters.create(NAME);
+  await writer.write('x'.repeat(s3.PART_BYTES + 1));
+  await expect(writer.close()).rejects.toThrow(/Access Denied/);
+  expect(calls.map((c) => [c.method, operation(c)])).toEqual([
+    ['POST', 'uploads'],
+    ['PUT', 'partNumber&uploadId'],
+    ['DELETE', 'uploadId'],
+  ]);
 });

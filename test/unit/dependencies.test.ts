@@ -123,13 +123,13 @@ const KB = 1024;
  * names what weighs most in each (the S3 client, the KMS, SQS and Secrets Manager clients, the
  * transfer order's validator). Those reading a secret grew by the 6 KB of Powertools Parameters when
  * it was taken, the queue consumers by the 6.5 KB of Powertools Batch, which took reconcileSettlement
- * past its limit (docs/dependencies.md).
+ * past its limit, and runReport by 5 KB for lib-storage's Upload (docs/dependencies.md).
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   receiveSettlementFile: 463,
   settlePayment: 431,
   receiveSandboxInboundPayment: 435,
-  runReport: 438,
+  runReport: 443,
   paySandboxQrCode: 431,
   createPayment: 432,
   getReport: 416,
