@@ -3,7 +3,6 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { setCustomerStatus } from '../shared/domain/customers';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { UpdateCustomerRequest } from '../shared/schemas/customers';
 import { updateCustomerRequest } from '../shared/schemas/generated/customers';
@@ -11,7 +10,6 @@ import { updateCustomerRequest } from '../shared/schemas/generated/customers';
 const deps = {
   customers: dynamoCustomerStore,
   followers: dynamoAccountStore,
-  sponsorBank: dynamoSponsorBank,
   ...systemNewRecords,
 };
 

@@ -50,9 +50,10 @@ export const customerRoutes: RouteFamily = {
       schemas: { body: 'updateCustomerRequestSchema', query: 'emptyQuerySchema', response: 'customerSchema' },
       problems: ['CONCURRENT_UPDATE', 'MERCHANT_NOT_APPROVED'],
       scopes: [SCOPES.customersWrite],
-      // Reads the customer, updates it with its customer.updated event and its audit event (Puts) in one
-      // transaction, then finds its accounts (Query) and updates their status copies.
-      tableActions: ['GetItem', 'UpdateItem', 'Query', 'PutItem'],
+      // Reads the customer beside its accounts (Query), updates it with its customer.updated event and
+      // its audit event (Puts) in one transaction, which checks the sponsor bank's approval when it
+      // activates (ConditionCheckItem), then updates the accounts' status copies.
+      tableActions: ['GetItem', 'UpdateItem', 'Query', 'PutItem', 'ConditionCheckItem'],
       writesMoney: true,
     },
     {

@@ -12,6 +12,7 @@ import { getRecord } from './records';
 import { insertListed, listedReads, type ListedKind } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { eventsPut } from './events';
+import { approvedForCheck } from './sponsor-bank-repository';
 import { writeUnless } from './transactions';
 
 /** The scope of a customer in its collection: one partition per NIT. */
@@ -72,7 +73,7 @@ export const dynamoCustomerStore: CustomerStore = {
    * was read with: the customer as the change leaves it (its status_version one more), or undefined
    * when another change came first.
    */
-  async updateStatus(seen, status, now, events) {
+  async updateStatus(seen, status, now, events, approvedFor) {
     const updated: StoredCustomer = {
       ...seen,
       status,
@@ -85,8 +86,18 @@ export const dynamoCustomerStore: CustomerStore = {
       now,
       counter: 'status_version',
     });
-    const refused = await writeUnless(
-      [{ item: { Update: change }, refused: () => 'lost' as const }],
+    const refused = await writeUnless<'lost' | 'not_approved'>(
+      [
+        { item: { Update: change }, refused: () => 'lost' },
+        ...(approvedFor === undefined
+          ? []
+          : [
+              {
+                item: approvedForCheck(seen.identification_number, approvedFor),
+                refused: () => 'not_approved' as const,
+              },
+            ]),
+      ],
       [
         ...eventsPut(events?.(updated) ?? []),
         // Whoever changes it: the client (PATCH), or the sponsor bank revoking the merchant (its actor).
@@ -99,6 +110,6 @@ export const dynamoCustomerStore: CustomerStore = {
         }),
       ],
     );
-    return refused ? undefined : updated;
+    return refused === 'lost' ? undefined : (refused ?? updated);
   },
 };

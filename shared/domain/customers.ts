@@ -40,7 +40,9 @@ export interface CustomerStore extends RecordReader<StoredCustomer, CustomerList
   findByNit(tenant: string, nit: string): Promise<StoredCustomer | undefined>;
   /**
    * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
-   * customer as stored afterwards, or undefined when another change came first.
+   * customer as stored afterwards, or undefined when another change came first. With `approvedFor`
+   * (a client), only while the sponsor bank approves the customer's NIT for it (approvedFor,
+   * sponsor-bank.ts), checked in the change's own write: else 'not_approved', nothing written.
    */
   updateStatus(
     seen: StoredCustomer,
@@ -48,7 +50,8 @@ export interface CustomerStore extends RecordReader<StoredCustomer, CustomerList
     now: string,
     /** The change's events, written with it (customer.updated), made from the customer as changed. */
     events?: (updated: StoredCustomer) => readonly DomainEvent[],
-  ): Promise<StoredCustomer | undefined>;
+    approvedFor?: string,
+  ): Promise<StoredCustomer | undefined | 'not_approved'>;
 }
 
 /** What a customer's status change must reach besides the customer: its accounts' copies. */
@@ -138,8 +141,6 @@ export const getOwnCustomer = ownReader<StoredCustomer>('Customer');
 export interface SetCustomerStatusDeps {
   readonly customers: Pick<CustomerStore, 'get' | 'updateStatus'>;
   readonly ids: IdGenerator;
-  /** Activating asks the sponsor bank: a merchant it revoked, or approved for another client, stays INACTIVE. */
-  readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant'>;
   readonly followers: CustomerStatusFollowers;
   readonly clock: Clock;
 }
@@ -165,15 +166,17 @@ export async function setCustomerStatus(
     deps.followers.accountIdsOf(id),
   ]);
   let customer = first;
-  if (status === 'ACTIVE' && customer.status !== 'ACTIVE') {
-    if (!approvedFor(await deps.sponsorBank.findMerchant(customer.identification_number), tenant)) {
-      throw merchantNotApproved();
-    }
-  }
   for (let attempt = 1; customer.status !== status; attempt += 1) {
-    const updated = await deps.customers.updateStatus(customer, status, deps.clock.now(), (changed) => [
-      newEvent(deps.ids, tenant, 'customer.updated', changed.updated_at, publicCustomer(changed)),
-    ]);
+    const updated = await deps.customers.updateStatus(
+      customer,
+      status,
+      deps.clock.now(),
+      (changed) => [newEvent(deps.ids, tenant, 'customer.updated', changed.updated_at, publicCustomer(changed))],
+      // Activating holds only while the sponsor bank approves the merchant for this client: a merchant
+      // it revoked, or approved for another client, stays INACTIVE.
+      status === 'ACTIVE' ? tenant : undefined,
+    );
+    if (updated === 'not_approved') throw merchantNotApproved();
     if (updated) {
       customer = updated;
       break;

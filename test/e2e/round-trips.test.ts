@@ -138,6 +138,22 @@ describe('POST /v1/payments: the reads that do not depend on each other in one r
   });
 });
 
+describe("PATCH /v1/customers/{id}: the sponsor bank's approval checked in the change's own transaction", () => {
+  test('activating: the customer with its accounts and the counter, the transaction, the copies', async () => {
+    const patch = (status: string) =>
+      api.request('PATCH', `/v1/customers/${party.customerId}`, { token: party.token, body: { status } });
+    expect(succeeded(await patch('INACTIVE'))).toEqual({ status: 200, problem: undefined });
+    const { answer, trips } = await onTheWire(() => patch('ACTIVE'), 'updateCustomer');
+    expect(succeeded(answer)).toEqual({ status: 200, problem: undefined });
+    expect(answer.body['status']).toBe('ACTIVE');
+    expect(trips).toEqual([
+      ['GetItem CUSTOMER', 'Query', 'UpdateItem RATE_WINDOW'],
+      ['TransactWriteItems'],
+      ['Query', 'UpdateItem ACCOUNT'],
+    ]);
+  });
+});
+
 /**
  * The routes whose request path takes more than 3 round trips, and why. Every other write route
  * takes at most 3, the tenant's counter included (it runs beside the first reads).

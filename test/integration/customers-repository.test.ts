@@ -1,6 +1,8 @@
 /** Customers in DynamoDB Local: round trip, and one NIT per client even under concurrent inserts. */
 import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredCustomer } from '../../shared/domain/customers';
+import { approvedFor, EVERY_PLATFORM } from '../../shared/domain/sponsor-bank';
 import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
 
 let table: TestTable;
@@ -169,7 +171,9 @@ describe('status changes and lists', () => {
       gsi2sk: `${later}#${linked.id}`,
       gsi4sk: `${later}#${linked.id}`,
     });
-    await expect(store.updateStatus(updated!, 'ACTIVE', later)).resolves.toMatchObject({ status_version: 2 });
+    await expect(store.updateStatus(updated as StoredCustomer, 'ACTIVE', later)).resolves.toMatchObject({
+      status_version: 2,
+    });
   });
 
   test('updateStatus from a stale read changes nothing and answers undefined', async () => {
@@ -181,6 +185,40 @@ describe('status changes and lists', () => {
       store.updateStatus({ ...linked, id: randomUUID() }, 'INACTIVE', linked.created_at),
     ).resolves.toBeUndefined();
   });
+
+  /** The sponsor bank's approval of a NIT as stored: its fields as given (none: a legacy sandbox approval). */
+  const storeApproval = async (nit: string, fields: Record<string, string>) => {
+    const { itemKeys } = await import('../../shared/data/item-keys');
+    await table.documents.send(
+      new PutCommand({
+        TableName: table.tableName,
+        Item: { ...itemKeys.sponsorMerchant(nit), entity: 'SPONSOR_MERCHANT', identification_number: nit, ...fields },
+      }),
+    );
+  };
+
+  test.each([
+    ['no approval', undefined],
+    ['approved for this client', { platform: 'me', approval_status: 'APPROVED' }],
+    ['approved for every client', { platform: EVERY_PLATFORM, approval_status: 'APPROVED' }],
+    ['approved for another client', { platform: 'other', approval_status: 'APPROVED' }],
+    ['revoked', { platform: 'me', approval_status: 'REVOKED' }],
+    ['stored before approvals named a platform or status', {}],
+  ])(
+    "activating under the bank's approval (%s) answers as approvedFor says, in the change's own write",
+    async (_, fields) => {
+      const { dynamoSponsorBank } = await import('../../shared/data/sponsor-bank-repository');
+      const inactive = { ...customer('me', uniqueNit()), status: 'INACTIVE' as const };
+      await store.insert(inactive);
+      if (fields) await storeApproval(inactive.identification_number, fields);
+      const approved = approvedFor(await dynamoSponsorBank.findMerchant(inactive.identification_number), 'me');
+
+      const answer = await store.updateStatus(inactive, 'ACTIVE', new Date().toISOString(), undefined, 'me');
+
+      expect(answer === 'not_approved').toBe(!approved);
+      expect((await store.get(inactive.id))?.status).toBe(approved ? 'ACTIVE' : 'INACTIVE');
+    },
+  );
 
   test('the list counts per tenant, filters by status, mobile and NIT (its own partition)', async () => {
     const tenant = uniqueTenant();

@@ -275,16 +275,27 @@ describe('listAccounts', () => {
 });
 
 describe('setCustomerStatus', () => {
-  function statusDeps(initial: StoredCustomer, raceOnce = false, approvedFor = TENANT) {
+  /** `approvedPlatform`: the client the sponsor bank approves the merchant for (the store checks it). */
+  function statusDeps(initial: StoredCustomer, raceOnce = false, approvedPlatform = TENANT) {
     let current = initial;
     let raced = !raceOnce;
     const propagated: [string, CustomerStatus, number][] = [];
+    const asked: (string | undefined)[] = [];
     return {
       propagated,
+      asked,
       current: () => current,
       customers: {
         get: async () => current,
-        updateStatus: async (seen: StoredCustomer, status: CustomerStatus, now: string) => {
+        updateStatus: async (
+          seen: StoredCustomer,
+          status: CustomerStatus,
+          now: string,
+          _events?: unknown,
+          approvedFor?: string,
+        ) => {
+          asked.push(approvedFor);
+          if (approvedFor !== undefined && approvedFor !== approvedPlatform) return 'not_approved' as const;
           if (!raced) {
             // Another request changes the customer first.
             raced = true;
@@ -307,16 +318,6 @@ describe('setCustomerStatus', () => {
           expect(known).toEqual(['acc_1']);
           propagated.push([id, status, version]);
         },
-      },
-      sponsorBank: {
-        findMerchant: async (nit: string): Promise<ApprovedMerchant | undefined> => ({
-          identificationType: 'NIT',
-          identificationNumber: nit,
-          businessName: 'Tienda La Esperanza SAS',
-          approvedAt: NOW,
-          platform: approvedFor,
-          status: 'APPROVED',
-        }),
       },
       clock: { now: () => '2025-06-16T00:00:00.000Z' },
       ids: { newId: () => '22222222-2222-4222-8222-222222222222' },
@@ -347,15 +348,17 @@ describe('setCustomerStatus', () => {
     expect(d.propagated).toEqual([[CUSTOMER_ID, 'INACTIVE', 7]]);
   });
 
-  test('a merchant the bank approves for another client now is not activated again', async () => {
+  test("a merchant the bank approves for another client now is not activated again: the change's write checks", async () => {
     const d = statusDeps(customer({ status: 'INACTIVE' }), false, 'sandbox-client-b');
     expect(await codeOf(setCustomerStatus(d, TENANT, CUSTOMER_ID, 'ACTIVE'))).toBe('MERCHANT_NOT_APPROVED');
     expect(d.current().status).toBe('INACTIVE');
+    expect(d.asked).toEqual([TENANT]);
     // Deactivating asks nobody.
     const active = statusDeps(customer(), false, 'sandbox-client-b');
     await expect(setCustomerStatus(active, TENANT, CUSTOMER_ID, 'INACTIVE')).resolves.toMatchObject({
       status: 'INACTIVE',
     });
+    expect(active.asked).toEqual([undefined]);
   });
 
   test("another client's customer is 403, an unknown one 404", async () => {
