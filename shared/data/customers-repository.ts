@@ -12,8 +12,29 @@ import { getRecord } from './records';
 import { insertListed, listedReads, type ListedKind } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { eventsPut } from './events';
-import { approvedForCheck } from './sponsor-bank-repository';
-import { writeUnless } from './transactions';
+import { tableName } from './client';
+import { writeUnless, type TransactItem } from './transactions';
+
+/**
+ * A transaction item that holds only while the sponsor bank approves the merchant of `nit` for one of
+ * `platforms` (or names none) and has not revoked it: approvedFor (shared/domain/sponsor-bank.ts) as
+ * a condition, checked in the write it guards, so that a revocation cannot land between a read of
+ * the approval and the write.
+ */
+const approvalCheck = (nit: string, platforms: readonly string[]): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName(),
+    Key: itemKeys.sponsorMerchant(nit),
+    ConditionExpression:
+      'attribute_exists(pk) AND (attribute_not_exists(approval_status) OR approval_status <> :revoked) AND ' +
+      `(attribute_not_exists(#platform) OR #platform IN (${platforms.map((_, i) => `:platform${i}`).join(', ')}))`,
+    ExpressionAttributeNames: { '#platform': 'platform' },
+    ExpressionAttributeValues: {
+      ':revoked': 'REVOKED',
+      ...Object.fromEntries(platforms.map((platform, i) => [`:platform${i}`, platform])),
+    },
+  },
+});
 
 /** The scope of a customer in its collection: one partition per NIT. */
 const nitScope = (nit: string): string => `NIT#${nit}`;
@@ -93,7 +114,7 @@ export const dynamoCustomerStore: CustomerStore = {
           ? []
           : [
               {
-                item: approvedForCheck(seen.identification_number, approvedFor),
+                item: approvalCheck(seen.identification_number, approvedFor),
                 refused: () => 'not_approved' as const,
               },
             ]),

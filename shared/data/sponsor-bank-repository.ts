@@ -4,39 +4,15 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  EVERY_PLATFORM,
-  type ApprovalWriter,
-  type ApprovedAccount,
-  type ApprovedMerchant,
-  type SponsorBankStore,
-} from '../domain/sponsor-bank';
+import type { ApprovalWriter, ApprovedAccount, ApprovedMerchant, SponsorBankStore } from '../domain/sponsor-bank';
 import { dynamo, tableName } from './client';
 import { queryItemCollection } from './item-collection';
 import { itemKeys } from './item-keys';
-import type { TransactItem } from './transactions';
 
 interface AccountItem {
   readonly number: string;
   readonly available_balance_cents: number;
 }
-
-/**
- * A transaction item that holds only while the sponsor bank approves the merchant of `nit` for
- * `tenant`: approvedFor (shared/domain/sponsor-bank.ts) as a condition, checked in the same
- * transaction as the write it guards, so that a revocation cannot land between a read and the write.
- */
-export const approvedForCheck = (nit: string, tenant: string): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName(),
-    Key: itemKeys.sponsorMerchant(nit),
-    ConditionExpression:
-      'attribute_exists(pk) AND (attribute_not_exists(approval_status) OR approval_status <> :revoked) AND ' +
-      '(attribute_not_exists(#platform) OR #platform IN (:every, :tenant))',
-    ExpressionAttributeNames: { '#platform': 'platform' },
-    ExpressionAttributeValues: { ':revoked': 'REVOKED', ':every': EVERY_PLATFORM, ':tenant': tenant },
-  },
-});
 
 export const dynamoSponsorBank: SponsorBankStore = {
   async findMerchant(nit: string): Promise<ApprovedMerchant | undefined> {

@@ -6,7 +6,7 @@ import { newEvent, type DomainEvent } from './events';
 import { ownReader } from './ownership';
 import { listOf, type RecordReader } from './lists';
 import { normaliseMobilePhone } from './phone';
-import { approvedFor, claimsAcrossClients, type SponsorBankStore } from './sponsor-bank';
+import { approvedFor, claimsAcrossClients, platformsApprovingFor, type SponsorBankStore } from './sponsor-bank';
 
 /** A customer as stored: the public object plus the client (tenant) that linked it. */
 export interface StoredCustomer extends Customer {
@@ -41,8 +41,9 @@ export interface CustomerStore extends RecordReader<StoredCustomer, CustomerList
   /**
    * Sets the status (and updated_at) unless the status changed since `seen` was read; answers the
    * customer as stored afterwards, or undefined when another change came first. With `approvedFor`
-   * (a client), only while the sponsor bank approves the customer's NIT for it (approvedFor,
-   * sponsor-bank.ts), checked in the change's own write: else 'not_approved', nothing written.
+   * (platformsApprovingFor a client), only while the sponsor bank approves the customer's NIT for one
+   * of them (approvedFor, sponsor-bank.ts), checked in the change's own write: else 'not_approved',
+   * nothing written.
    */
   updateStatus(
     seen: StoredCustomer,
@@ -50,7 +51,7 @@ export interface CustomerStore extends RecordReader<StoredCustomer, CustomerList
     now: string,
     /** The change's events, written with it (customer.updated), made from the customer as changed. */
     events?: (updated: StoredCustomer) => readonly DomainEvent[],
-    approvedFor?: string,
+    approvedFor?: readonly string[],
   ): Promise<StoredCustomer | undefined | 'not_approved'>;
 }
 
@@ -174,7 +175,7 @@ export async function setCustomerStatus(
       (changed) => [newEvent(deps.ids, tenant, 'customer.updated', changed.updated_at, publicCustomer(changed))],
       // Activating holds only while the sponsor bank approves the merchant for this client: a merchant
       // it revoked, or approved for another client, stays INACTIVE.
-      status === 'ACTIVE' ? tenant : undefined,
+      status === 'ACTIVE' ? platformsApprovingFor(tenant) : undefined,
     );
     if (updated === 'not_approved') throw merchantNotApproved();
     if (updated) {

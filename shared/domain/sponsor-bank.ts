@@ -55,6 +55,13 @@ export interface SponsorBankStore {
   ): Promise<ApprovedAccount[] | 'other_platform'>;
 }
 
+/**
+ * The platforms an approval may name for `tenant` to hold it: its own, or every platform. What
+ * approvedFor checks of a read approval, a store checks as a condition (an approval that names none,
+ * stored before approvals named them, holds too).
+ */
+export const platformsApprovingFor = (tenant: string): readonly string[] => [tenant, EVERY_PLATFORM];
+
 /** Whether `tenant` may link the merchant of this approval (and its accounts) now. */
 export const approvedFor = (approval: ApprovedMerchant | undefined, tenant: string): approval is ApprovedMerchant =>
   approval !== undefined &&

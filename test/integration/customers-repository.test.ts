@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { StoredCustomer } from '../../shared/domain/customers';
-import { approvedFor, EVERY_PLATFORM } from '../../shared/domain/sponsor-bank';
+import { approvedFor, EVERY_PLATFORM, platformsApprovingFor } from '../../shared/domain/sponsor-bank';
 import { createTestTable, type Item, type TestTable } from '../support/dynamo-table';
 
 let table: TestTable;
@@ -213,7 +213,13 @@ describe('status changes and lists', () => {
       if (fields) await storeApproval(inactive.identification_number, fields);
       const approved = approvedFor(await dynamoSponsorBank.findMerchant(inactive.identification_number), 'me');
 
-      const answer = await store.updateStatus(inactive, 'ACTIVE', new Date().toISOString(), undefined, 'me');
+      const answer = await store.updateStatus(
+        inactive,
+        'ACTIVE',
+        new Date().toISOString(),
+        undefined,
+        platformsApprovingFor('me'),
+      );
 
       expect(answer === 'not_approved').toBe(!approved);
       expect((await store.get(inactive.id))?.status).toBe(approved ? 'ACTIVE' : 'INACTIVE');

@@ -280,7 +280,7 @@ describe('setCustomerStatus', () => {
     let current = initial;
     let raced = !raceOnce;
     const propagated: [string, CustomerStatus, number][] = [];
-    const asked: (string | undefined)[] = [];
+    const asked: (readonly string[] | undefined)[] = [];
     return {
       propagated,
       asked,
@@ -292,10 +292,10 @@ describe('setCustomerStatus', () => {
           status: CustomerStatus,
           now: string,
           _events?: unknown,
-          approvedFor?: string,
+          approvedFor?: readonly string[],
         ) => {
           asked.push(approvedFor);
-          if (approvedFor !== undefined && approvedFor !== approvedPlatform) return 'not_approved' as const;
+          if (approvedFor !== undefined && !approvedFor.includes(approvedPlatform)) return 'not_approved' as const;
           if (!raced) {
             // Another request changes the customer first.
             raced = true;
@@ -352,7 +352,7 @@ describe('setCustomerStatus', () => {
     const d = statusDeps(customer({ status: 'INACTIVE' }), false, 'sandbox-client-b');
     expect(await codeOf(setCustomerStatus(d, TENANT, CUSTOMER_ID, 'ACTIVE'))).toBe('MERCHANT_NOT_APPROVED');
     expect(d.current().status).toBe('INACTIVE');
-    expect(d.asked).toEqual([TENANT]);
+    expect(d.asked).toEqual([[TENANT, EVERY_PLATFORM]]);
     // Deactivating asks nobody.
     const active = statusDeps(customer(), false, 'sandbox-client-b');
     await expect(setCustomerStatus(active, TENANT, CUSTOMER_ID, 'INACTIVE')).resolves.toMatchObject({
