@@ -1,7 +1,7 @@
 /** POST /v1/payments/{id}/refunds: give an INBOUND payment's money back to its payer, in full or in part (docs/refunds.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { createRefund } from '../shared/domain/refunds';
-import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { httpHandler } from '../shared/http/handler';
 import { runtimeConfig } from '../shared/runtime/config';
@@ -16,7 +16,7 @@ export const handler = httpHandler<CreateRefundRequest, Record<string, never>, {
     createRefund(
       {
         ...systemNewRecords,
-        payments: dynamoPaymentStore,
+        payments: dynamoPaymentReads,
         refunds: dynamoRefundStore,
         // After the refund's commit: a failed send answers the refund all the same (functions/after-commit.ts).
         queue: refundsAfterCommit(),

@@ -1,9 +1,9 @@
 /** GET /v1/payments/{id}: one of the client's payments. */
 import { getOwnPayment, publicPayment } from '../shared/domain/payments';
-import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'getPayment',
-  handle: async ({ auth, path }) => publicPayment(await getOwnPayment(dynamoPaymentStore, auth.tenant, path.id)),
+  handle: async ({ auth, path }) => publicPayment(await getOwnPayment(dynamoPaymentReads, auth.tenant, path.id)),
 });

@@ -1,7 +1,7 @@
 /** GET /v1/payments: the client's payments, a page at a time. */
 import { systemClock } from '../shared/domain/clock';
 import { listPayments } from '../shared/domain/payments';
-import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { httpHandler } from '../shared/http/handler';
 import type { PaymentListQuery } from '../shared/schemas/payments';
 import { paymentListQuery } from '../shared/schemas/generated/payments';
@@ -9,5 +9,5 @@ import { paymentListQuery } from '../shared/schemas/generated/payments';
 export const handler = httpHandler<undefined, PaymentListQuery>({
   name: 'listPayments',
   query: paymentListQuery,
-  handle: ({ auth, query }) => listPayments(dynamoPaymentStore, auth.tenant, query, systemClock.now()),
+  handle: ({ auth, query }) => listPayments(dynamoPaymentReads, auth.tenant, query, systemClock.now()),
 });

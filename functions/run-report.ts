@@ -14,7 +14,7 @@ import { runReport } from '../shared/domain/report-runs';
 import { dynamoAccountStore } from '../shared/data/accounts-repository';
 import { dynamoCustomerStore } from '../shared/data/customers-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
-import { dynamoPaymentStore } from '../shared/data/payments-repository';
+import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { reportWriters } from '../shared/data/report-files';
 import { dynamoReportStore } from '../shared/data/reports-repository';
@@ -29,7 +29,7 @@ const deps = {
   ...systemNewRecords,
   reports: dynamoReportStore,
   sources: {
-    payments: dynamoPaymentStore,
+    payments: dynamoPaymentReads,
     accounts: dynamoAccountStore,
     ledger: dynamoLedgerStore,
     refunds: dynamoRefundStore,

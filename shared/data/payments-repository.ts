@@ -9,7 +9,7 @@
  */
 import { writeReview } from './transfer-reviews';
 import { auditItems, operatorAuditItems } from './audit-trail';
-import type { PaymentListFilters, PaymentWrite, StoredPayment } from '../domain/payments';
+import type { PaymentWrite, StoredPayment } from '../domain/payments';
 import type { DecisionOutcome, InboundPaymentStore } from '../domain/receive-payment';
 import type { ResolutionPaymentStore, ResolutionPaymentResult, ResolutionPaymentWrite } from '../domain/pay-resolution';
 import type { SettlementStore } from '../domain/settlement';
@@ -18,42 +18,18 @@ import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventsPut } from './events';
 import { listPartitions, listedRecordPut, type ListedRecord } from './inserts';
 import { itemKeys } from './item-keys';
-import { listedReads, listingOf, underCustomer } from './listed-records';
+import { listingOf } from './listed-records';
 import { balanceMoveItems } from './movements';
 import { writeWithLedgerDays, type LedgerWriteOutcome } from './ledger-transaction';
 import { resolutionPut } from './directory-repository';
 import { counterIncrementsOf } from './counters';
 import { dayTotalsUpdates } from './payment-totals';
-import { searchedId, searchTerms, searchTextOf } from './payment-search';
-import { detailJoin, detailPut, readPayment, withoutDetails } from './payment-details';
+import { searchTextOf } from './payment-search';
+import { detailPut, withoutDetails } from './payment-details';
+import { dynamoPaymentReads, PAYMENTS } from './payment-reads';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
-
-const BY_CUSTOMER = underCustomer<StoredPayment, PaymentListFilters>(
-  'PAYMENT',
-  itemKeys.payment,
-  (filters) => ({
-    account_id: filters.accountId,
-    direction: filters.direction,
-    status: filters.status,
-    qr_code_reference: filters.qrCodeReference,
-    amount_cents: filters.amountCents,
-    id: searchedId(filters.search),
-  }),
-  // A retry meets the payment its first request wrote a moment before.
-  true,
-);
-
-const PAYMENTS = {
-  ...BY_CUSTOMER,
-  where: (filters: PaymentListFilters) => ({
-    ...BY_CUSTOMER.where(filters),
-    contains: { search: searchTerms(filters.search) },
-  }),
-  // Its lists read its details with it (shared/data/payment-details.ts).
-  join: detailJoin,
-};
 
 /** The Put of a payment's own item (its details apart), with the words it is found by. */
 const paymentItemPut = (payment: StoredPayment): TransactItem =>
@@ -182,14 +158,8 @@ const PAYEE = 'payee';
 const QR_CODE = 'qr-code';
 const KEY = 'key';
 
-const paymentReads = {
-  ...listedReads(PAYMENTS),
-  // A retry meets the payment its first request wrote a moment before: strongly consistent.
-  get: (id: string): Promise<StoredPayment | undefined> => readPayment(id, true),
-};
-
 export const dynamoPaymentStore: ResolutionPaymentStore = {
-  ...paymentReads,
+  ...dynamoPaymentReads,
 
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
     const payment = write.payments[0]!;
@@ -268,7 +238,7 @@ async function decideInbound({
 }
 
 export const dynamoSettlementStore: SettlementStore = {
-  get: paymentReads.get,
+  get: dynamoPaymentReads.get,
 
   async answer(write: PaymentWrite): Promise<boolean> {
     // An operator's answer (npm run ops:transfer-status) is audited in its own transaction; the
@@ -296,7 +266,7 @@ export const dynamoSettlementStore: SettlementStore = {
 };
 
 export const dynamoInboundPaymentStore: InboundPaymentStore = {
-  get: paymentReads.get,
+  get: dynamoPaymentReads.get,
 
   async receive({ payment, workDueAt, keyId, code, events }) {
     const due = workDueAt ? { workDueAt: { [payment.id]: workDueAt } } : {};

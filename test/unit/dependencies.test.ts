@@ -131,7 +131,7 @@ const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   receiveSettlementFile: 463,
   settlePayment: 432,
   receiveSandboxInboundPayment: 436,
-  runReport: 443,
+  runReport: 434,
   paySandboxQrCode: 432,
   createPayment: 432,
   getReport: 416,
@@ -140,12 +140,11 @@ const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   applyTransferStatus: 330,
   reverseNetworkCredit: 329,
   sendWebhook: 326,
-  createRefund: 317,
+  createRefund: 307,
   resolveKey: 324,
   validateKey: 319,
   applyMerchantDecision: 322,
   registerKey: 313,
-  listPayments: 303,
   createWebhook: 303,
 };
 
