@@ -1,7 +1,7 @@
 /** PATCH /v1/keys/{id}/activate: a SUSPENDED key resolves again (docs/keys.md). */
 import { systemClock } from '../shared/domain/clock';
 import { changeKeyStatus } from '../shared/domain/keys';
-import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoKeyWrites } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
 import { stagePublisher } from './network-ports';
 
@@ -9,7 +9,7 @@ export const handler = httpHandler<undefined, Record<string, never>, { id: strin
   name: 'activateKey',
   handle: ({ auth, path }) =>
     changeKeyStatus(
-      { keys: dynamoKeyStore, publisher: stagePublisher, clock: systemClock },
+      { keys: dynamoKeyWrites, publisher: stagePublisher, clock: systemClock },
       auth.tenant,
       path.id,
       'activate',

@@ -6,9 +6,9 @@
  */
 import { systemNewRecords } from '../shared/domain/clock';
 import { applyMerchantDecision } from '../shared/domain/onboarding';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { actingAs } from '../shared/data/audit-trail';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { dynamoKeyStore } from '../shared/data/keys-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { logger } from '../shared/http/logger';
@@ -22,8 +22,8 @@ const SPONSOR_BANK_ACTOR = 'sponsor-bank';
 
 const depsFor = (requestId: string) => ({
   sponsorBank: dynamoSponsorBank,
-  customers: dynamoCustomerStore,
-  followers: dynamoAccountStore,
+  customers: dynamoCustomerWrites,
+  followers: dynamoAccountWrites,
   keys: dynamoKeyStore,
   publisher: stagePublisher,
   ...systemNewRecords,

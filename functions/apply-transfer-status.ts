@@ -7,7 +7,7 @@ import { AppError } from '../shared/domain/errors';
 import { systemNewRecords } from '../shared/domain/clock';
 import { applyTransferStatus, type TransferStatus } from '../shared/domain/transfer-orders';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
-import { dynamoRefundStore } from '../shared/data/refunds-repository';
+import { dynamoRefundWrites } from '../shared/data/refunds-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { CONNECTOR_METRICS } from '../shared/observability/metric-names';
@@ -25,7 +25,7 @@ export const handler = networkHandler<TransferStatus, { id: string }>({
     const deps = {
       ...systemNewRecords,
       payments: dynamoSettlementStore,
-      refunds: dynamoRefundStore,
+      refunds: dynamoRefundWrites,
       participant: readParticipant(process.env),
       // With the service dimension alone, as the connector's own metrics: what its alarm reads.
       callbackLatency: {

@@ -3,11 +3,11 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { settleOwnMerchantPayment } from '../shared/domain/own-merchant-payments';
 import { createPayment } from '../shared/domain/pay-recipient';
 import { FIRST_DECISION_WAIT } from '../shared/domain/pay-resolution';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../shared/data/directory-repository';
-import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoKeyWrites } from '../shared/data/keys-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoPaymentStore, dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRecipientStore } from '../shared/data/recipients-repository';
@@ -31,9 +31,9 @@ export const handler = httpHandler<CreatePaymentRequest>({
         resolutions: dynamoResolutionStore,
         recipients: dynamoRecipientStore,
         directory: stageDirectory,
-        customers: dynamoCustomerStore,
-        accounts: dynamoAccountStore,
-        keys: dynamoKeyStore,
+        customers: dynamoCustomerWrites,
+        accounts: dynamoAccountWrites,
+        keys: dynamoKeyWrites,
         payments: dynamoPaymentStore,
         participant: runtimeConfig().participant,
         maxPaymentCents: runtimeConfig().maxPaymentCents,

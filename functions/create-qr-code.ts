@@ -1,10 +1,10 @@
 /** POST /v1/qrcodes: a static, hybrid or dynamic payment QR code for a merchant's key (docs/qrcodes.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { createQrCode } from '../shared/domain/qrcodes';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
+import { dynamoKeyWrites } from '../shared/data/keys-repository';
 import { emvSettings } from '../shared/data/qr-signing-keys';
-import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
+import { dynamoQrCodeWrites } from '../shared/data/qrcodes-repository';
 import { httpHandler } from '../shared/http/handler';
 import { renderQrBase64 } from '../shared/qr/image';
 import type { CreateQrCodeRequest } from '../shared/schemas/qrcodes';
@@ -20,9 +20,9 @@ export const handler = httpHandler<CreateQrCodeRequest>({
     createQrCode(
       {
         ...systemNewRecords,
-        customers: dynamoCustomerStore,
-        keys: dynamoKeyStore,
-        qrCodes: dynamoQrCodeStore,
+        customers: dynamoCustomerWrites,
+        keys: dynamoKeyWrites,
+        qrCodes: dynamoQrCodeWrites,
         emvSettings,
         drawImage: renderQrBase64,
       },

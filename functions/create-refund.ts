@@ -1,8 +1,8 @@
 /** POST /v1/payments/{id}/refunds: give an INBOUND payment's money back to its payer, in full or in part (docs/refunds.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { createRefund } from '../shared/domain/refunds';
-import { dynamoPaymentReads } from '../shared/data/payment-reads';
-import { dynamoRefundStore } from '../shared/data/refunds-repository';
+import { dynamoPaymentGetter } from '../shared/data/payment-reads';
+import { dynamoRefundWrites } from '../shared/data/refunds-repository';
 import { httpHandler } from '../shared/http/handler';
 import { runtimeConfig } from '../shared/runtime/config';
 import type { CreateRefundRequest } from '../shared/schemas/refunds';
@@ -16,8 +16,8 @@ export const handler = httpHandler<CreateRefundRequest, Record<string, never>, {
     createRefund(
       {
         ...systemNewRecords,
-        payments: dynamoPaymentReads,
-        refunds: dynamoRefundStore,
+        payments: dynamoPaymentGetter,
+        refunds: dynamoRefundWrites,
         // After the refund's commit: a failed send answers the refund all the same (functions/after-commit.ts).
         queue: refundsAfterCommit(),
         delayMs: runtimeConfig().sandboxSettlementDelayMs,

@@ -4,7 +4,7 @@
  */
 import { systemNewRecords } from '../shared/domain/clock';
 import { createReport } from '../shared/domain/reports';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { dynamoReportStore } from '../shared/data/reports-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreateReportRequest } from '../shared/schemas/reports';
@@ -18,7 +18,7 @@ export const handler = httpHandler<CreateReportRequest>({
     createReport(
       // The run is sent after the report's commit: a failed send answers it PENDING all the same, and
       // the sweeper queues it (functions/after-commit.ts).
-      { ...systemNewRecords, reports: dynamoReportStore, accounts: dynamoAccountStore, queue: reportsAfterCommit() },
+      { ...systemNewRecords, reports: dynamoReportStore, accounts: dynamoAccountWrites, queue: reportsAfterCommit() },
       auth.tenant,
       body,
       auth.scopes,

@@ -3,7 +3,7 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { createWebhook, randomWebhookSecrets } from '../shared/domain/webhooks';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
 import { secretSealer } from '../shared/data/secret-sealing';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreateWebhookRequest } from '../shared/schemas/webhooks';
 import { createWebhookRequest } from '../shared/schemas/generated/webhooks';
@@ -19,7 +19,7 @@ export const handler = httpHandler<CreateWebhookRequest>({
       {
         ...systemNewRecords,
         ...webhookUrlDeps(),
-        webhooks: dynamoWebhookStore,
+        webhooks: dynamoWebhookWrites,
         secrets: randomWebhookSecrets,
         sealer: secretSealer(),
       },

@@ -13,7 +13,7 @@ import { systemNewRecords } from '../shared/domain/clock';
 import { runDecisionJob } from '../shared/domain/receive-payment';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { dynamoInboundPaymentStore } from '../shared/data/payments-repository';
-import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
+import { dynamoQrCodeWrites } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
@@ -25,7 +25,7 @@ const deps = {
   ...systemNewRecords,
   payments: dynamoInboundPaymentStore,
   approvalSettings: dynamoApprovalSettingsStore,
-  qrCodes: dynamoQrCodeStore,
+  qrCodes: dynamoQrCodeWrites,
 };
 
 export const handler = workerHandler(

@@ -16,7 +16,7 @@ import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
 import { insertedEvent, type InsertedEvent } from '../shared/data/stream-records';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { processEvent, workerHandler } from '../shared/observability/worker-handler';
 import { timeForOneMore } from '../shared/runtime/batch-items';
@@ -29,7 +29,7 @@ export const handler = workerHandler(
   async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> => {
     const deps = {
       // The tenant's webhooks, read once for the batch's events (shared/domain/subscribers.ts).
-      webhooks: oncePerBatch(dynamoWebhookStore),
+      webhooks: oncePerBatch(dynamoWebhookWrites),
       deliveries: dynamoDeliveryStore,
       events: dynamoDispatchedEvents,
       queue: deliveryQueue(),

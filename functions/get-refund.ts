@@ -1,9 +1,9 @@
 /** GET /v1/refunds/{id}: one of the client's refunds. */
 import { getOwnRefund, publicRefund } from '../shared/domain/refunds';
-import { dynamoRefundStore } from '../shared/data/refunds-repository';
+import { dynamoRefundWrites } from '../shared/data/refunds-repository';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'getRefund',
-  handle: async ({ auth, path }) => publicRefund(await getOwnRefund(dynamoRefundStore, auth.tenant, path.id)),
+  handle: async ({ auth, path }) => publicRefund(await getOwnRefund(dynamoRefundWrites, auth.tenant, path.id)),
 });

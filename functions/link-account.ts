@@ -1,8 +1,8 @@
 /** POST /accounts and POST /v1/accounts: link an account approved at the sponsor bank (docs/contract.md, Accounts). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { linkAccount } from '../shared/domain/accounts';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { LinkAccountRequest } from '../shared/schemas/accounts';
@@ -10,8 +10,8 @@ import { linkAccountRequest } from '../shared/schemas/generated/accounts';
 
 const deps = {
   ...systemNewRecords,
-  customers: dynamoCustomerStore,
-  accounts: dynamoAccountStore,
+  customers: dynamoCustomerWrites,
+  accounts: dynamoAccountWrites,
   sponsorBank: dynamoSponsorBank,
 };
 

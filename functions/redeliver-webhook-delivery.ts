@@ -2,7 +2,7 @@
 import { systemClock } from '../shared/domain/clock';
 import { redeliver } from '../shared/domain/delivery-log';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import { deliveriesAfterCommit } from './after-commit';
 
@@ -11,7 +11,7 @@ export const handler = httpHandler<undefined, Record<string, never>, { id: strin
   handle: ({ auth, path }) =>
     redeliver(
       {
-        webhooks: dynamoWebhookStore,
+        webhooks: dynamoWebhookWrites,
         deliveries: dynamoDeliveryStore,
         queue: deliveriesAfterCommit(),
         clock: systemClock,

@@ -22,7 +22,7 @@ import {
   streamBatchInfo,
   type StreamBatchInfo,
 } from '../shared/data/stream-records';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { processEvent, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage } from '../shared/runtime/batch-items';
@@ -65,7 +65,7 @@ export const handler = workerHandler(
         let dispatched = 0;
         // The tenant's webhooks, read once for the batch's events, after they were read back
         // (shared/domain/subscribers.ts).
-        const deps = { ...shared, webhooks: oncePerBatch(dynamoWebhookStore) };
+        const deps = { ...shared, webhooks: oncePerBatch(dynamoWebhookWrites) };
         for (const record of records) {
           const inserted = insertedEvent(record);
           if (!inserted) continue;

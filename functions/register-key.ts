@@ -1,10 +1,10 @@
 /** POST /v1/keys: register a Bre-B key for one of the client's accounts (docs/keys.md). */
 import { systemNewRecords } from '../shared/domain/clock';
 import { registerKey } from '../shared/domain/keys';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { runtimeConfig } from '../shared/runtime/config';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
-import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
+import { dynamoKeyWrites } from '../shared/data/keys-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { RegisterKeyRequest } from '../shared/schemas/keys';
 import { registerKeyRequest } from '../shared/schemas/generated/keys';
@@ -18,9 +18,9 @@ export const handler = httpHandler<RegisterKeyRequest>({
     registerKey(
       {
         ...systemNewRecords,
-        customers: dynamoCustomerStore,
-        accounts: dynamoAccountStore,
-        keys: dynamoKeyStore,
+        customers: dynamoCustomerWrites,
+        accounts: dynamoAccountWrites,
+        keys: dynamoKeyWrites,
         publisher: stagePublisher,
         participant: runtimeConfig().participant,
       },

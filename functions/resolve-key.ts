@@ -2,7 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { resolveKey } from '../shared/domain/directory';
 import { LOOKUP_BUDGET } from '../shared/domain/lookup-budget';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { stageDirectory } from './network-ports';
 import { dynamoLookupBudget } from '../shared/data/lookup-budget-store';
 import { httpHandler } from '../shared/http/handler';
@@ -11,7 +11,7 @@ import { resolveKeyRequest } from '../shared/schemas/generated/keys';
 
 const deps = {
   ...systemNewRecords,
-  customers: dynamoCustomerStore,
+  customers: dynamoCustomerWrites,
   directory: stageDirectory,
   lookups: dynamoLookupBudget(LOOKUP_BUDGET),
 };

@@ -2,7 +2,7 @@
 import { systemClock } from '../shared/domain/clock';
 import { randomWebhookSecrets, rotateWebhookSecret } from '../shared/domain/webhooks';
 import { secretSealer } from '../shared/data/secret-sealing';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
@@ -11,7 +11,7 @@ export const handler = httpHandler<undefined, Record<string, never>, { id: strin
   withheldOnReplay: ['secret'],
   handle: ({ auth, path }) =>
     rotateWebhookSecret(
-      { webhooks: dynamoWebhookStore, clock: systemClock, secrets: randomWebhookSecrets, sealer: secretSealer() },
+      { webhooks: dynamoWebhookWrites, clock: systemClock, secrets: randomWebhookSecrets, sealer: secretSealer() },
       auth.tenant,
       path.id,
     ),

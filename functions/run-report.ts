@@ -11,8 +11,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemNewRecords } from '../shared/domain/clock';
 import { runReport } from '../shared/domain/report-runs';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
@@ -30,10 +30,10 @@ const deps = {
   reports: dynamoReportStore,
   sources: {
     payments: dynamoPaymentReads,
-    accounts: dynamoAccountStore,
+    accounts: dynamoAccountWrites,
     ledger: dynamoLedgerStore,
     refunds: dynamoRefundStore,
-    customers: dynamoCustomerStore,
+    customers: dynamoCustomerWrites,
   },
   files: reportWriters,
   // The run's lease lasts its invocation's time (and a margin): no other run or sweep takes it until then.

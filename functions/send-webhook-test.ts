@@ -2,7 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { sendTestEvent } from '../shared/domain/delivery-log';
 import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
@@ -10,7 +10,7 @@ export const handler = httpHandler<undefined, Record<string, never>, { id: strin
   oneTransaction: true,
   handle: ({ auth, path }) =>
     sendTestEvent(
-      { ...systemNewRecords, webhooks: dynamoWebhookStore, deliveries: dynamoDeliveryStore },
+      { ...systemNewRecords, webhooks: dynamoWebhookWrites, deliveries: dynamoDeliveryStore },
       auth.tenant,
       path.id,
     ),

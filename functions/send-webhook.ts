@@ -22,7 +22,7 @@ import { deliveryQueue } from '../shared/data/queues';
 import { secretSealer } from '../shared/data/secret-sealing';
 import { httpWebhookTransport } from '../shared/data/webhook-transport';
 import { dynamoWebhookHealth } from '../shared/data/webhook-health';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { DELIVERY_METRICS } from '../shared/observability/metric-names';
@@ -53,7 +53,7 @@ export const handler = workerHandler(
     };
     const deps = {
       deliveries: dynamoDeliveryStore,
-      webhooks: dynamoWebhookStore,
+      webhooks: dynamoWebhookWrites,
       events: dynamoEventReader,
       transport: httpWebhookTransport,
       urls: webhookUrlDeps(),

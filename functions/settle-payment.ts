@@ -25,13 +25,13 @@ import { metrics } from '../shared/observability/telemetry';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
-import { dynamoQrCodeStore } from '../shared/data/qrcodes-repository';
+import { dynamoQrCodeWrites } from '../shared/data/qrcodes-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
 import { settleRefund } from '../shared/domain/refund-settlement';
-import { dynamoRefundStore } from '../shared/data/refunds-repository';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
+import { dynamoRefundWrites } from '../shared/data/refunds-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { connectorClient, isPublishedOrder } from './network-ports';
 import { workerOf } from './workers';
 
@@ -67,17 +67,17 @@ const deps = {
   payments: dynamoSettlementStore,
   network,
   approvalSettings: dynamoApprovalSettingsStore,
-  qrCodes: dynamoQrCodeStore,
+  qrCodes: dynamoQrCodeWrites,
 };
 
 // A refund is an outbound transfer to the payment's payer, through the same network; to one of our own
 // merchants, a credit of its account (docs/refunds.md).
 const refundDeps = {
   ...systemNewRecords,
-  refunds: dynamoRefundStore,
+  refunds: dynamoRefundWrites,
   payments: dynamoSettlementStore,
   network: stageNetwork,
-  accounts: dynamoAccountStore,
+  accounts: dynamoAccountWrites,
 };
 
 /**

@@ -15,7 +15,7 @@ import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
 import { sweptDueWork } from '../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue, reconciliationQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
 import { MetricUnit } from '../shared/observability/emf-metrics';
 import { STRANDED_WORK_METRICS, strandedWorkOverMetric } from '../shared/observability/metric-names';
@@ -61,7 +61,7 @@ export const handler = workerHandler(logger, async (_event: unknown, context: Co
     reports: reportQueue(),
     reconciliations: reconciliationQueue(),
     dispatch: {
-      webhooks: dynamoWebhookStore,
+      webhooks: dynamoWebhookWrites,
       deliveries: dynamoDeliveryStore,
       events: dynamoDispatchedEvents,
       queue: deliveries,

@@ -1,15 +1,15 @@
 /** PATCH /v1/customers/{id}: activate or deactivate one of the client's customers. */
 import { systemNewRecords } from '../shared/domain/clock';
 import { setCustomerStatus } from '../shared/domain/customers';
-import { dynamoAccountStore } from '../shared/data/accounts-repository';
-import { dynamoCustomerStore } from '../shared/data/customers-repository';
+import { dynamoAccountWrites } from '../shared/data/accounts-repository';
+import { dynamoCustomerWrites } from '../shared/data/customers-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { UpdateCustomerRequest } from '../shared/schemas/customers';
 import { updateCustomerRequest } from '../shared/schemas/generated/customers';
 
 const deps = {
-  customers: dynamoCustomerStore,
-  followers: dynamoAccountStore,
+  customers: dynamoCustomerWrites,
+  followers: dynamoAccountWrites,
   ...systemNewRecords,
 };
 

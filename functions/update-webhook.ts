@@ -2,7 +2,7 @@
 import { systemClock } from '../shared/domain/clock';
 import { updateWebhook } from '../shared/domain/webhooks';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
-import { dynamoWebhookStore } from '../shared/data/webhooks-repository';
+import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { UpdateWebhookRequest } from '../shared/schemas/webhooks';
 import { updateWebhookRequest } from '../shared/schemas/generated/webhooks';
@@ -12,7 +12,7 @@ export const handler = httpHandler<UpdateWebhookRequest, Record<string, never>, 
   body: updateWebhookRequest,
   handle: ({ auth, body, path }) =>
     updateWebhook(
-      { ...webhookUrlDeps(), webhooks: dynamoWebhookStore, clock: systemClock },
+      { ...webhookUrlDeps(), webhooks: dynamoWebhookWrites, clock: systemClock },
       auth.tenant,
       path.id,
       body,

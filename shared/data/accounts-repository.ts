@@ -16,7 +16,7 @@ import { queryItemCollection } from './item-collection';
 import { uniqueGuard } from './inserts';
 import { balanceJoin, newBalancePut, readAccountItems, withBalance } from './balances';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
-import { insertListed, listedReads, underCustomer } from './listed-records';
+import { insertListed, listedStore, recordGetter, underCustomer } from './listed-records';
 import { openingMovement } from './movements';
 import { activeOr } from './transactions';
 
@@ -35,8 +35,9 @@ const ACCOUNTS = { ...accountsAs<StoredAccount>(), join: balanceJoin };
 /** How many accounts of one customer get their status copy updated at once. */
 const PROPAGATION_CONCURRENCY = 8;
 
-export const dynamoAccountStore: AccountStore = {
-  ...listedReads(ACCOUNTS),
+/** The accounts' get and writes, without the list reads (listedStore). */
+export const dynamoAccountWrites: Omit<AccountStore, 'list' | 'walk'> = {
+  ...recordGetter(ACCOUNTS),
 
   async get(id: string): Promise<StoredAccount | undefined> {
     const { account, balance } = await readAccountItems(id, false);
@@ -109,6 +110,9 @@ export const dynamoAccountStore: AccountStore = {
     );
   },
 };
+
+/** Every read and write of the accounts, lists included. */
+export const dynamoAccountStore: AccountStore = /* @__PURE__ */ listedStore(ACCOUNTS, dynamoAccountWrites);
 
 /** Writes a customer's status (of `version`) onto the accounts `ids`, unless one holds a newer version. */
 async function copyCustomerStatus(ids: readonly string[], status: CustomerStatus, version: number): Promise<void> {

@@ -9,7 +9,7 @@ import { auditItems } from './audit-trail';
 import { uniqueGuard } from './inserts';
 import { itemKeys } from './item-keys';
 import { getRecord } from './records';
-import { insertListed, listedReads, type ListedKind } from './listed-records';
+import { insertListed, listedStore, recordGetter, type ListedKind } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { eventsPut } from './events';
 import { tableName } from './client';
@@ -52,8 +52,9 @@ const CUSTOMERS: ListedKind<StoredCustomer, CustomerListFilters> = {
 /** What an audit event says of the customer it is about. */
 const audited = (customer: StoredCustomer) => ({ resourceType: 'CUSTOMER' as const, resourceId: customer.id });
 
-export const dynamoCustomerStore: CustomerStore = {
-  ...listedReads(CUSTOMERS),
+/** The customers' get and writes, without the list reads (listedStore). */
+export const dynamoCustomerWrites: Omit<CustomerStore, 'list' | 'walk'> = {
+  ...recordGetter(CUSTOMERS),
 
   // The client's own guard first: relinking its own NIT is 409 with its customer, not "linked elsewhere".
   insert: (customer: StoredCustomer, claim = { acrossClients: false }): Promise<InsertCustomerResult> =>
@@ -85,7 +86,7 @@ export const dynamoCustomerStore: CustomerStore = {
 
   async findByNit(tenant: string, nit: string): Promise<StoredCustomer | undefined> {
     const guard = await getRecord<{ customer_id: string }>(itemKeys.nitGuard(tenant, nit), { consistent: true });
-    return guard ? dynamoCustomerStore.get(guard.customer_id) : undefined;
+    return guard ? dynamoCustomerWrites.get(guard.customer_id) : undefined;
   },
 
   // updated_at moves the customer in the updated_at orderings (gsi2, and gsi4 of its NIT scope).
@@ -134,3 +135,6 @@ export const dynamoCustomerStore: CustomerStore = {
     return refused === 'lost' ? undefined : (refused ?? updated);
   },
 };
+
+/** Every read and write of the customers, lists included. */
+export const dynamoCustomerStore: CustomerStore = /* @__PURE__ */ listedStore(CUSTOMERS, dynamoCustomerWrites);

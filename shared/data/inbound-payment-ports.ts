@@ -6,15 +6,15 @@
 import type { OwnMerchantCreditDeps } from '../domain/own-merchant-payments';
 import type { ReceivePaymentDeps } from '../domain/receive-payment';
 import { runtimeConfig } from '../runtime/config';
-import { dynamoAccountStore } from './accounts-repository';
+import { dynamoAccountWrites } from './accounts-repository';
 import { crashPoint } from './crash-points';
-import { dynamoCustomerStore } from './customers-repository';
+import { dynamoCustomerWrites } from './customers-repository';
 import { dynamoDirectory } from './directory-repository';
 import { dynamoApprovalSettingsStore } from './approval-settings-repository';
 import { webhookUrlDeps } from './host-resolver';
-import { dynamoKeyStore } from './keys-repository';
+import { dynamoKeyWrites } from './keys-repository';
 import { dynamoInboundPaymentStore } from './payments-repository';
-import { dynamoQrCodeStore } from './qrcodes-repository';
+import { dynamoQrCodeWrites } from './qrcodes-repository';
 import { secretSealer } from './secret-sealing';
 import { creditDecisionQueue } from './queues';
 import { httpWebhookTransport } from './webhook-transport';
@@ -22,8 +22,8 @@ import { httpWebhookTransport } from './webhook-transport';
 export const inboundPaymentPorts = (): Omit<ReceivePaymentDeps, 'clock' | 'ids'> => ({
   payments: dynamoInboundPaymentStore,
   approvalSettings: dynamoApprovalSettingsStore,
-  qrCodes: dynamoQrCodeStore,
-  keys: dynamoKeyStore,
+  qrCodes: dynamoQrCodeWrites,
+  keys: dynamoKeyWrites,
   approvalCallback: {
     transport: httpWebhookTransport,
     urls: webhookUrlDeps(),
@@ -44,8 +44,8 @@ export const CREDIT_DECISION_WAIT = { maxMs: 5_000, pollMs: 200 };
 export const ownMerchantCreditPorts = (): Omit<OwnMerchantCreditDeps, 'clock' | 'ids'> => ({
   ...inboundPaymentPorts(),
   directory: dynamoDirectory,
-  customers: dynamoCustomerStore,
-  accounts: dynamoAccountStore,
+  customers: dynamoCustomerWrites,
+  accounts: dynamoAccountWrites,
   participant: runtimeConfig().participant,
   decisionWait: CREDIT_DECISION_WAIT,
   afterPayeeCredit: () => crashPoint('payee-credit-commit'),

@@ -13,7 +13,7 @@ import type { KeyStatus } from '../schemas/keys';
 import { auditItems } from './audit-trail';
 import { tableName } from './client';
 import { itemKeys } from './item-keys';
-import { insertListed, listedReads, underCustomer } from './listed-records';
+import { insertListed, listedStore, recordGetter, underCustomer } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { activeOr, writeUnless } from './transactions';
 
@@ -39,8 +39,9 @@ export const directoryItem = (entry: DirectoryEntry) => ({
   ...entry,
 });
 
-export const dynamoKeyStore: KeyStore = {
-  ...listedReads(KEYS),
+/** The keys' get and writes, without the list reads (listedStore). */
+export const dynamoKeyWrites: Omit<KeyStore, 'list' | 'walk'> = {
+  ...recordGetter(KEYS),
 
   insert: (key: StoredKey, entry: DirectoryEntry): Promise<InsertKeyResult> =>
     insertListed(
@@ -103,3 +104,6 @@ export const dynamoKeyStore: KeyStore = {
     return refusal ?? 'changed';
   },
 };
+
+/** Every read and write of the keys, lists included. */
+export const dynamoKeyStore: KeyStore = /* @__PURE__ */ listedStore(KEYS, dynamoKeyWrites);

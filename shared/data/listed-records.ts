@@ -54,6 +54,23 @@ export const underCustomer = <T extends ListedRecord & { readonly customer_id: s
   consistentGet,
 });
 
+/** A kind's `get` alone: one record by id, without the list machinery (≈12 KB of a bundle). */
+export const recordGetter = <T extends ListedRecord>(
+  kind: ListedKind<T, never>,
+): Pick<RecordReader<T, never>, 'get'> => ({
+  get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
+});
+
+/**
+ * A store of `kind`: its list reads beside `rest` (its get and writes). Call it marked pure
+ * (`/* @__PURE__ *\/ listedStore(...)`): a function that imports only `rest` is then bundled without
+ * the store, and without the list machinery.
+ */
+export const listedStore = <T extends ListedRecord, F, Rest extends object>(
+  kind: ListedKind<T, F>,
+  rest: Rest,
+): RecordReader<T, F> & Rest => ({ ...listedReads(kind), ...rest });
+
 /** A kind's `get` (one record by id), `list` (a page of a tenant's records) and `walk` (read in order). */
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
   get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),

@@ -4,7 +4,7 @@
  */
 import type { PaymentListFilters, PaymentReader, StoredPayment } from '../domain/payments';
 import { itemKeys } from './item-keys';
-import { listedReads, underCustomer } from './listed-records';
+import { listedStore, underCustomer } from './listed-records';
 import { detailJoin, readPayment } from './payment-details';
 import { searchedId, searchTerms } from './payment-search';
 
@@ -34,8 +34,10 @@ export const PAYMENTS = {
   join: detailJoin,
 };
 
-export const dynamoPaymentReads: PaymentReader = {
-  ...listedReads(PAYMENTS),
+/** A payment by id, with its details; without the list reads (createRefund's). */
+export const dynamoPaymentGetter: Pick<PaymentReader, 'get'> = {
   // A retry meets the payment its first request wrote a moment before: strongly consistent.
   get: (id: string): Promise<StoredPayment | undefined> => readPayment(id, true),
 };
+
+export const dynamoPaymentReads: PaymentReader = /* @__PURE__ */ listedStore(PAYMENTS, dynamoPaymentGetter);

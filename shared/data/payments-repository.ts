@@ -26,7 +26,7 @@ import { counterIncrementsOf } from './counters';
 import { dayTotalsUpdates } from './payment-totals';
 import { searchTextOf } from './payment-search';
 import { detailPut, withoutDetails } from './payment-details';
-import { dynamoPaymentReads, PAYMENTS } from './payment-reads';
+import { dynamoPaymentGetter, dynamoPaymentReads, PAYMENTS } from './payment-reads';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
@@ -238,7 +238,7 @@ async function decideInbound({
 }
 
 export const dynamoSettlementStore: SettlementStore = {
-  get: dynamoPaymentReads.get,
+  get: dynamoPaymentGetter.get,
 
   async answer(write: PaymentWrite): Promise<boolean> {
     // An operator's answer (npm run ops:transfer-status) is audited in its own transaction; the
@@ -266,7 +266,7 @@ export const dynamoSettlementStore: SettlementStore = {
 };
 
 export const dynamoInboundPaymentStore: InboundPaymentStore = {
-  get: dynamoPaymentReads.get,
+  get: dynamoPaymentGetter.get,
 
   async receive({ payment, workDueAt, keyId, code, events }) {
     const due = workDueAt ? { workDueAt: { [payment.id]: workDueAt } } : {};

@@ -12,7 +12,7 @@ import { auditItems } from './audit-trail';
 import { uniqueGuard } from './inserts';
 import { getRecord } from './records';
 import { itemKeys } from './item-keys';
-import { insertListed, listedReads, underCustomer } from './listed-records';
+import { insertListed, listedStore, recordGetter, underCustomer } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { activeOr, whileActive, writeUnless, type TransactItem } from './transactions';
 
@@ -36,8 +36,9 @@ export function payableQrCode(code: StoredQrCode, now: string): TransactItem {
 /** What an audit event says of the code it is about. */
 const audited = (code: StoredQrCode) => ({ resourceType: 'QR_CODE' as const, resourceId: code.id });
 
-export const dynamoQrCodeStore: QrCodeStore = {
-  ...listedReads(QR_CODES),
+/** The QR codes' get and writes, without the list reads (listedStore). */
+export const dynamoQrCodeWrites: Omit<QrCodeStore, 'list' | 'walk'> = {
+  ...recordGetter(QR_CODES),
 
   insert: (code: StoredQrCode): Promise<InsertQrCodeResult> =>
     insertListed(
@@ -76,6 +77,9 @@ export const dynamoQrCodeStore: QrCodeStore = {
       }),
     )) === undefined,
 };
+
+/** Every read and write of the QR codes, lists included. */
+export const dynamoQrCodeStore: QrCodeStore = /* @__PURE__ */ listedStore(QR_CODES, dynamoQrCodeWrites);
 
 /** A merchant's code by its reference: the reference guard names the code that holds it (for life). */
 export const dynamoQrCodeReferences: QrCodeReferences = {

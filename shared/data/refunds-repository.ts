@@ -24,7 +24,7 @@ import { dueKeys } from './due-work';
 import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys } from './item-keys';
-import { listedReads, listingOf, underCustomer } from './listed-records';
+import { listedStore, listingOf, recordGetter, underCustomer } from './listed-records';
 import { writeWithLedgerDays } from './ledger-transaction';
 import { refundMoveItems, type LedgerDaySeen, type RefundMove } from './movements';
 import { settledRefundPut } from './settled-transfers';
@@ -188,9 +188,13 @@ async function answer(refund: StoredRefund, events: readonly DomainEvent[]): Pro
   throw new Error(`Refund answer refused by ${[...outcome.failed.keys()].join(', ')}`);
 }
 
-export const dynamoRefundStore: RefundStore = {
-  ...listedReads(REFUNDS),
+/** The refunds' get and writes, without the list reads: what createRefund and the settlement job take. */
+export const dynamoRefundWrites: Omit<RefundStore, 'list' | 'walk'> = {
+  ...recordGetter(REFUNDS),
   insert,
   answer,
   markInReview: (reviewed) => writeReview(refundPut(reviewed)),
 };
+
+/** Every read and write of the refunds, lists included. */
+export const dynamoRefundStore: RefundStore = /* @__PURE__ */ listedStore(REFUNDS, dynamoRefundWrites);

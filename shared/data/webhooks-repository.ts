@@ -11,7 +11,7 @@ import type { StoredWebhook, WebhookChanges, WebhookListFilters, WebhookStore } 
 import { tableName } from './client';
 import { collectionPartition, itemKeys, updatedAtKeys } from './item-keys';
 import { queryAll } from './item-collection';
-import { deleteListed, insertListed, listedReads, type ListedKind } from './listed-records';
+import { deleteListed, insertListed, listedStore, recordGetter, type ListedKind } from './listed-records';
 import { auditItems } from './audit-trail';
 import { getRecord } from './records';
 import { writeUnless, type TransactItem } from './transactions';
@@ -64,8 +64,9 @@ const webhookSetChange = (webhook: StoredWebhook, change: 'ADD' | 'DELETE', limi
   },
 });
 
-export const dynamoWebhookStore: WebhookStore = {
-  ...listedReads(WEBHOOKS),
+/** The webhooks' get and writes: what createWebhook and the sender take, without the list reads. */
+export const dynamoWebhookWrites: Omit<WebhookStore, 'list' | 'walk'> = {
+  ...recordGetter(WEBHOOKS),
 
   async insert(webhook: StoredWebhook, limit: number): Promise<'inserted' | 'limit_reached'> {
     // A fresh UUID: the webhook's own condition (the item not there yet) cannot fail; the set's can.
@@ -112,7 +113,7 @@ export const dynamoWebhookStore: WebhookStore = {
       }),
     ]);
     const ids = new Set([...(set?.ids ?? []), ...listed.map((item) => item['id'] as string)]);
-    const read = await Promise.all([...ids].map((id) => dynamoWebhookStore.get(id)));
+    const read = await Promise.all([...ids].map((id) => dynamoWebhookWrites.get(id)));
     return read.filter((webhook): webhook is StoredWebhook => webhook?.tenant === tenant);
   },
 
@@ -127,3 +128,6 @@ export const dynamoWebhookStore: WebhookStore = {
       }),
     ]),
 };
+
+/** Every read and write of the webhooks, lists included. */
+export const dynamoWebhookStore: WebhookStore = /* @__PURE__ */ listedStore(WEBHOOKS, dynamoWebhookWrites);

@@ -74,7 +74,7 @@ export interface CustomerStatusFollowers {
 }
 
 export interface LinkMerchantDeps extends NewRecords {
-  readonly customers: CustomerStore;
+  readonly customers: Pick<CustomerStore, 'insert'>;
   readonly sponsorBank: Pick<SponsorBankStore, 'findMerchant'>;
 }
 

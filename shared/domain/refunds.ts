@@ -193,7 +193,7 @@ export interface RefundQueue {
 
 export interface CreateRefundDeps extends NewRecords {
   readonly payments: Pick<PaymentReader, 'get'>;
-  readonly refunds: RefundStore;
+  readonly refunds: Pick<RefundStore, 'get' | 'insert'>;
   readonly queue: RefundQueue;
   /** How long the network takes to answer (SANDBOX_SETTLEMENT_DELAY_MS): the job's delay. */
   readonly delayMs: number;

@@ -140,12 +140,9 @@ const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   applyTransferStatus: 330,
   reverseNetworkCredit: 329,
   sendWebhook: 326,
-  createRefund: 307,
-  resolveKey: 324,
-  validateKey: 319,
+  resolveKey: 310,
+  validateKey: 305,
   applyMerchantDecision: 322,
-  registerKey: 313,
-  createWebhook: 303,
 };
 
 test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {

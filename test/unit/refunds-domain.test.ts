@@ -110,17 +110,12 @@ describe('createRefund', () => {
       ids: { newId: () => `event-${++ids}` },
       payments: { get: async (id) => (stored?.id === id ? stored : undefined) },
       refunds: {
-        // Never past a review's wait here: no deps.review is given.
-        markInReview: async () => false,
         get: async (id) => refunds.get(id),
-        list: async () => ({ items: [], total: 0 }),
-        walk: async () => ({ items: [] }),
         insert: async (write) => {
           writes.push(write);
           if (result.written) refunds.set(write.refund.id, write.refund);
           return result;
         },
-        answer: async () => ({ written: true }),
       },
       queue: { schedule: async (id) => void scheduled.push(id) },
       delayMs: 1000,
