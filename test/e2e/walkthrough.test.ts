@@ -1,9 +1,9 @@
 /**
  * docs/walkthrough.md as a reader runs it: every shell block of the page, in order, in one shell of
- * the kind the fences name, against the real local runtime (throttled as `npm start` is), twice in a
- * row, because the page promises that it runs again. The page checks its own answers (`set -euo
- * pipefail`, `call`, `refused`, `expect`); this test also reads back through the API what the text
- * says a run leaves behind, and breaks one step to see the page stop there.
+ * the kind the fences name, against the real local runtime (throttled and rate-limited as `npm start`
+ * is), twice in a row, because the page promises that it runs again. The page checks its own answers
+ * (`set -euo pipefail`, `call`, `refused`, `expect`); this test also reads back through the API what
+ * the text says a run leaves behind, and breaks one step to see the page stop there.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -46,7 +46,8 @@ let api: TestApi;
 let scratch: string;
 
 beforeAll(async () => {
-  api = await startTestApi({ throttling: 'stage' });
+  // As `npm start` runs: the stage's throttling and each client's rate limit.
+  api = await startTestApi({ throttling: 'stage', tenantRateLimit: 'stage' });
   scratch = mkdtempSync(join(tmpdir(), 'breb-walkthrough-'));
 });
 afterAll(async () => {
