@@ -73,7 +73,7 @@ export const listedStore = <T extends ListedRecord, F, Rest extends object>(
 
 /** A kind's `get` (one record by id), `list` (a page of a tenant's records) and `walk` (read in order). */
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({
-  get: (id: string): Promise<T | undefined> => getRecord<T>(kind.key(id), { consistent: kind.consistentGet }),
+  ...recordGetter(kind),
   list: (tenant: string, filters: F, request: PageRequest): Promise<PageResult<T>> =>
     listRecords<T>({
       tenant,
