@@ -2,12 +2,12 @@
  * `npm run bench:dependencies`: what each part we could take from a library costs a function, in one
  * run. For each part, a function that uses it is bundled twice as it is deployed
  * (infra/function-bundles.ts): as it is, and with the library (a module of ours swapped for the
- * library's, as bench/functions/baseline/ does for Powertools' Logger, Metrics and Tracer, or the
+ * library's, as bench/functions/baseline/ does for Powertools' Tracer, or the
  * library's module bundled beside our own, used, where no drop-in variant exists). Each bundle's size
  * (minified, no source map) and import time (median of BENCH_IMPORTS fresh processes, taken in turns)
  * are written to docs/benchmarks/dependencies.json; docs/dependencies.md reads them.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Plugin } from 'esbuild';
@@ -19,8 +19,6 @@ import { machineLine, median } from './run-facts';
 const IMPORTS = Number(process.env['BENCH_IMPORTS'] ?? 9);
 const OUTDIR = path.join(REPO_ROOT, 'dist', 'bench', 'dependencies');
 const BASELINE_DIR = path.join(REPO_ROOT, 'bench', 'functions', 'baseline');
-/** Library variants of our modules with our API, where bench/functions/baseline/'s has another. */
-const VARIANTS_DIR = path.join(REPO_ROOT, 'bench', 'dependencies');
 const KB = 1024;
 
 interface Part {
@@ -35,14 +33,6 @@ interface Part {
 }
 
 const PARTS: readonly Part[] = [
-  { part: 'logger', library: '@aws-lambda-powertools/logger', functionName: 'getPayment', swap: ['json-logger'] },
-  { part: 'metrics', library: '@aws-lambda-powertools/metrics', functionName: 'getPayment', swap: ['emf-metrics'] },
-  {
-    part: 'logger + metrics',
-    library: 'Powertools Logger and Metrics',
-    functionName: 'getPayment',
-    swap: ['json-logger', 'emf-metrics'],
-  },
   {
     part: 'tracer',
     library: '@aws-lambda-powertools/tracer (X-Ray SDK)',
@@ -87,22 +77,16 @@ export const used = [stringify];`,
   },
 ];
 
-/**
- * A plugin putting bench/dependencies/<name>.ts, or else bench/functions/baseline/<name>.ts, in place
- * of shared/observability/<name>.ts.
- */
+/** A plugin putting bench/functions/baseline/<name>.ts in place of shared/observability/<name>.ts. */
 const swapping = (names: readonly string[]): Plugin => ({
   name: 'library-modules',
   setup(build) {
     const filter = new RegExp(`[\\\\/]shared[\\\\/]observability[\\\\/](${names.join('|')})\\.ts$`);
-    build.onLoad({ filter }, (args) => {
-      const directory = existsSync(path.join(VARIANTS_DIR, path.basename(args.path))) ? VARIANTS_DIR : BASELINE_DIR;
-      return {
-        contents: readFileSync(path.join(directory, path.basename(args.path)), 'utf8'),
-        resolveDir: directory,
-        loader: 'ts',
-      };
-    });
+    build.onLoad({ filter }, (args) => ({
+      contents: readFileSync(path.join(BASELINE_DIR, path.basename(args.path)), 'utf8'),
+      resolveDir: BASELINE_DIR,
+      loader: 'ts',
+    }));
   },
 });
 

@@ -15,7 +15,7 @@ import type { SettlementQueue } from '../shared/domain/settlement';
 import { AfterHeldTransactionError, deferUntilCommitted } from '../shared/data/held-transaction';
 import { creditDecisionQueue, deliveryQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { logger } from '../shared/http/logger';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 
@@ -34,7 +34,7 @@ export async function sentAfterCommit(
       await send();
     } catch (error) {
       if (error instanceof AfterHeldTransactionError) throw error;
-      logger.warn(`Not queued after the commit: the sweeper starts the work`, { queue, ...fields }, error as Error);
+      logger.warn(`Not queued after the commit: the sweeper starts the work`, { queue, ...fields, error });
       metrics.addMetric(QUEUE_SEND_FAILED_AFTER_COMMIT_METRIC, MetricUnit.Count, 1);
     }
   };

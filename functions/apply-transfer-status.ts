@@ -9,7 +9,7 @@ import { applyTransferStatus, type TransferStatus } from '../shared/domain/trans
 import { dynamoSettlementStore } from '../shared/data/payments-repository';
 import { dynamoRefundWrites } from '../shared/data/refunds-repository';
 import { logger } from '../shared/http/logger';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONNECTOR_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { networkHandler } from '../shared/http/network-handler';

@@ -38,7 +38,7 @@ export const handler = workerHandler(
     try {
       links = await linkAuditEvents(events);
     } catch (error) {
-      logger.error('Audit events not linked: the batch is retried', { events: events.length }, error as Error);
+      logger.error('Audit events not linked: the batch is retried', { events: events.length, error });
       return retryFrom(event.Records[0]!);
     }
     // Named when a copy is first made: a batch with no audit event needs no bucket.
@@ -50,11 +50,11 @@ export const handler = workerHandler(
         store ??= archiveStore();
         await copyAuditEvent(stored, links.get(String(stored['id']))!, store);
       } catch (error) {
-        logger.error(
-          'Audit event copy failed: the batch is retried from this record',
-          { event_id: stored['id'], sequence_number: record.dynamodb?.SequenceNumber },
-          error as Error,
-        );
+        logger.error('Audit event copy failed: the batch is retried from this record', {
+          event_id: stored['id'],
+          sequence_number: record.dynamodb?.SequenceNumber,
+          error,
+        });
         return retryFrom(record);
       }
     }

@@ -10,7 +10,7 @@ import { dynamoResolutionStore } from '../shared/data/directory-repository';
 import { dynamoKeyWrites } from '../shared/data/keys-repository';
 import { ownMerchantCreditPorts } from '../shared/data/inbound-payment-ports';
 import { dynamoPaymentStore, dynamoSettlementStore } from '../shared/data/payments-repository';
-import { dynamoRecipientStore } from '../shared/data/recipients-repository';
+import { dynamoRecipientWrites } from '../shared/data/recipients-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreatePaymentRequest } from '../shared/schemas/payments';
 import { createPaymentRequest } from '../shared/schemas/generated/payments';
@@ -29,7 +29,7 @@ export const handler = httpHandler<CreatePaymentRequest>({
       {
         ...systemNewRecords,
         resolutions: dynamoResolutionStore,
-        recipients: dynamoRecipientStore,
+        recipients: dynamoRecipientWrites,
         directory: stageDirectory,
         customers: dynamoCustomerWrites,
         accounts: dynamoAccountWrites,

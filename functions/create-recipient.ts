@@ -2,7 +2,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { createRecipient } from '../shared/domain/recipients';
 import { dynamoResolutionStore } from '../shared/data/directory-repository';
-import { dynamoRecipientStore } from '../shared/data/recipients-repository';
+import { dynamoRecipientWrites } from '../shared/data/recipients-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreateRecipientRequest } from '../shared/schemas/recipients';
 import { createRecipientRequest } from '../shared/schemas/generated/recipients';
@@ -13,7 +13,7 @@ export const handler = httpHandler<CreateRecipientRequest>({
   oneTransaction: true,
   handle: ({ auth, body }) =>
     createRecipient(
-      { ...systemNewRecords, resolutions: dynamoResolutionStore, recipients: dynamoRecipientStore },
+      { ...systemNewRecords, resolutions: dynamoResolutionStore, recipients: dynamoRecipientWrites },
       auth.tenant,
       body,
     ),

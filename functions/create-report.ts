@@ -5,7 +5,7 @@
 import { systemNewRecords } from '../shared/domain/clock';
 import { createReport } from '../shared/domain/reports';
 import { dynamoAccountWrites } from '../shared/data/accounts-repository';
-import { dynamoReportStore } from '../shared/data/reports-repository';
+import { dynamoReportWrites } from '../shared/data/reports-repository';
 import { httpHandler } from '../shared/http/handler';
 import type { CreateReportRequest } from '../shared/schemas/reports';
 import { createReportRequest } from '../shared/schemas/generated/reports';
@@ -18,7 +18,7 @@ export const handler = httpHandler<CreateReportRequest>({
     createReport(
       // The run is sent after the report's commit: a failed send answers it PENDING all the same, and
       // the sweeper queues it (functions/after-commit.ts).
-      { ...systemNewRecords, reports: dynamoReportStore, accounts: dynamoAccountWrites, queue: reportsAfterCommit() },
+      { ...systemNewRecords, reports: dynamoReportWrites, accounts: dynamoAccountWrites, queue: reportsAfterCommit() },
       auth.tenant,
       body,
       auth.scopes,

@@ -39,11 +39,11 @@ export const handler = workerHandler(
         logger.info('Credit decision handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
       },
       failed: (record, error, message) =>
-        logger.error(
-          'Credit decision failed: the queue hands it again',
-          { message_id: record.messageId, ...message },
-          error as Error,
-        ),
+        logger.error('Credit decision failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...message,
+          error,
+        }),
       outOfTime: (left) =>
         logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
     }),

@@ -12,7 +12,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-la
 import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/dispatch';
 import { oncePerBatch } from '../shared/domain/subscribers';
-import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDeliveryWrites } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
 import { insertedEvent, type InsertedEvent } from '../shared/data/stream-records';
@@ -30,7 +30,7 @@ export const handler = workerHandler(
     const deps = {
       // The tenant's webhooks, read once for the batch's events (shared/domain/subscribers.ts).
       webhooks: oncePerBatch(dynamoWebhookWrites),
-      deliveries: dynamoDeliveryStore,
+      deliveries: dynamoDeliveryWrites,
       events: dynamoDispatchedEvents,
       queue: deliveryQueue(),
       clock: systemClock,
@@ -59,11 +59,11 @@ export const handler = workerHandler(
           deliveries: deliveries.length,
         });
       } catch (error) {
-        logger.error(
-          'Event dispatch failed: the batch is retried from this record',
-          { event_id: inserted?.event.id, sequence_number: record.dynamodb?.SequenceNumber },
-          error as Error,
-        );
+        logger.error('Event dispatch failed: the batch is retried from this record', {
+          event_id: inserted?.event.id,
+          sequence_number: record.dynamodb?.SequenceNumber,
+          error,
+        });
         return retryFrom(record);
       }
     }

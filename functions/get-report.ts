@@ -2,11 +2,11 @@
 import { systemClock } from '../shared/domain/clock';
 import { getReport } from '../shared/domain/reports';
 import { reportDownloads } from '../shared/data/report-downloads';
-import { dynamoReportStore } from '../shared/data/reports-repository';
+import { dynamoReportWrites } from '../shared/data/reports-repository';
 import { httpHandler } from '../shared/http/handler';
 
 export const handler = httpHandler<undefined, Record<string, never>, { id: string }>({
   name: 'getReport',
   handle: ({ auth, path }) =>
-    getReport({ reports: dynamoReportStore, files: reportDownloads, clock: systemClock }, auth.tenant, path.id),
+    getReport({ reports: dynamoReportWrites, files: reportDownloads, clock: systemClock }, auth.tenant, path.id),
 });

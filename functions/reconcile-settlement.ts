@@ -11,13 +11,13 @@ import { systemClock } from '../shared/domain/clock';
 import { runReconciliation } from '../shared/domain/reconciliations';
 import {
   dynamoAccountDirectory,
-  dynamoReconciliationStore,
+  dynamoReconciliationWrites,
   dynamoTransferSource,
 } from '../shared/data/reconciliations-repository';
 import { dynamoSettledDay } from '../shared/data/settled-transfers';
 import { settlementFiles } from '../shared/data/settlement-files';
 import { logger } from '../shared/http/logger';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SETTLEMENT_BREAKS_METRIC } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
@@ -28,7 +28,7 @@ import { workerOf } from './workers';
 const { recordSeconds, timeoutSeconds } = workerOf('reconcile-settlement');
 
 const deps = () => ({
-  store: dynamoReconciliationStore,
+  store: dynamoReconciliationWrites,
   files: settlementFiles,
   transfers: dynamoTransferSource,
   accounts: dynamoAccountDirectory,
@@ -61,11 +61,11 @@ export const handler = workerHandler(
         else logger.info('Reconciliation run', summary);
       },
       failed: (record, error, message) =>
-        logger.error(
-          'Reconciliation failed: the queue hands it again',
-          { message_id: record.messageId, ...(message ? { date: message.date } : {}) },
-          error as Error,
-        ),
+        logger.error('Reconciliation failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...(message ? { date: message.date } : {}),
+          error,
+        }),
       outOfTime: (left) =>
         logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
     }),

@@ -1,7 +1,7 @@
 /** POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver: a new round of attempts, from now. */
 import { systemClock } from '../shared/domain/clock';
 import { redeliver } from '../shared/domain/delivery-log';
-import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDeliveryWrites } from '../shared/data/deliveries-repository';
 import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { httpHandler } from '../shared/http/handler';
 import { deliveriesAfterCommit } from './after-commit';
@@ -12,7 +12,7 @@ export const handler = httpHandler<undefined, Record<string, never>, { id: strin
     redeliver(
       {
         webhooks: dynamoWebhookWrites,
-        deliveries: dynamoDeliveryStore,
+        deliveries: dynamoDeliveryWrites,
         queue: deliveriesAfterCommit(),
         clock: systemClock,
       },

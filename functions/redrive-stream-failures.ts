@@ -12,7 +12,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
 import { dispatchEvent } from '../shared/domain/dispatch';
 import { oncePerBatch } from '../shared/domain/subscribers';
-import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDeliveryWrites } from '../shared/data/deliveries-repository';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue } from '../shared/data/queues';
 import {
@@ -40,7 +40,7 @@ export const handler = workerHandler(
   logger,
   async (event: Pick<SQSEvent, 'Records'>, context: Context): Promise<SQSBatchResponse> => {
     const shared = {
-      deliveries: dynamoDeliveryStore,
+      deliveries: dynamoDeliveryWrites,
       events: dynamoDispatchedEvents,
       queue: deliveryQueue(),
       clock: systemClock,
@@ -55,11 +55,10 @@ export const handler = workerHandler(
         } catch (error) {
           if (!(error instanceof StreamBatchGone)) throw error;
           // Nothing left to read: the sweeper finds these events undispatched in the table.
-          logger.error(
-            'Stream batch no longer kept by the stream: left to the sweeper',
-            batchFields(batch),
-            error as Error,
-          );
+          logger.error('Stream batch no longer kept by the stream: left to the sweeper', {
+            ...batchFields(batch),
+            error,
+          });
           return;
         }
         let dispatched = 0;
@@ -77,11 +76,11 @@ export const handler = workerHandler(
         logger.info('Stream batch re-driven', { ...batchFields(batch), records: records.length, events: dispatched });
       },
       failed: (record, error, batch) =>
-        logger.error(
-          'Stream batch re-drive failed: the queue hands it again',
-          { message_id: record.messageId, ...(batch ? batchFields(batch) : {}) },
-          error as Error,
-        ),
+        logger.error('Stream batch re-drive failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...(batch ? batchFields(batch) : {}),
+          error,
+        }),
       outOfTime: (left) => logger.warn('Out of time: the queue hands the rest again', { messages: left.length }),
     });
   },

@@ -11,7 +11,7 @@ import { dynamoInboundPaymentStore } from '../shared/data/payments-repository';
 import { dynamoReversalStore } from '../shared/data/reversals-repository';
 import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { NEGATIVE_BALANCES_METRIC } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import type { ReversalRequest } from '../shared/schemas/network';

@@ -17,7 +17,7 @@ import { dynamoLedgerStore } from '../shared/data/ledger-repository';
 import { dynamoPaymentReads } from '../shared/data/payment-reads';
 import { dynamoRefundStore } from '../shared/data/refunds-repository';
 import { reportWriters } from '../shared/data/report-files';
-import { dynamoReportStore } from '../shared/data/reports-repository';
+import { dynamoReportWrites } from '../shared/data/reports-repository';
 import { logger } from '../shared/http/logger';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
 import { eachMessage, jsonMessage } from '../shared/runtime/batch-items';
@@ -27,7 +27,7 @@ const { recordSeconds, timeoutSeconds } = workerOf('run-report');
 
 const deps = {
   ...systemNewRecords,
-  reports: dynamoReportStore,
+  reports: dynamoReportWrites,
   sources: {
     payments: dynamoPaymentReads,
     accounts: dynamoAccountWrites,
@@ -59,11 +59,11 @@ export const handler = workerHandler(
         });
       },
       failed: (record, error, message) =>
-        logger.error(
-          'Report run failed: the queue hands it again',
-          { message_id: record.messageId, ...(message ? { report_id: message.report_id } : {}) },
-          error as Error,
-        ),
+        logger.error('Report run failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...(message ? { report_id: message.report_id } : {}),
+          error,
+        }),
       outOfTime: (left) =>
         logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
     }),

@@ -15,7 +15,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { systemClock, uuidIds } from '../shared/domain/clock';
 import { attemptDelivery } from '../shared/domain/deliveries';
-import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDeliveryWrites } from '../shared/data/deliveries-repository';
 import { dynamoEventReader } from '../shared/data/events';
 import { webhookUrlDeps } from '../shared/data/host-resolver';
 import { deliveryQueue } from '../shared/data/queues';
@@ -24,7 +24,7 @@ import { httpWebhookTransport } from '../shared/data/webhook-transport';
 import { dynamoWebhookHealth } from '../shared/data/webhook-health';
 import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { DELIVERY_METRICS } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { processMessage, workerHandler } from '../shared/observability/worker-handler';
@@ -52,7 +52,7 @@ export const handler = workerHandler(
       disableAfterMs: readWebhookDisableAfterMs(),
     };
     const deps = {
-      deliveries: dynamoDeliveryStore,
+      deliveries: dynamoDeliveryWrites,
       webhooks: dynamoWebhookWrites,
       events: dynamoEventReader,
       transport: httpWebhookTransport,
@@ -80,11 +80,11 @@ export const handler = workerHandler(
         if (metric) metrics.addMetric(metric, MetricUnit.Count, 1);
       },
       failed: (record, error, message) =>
-        logger.error(
-          'Delivery failed: the queue hands it again',
-          { message_id: record.messageId, ...(message ? { delivery_id: message.delivery_id } : {}) },
-          error as Error,
-        ),
+        logger.error('Delivery failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...(message ? { delivery_id: message.delivery_id } : {}),
+          error,
+        }),
       outOfTime: (left) =>
         logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
     });

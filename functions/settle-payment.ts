@@ -19,7 +19,7 @@ import {
   readTransferInquiryAfterMs,
   readTransferReviewAfterMs,
 } from '../shared/runtime/config';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { TRANSFERS_IN_REVIEW_METRIC } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { dynamoApprovalSettingsStore } from '../shared/data/approval-settings-repository';
@@ -133,11 +133,11 @@ export const handler = workerHandler(
         logger.info('Settlement handled', { payment_id: paymentId, status: payment?.status ?? 'NOT_FOUND' });
       },
       failed: (record, error, message) =>
-        logger.error(
-          'Settlement failed: the queue hands it again',
-          { message_id: record.messageId, ...message },
-          error as Error,
-        ),
+        logger.error('Settlement failed: the queue hands it again', {
+          message_id: record.messageId,
+          ...message,
+          error,
+        }),
       outOfTime: (left) =>
         logger.warn('Out of time: the queue hands the rest of the batch again', { messages: left.length }),
     }),

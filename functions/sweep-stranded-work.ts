@@ -11,13 +11,13 @@
 import type { Context } from 'aws-lambda';
 import { systemClock } from '../shared/domain/clock';
 import { STUCK_AGE_MINUTES, sweep } from '../shared/domain/sweep';
-import { dynamoDeliveryStore } from '../shared/data/deliveries-repository';
+import { dynamoDeliveryWrites } from '../shared/data/deliveries-repository';
 import { sweptDueWork } from '../shared/data/due-work';
 import { dynamoDispatchedEvents } from '../shared/data/events';
 import { deliveryQueue, reconciliationQueue, refundQueue, reportQueue, settlementQueue } from '../shared/data/queues';
 import { dynamoWebhookWrites } from '../shared/data/webhooks-repository';
 import { logger } from '../shared/http/logger';
-import { MetricUnit } from '../shared/observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { STRANDED_WORK_METRICS, strandedWorkOverMetric } from '../shared/observability/metric-names';
 import { metrics } from '../shared/observability/telemetry';
 import { workerHandler } from '../shared/observability/worker-handler';
@@ -62,7 +62,7 @@ export const handler = workerHandler(logger, async (_event: unknown, context: Co
     reconciliations: reconciliationQueue(),
     dispatch: {
       webhooks: dynamoWebhookWrites,
-      deliveries: dynamoDeliveryStore,
+      deliveries: dynamoDeliveryWrites,
       events: dynamoDispatchedEvents,
       queue: deliveries,
       clock: systemClock,
@@ -83,7 +83,7 @@ export const handler = workerHandler(logger, async (_event: unknown, context: Co
     metrics.addMetric(strandedWorkOverMetric(minutes), MetricUnit.Count, report.waitingOver[minutes]);
   }
   for (const failure of report.failures) {
-    logger.error('Stranded work not restarted: the next run tries again', { ref: failure.id }, failure.error as Error);
+    logger.error('Stranded work not restarted: the next run tries again', { ref: failure.id, error: failure.error });
   }
   // How far behind the sweeper is, at every run that found something (an idle run logs nothing).
   if (report.seen > 0 || report.failures.length > 0) {

@@ -12,6 +12,7 @@ import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
 import type { FunctionDefinition } from '../../functions/routes';
+import { ENV } from '../../shared/runtime/env-names';
 import { handlerEntry, REPO_ROOT, TSCONFIG } from '../paths';
 
 /**
@@ -47,6 +48,9 @@ export const unbundledModulesOf = (definition: FunctionDefinition): readonly str
     ? []
     : UNBUNDLED_MODULES;
 
+/** Who records a stage's traces (shared/observability/telemetry.ts): X-Ray, or OpenTelemetry under ADOT. */
+export type BundleTracer = 'xray' | 'otel';
+
 /** Prefer the ESM build of dependencies that ship both (Middy, the AWS SDK). */
 export const BUNDLE_MAIN_FIELDS: readonly string[] = ['module', 'main'];
 
@@ -63,9 +67,11 @@ export interface PackageFiles {
 /**
  * The bundle of a function's entry: minified ESM for Node 24 with its source map beside it (the
  * functions run with --enable-source-maps), our SDK bundled in rather than the runtime's, the
- * aliases above, and the root tsconfig for every entry alike.
+ * aliases above, and the root tsconfig for every entry alike. The stage's tracer is written in as
+ * `TRACING`, so that the other one is left out (shared/observability/telemetry.ts); the stack sets
+ * the same value in the function's environment.
  */
-export function bundleOptions(definition: FunctionDefinition): BuildOptions {
+export function bundleOptions(definition: FunctionDefinition, tracer: BundleTracer = 'xray'): BuildOptions {
   return {
     entryPoints: [handlerEntry(definition.handler)],
     absWorkingDir: REPO_ROOT,
@@ -78,6 +84,7 @@ export function bundleOptions(definition: FunctionDefinition): BuildOptions {
     mainFields: [...BUNDLE_MAIN_FIELDS],
     alias: { ...BUNDLE_ALIASES },
     external: [...unbundledModulesOf(definition)],
+    define: { [`process.env.${ENV.tracing}`]: JSON.stringify(tracer) },
     tsconfig: TSCONFIG,
     banner: { js: ESM_REQUIRE_BANNER },
     logLevel: 'warning',
@@ -119,13 +126,17 @@ class EsbuildBundling implements ILocalBundling {
 }
 
 /** The code asset of a function: its bundle (and the package files it reads), hashed by what was built. */
-export function functionCode(definition: FunctionDefinition, besideBundle: readonly PackageFiles[] = []): Code {
+export function functionCode(
+  definition: FunctionDefinition,
+  tracer: BundleTracer,
+  besideBundle: readonly PackageFiles[] = [],
+): Code {
   return Code.fromAsset(REPO_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
       // Required by CDK, never pulled: the local bundling above always builds or throws.
       image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs24.x'),
-      local: new EsbuildBundling(bundleOptions(definition), besideBundle),
+      local: new EsbuildBundling(bundleOptions(definition, tracer), besideBundle),
     },
   });
 }

@@ -5,7 +5,8 @@
  * `const _hH = "httpHeader"`. esbuild cannot tell a computed key from a call to `toString`, so it keeps
  * every such statement: a function sending five S3 commands carried all 538 shapes (65 KB). Writing
  * each key as the string its constant holds (`{ "httpHeader": _xaebo }`) changes no value, and the
- * shapes no command reaches go. The error shapes stay: each registers itself at load.
+ * shapes no command reaches go. The error shapes stay: each registers itself at load. And each
+ * client's manifest is bundled as the one field its code reads (CLIENT_MANIFEST).
  *
  * esbuild runs plugins in its asynchronous API only, and CDK's local bundling is synchronous, so
  * function-bundle.ts runs this file as a Node process for each bundle (Node strips its types), which
@@ -28,12 +29,26 @@ export function inlineSchemaKeys(source: string): string {
   });
 }
 
+/**
+ * The manifests of the SDK's clients, which each client's runtimeConfig.js imports whole (2.2 KB for
+ * DynamoDB's, with its dependency list) to read one field: `version`, for the User-Agent.
+ */
+const CLIENT_MANIFEST = /[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]package\.json$/;
+
+/** A client's manifest as its code reads it: the version alone. */
+export const clientVersionOnly = (manifest: string): string =>
+  JSON.stringify({ version: (JSON.parse(manifest) as { version: string }).version });
+
 export const sdkSchemaKeysPlugin: Plugin = {
   name: 'sdk-schema-keys',
   setup(plugin) {
     plugin.onLoad({ filter: SCHEMA_MODULE }, (args) => ({
       contents: inlineSchemaKeys(readFileSync(args.path, 'utf8')),
       loader: 'js',
+    }));
+    plugin.onLoad({ filter: CLIENT_MANIFEST }, (args) => ({
+      contents: clientVersionOnly(readFileSync(args.path, 'utf8')),
+      loader: 'json',
     }));
   },
 };

@@ -37,7 +37,7 @@ import {
   type SecretName,
 } from '../../shared/runtime/config';
 import { AUDIT_EVENT_KEY_PREFIX, MONEY_KEY_PREFIXES } from '../../shared/data/item-keys';
-import { BUNDLE_HANDLER, functionCode, type PackageFiles } from './function-bundle';
+import { BUNDLE_HANDLER, functionCode, type BundleTracer, type PackageFiles } from './function-bundle';
 import { auditArchiveStatement } from './audit-archive-bucket';
 import { reportFilesStatement, settlementFilesStatement } from './report-bucket';
 import { SEALING_ACTIONS, sealingRolePath } from './secret-key-policy';
@@ -222,7 +222,7 @@ export class ServiceFunction extends Construct {
 
     this.function = new LambdaFunction(this, 'Function', {
       description: props.description,
-      code: functionCode(definition, props.besideBundle),
+      code: functionCode(definition, bundleTracerOf(settings.tracing), props.besideBundle),
       handler: BUNDLE_HANDLER,
       role: this.role,
       runtime: Runtime.NODEJS_24_X,
@@ -235,13 +235,13 @@ export class ServiceFunction extends Construct {
       // Lambda's JSON log format, so that Lambda filters the application's lines by level and writes
       // its own START/END/REPORT as JSON records (platform.start, platform.report) beside them.
       // Lines that already are JSON objects pass through as written (Lambda does not encode them
-      // twice): our logger's (json-logger.ts), whose `level` (DEBUG, INFO, WARN, ERROR) and RFC 3339
-      // `timestamp` Lambda reads, and the metrics' EMF lines (emf-metrics.ts), which CloudWatch still
+      // twice): Powertools Logger's, whose `level` (DEBUG, INFO, WARN, ERROR) and RFC 3339
+      // `timestamp` Lambda reads, and Powertools Metrics' EMF lines, which CloudWatch still
       // turns into metrics. An EMF line has no `level`, so Lambda counts it INFO: an application
       // level above INFO would drop every metric, hence StageSettings.logLevel stops at INFO.
       loggingFormat: LoggingFormat.JSON,
       // The stage's level, which Lambda also hands the function as AWS_LAMBDA_LOG_LEVEL (the level
-      // json-logger.ts prefers): the same as POWERTOOLS_LOG_LEVEL, which the local runtime reads.
+      // Powertools' Logger prefers): the same as POWERTOOLS_LOG_LEVEL, which the local runtime reads.
       applicationLogLevelV2: ApplicationLogLevel[settings.logLevel],
       // START, END and REPORT (duration, memory, cold start's init time) on every stage; DEBUG would
       // add the runtime's and extensions' lifecycle events, which we do not read.
@@ -277,6 +277,9 @@ function auditArchiveBucketOf(props: ServiceFunctionProps): IBucket {
 
 /** What the ADOT layer exports spans with: X-Ray's OTLP endpoint takes no resource either. */
 export const XRAY_SPANS_ACTIONS = ['xray:PutSpans', 'xray:PutSpansForIndexing'];
+
+/** The tracer a stage's bundles are built for (function-bundle.ts): OpenTelemetry's under ADOT. */
+export const bundleTracerOf = (tracing: TracingSettings): BundleTracer => (tracing.kind === 'adot' ? 'otel' : 'xray');
 
 /**
  * On a stage traced by ADOT (option A of docs/tracing.md): the layer, its wrapper, which registers

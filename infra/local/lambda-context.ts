@@ -1,9 +1,14 @@
-/** The Lambda context the local runtime hands each function it calls, and its timeout, as Lambda would. */
+/**
+ * The Lambda context the local runtime hands each function it calls, and its timeout, as Lambda
+ * would. The runtime runs many invocations side by side in one process, as Lambda Managed Instances
+ * do: each in an InvokeStore scope of its own (invoke-store.ts).
+ */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { asFunction } from './granted-actions';
+import { asInvocation } from './invoke-store';
 
 export function lambdaContext(functionName: string, requestId: string = randomUUID(), timeoutMs = 10_000): Context {
   const deadline = Date.now() + timeoutMs;
@@ -54,9 +59,12 @@ export function invokeWithin<Event, Result>(
   requestId?: string,
 ): Promise<Result> {
   const invocation: Invocation = { functionName, timeoutMs, stopped: false };
-  const running = invocations.run(invocation, () =>
-    Promise.resolve().then(() =>
-      asFunction(functionName, () => handler(event, lambdaContext(functionName, requestId, timeoutMs))),
+  const id = requestId ?? randomUUID();
+  const running = asInvocation(id, () =>
+    invocations.run(invocation, () =>
+      Promise.resolve().then(() =>
+        asFunction(functionName, () => handler(event, lambdaContext(functionName, id, timeoutMs))),
+      ),
     ),
   );
   let timer: NodeJS.Timeout | undefined;

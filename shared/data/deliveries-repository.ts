@@ -15,7 +15,7 @@ import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventsPut } from './events';
 import { listedRecordPut, listPartitions } from './inserts';
 import { itemKeys, updatedAtKeys, withoutStorageAttributes } from './item-keys';
-import { listedReads, listingOf, type ListedKind } from './listed-records';
+import { listedStore, listingOf, recordGetter, type ListedKind } from './listed-records';
 import { listRecordsUnder } from './pagination';
 import { writeUnless } from './transactions';
 
@@ -93,17 +93,9 @@ async function updateSeen(
   }
 }
 
-export const dynamoDeliveryStore: DeliveryStore = {
-  ...listedReads(DELIVERIES),
-
-  listUnderWebhook: (tenant: string, webhookId: string, request: PageRequest): Promise<PageUnder<StoredDelivery>> =>
-    listRecordsUnder<StoredDelivery>({
-      tenant,
-      collection: DELIVERIES.name,
-      ...DELIVERIES.where({ webhookId }),
-      request,
-      parent: { key: itemKeys.webhook(webhookId), tenant },
-    }),
+/** A delivery's get and writes, without the list reads: what every function but the deliveries' list takes. */
+export const dynamoDeliveryWrites: Omit<DeliveryStore, 'list' | 'walk' | 'listUnderWebhook'> = {
+  ...recordGetter(DELIVERIES),
 
   async createIfAbsent(delivery: StoredDelivery): Promise<boolean> {
     const { put, counters } = deliveryInsert(delivery);
@@ -150,3 +142,21 @@ export const dynamoDeliveryStore: DeliveryStore = {
       now,
     ),
 };
+
+/** A page of a webhook's deliveries, read with the webhook's owner. */
+const listUnderWebhook = (
+  tenant: string,
+  webhookId: string,
+  request: PageRequest,
+): Promise<PageUnder<StoredDelivery>> =>
+  listRecordsUnder<StoredDelivery>({
+    tenant,
+    collection: DELIVERIES.name,
+    ...DELIVERIES.where({ webhookId }),
+    request,
+    parent: { key: itemKeys.webhook(webhookId), tenant },
+  });
+
+export const dynamoDeliveryStore: DeliveryStore = /* @__PURE__ */ listedStore(DELIVERIES, dynamoDeliveryWrites, {
+  listUnderWebhook,
+});

@@ -62,14 +62,16 @@ export const recordGetter = <T extends ListedRecord>(
 });
 
 /**
- * A store of `kind`: its list reads beside `rest` (its get and writes). Call it marked pure
- * (`/* @__PURE__ *\/ listedStore(...)`): a function that imports only `rest` is then bundled without
- * the store, and without the list machinery.
+ * A store of `kind`: its list reads beside `rest` (its get and writes) and `more` (reads of its own).
+ * Call it marked pure (`/* @__PURE__ *\/ listedStore(...)`), with names as arguments (an object
+ * spread in an argument is kept, as it could run a getter): a function that imports only `rest` is
+ * then bundled without the store, and without the list machinery.
  */
-export const listedStore = <T extends ListedRecord, F, Rest extends object>(
+export const listedStore = <T extends ListedRecord, F, Rest extends object, More extends object = object>(
   kind: ListedKind<T, F>,
   rest: Rest,
-): RecordReader<T, F> & Rest => ({ ...listedReads(kind), ...rest });
+  more?: More,
+): RecordReader<T, F> & Rest & More => ({ ...listedReads(kind), ...rest, ...(more as More) });
 
 /** A kind's `get` (one record by id), `list` (a page of a tenant's records) and `walk` (read in order). */
 export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): RecordReader<T, F> => ({

@@ -5,7 +5,7 @@
  */
 import type { StoredResolution } from '../domain/directory';
 import type { LookupBudget, LookupBudgetSettings } from '../domain/lookup-budget';
-import { MetricUnit } from '../observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { LOOKUP_METRICS } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
 import { resolutionPut } from './directory-repository';

@@ -8,7 +8,7 @@
  * stack's alarms watch.
  */
 import type { ConnectorAnswer, ConnectorTransport } from '../domain/connector';
-import { MetricUnit } from '../observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CONNECTOR_METRICS } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
 import { passWriteGate } from './write-gate';

@@ -26,7 +26,7 @@ import { counterIncrementsOf } from './counters';
 import { dayTotalsUpdates } from './payment-totals';
 import { searchTextOf } from './payment-search';
 import { detailPut, withoutDetails } from './payment-details';
-import { dynamoPaymentGetter, dynamoPaymentReads, PAYMENTS } from './payment-reads';
+import { dynamoPaymentGetter, PAYMENTS } from './payment-reads';
 import { payableQrCode } from './qrcodes-repository';
 import { settledPaymentPut } from './settled-transfers';
 import { whileActive, type TransactItem } from './transactions';
@@ -159,7 +159,7 @@ const QR_CODE = 'qr-code';
 const KEY = 'key';
 
 export const dynamoPaymentStore: ResolutionPaymentStore = {
-  ...dynamoPaymentReads,
+  ...dynamoPaymentGetter,
 
   async insert(write: ResolutionPaymentWrite): Promise<ResolutionPaymentResult> {
     const payment = write.payments[0]!;

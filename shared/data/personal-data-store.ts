@@ -11,7 +11,7 @@ import { actorAuditItems } from './audit-trail';
 import { dynamo, tableName } from './client';
 import { itemKeys, withoutStorageAttributes } from './item-keys';
 import { readPayment } from './payment-details';
-import { dynamoRecipientStore } from './recipients-repository';
+import { dynamoRecipientWrites } from './recipients-repository';
 import { transactWrite } from './transactions';
 
 type Item = Record<string, unknown>;
@@ -72,7 +72,7 @@ export const dynamoPersonalDataStore: PersonalDataStore = {
   },
 
   async removeRecipient(item) {
-    await dynamoRecipientStore.delete({ ...item.record, tenant: item.tenant } as StoredRecipient);
+    await dynamoRecipientWrites.delete({ ...item.record, tenant: item.tenant } as StoredRecipient);
   },
 
   async update(item, fields) {

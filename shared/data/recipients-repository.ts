@@ -6,7 +6,14 @@
 import type { RecipientListFilters, RecipientStore, StoredRecipient } from '../domain/recipients';
 import { auditItems } from './audit-trail';
 import { itemKeys } from './item-keys';
-import { deleteListed, insertListed, listedReads, underCustomer, type ListedKind } from './listed-records';
+import {
+  deleteListed,
+  insertListed,
+  listedStore,
+  recordGetter,
+  underCustomer,
+  type ListedKind,
+} from './listed-records';
 
 const RECIPIENTS: ListedKind<StoredRecipient, RecipientListFilters> = {
   ...underCustomer<StoredRecipient, RecipientListFilters>(
@@ -24,8 +31,9 @@ const RECIPIENTS: ListedKind<StoredRecipient, RecipientListFilters> = {
 /** What an audit event says of the recipient it is about. */
 const audited = (recipient: StoredRecipient) => ({ resourceType: 'RECIPIENT' as const, resourceId: recipient.id });
 
-export const dynamoRecipientStore: RecipientStore = {
-  ...listedReads(RECIPIENTS),
+/** A recipient's get and writes, without the list reads (listed-records.ts: listedStore). */
+export const dynamoRecipientWrites: Omit<RecipientStore, 'list' | 'walk'> = {
+  ...recordGetter(RECIPIENTS),
 
   async insert(recipient: StoredRecipient): Promise<void> {
     // A fresh UUID: the insert's only condition (the item not there yet) cannot fail.
@@ -50,3 +58,5 @@ export const dynamoRecipientStore: RecipientStore = {
       }),
     ),
 };
+
+export const dynamoRecipientStore: RecipientStore = /* @__PURE__ */ listedStore(RECIPIENTS, dynamoRecipientWrites);

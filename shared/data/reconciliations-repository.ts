@@ -26,7 +26,7 @@ import { eventsPut } from './events';
 import { listPartitions, listedRecordPut } from './inserts';
 import { itemKeys, scopePartition, SETTLEMENT_FILE_ENTITY, withoutStorageAttributes, type ItemKey } from './item-keys';
 import { Meter, keyText } from './list-plans';
-import { listedReads, listingOf, type ListedKind } from './listed-records';
+import { listedStore, recordGetter, listingOf, type ListedKind } from './listed-records';
 import { getRecord } from './records';
 import { writeUnless, type Condition, type TransactItem } from './transactions';
 
@@ -93,8 +93,9 @@ async function writeBreaks(date: string, version: string, records: readonly Stor
   return true;
 }
 
-export const dynamoReconciliationStore: ReconciliationStore = {
-  ...listedReads(BREAKS),
+/** The reconciliation's reads and writes, without the breaks' list reads (listed-records.ts: listedStore). */
+export const dynamoReconciliationWrites: Omit<ReconciliationStore, 'list' | 'walk'> = {
+  ...recordGetter(BREAKS),
 
   file: (date) => getRecord<StoredSettlementFile>(itemKeys.settlementFile(date), { consistent: true }),
 
@@ -154,7 +155,7 @@ export const dynamoReconciliationStore: ReconciliationStore = {
       if (!(await writeBreaks(date, version, breaks.slice(i, i + BREAKS_PER_WRITE)))) return false;
     }
     // No break: the version is still checked, so a replaced run stops here too.
-    if (breaks.length === 0) return (await dynamoReconciliationStore.file(date))?.version === version;
+    if (breaks.length === 0) return (await dynamoReconciliationWrites.file(date))?.version === version;
     return true;
   },
 
@@ -258,6 +259,11 @@ export const dynamoReconciliationStore: ReconciliationStore = {
     }
   },
 };
+
+export const dynamoReconciliationStore: ReconciliationStore = /* @__PURE__ */ listedStore(
+  BREAKS,
+  dynamoReconciliationWrites,
+);
 
 /**
  * The day's file record, replacing the one before (a day sent again): PENDING and due from its

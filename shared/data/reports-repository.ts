@@ -19,7 +19,7 @@ import { DUE_ATTRIBUTES, dueKeys } from './due-work';
 import { eventsPut } from './events';
 import { listedRecordInsert } from './inserts';
 import { itemKeys, REPORT_ENTITY, updatedAtKeys, withoutStorageAttributes } from './item-keys';
-import { listedReads, listingOf, type ListedKind } from './listed-records';
+import { listedStore, recordGetter, listingOf, type ListedKind } from './listed-records';
 import { transactWrite, writeUnless, type TransactItem } from './transactions';
 
 const REPORTS: ListedKind<StoredReport, Record<string, never>> = {
@@ -114,8 +114,9 @@ const audited = (report: StoredReport): Pick<AuditedChange, 'resourceType' | 're
   resourceId: report.id,
 });
 
-export const dynamoReportStore: ReportStore = {
-  ...listedReads(REPORTS),
+/** A report's get and writes, without the list reads (listed-records.ts: listedStore). */
+export const dynamoReportWrites: Omit<ReportStore, 'list' | 'walk'> = {
+  ...recordGetter(REPORTS),
 
   async insert(report, limit) {
     const [put, ...counters] = listedRecordInsert(
@@ -195,3 +196,5 @@ export const dynamoReportStore: ReportStore = {
     if (items.length > 0) await transactWrite({ TransactItems: items });
   },
 };
+
+export const dynamoReportStore: ReportStore = /* @__PURE__ */ listedStore(REPORTS, dynamoReportWrites);

@@ -48,7 +48,7 @@ export type ResolutionPaymentResult =
   | { readonly written: false; readonly reason: 'resolution_used'; readonly paymentId: string }
   | { readonly written: false; readonly reason: 'payer_inactive' | 'insufficient_funds' | 'payee_inactive' };
 
-export interface ResolutionPaymentStore extends PaymentReader {
+export interface ResolutionPaymentStore extends Pick<PaymentReader, 'get'> {
   /**
    * Writes the payments and their balance moves, and marks the resolution used, in one transaction;
    * nothing when the resolution is already used, the payer inactive, a debit not covered, or the

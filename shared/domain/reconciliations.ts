@@ -125,7 +125,7 @@ export interface SettledDay {
 }
 
 export interface RunReconciliationDeps {
-  readonly store: ReconciliationStore;
+  readonly store: Omit<ReconciliationStore, 'list' | 'walk'>;
   readonly files: Pick<SettlementFiles, 'lines'>;
   readonly transfers: TransferSource;
   readonly accounts: AccountDirectory;

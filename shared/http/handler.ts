@@ -14,7 +14,6 @@ import { dynamoTenantRateLimitStore } from '../data/rate-limit-store';
 import { gatingWrites } from '../data/write-gate';
 import { readIdempotencyKey, runIdempotently, type Redrawn } from './idempotency';
 import { tracer } from '../observability/telemetry';
-import { logger } from './logger';
 import { observability } from './observability';
 import { tenantRateLimit } from './tenant-rate-limit';
 import {
@@ -136,7 +135,7 @@ export function httpHandler<Body = undefined, Query = Record<string, never>, Pat
   if (validateBody) {
     chain.use(bodySizeLimit()).use(jsonBody());
   }
-  // Each invocation in a tracing context and with a logger context of its own (shared/observability/
-  // tracer.ts, json-logger.ts), whatever runs beside it in the process.
-  return logger.withLambdaContext(tracer.traced(chain));
+  // Each invocation in a tracing context of its own (shared/observability/tracer.ts), whatever runs
+  // beside it in the process.
+  return tracer.traced(chain);
 }

@@ -1,13 +1,16 @@
 /**
  * The observability layer of every handler, outermost in the Middy chain so that it sees the final
- * answer (problem+json included): a trace of every invocation (the process's Tracer, shared/observability/tracer.ts), and one `Responses` metric
- * per request by route and status class, flushed as EMF (shared/observability/emf-metrics.ts), with a ColdStart
- * metric on an environment's first request. The logger's Lambda context is set around the whole chain
- * (shared/http/handler.ts), scoped to each call.
+ * answer (problem+json included): the invocation's Lambda context on every log line (Powertools'
+ * injectLambdaContext), a trace of every invocation (the process's Tracer,
+ * shared/observability/tracer.ts), and one `Responses` metric per request by route and status class,
+ * flushed as EMF by Powertools' logMetrics, with a ColdStart metric on an environment's first request.
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { MiddlewareObj } from '@middy/core';
-import { logMetrics, MetricUnit } from '../observability/emf-metrics';
 import { metrics, tracer } from '../observability/telemetry';
+import { logger } from './logger';
 import type { ApiContext, ApiEvent } from './middlewares';
 import type { HttpResponse } from './responses';
 
@@ -35,8 +38,9 @@ export function observability(routeName: string): ApiMiddleware[] {
   return [
     // Never logEvent: events carry bodies and headers (personal data, the bearer token).
     // Responses hold customers' data: traces keep timings and errors, never bodies.
+    injectLambdaContext(logger, { resetKeys: true }) as ApiMiddleware,
     tracer.handlerMiddleware(),
-    logMetrics(metrics),
+    logMetrics(metrics, { captureColdStartMetric: true }) as ApiMiddleware,
     responseMetric(routeName),
   ];
 }

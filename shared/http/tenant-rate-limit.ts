@@ -17,7 +17,7 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import { rateCounter, type RateWindow } from '../data/rate-limit-store';
-import { MetricUnit } from '../observability/emf-metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { RATE_LIMIT_UNAVAILABLE_METRIC } from '../observability/metric-names';
 import { metrics } from '../observability/telemetry';
 import { readTenantRateLimit, type TenantRateLimitSettings } from '../runtime/config';

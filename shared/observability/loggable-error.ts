@@ -3,7 +3,7 @@
  * DynamoDB sent back: a ConditionalCheckFailedException its `Item`, a TransactionCanceledException
  * its `CancellationReasons[].Item`, any of them the `$response` with its body: images of items that
  * hold people's names, documents and account numbers. Written whole, they would be in the logs. So
- * every error the functions log (json-logger.ts) and the local runtime prints goes through
+ * every error the functions log (shared/http/logger.ts) and the local runtime prints goes through
  * `loggableError`, which keeps the name, message, code and request id, where the code was thrown
  * (location, stack, the cause reduced the same way) and our own errors' safe fields, and nothing else.
  */

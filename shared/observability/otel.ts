@@ -38,15 +38,18 @@ import {
 
 /** The instrumentation scope of our spans. */
 const SCOPE = 'breb-merchant-api';
-/** What the API's provider delegates to until a provider is registered: it records nothing. */
-const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+/**
+ * What the API's provider delegates to until a provider is registered: it records nothing. (These
+ * two are marked pure, so that a bundle built for X-Ray leaves the API out: telemetry.ts.)
+ */
+const NO_PROVIDER = /* @__PURE__ */ new ProxyTracerProvider().getDelegate();
 
 /**
  * The invocation's span, kept in a slot of the invocation's context (`traced`): Middy opens it in
  * `before` and closes it in `after`, callbacks that cannot make it the active span of the handler
  * between them, so the captured clients find it here.
  */
-const INVOCATION = createContextKey('breb.invocation');
+const INVOCATION = /* @__PURE__ */ createContextKey('breb.invocation');
 interface InvocationSlot {
   span?: Span;
 }

@@ -5,24 +5,25 @@
  * tells a consumer's cold starts.) Each message or event of a batch is handled in a span of its own
  * that continues the trace of the request that sent it (processMessage, processEvent).
  */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { EmfMetrics } from './emf-metrics';
-import type { JsonLogger } from './json-logger';
 import { metrics, tracer } from './telemetry';
 import type { TraceCarrier } from './tracer';
 
 export function workerHandler<Event, Result>(
-  logger: JsonLogger,
+  logger: Logger,
   handle: (event: Event, context: Context) => Promise<Result>,
 ) {
   const chain = middy<Event, Result, Error, Context>(handle)
+    .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(tracer.handlerMiddleware())
     .use(publishAddedMetrics(metrics));
   // Each invocation in a tracing context of its own, as a route's (shared/http/handler.ts): without
   // it the handler middleware has no invocation to record, nor the clients a parent.
-  // The logger's context scoped to each call: a process may run several (the local runtime).
-  return logger.withLambdaContext(tracer.traced(chain));
+  return tracer.traced(chain);
 }
 
 /** An SQS message as Lambda hands it: its id and its message attributes (lower-camel, as Lambda names them). */
@@ -71,7 +72,7 @@ export function processEvent<Result>(
  * A worker adds metrics only for some outcomes: unlike a route's chain (logMetrics, which always has
  * its Responses metric), it publishes only when there is something to publish, silently otherwise.
  */
-function publishAddedMetrics(metrics: EmfMetrics): middy.MiddlewareObj {
+function publishAddedMetrics(metrics: Metrics): middy.MiddlewareObj {
   const publish = () => {
     if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   };

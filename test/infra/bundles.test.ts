@@ -20,6 +20,7 @@ import { workers } from '../../functions/workers';
 import { lambdaBundles } from '../../infra/local/bundles';
 import { ensureTable } from '../../infra/local/create-table';
 import { createDynamoDbClient } from '../../shared/data/client';
+import { asInvocation } from '../../infra/local/invoke-store';
 import { lambdaContext } from '../../infra/local/lambda-context';
 import { stageSettings } from '../../infra/stages';
 import { ENV, QUEUE_ENV } from '../../shared/runtime/config';
@@ -34,12 +35,13 @@ const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
 
 /**
  * Never in a bundle: Ajv's compiler (the schemas are compiled at build time), the X-Ray SDK, Powertools
- * but Parameters (the secrets cache, shared/data/secret-values.ts), Batch (the queue consumers'
- * batches, shared/runtime/batch-items.ts) and the commons they carry, and the
+ * but Logger and Metrics (every function's), Parameters (the secrets cache,
+ * shared/data/secret-values.ts), Batch (the queue consumers' batches, shared/runtime/batch-items.ts)
+ * and the commons they carry, OpenTelemetry's API on a stage traced by X-Ray (telemetry.ts), and the
  * SDK's credential providers and discovery that Lambda does not need (function-bundle.ts).
  */
 const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@aws-lambda-powertools(?!\/parameters\/|\/batch\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@opentelemetry|@aws-lambda-powertools(?!\/logger\/|\/metrics\/|\/parameters\/|\/batch\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
 
 /**
  * The AWS SDK's event-stream codec: left out of every bundle but those of the functions that touch
@@ -120,9 +122,13 @@ test("every worker's bundle holds only what it runs, loads as Lambda loads it, a
         handler: (event: unknown, context: unknown) => Promise<unknown>;
       };
       expect(typeof module.handler).toBe('function');
-      await expect(module.handler({ Records: [] }, lambdaContext(worker.name))).resolves.toEqual({
-        batchItemFailures: [],
-      });
+      // In an invocation of its own, as Lambda (and the local runtime: invoke-store.ts) runs every one.
+      const context = lambdaContext(worker.name);
+      await expect(asInvocation(context.awsRequestId, () => module.handler({ Records: [] }, context))).resolves.toEqual(
+        {
+          batchItemFailures: [],
+        },
+      );
     }
   } finally {
     for (const [name, value] of Object.entries(saved)) {

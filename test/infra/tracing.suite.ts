@@ -5,7 +5,7 @@
  */
 import { routesFor } from '../../functions/routes';
 import { workers } from '../../functions/workers';
-import { XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
+import { bundleTracerOf, XRAY_SPANS_ACTIONS } from '../../infra/constructs/service-function';
 import { asArray, functionLogicalId, resourcesOf, roleStatements, synth, type Json, type Synth } from './synth';
 import { permissionProblems } from './privileges';
 
@@ -43,6 +43,8 @@ test('a stage traced by ADOT gives every function the layer, its wrapper, the Op
     expect(spanGrants(synthed, name)).toEqual(XRAY_SPANS_ACTIONS.map((action) => `${action} on "*"`));
   }
   for (const definition of definitions) expect(permissionProblems(synthed, definition)).toEqual([]);
+  // Its functions are bundled with the OpenTelemetry tracer written in (test/unit/dependencies.test.ts).
+  expect(bundleTracerOf(synthed.settings.tracing)).toBe('otel');
 });
 
 test('the default stages trace with X-Ray alone: no layer, no wrapper, no span rights', () => {
@@ -55,4 +57,5 @@ test('the default stages trace with X-Ray alone: no layer, no wrapper, no span r
     expect(properties.Environment.Variables).not.toHaveProperty('TRACING');
     expect(spanGrants(synthed, name)).toEqual([]);
   }
+  expect(bundleTracerOf(synthed.settings.tracing)).toBe('xray');
 });

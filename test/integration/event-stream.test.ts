@@ -24,6 +24,7 @@ import {
   type StreamHandler,
   type StreamPositions,
 } from '../../infra/local/event-stream';
+import { asInvocation } from '../../infra/local/invoke-store';
 import type { DomainEvent } from '../../shared/domain/events';
 import { MAX_WEBHOOKS, type StoredWebhook, type WebhookStore } from '../../shared/domain/webhooks';
 import type { TransactItem } from '../../shared/data/transactions';
@@ -322,9 +323,11 @@ describe("the deployed mapping's retry budget and the re-drive (issue 27, findin
     });
   });
   const withTime = { functionName: 'redrive', awsRequestId: 'r', getRemainingTimeInMillis: () => 90_000 } as Context;
+  /** The re-drive worker's answer to a batch, in an invocation of its own as Lambda runs it (invoke-store.ts). */
+  const redriveBatch = (Records: { messageId: string; body: string }[]) =>
+    asInvocation(randomUUID(), () => redrive({ Records }, withTime));
   /** The re-drive worker's answer to one on-failure message. */
-  const redriven = (failure: unknown) =>
-    redrive({ Records: [{ messageId: randomUUID(), body: JSON.stringify(failure) }] }, withTime);
+  const redriven = (failure: unknown) => redriveBatch([{ messageId: randomUUID(), body: JSON.stringify(failure) }]);
 
   test.each([
     ['its retries are spent', { retryAttempts: 2 }, 'RetryAttemptsExhausted', 3],
@@ -417,7 +420,7 @@ describe("the deployed mapping's retry budget and the re-drive (issue 27, findin
     };
     expect(await redriven(gone)).toEqual({ batchItemFailures: [] });
     const malformed = { messageId: randomUUID(), body: '{"DDBStreamBatchInfo":{"shardId":"s"}}' };
-    expect(await redrive({ Records: [malformed] }, withTime)).toEqual({
+    expect(await redriveBatch([malformed])).toEqual({
       batchItemFailures: [{ itemIdentifier: malformed.messageId }],
     });
   });

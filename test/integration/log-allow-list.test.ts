@@ -86,11 +86,10 @@ it.each(['single', 'transaction'] as const)(
       // A queue send after a commit that failed: a warning with the error.
       await sentAfterCommit(() => Promise.reject(error), 'settlement', { payment_id: 'p-1' });
       // A worker's failure, the SDK error as the cause of ours.
-      logger.error(
-        'Delivery failed: the queue hands it again',
-        { message_id: 'm-1' },
-        new Error('failed', { cause: error }),
-      );
+      logger.error('Delivery failed: the queue hands it again', {
+        message_id: 'm-1',
+        error: new Error('failed', { cause: error }),
+      });
       // The local runtime's scheduled run that failed: its console line.
       const schedule = new LocalSchedule('sweepStrandedWork', () => Promise.reject(error), 60_000, 1_000);
       for (

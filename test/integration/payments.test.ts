@@ -22,6 +22,7 @@ import { paymentEvents, publicPayment, type StoredPayment } from '../../shared/d
 import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { dynamoResolutionStore } from '../../shared/data/directory-repository';
 import { itemKeys } from '../../shared/data/item-keys';
+import { dynamoPaymentReads } from '../../shared/data/payment-reads';
 import { dynamoPaymentStore, writePayment } from '../../shared/data/payments-repository';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import {
@@ -204,7 +205,7 @@ describe('a payment written before its details had an item of their own', () => 
       resolution_id: resolution.id,
       description: 'Pedido viejo',
     });
-    const listed = await dynamoPaymentStore.list(payer.customer.tenant, { customerId: payer.customer.id }, page());
+    const listed = await dynamoPaymentReads.list(payer.customer.tenant, { customerId: payer.customer.id }, page());
     expect(listed.items).toEqual([settled]);
   });
 });
@@ -432,7 +433,7 @@ describe('one payment per resolution', () => {
     expect(payerLedger.balanceCents).toBe(700_00);
     expect(payeeLedger.movements).toHaveLength(2);
     expect(payeeLedger.balanceCents).toBe(300_00);
-    expect((await dynamoPaymentStore.list(payee.customer.tenant, {}, page())).total).toBe(1);
+    expect((await dynamoPaymentReads.list(payee.customer.tenant, {}, page())).total).toBe(1);
   }, 60_000);
 
   it('25 concurrent requests to another participant: one payment, one debit, one event, all PENDING', async () => {
@@ -501,9 +502,9 @@ describe('listing payments', () => {
     await dynamoCustomerStore.updateStatus(other.customer, 'INACTIVE', new Date().toISOString());
     const rejected = await payResolution(deps, client, paymentRequest(payer, toOther, '3.00'));
 
-    const ids = async (filters: Parameters<typeof dynamoPaymentStore.list>[1]) =>
-      (await dynamoPaymentStore.list(client, filters, page())).items.map((p) => p.id).sort();
-    const all = await dynamoPaymentStore.list(client, {}, page());
+    const ids = async (filters: Parameters<typeof dynamoPaymentReads.list>[1]) =>
+      (await dynamoPaymentReads.list(client, filters, page())).items.map((p) => p.id).sort();
+    const all = await dynamoPaymentReads.list(client, {}, page());
     expect(all.total).toBe(4);
     const inbound = all.items.find((p) => p.direction === 'INBOUND')!;
     expect(inbound.account_id).toBe(payee.account.id);
@@ -515,7 +516,7 @@ describe('listing payments', () => {
     expect(await ids({ status: 'SETTLED', direction: 'INBOUND' })).toEqual([inbound.id]);
     expect(await ids({ qrCodeReference: 'CO.COM.RBM.TRXIDPNONE' })).toEqual([]);
     expect(
-      (await dynamoPaymentStore.list(client, { customerId: payer.customer.id }, page({ page_size: 2 }))).total,
+      (await dynamoPaymentReads.list(client, { customerId: payer.customer.id }, page({ page_size: 2 }))).total,
     ).toBe(3);
   });
 });
@@ -559,7 +560,7 @@ describe('the sandbox shopper paying a QR code', () => {
     expect(codeEvents.map((e) => [e['tenant'], e['type'], e['data']])).toEqual([
       [merchant.customer.tenant, 'qr_code.paid', publicQrCode((await dynamoQrCodeStore.get(code.id))!)],
     ]);
-    const listed = await dynamoPaymentStore.list(
+    const listed = await dynamoPaymentReads.list(
       merchant.customer.tenant,
       { qrCodeReference: code.qr_code_reference },
       page(),

@@ -41,7 +41,7 @@ import { dynamoCustomerStore } from '../../shared/data/customers-repository';
 import { collectionKeys, itemKeys } from '../../shared/data/item-keys';
 import { dynamoLedgerStore } from '../../shared/data/ledger-repository';
 import { localReportFiles } from '../../shared/data/local-report-files';
-import { dynamoPaymentStore } from '../../shared/data/payments-repository';
+import { dynamoPaymentReads } from '../../shared/data/payment-reads';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
 import { dynamoReportStore } from '../../shared/data/reports-repository';
 import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
@@ -157,7 +157,7 @@ function recordedDeps(
   const payments: ReportSources['payments'] = {
     walk: async (tenant, filters, request, after) => {
       await beforeRead?.();
-      const page = await dynamoPaymentStore.walk(tenant, filters, request, after);
+      const page = await dynamoPaymentReads.walk(tenant, filters, request, after);
       steps.push({ read: page.items.length });
       return page;
     },

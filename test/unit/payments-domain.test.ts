@@ -111,8 +111,6 @@ function world(answers: ResolutionPaymentResult[] = [{ written: true }]) {
         return answer;
       },
       get: async (id) => payments.get(id),
-      list: async () => ({ items: [], total: 0 }),
-      walk: async () => ({ items: [] }),
     },
     participant: { name: 'Banco Patrocinador S.A.', nit: '860000001' },
     settlement: {

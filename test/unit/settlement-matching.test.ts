@@ -270,8 +270,6 @@ describe("a day's run", () => {
         removeStaleBreaks: async () => 0,
         complete: async (done) => current() === done.version,
         get: async () => undefined,
-        list: async () => ({ items: [], total: 0 }),
-        walk: async () => ({ items: [] }),
       },
       files: {
         async *lines() {
