@@ -25,7 +25,7 @@ const { collectionKeys, collectionPartition, itemKeys } = await import('../share
 const { counterIncrementsOf } = await import('../shared/data/counters');
 const { dynamo } = await import('../shared/data/client');
 const { listPage, walkPage } = await import('../shared/data/pagination');
-const { MAX_PAGE_SIZE } = await import('../shared/schemas/lists');
+const { MAX_PAGE_SIZE } = await import('../shared/schemas/bounds');
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 10_000);
 const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 3);

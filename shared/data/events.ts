@@ -9,7 +9,7 @@
  * and expire after them.
  */
 import type { DomainEvent, EventListFilters, EventStore } from '../domain/events';
-import { EVENT_RETENTION_DAYS } from '../schemas/events';
+import { EVENT_RETENTION_DAYS } from '../schemas/bounds';
 import { tracer } from '../observability/telemetry';
 import { tableName } from './client';
 import { dayCounterIncrements } from './counters';

@@ -118,7 +118,7 @@ export function publicAuditEvent(event: AuditEvent): PublicAuditEvent {
 }
 
 /** GET /v1/audit-events: the tenant's events, a page at a time (docs/pagination.md), newest first by default. */
-export const listAuditEvents = listOf({
+export const listAuditEvents = /* @__PURE__ */ listOf({
   name: 'audit_events',
   filters: (query: AuditEventListQuery): AuditListFilters => ({
     ...(query.resource_type === undefined ? {} : { resourceType: query.resource_type }),

@@ -199,7 +199,7 @@ export const mobileFilter = (value: string | undefined): string | undefined =>
   value === undefined ? undefined : normaliseMobilePhone(value.replace(/^ /, '+'), 'mobile');
 
 /** GET /v1/customers: the tenant's customers, a page at a time (docs/pagination.md). */
-export const listCustomers = listOf({
+export const listCustomers = /* @__PURE__ */ listOf({
   name: 'customers',
   filters: (query: CustomerListQuery): CustomerListFilters => {
     const status = customerStatusFilter(query.customer_status);

@@ -5,7 +5,8 @@
  * its own events of the last 30 days at GET /v1/events (docs/webhooks.md, "Events"), each as its
  * webhooks carry it.
  */
-import { EVENT_RETENTION_DAYS, type EventListQuery } from '../schemas/events';
+import { EVENT_RETENTION_DAYS } from '../schemas/bounds';
+import type { EventListQuery } from '../schemas/events';
 import type { CHANGE_EVENT_TYPES, WebhookEventType } from '../schemas/webhooks';
 import type { IdGenerator } from './clock';
 import { AppError } from './errors';

@@ -228,7 +228,7 @@ export async function changeKeyStatus(
 }
 
 /** GET /v1/keys: the tenant's keys, a page at a time (docs/pagination.md). */
-export const listKeys = listOf({
+export const listKeys = /* @__PURE__ */ listOf({
   name: 'keys',
   filters: (query: KeyListQuery): KeyListFilters => ({
     ...(query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {}),

@@ -2,7 +2,7 @@
  * The conventions every list shares (docs/pagination.md): page parameters,
  * date filters, the snapshot a walk is pinned to, and pagination_info. Pure: no AWS types, so the rules are unit-tested on their own.
  */
-import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../schemas/lists';
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from '../schemas/bounds';
 import { AppError, type FieldError } from './errors';
 
 export const DEFAULT_PAGE_SIZE = 10;

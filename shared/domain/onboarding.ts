@@ -11,7 +11,7 @@ import { setCustomerStatus, type CustomerStatusFollowers, type CustomerStore } f
 import { AppError } from './errors';
 import type { KeyPublisher } from './key-publishing';
 import { moveKey, type KeyStore, type StoredKey } from './keys';
-import { MAX_PAGE_SIZE } from '../schemas/lists';
+import { MAX_PAGE_SIZE } from '../schemas/bounds';
 import { parsePageRequest, walkPages } from './lists';
 import { cop, parseCents } from './money';
 import { EVERY_PLATFORM, type SponsorBankStore } from './sponsor-bank';

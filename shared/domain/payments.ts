@@ -249,7 +249,7 @@ export const insufficientFunds = (accountId: string) =>
 export const getOwnPayment = ownReader<StoredPayment>('Payment');
 
 /** GET /v1/payments: the tenant's payments, a page at a time (docs/pagination.md). */
-export const listPayments = listOf({
+export const listPayments = /* @__PURE__ */ listOf({
   name: 'payments',
   filters: (query: PaymentListQuery): PaymentListFilters => ({
     ...optional('customerId', query.customer_id?.toLowerCase()),

@@ -275,7 +275,7 @@ export async function deleteQrCode(deps: DeleteQrCodeDeps, tenant: string, id: s
 }
 
 /** GET /v1/qrcodes: the tenant's codes, a page at a time, without their images. */
-export const listQrCodes = listOf({
+export const listQrCodes = /* @__PURE__ */ listOf({
   name: 'qr_codes',
   filters: (query: QrCodeListQuery): QrCodeListFilters => ({
     customerId: query.customer_id?.toLowerCase(),

@@ -89,7 +89,7 @@ export const getOwnRecipient = ownReader<StoredRecipient>('Recipient');
 export const getRecipient = publicGetter(getOwnRecipient, publicRecipient);
 
 /** GET /v1/recipients: the tenant's recipients, a page at a time (docs/pagination.md). */
-export const listRecipients = listOf({
+export const listRecipients = /* @__PURE__ */ listOf({
   name: 'recipients',
   filters: (query: RecipientListQuery): RecipientListFilters =>
     query.customer_id ? { customerId: query.customer_id.toLowerCase() } : {},

@@ -357,7 +357,7 @@ export async function createRefund(
 export const getOwnRefund = ownReader<StoredRefund>('Refund');
 
 /** GET /v1/refunds: the tenant's refunds, a page at a time (docs/pagination.md). */
-export const listRefunds = listOf({
+export const listRefunds = /* @__PURE__ */ listOf({
   name: 'refunds',
   filters: (query: RefundListQuery): RefundListFilters => ({
     ...optional('customerId', query.customer_id?.toLowerCase()),

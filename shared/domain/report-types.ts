@@ -5,7 +5,7 @@
  * walked in order at the report's own snapshot (its created_at), all of it.
  */
 import { movementSchema } from '../schemas/ledger';
-import { MAX_PAGE_SIZE } from '../schemas/lists';
+import { MAX_PAGE_SIZE } from '../schemas/bounds';
 import { paymentSchema } from '../schemas/payments';
 import { refundSchema } from '../schemas/refunds';
 import type { ReportType } from '../schemas/reports';
@@ -14,6 +14,7 @@ import type { CustomerStore } from './customers';
 import { columnsOf, type CsvColumn } from './csv';
 import { walkMovements, type LedgerStore } from './ledger';
 import { optional } from './lists';
+import { REPORT_FILTERS, type ReportFilterRule } from './report-filters';
 import { listPayments, type PaymentReader } from './payments';
 import { listRefunds, type RefundReader } from './refunds';
 
@@ -38,13 +39,7 @@ export interface ReportFilters {
   readonly snapshot: string;
 }
 
-/** The filters a report's request may name besides its dates. */
-export type ReportFilterName = 'customer_id' | 'account_id';
-
-export interface ReportKind {
-  /** The filters this kind takes; `required` ones it cannot do without. */
-  readonly filters: readonly ReportFilterName[];
-  readonly required: readonly ReportFilterName[];
+export interface ReportKind extends ReportFilterRule {
   readonly columns: readonly CsvColumn[];
   /** The columns of a person's document and account numbers: masked unless the report reveals them. */
   readonly personal: ReadonlySet<string>;
@@ -76,8 +71,7 @@ const walkQuery = (filters: ReportFilters) => ({
 
 export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
   payments: {
-    filters: ['customer_id', 'account_id'],
-    required: [],
+    ...REPORT_FILTERS.payments,
     columns: columnsOf(paymentSchema),
     personal: personalColumns(columnsOf(paymentSchema)),
     pages: (sources, filters, now) =>
@@ -93,16 +87,14 @@ export const REPORT_KINDS: Readonly<Record<ReportType, ReportKind>> = {
       ),
   },
   movements: {
-    filters: ['account_id'],
-    required: ['account_id'],
+    ...REPORT_FILTERS.movements,
     columns: columnsOf(movementSchema),
     personal: personalColumns(columnsOf(movementSchema)),
     pages: (sources, filters, now) =>
       walkMovements(sources, filters.tenant, filters.account_id!, walkQuery(filters), now),
   },
   refunds: {
-    filters: ['customer_id'],
-    required: [],
+    ...REPORT_FILTERS.refunds,
     columns: columnsOf(refundSchema),
     personal: personalColumns(columnsOf(refundSchema)),
     pages: (sources, filters, now) =>

@@ -12,7 +12,8 @@ import { AppError, RetryLater } from './errors';
 import type { DomainEvent } from './events';
 import { FieldErrors, listOf, optional, timeSpan, type RecordReader } from './lists';
 import { later } from './payments';
-import { REPORT_KINDS, type ReportSources } from './report-types';
+import { REPORT_FILTERS } from './report-filters';
+import type { ReportSources } from './report-types';
 
 /** The scope a report that reveals people's document and account numbers needs (docs/privacy.md). */
 export const REVEAL_SCOPE = 'breb/payments.read';
@@ -174,7 +175,7 @@ function checkPeriod(request: CreateReportRequest, errors: FieldErrors): void {
 
 /** The filters the report's type takes: the others are refused, the required ones asked for. */
 function checkFilters(request: CreateReportRequest, errors: FieldErrors): void {
-  const kind = REPORT_KINDS[request.type];
+  const kind = REPORT_FILTERS[request.type];
   for (const name of ['customer_id', 'account_id'] as const) {
     if (request[name] !== undefined && !kind.filters.includes(name)) {
       errors.add(name, `is not a filter of a ${request.type} report`);
@@ -292,7 +293,7 @@ export async function getReport(deps: GetReportDeps, tenant: string, id: string)
 }
 
 /** GET /v1/reports: the tenant's reports, a page at a time, without download URLs (GET one for its URL). */
-export const listReports = listOf({
+export const listReports = /* @__PURE__ */ listOf({
   name: 'reports',
   filters: (_query: ReportListQuery): Record<string, never> => ({}),
   toPublic: (report: StoredReport) => publicReport(report),

@@ -6,7 +6,7 @@
  * address it resolved at send time (a name can resolve elsewhere later), which it then connects to.
  */
 import { isIP } from 'node:net';
-import { MAX_WEBHOOK_URL_LENGTH } from '../schemas/webhooks';
+import { MAX_WEBHOOK_URL_LENGTH } from '../schemas/bounds';
 import { invalidField } from './errors';
 import { isLoopbackAddress, isPublicAddress } from './public-address';
 

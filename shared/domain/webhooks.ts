@@ -225,7 +225,7 @@ export const getOwnWebhook = ownReader<StoredWebhook>('Webhook');
 export const getWebhook = publicGetter(getOwnWebhook, publicWebhook);
 
 /** GET /v1/webhooks: the tenant's webhooks, a page at a time (docs/pagination.md). */
-export const listWebhooks = listOf({
+export const listWebhooks = /* @__PURE__ */ listOf({
   name: 'webhooks',
   filters: (_query: WebhookListQuery): WebhookListFilters => ({}),
   toPublic: publicWebhook,

@@ -7,12 +7,6 @@ import { closedObject, TIMESTAMP, UUID } from './common';
 import { listAnswer, listQuery } from './lists';
 import { WEBHOOK_EVENT_TYPES } from './webhooks';
 
-/**
- * How many whole UTC days back GET /v1/events reaches, besides today's: the repository's TTL keeps
- * every event at least that long (shared/data/events.ts). A leaf both layers read.
- */
-export const EVENT_RETENTION_DAYS = 30;
-
 /** The client's events of one type, within the date filters (and 30 days). */
 export const eventListQuerySchema = listQuery({ type: { type: 'string', enum: WEBHOOK_EVENT_TYPES } });
 

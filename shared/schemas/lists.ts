@@ -3,15 +3,12 @@
  * strings; AJV coerces the numeric ones. Shapes are checked here, meanings (real dates, ordered
  * bounds, a snapshot not in the future) by shared/domain/lists.ts.
  *
- * The functions bundle this module (shared/domain/lists.ts reads the page bounds): the calls of
- * common.ts's builders are marked pure so that a bundle drops the schemas it does not use, as it
- * drops an unused object literal (esbuild reads their @__NO_SIDE_EFFECTS__ within common.ts only).
+ * The page bounds the functions read are in bounds.ts. The calls of common.ts's builders are marked
+ * pure all the same, so that a bundle that imports this module drops the schemas it does not use
+ * (esbuild reads their @__NO_SIDE_EFFECTS__ within common.ts only).
  */
+import { MAX_PAGE_NUMBER, MAX_PAGE_SIZE } from './bounds';
 import { allRequired, closedObject, matching, TIMESTAMP, UUID } from './common';
-
-/** The page-size and page-number bounds (docs/pagination.md); shared/domain/lists.ts reads them too. */
-export const MAX_PAGE_SIZE = 100;
-export const MAX_PAGE_NUMBER = 1_000_000_000;
 
 /** `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, or with milliseconds as the API writes its own timestamps. */
 export const DATE_OR_TIMESTAMP = /* @__PURE__ */ matching(

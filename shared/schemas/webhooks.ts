@@ -4,6 +4,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import { closedObject, matching, text, TIMESTAMP, TIMESTAMPS, UUID } from './common';
+import { MAX_WEBHOOK_URL_LENGTH } from './bounds';
 import { listAnswer, listQuery } from './lists';
 
 /** The events a committed change reports (the outbox, shared/domain/events.ts; docs/webhooks.md). */
@@ -36,8 +37,6 @@ export type DeliveryMode = (typeof DELIVERY_MODES)[number];
 export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** The most characters of a webhook URL; shared/domain/webhook-urls.ts holds the other URL rules. */
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const WEBHOOK_URL = { type: 'string', minLength: 1, maxLength: MAX_WEBHOOK_URL_LENGTH } as const;
 
 const webhookProperties = {

@@ -44,7 +44,7 @@ import { localReportFiles } from '../../shared/data/local-report-files';
 import { dynamoPaymentReads } from '../../shared/data/payment-reads';
 import { dynamoRefundStore } from '../../shared/data/refunds-repository';
 import { dynamoReportStore } from '../../shared/data/reports-repository';
-import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
+import { MAX_PAGE_SIZE } from '../../shared/schemas/bounds';
 import { ENV } from '../../shared/runtime/config';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { parseCsv } from '../support/reports';

@@ -6,7 +6,7 @@
 import { routes, type RouteDefinition } from '../../functions/routes';
 import { MAX_HEADER_BYTES } from '../../infra/local/server';
 import { MAX_BODY_BYTES } from '../../shared/http/middlewares';
-import { MAX_PAGE_SIZE } from '../../shared/schemas/lists';
+import { MAX_PAGE_SIZE } from '../../shared/schemas/bounds';
 import { startTestApi, type TestApi } from '../support/local-api';
 import { expectProblem } from '../support/problems';
 import {
