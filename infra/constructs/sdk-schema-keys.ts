@@ -5,8 +5,9 @@
  * `const _hH = "httpHeader"`. esbuild cannot tell a computed key from a call to `toString`, so it keeps
  * every such statement: a function sending five S3 commands carried all 538 shapes (65 KB). Writing
  * each key as the string its constant holds (`{ "httpHeader": _xaebo }`) changes no value, and the
- * shapes no command reaches go. The error shapes stay: each registers itself at load. And each
- * client's manifest is bundled as the one field its code reads (CLIENT_MANIFEST).
+ * shapes no command reaches go. Each error shape registers itself at load, with its class: only those
+ * of SDK_ERRORS_KEPT stay registered (keepRegisteredErrors), so the others' shapes and classes go too.
+ * And each client's manifest is bundled as the one field its code reads (CLIENT_MANIFEST).
  *
  * esbuild runs plugins in its asynchronous API only, and CDK's local bundling is synchronous, so
  * function-bundle.ts runs this file as a Node process for each bundle (Node strips its types), which
@@ -30,6 +31,30 @@ export function inlineSchemaKeys(source: string): string {
 }
 
 /**
+ * The service errors whose class the SDK still builds: those our code tells apart with `instanceof`
+ * (shared/data/), and those whose class carries the `$retryable` trait the SDK's retry reads. Any
+ * other error is thrown as the client's base exception (DynamoDBServiceException, KMSServiceException,
+ * ...) with the same `name`, `$fault`, `$metadata`, message and fields: the SDK's own path for an
+ * error its registry does not know. Each client registered every error of its service, classes and
+ * all (KMS's 49): 46 KB of createPayment's bundle. test/unit/sdk-schema-keys.test.ts holds the list
+ * to the code's imports and to the SDK's retryable classes.
+ */
+export const SDK_ERRORS_KEPT: readonly string[] = [
+  'ConditionalCheckFailedException',
+  'TransactionCanceledException',
+  'ReplicatedWriteConflictException',
+];
+
+/** A schemas module with the registrations of errors outside SDK_ERRORS_KEPT removed (the base exception's stays). */
+export function keepRegisteredErrors(source: string): string {
+  return source.replace(
+    /^(\w+)_registry\.registerError\(\w+\$, (\w+)\);$/gm,
+    (registration: string, registry: string, errorClass: string) =>
+      registry === '_s' || SDK_ERRORS_KEPT.includes(errorClass) ? registration : '',
+  );
+}
+
+/**
  * The manifests of the SDK's clients, which each client's runtimeConfig.js imports whole (2.2 KB for
  * DynamoDB's, with its dependency list) to read one field: `version`, for the User-Agent.
  */
@@ -43,7 +68,7 @@ export const sdkSchemaKeysPlugin: Plugin = {
   name: 'sdk-schema-keys',
   setup(plugin) {
     plugin.onLoad({ filter: SCHEMA_MODULE }, (args) => ({
-      contents: inlineSchemaKeys(readFileSync(args.path, 'utf8')),
+      contents: keepRegisteredErrors(inlineSchemaKeys(readFileSync(args.path, 'utf8'))),
       loader: 'js',
     }));
     plugin.onLoad({ filter: CLIENT_MANIFEST }, (args) => ({

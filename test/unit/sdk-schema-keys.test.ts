@@ -1,13 +1,23 @@
 /**
  * infra/constructs/sdk-schema-keys.ts: the SDK's shapes with their computed trait keys written as the
- * strings they name, so esbuild can drop those no command reaches (test/unit/dependencies.test.ts
- * weighs the bundles that come of it).
+ * strings they name, so esbuild can drop those no command reaches, and only the errors our code tells
+ * apart by class registered (test/unit/dependencies.test.ts weighs the bundles that come of it).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { inlineSchemaKeys, sdkSchemaKeysPlugin } from '../../infra/constructs/sdk-schema-keys';
+import { bundleOptions } from '../../infra/constructs/function-bundle';
+import {
+  inlineSchemaKeys,
+  keepRegisteredErrors,
+  SDK_ERRORS_KEPT,
+  sdkSchemaKeysPlugin,
+} from '../../infra/constructs/sdk-schema-keys';
+import { everyFunction } from '../../infra/function-bundles';
+import { REPO_ROOT } from '../../infra/paths';
+import { testDynamoDbEndpoint } from '../support/worker-dynamodb';
 
 const SCHEMAS = [
   'const _hH = "httpHeader";',
@@ -46,4 +56,123 @@ test('with the plugin, a bundle keeps the shapes it uses and drops the others', 
   expect(withPlugin).toContain('"Used"');
   expect(withPlugin).not.toContain('"Unused"');
   rmSync(root, { recursive: true });
+});
+
+test('only the kept errors stay registered, beside the base exception', () => {
+  const schemas = [
+    '_s_registry.registerError(XServiceException$, XServiceException);',
+    'n0_registry.registerError(ConditionalCheckFailedException$, ConditionalCheckFailedException);',
+    'n0_registry.registerError(BackupInUseException$, BackupInUseException);',
+  ].join('\n');
+  const kept = keepRegisteredErrors(schemas);
+  expect(kept).toContain('registerError(XServiceException$, XServiceException)');
+  expect(kept).toContain('registerError(ConditionalCheckFailedException$, ConditionalCheckFailedException)');
+  expect(kept).not.toContain('BackupInUseException');
+});
+
+/** Every `.ts` file under `dir`. */
+const sourcesUnder = (dir: string): string[] =>
+  readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readFileSync(path.join(REPO_ROOT, dir, file), 'utf8'));
+
+test("the kept errors are those the bundled code imports to tell apart, and the SDK's retryable ones", () => {
+  const imported = [...sourcesUnder('shared'), ...sourcesUnder('functions')].flatMap((source) =>
+    [...source.matchAll(/import \{([^}]*)\} from '@aws-sdk\/client-[\w-]+'/g)].flatMap((match) =>
+      match[1]!
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => /^\w+Exception$/.test(name)),
+    ),
+  );
+  const clients = readdirSync(path.join(REPO_ROOT, 'node_modules', '@aws-sdk')).filter((name) =>
+    name.startsWith('client-'),
+  );
+  const retryable = clients.flatMap((client) => {
+    const errors = readFileSync(
+      path.join(REPO_ROOT, 'node_modules', '@aws-sdk', client, 'dist-es', 'models', 'errors.js'),
+      'utf8',
+    );
+    return [...errors.matchAll(/export class (\w+) extends[^}]*?\$retryable/g)].map((match) => match[1]!);
+  });
+  expect(imported.length).toBeGreaterThan(0);
+  expect(retryable).toEqual(['ReplicatedWriteConflictException']);
+  expect([...new Set([...imported, ...retryable])].sort()).toEqual([...SDK_ERRORS_KEPT].sort());
+});
+
+/**
+ * Bundled as a function is (its options, the plugin), against DynamoDB Local: an error whose
+ * registration went still reaches the code with its name, fault and status, as the base exception;
+ * a kept one as its own class.
+ */
+const ERRORS_PROBE = `
+import {
+  ConditionalCheckFailedException, CreateTableCommand, DynamoDBClient, DynamoDBServiceException,
+  GetItemCommand, PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
+const client = new DynamoDBClient({ endpoint: process.env.PROBE_ENDPOINT, region: 'us-east-1' });
+const seen = (error) => ({
+  name: error.name, fault: error.$fault, status: error.$metadata.httpStatusCode,
+  base: error instanceof DynamoDBServiceException, conditional: error instanceof ConditionalCheckFailedException,
+  ownClass: error.constructor !== DynamoDBServiceException, message: error.message.length > 0,
+});
+const table = 'probe-' + Date.now();
+const missing = await client.send(new GetItemCommand({ TableName: table, Key: { id: { S: 'a' } } })).catch(seen);
+await client.send(new CreateTableCommand({
+  TableName: table, BillingMode: 'PAY_PER_REQUEST',
+  KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+}));
+const put = () => client.send(new PutItemCommand({ TableName: table, Item: { id: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(id)' }));
+await put();
+const conditional = await put().catch(seen);
+console.log(JSON.stringify({ missing, conditional }));
+`;
+
+test("an error left unregistered reaches the code as the client's base exception, with its name", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sdk-errors-'));
+  const run = async (plugins: Plugin[]) => {
+    const outfile = path.join(dir, `probe-${plugins.length}.mjs`);
+    const built = await build({
+      ...bundleOptions(everyFunction[0]!),
+      entryPoints: [],
+      stdin: { contents: ERRORS_PROBE, resolveDir: REPO_ROOT, sourcefile: 'probe.mjs' },
+      outfile,
+      sourcemap: false,
+      logLevel: 'silent',
+      plugins,
+    });
+    const env = {
+      ...process.env,
+      PROBE_ENDPOINT: testDynamoDbEndpoint(),
+      AWS_ACCESS_KEY_ID: 'probe',
+      AWS_SECRET_ACCESS_KEY: 'probe',
+    };
+    expect(built.errors).toEqual([]);
+    return {
+      text: readFileSync(outfile, 'utf8'),
+      seen: JSON.parse(execFileSync(process.execPath, [outfile], { env, encoding: 'utf8' })),
+    };
+  };
+  const asBuilt = await run([sdkSchemaKeysPlugin]);
+  const missing = {
+    name: 'ResourceNotFoundException',
+    fault: 'client',
+    status: 400,
+    base: true,
+    conditional: false,
+    message: true,
+  };
+  expect(asBuilt.seen.missing).toEqual({ ...missing, ownClass: false });
+  expect(asBuilt.seen.conditional).toEqual({
+    ...missing,
+    name: 'ConditionalCheckFailedException',
+    conditional: true,
+    ownClass: true,
+  });
+  expect(asBuilt.text).not.toContain('BackupInUseException');
+  // Without the plugin, every error has its class: the bytes the plugin saves.
+  const whole = await run([]);
+  expect(whole.seen.missing).toEqual({ ...missing, ownClass: true });
+  expect(whole.text).toContain('BackupInUseException');
+  rmSync(dir, { recursive: true });
 });
