@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_ALIASES, UNBUNDLED_MODULES } from '../infra/constructs/function-bundle';
+import { BUNDLE_ALIASES } from '../infra/constructs/function-bundle';
 import { handlerEntry, REPO_ROOT } from '../infra/paths';
 
 const HANDLERS = ['get-payment', 'settle-payment'];
@@ -42,7 +42,6 @@ async function bundle(entry: string, withOptionB: boolean): Promise<{ bytes: num
     minify: true,
     mainFields: ['module', 'main'],
     alias: BUNDLE_ALIASES as Record<string, string>,
-    external: [...UNBUNDLED_MODULES],
     tsconfig: path.join(REPO_ROOT, 'tsconfig.json'),
     metafile: true,
     logLevel: 'warning',

@@ -8,7 +8,7 @@ import { contractRoutes } from '../functions/contract';
 import { networkRoutes, routes, type FunctionDefinition } from '../functions/routes';
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers } from '../functions/workers';
-import { bundleOptions, unbundledModulesOf } from './constructs/function-bundle';
+import { bundleOptions } from './constructs/function-bundle';
 import { sdkSchemaKeysPlugin } from './constructs/sdk-schema-keys';
 import { handlerEntry } from './paths';
 
@@ -27,7 +27,7 @@ const KB = 1024;
  * The size a bundle may reach, minified and without its source map: every kilobyte is parsed on each
  * cold start. The QR functions carry qrcode's symbol builder and the PNG writer; the functions that
  * read or write files in S3 (reports, the sponsor bank's settlement files beside them, audit copies)
- * carry the S3 client (≈125 KB with its XML protocol, checksums and event-stream codec): they may
+ * carry the S3 client (≈75 KB with its XML protocol and checksums): they may
  * reach more.
  */
 export const BUNDLE_LIMIT_BYTES = 300 * KB;
@@ -49,47 +49,34 @@ export interface BuiltBundle {
 }
 
 /**
- * Bundles `definitions` with the functions' own settings, one esbuild call for each set of modules
- * left out (those that touch report files load the event-stream codec, the others leave it out).
- * `overrides` are merged into the options (not written, not minified, ...); outputs land in
- * `outdir/<handler>.js`.
+ * Bundles `definitions` with the functions' own settings, in one esbuild call. `overrides` are merged
+ * into the options (not written, not minified, ...); outputs land in `outdir/<handler>.mjs`.
  */
 export async function buildBundles(
   definitions: readonly FunctionDefinition[],
   outdir: string,
   overrides: BuildOptions = {},
 ): Promise<{ bundles: BuiltBundle[]; metafile: Metafile }> {
-  const groups = new Map<string, FunctionDefinition[]>();
-  for (const definition of definitions) {
-    const key = JSON.stringify(unbundledModulesOf(definition));
-    groups.set(key, [...(groups.get(key) ?? []), definition]);
-  }
-  const bundles: BuiltBundle[] = [];
-  const metafile: Metafile = { inputs: {}, outputs: {} };
-  for (const group of groups.values()) {
-    const built = await build({
-      ...bundleOptions(group[0]!),
-      entryPoints: [...new Set(group.map((definition) => handlerEntry(definition.handler)))],
-      outdir,
-      outExtension: { '.js': '.mjs' },
-      sourcemap: false,
-      logLevel: 'silent',
-      plugins: [sdkSchemaKeysPlugin],
-      ...overrides,
-      metafile: true,
-    });
-    Object.assign(metafile.inputs, built.metafile.inputs);
-    Object.assign(metafile.outputs, built.metafile.outputs);
-    for (const definition of group) {
-      const entry = handlerEntry(definition.handler);
-      const found = Object.entries(built.metafile.outputs).find(
-        ([, output]) => output.entryPoint && entry.endsWith(output.entryPoint),
-      );
-      if (!found) throw new Error(`esbuild wrote no bundle for ${definition.name}`);
-      bundles.push({ definition, outputPath: found[0], output: found[1] });
-    }
-  }
-  return { bundles, metafile };
+  const built = await build({
+    ...bundleOptions(definitions[0]!),
+    entryPoints: [...new Set(definitions.map((definition) => handlerEntry(definition.handler)))],
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    sourcemap: false,
+    logLevel: 'silent',
+    plugins: [sdkSchemaKeysPlugin],
+    ...overrides,
+    metafile: true,
+  });
+  const bundles = definitions.map((definition): BuiltBundle => {
+    const entry = handlerEntry(definition.handler);
+    const found = Object.entries(built.metafile.outputs).find(
+      ([, output]) => output.entryPoint && entry.endsWith(output.entryPoint),
+    );
+    if (!found) throw new Error(`esbuild wrote no bundle for ${definition.name}`);
+    return { definition, outputPath: found[0], output: found[1] };
+  });
+  return { bundles, metafile: built.metafile };
 }
 
 /** The inputs of one bundle that weigh most in it (bytes of each in the output), heaviest first. */

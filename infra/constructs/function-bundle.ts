@@ -26,27 +26,15 @@ const ESM_REQUIRE_BANNER = "import { createRequire } from 'module';const require
  * Packages the bundles take from this repository instead (see each file). Lambda's credentials are
  * in the environment, so the SDK's default credential chain is replaced by
  * shared/runtime/lambda-credentials.ts (≈100 KB less per bundle); DynamoDB's endpoint discovery, which
- * no command of ours runs, by shared/runtime/no-endpoint-discovery.ts (≈9 KB). esbuild resolves the
- * replacements from the project root.
+ * no command of ours runs, by shared/runtime/no-endpoint-discovery.ts (≈9 KB); the event streams no
+ * operation of ours sends, which S3's client loads at creation, by shared/runtime/no-event-streams.ts
+ * (≈15 KB in the functions that touch files). esbuild resolves the replacements from the project root.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './shared/runtime/lambda-credentials.ts',
   '@aws-sdk/middleware-endpoint-discovery': './shared/runtime/no-endpoint-discovery.ts',
+  '@smithy/core/event-streams': './shared/runtime/no-event-streams.ts',
 };
-
-/**
- * Modules left out of the bundles. The AWS SDK imports its event-stream codec lazily, only for
- * operations that stream events; DynamoDB, Secrets Manager and SQS have none, so no function of
- * theirs ever loads it (≈15 KB less per bundle). S3's client imports it at load (SelectObjectContent
- * streams events): the functions that touch report files bundle it (unbundledModulesOf).
- */
-export const UNBUNDLED_MODULES: readonly string[] = ['@smithy/core/event-streams'];
-
-/** What a function's bundle leaves out: nothing for the S3 client's users (files, audit copies), which load the codec. */
-export const unbundledModulesOf = (definition: FunctionDefinition): readonly string[] =>
-  definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive
-    ? []
-    : UNBUNDLED_MODULES;
 
 /** Who records a stage's traces (shared/observability/telemetry.ts): X-Ray, or OpenTelemetry under ADOT. */
 export type BundleTracer = 'xray' | 'otel';
@@ -83,7 +71,6 @@ export function bundleOptions(definition: FunctionDefinition, tracer: BundleTrac
     sourcemap: true,
     mainFields: [...BUNDLE_MAIN_FIELDS],
     alias: { ...BUNDLE_ALIASES },
-    external: [...unbundledModulesOf(definition)],
     define: { [`process.env.${ENV.tracing}`]: JSON.stringify(tracer) },
     tsconfig: TSCONFIG,
     banner: { js: ESM_REQUIRE_BANNER },

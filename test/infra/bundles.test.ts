@@ -38,23 +38,11 @@ const deployed = routesFor(stageSettings(STAGE).sandboxEnabled);
  * but Logger and Metrics (every function's), Parameters (the secrets cache,
  * shared/data/secret-values.ts), Batch (the queue consumers' batches, shared/runtime/batch-items.ts)
  * and the commons they carry, OpenTelemetry's API on a stage traced by X-Ray (telemetry.ts), and the
- * SDK's credential providers and discovery that Lambda does not need (function-bundle.ts).
+ * SDK's credential providers, discovery and event streams that our functions do not use
+ * (function-bundle.ts).
  */
 const LEFT_OUT_OF_BUNDLES =
-  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@opentelemetry|@aws-lambda-powertools(?!\/logger\/|\/metrics\/|\/parameters\/|\/batch\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http)))\//;
-
-/**
- * The AWS SDK's event-stream codec: left out of every bundle but those of the functions that touch
- * report or settlement files, whose S3 client imports it at load (infra/constructs/service-function.ts): without it
- * they would not load on Lambda.
- */
-const EVENT_STREAMS = /node_modules\/@smithy\/core\/dist-es\/submodules\/event-streams\//;
-const loadsEventStreams = (name: string): boolean =>
-  [...deployed, ...workers].some(
-    (definition) =>
-      definition.name === name &&
-      Boolean(definition.reportFiles?.length || definition.settlementFiles?.length || definition.auditArchive),
-  );
+  /node_modules\/(ajv\/dist\/compile|ajv-formats|aws-xray-sdk-core|@opentelemetry|@aws-lambda-powertools(?!\/logger\/|\/metrics\/|\/parameters\/|\/batch\/|\/commons\/)|mnemonist|@aws-sdk\/(nested-clients|endpoint-cache|middleware-endpoint-discovery|credential-provider-(ini|sso|process|web-identity|http))|@smithy\/core\/dist-es\/submodules\/event-streams)\//;
 
 // In the temporary folder, with no node_modules above it: as in Lambda, an import a bundle left out
 // of itself finds nothing.
@@ -77,7 +65,7 @@ function assetDirOf(name: string): string {
 /**
  * The sources bundled into a function, once its bundle is checked to be source-mapped ESM holding
  * nothing a function never runs (docs/benchmarks.md): no schema compiler, no X-Ray SDK, no credential
- * sources but the environment, no endpoint discovery, no event streams (but where S3 needs them).
+ * sources but the environment, no endpoint discovery, no event streams.
  */
 function bundledSources(name: string): string[] {
   const assetDir = assetDirOf(name);
@@ -88,7 +76,6 @@ function bundledSources(name: string): string[] {
     sources: string[];
   };
   expect({ [name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({ [name]: [] });
-  expect({ [name]: sources.some((source) => EVENT_STREAMS.test(source)) }).toEqual({ [name]: loadsEventStreams(name) });
   return sources;
 }
 

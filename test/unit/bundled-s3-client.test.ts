@@ -1,0 +1,89 @@
+/**
+ * S3's client as the functions that touch files carry it: built with their options (the event
+ * streams replaced by shared/runtime/no-event-streams.ts, the errors our code does not tell apart
+ * left unregistered by sdk-schema-keys.ts) and run as Lambda runs a bundle, in a process of its own,
+ * against a recording S3 endpoint on loopback (no S3 runs here). It is created, writes, reads back,
+ * and an S3 error reaches the code with its name and status.
+ */
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { bundleOptions } from '../../infra/constructs/function-bundle';
+import { sdkSchemaKeysPlugin } from '../../infra/constructs/sdk-schema-keys';
+import { everyFunction } from '../../infra/function-bundles';
+import { REPO_ROOT } from '../../infra/paths';
+
+const PROBE = `
+import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+const s3 = new S3Client({ endpoint: process.env.PROBE_ENDPOINT, region: 'us-east-1', forcePathStyle: true });
+await s3.send(new PutObjectCommand({ Bucket: 'files', Key: 'a.csv', Body: 'id,amount\\n1,100\\n' }));
+const read = await s3.send(new GetObjectCommand({ Bucket: 'files', Key: 'a.csv' }));
+const body = await read.Body.transformToString();
+const refused = await s3.send(new GetObjectCommand({ Bucket: 'files', Key: 'secret.csv' })).catch((error) => ({
+  name: error.name, status: error.$metadata.httpStatusCode, base: error instanceof S3ServiceException,
+}));
+console.log(JSON.stringify({ body, refused }));
+`;
+
+const stored = new Map<string, Buffer>();
+let server: Server;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const key = new URL(request.url ?? '/', 'http://s3').pathname;
+      if (request.method === 'PUT') {
+        stored.set(key, Buffer.concat(chunks));
+        response.writeHead(200, { etag: '"one"' }).end();
+      } else if (stored.has(key)) {
+        response.writeHead(200, { 'content-type': 'text/csv' }).end(stored.get(key));
+      } else {
+        response
+          .writeHead(403, { 'content-type': 'application/xml' })
+          .end('<?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+});
+
+afterAll(() => server.close());
+
+test('the bundled S3 client, without event streams, writes, reads and tells an error by its name', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bundled-s3-'));
+  const outfile = path.join(dir, 'probe.mjs');
+  const runReport = everyFunction.find((definition) => definition.name === 'runReport')!;
+  await build({
+    ...bundleOptions(runReport),
+    entryPoints: [],
+    stdin: { contents: PROBE, resolveDir: REPO_ROOT, sourcefile: 'probe.mjs' },
+    outfile,
+    sourcemap: false,
+    logLevel: 'silent',
+    plugins: [sdkSchemaKeysPlugin],
+  });
+  expect(readFileSync(outfile, 'utf8')).not.toContain('EventStreamCodec');
+  const { port } = server.address() as AddressInfo;
+  const env = {
+    ...process.env,
+    PROBE_ENDPOINT: `http://127.0.0.1:${port}`,
+    AWS_ACCESS_KEY_ID: 'probe',
+    AWS_SECRET_ACCESS_KEY: 'probe',
+  };
+  const { stdout } = await promisify(execFile)(process.execPath, [outfile], { env, encoding: 'utf8' });
+  expect(JSON.parse(stdout)).toEqual({
+    body: 'id,amount\n1,100\n',
+    refused: { name: 'AccessDenied', status: 403, base: true },
+  });
+  expect([...stored.keys()]).toEqual(['/files/a.csv']);
+  rmSync(dir, { recursive: true });
+});
