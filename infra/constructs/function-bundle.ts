@@ -1,7 +1,7 @@
 /**
  * How every function's code is built: one esbuild call through esbuild's own API, as the asset's
  * local bundling (Docker is never needed), in a plain Node process so that esbuild's asynchronous
- * API can run the plugin of sdk-schema-keys.ts. NodejsFunction ran the same build through
+ * API can run the plugin of sdk-rewrites.ts. NodejsFunction ran the same build through
  * `npx --no-install esbuild`, an npm process per function: about half a second each, 47 of the
  * 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
  */
@@ -78,12 +78,12 @@ export function bundleOptions(definition: FunctionDefinition, tracer: BundleTrac
   };
 }
 
-/** The build that runs sdk-schema-keys.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
-const SCHEMA_KEYS_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'sdk-schema-keys.ts');
+/** The build that runs sdk-rewrites.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
+const SDK_REWRITES_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'sdk-rewrites.ts');
 
 function buildWithSchemaKeysPlugin(options: BuildOptions): void {
   // Node 24 strips the file's types by default; the flag makes Node 22 do so too.
-  execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', SCHEMA_KEYS_BUILDER], {
+  execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', SDK_REWRITES_BUILDER], {
     input: JSON.stringify(options),
     stdio: ['pipe', 'inherit', 'inherit'],
   });

@@ -1,11 +1,13 @@
 /**
  * S3's client as the functions that touch files carry it: built with their options (the event
  * streams replaced by shared/runtime/no-event-streams.ts, the errors our code does not tell apart
- * left unregistered by sdk-schema-keys.ts) and run as Lambda runs a bundle, in a process of its own,
- * against a recording S3 endpoint on loopback (no S3 runs here). It is created, writes, reads back,
- * and an S3 error reaches the code with its name and status.
+ * left unregistered by sdk-rewrites.ts) and run as Lambda runs a bundle, in a process of its own,
+ * against a recording S3 endpoint on loopback (no S3 runs here). It is created, writes with the
+ * checksums Node's own hashes compute (the pure-JavaScript ones are left out), reads back, and an S3
+ * error reaches the code with its name and status.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -15,14 +17,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { bundleOptions } from '../../infra/constructs/function-bundle';
-import { sdkSchemaKeysPlugin } from '../../infra/constructs/sdk-schema-keys';
+import { sdkRewritesPlugin } from '../../infra/constructs/sdk-rewrites';
 import { everyFunction } from '../../infra/function-bundles';
 import { REPO_ROOT } from '../../infra/paths';
 
 const PROBE = `
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 const s3 = new S3Client({ endpoint: process.env.PROBE_ENDPOINT, region: 'us-east-1', forcePathStyle: true });
-await s3.send(new PutObjectCommand({ Bucket: 'files', Key: 'a.csv', Body: 'id,amount\\n1,100\\n' }));
+const Body = 'id,amount\\n1,100\\n';
+await s3.send(new PutObjectCommand({ Bucket: 'files', Key: 'a.csv', Body, ChecksumAlgorithm: 'SHA256' }));
+await s3.send(new PutObjectCommand({ Bucket: 'files', Key: 'b.csv', Body, ChecksumAlgorithm: 'SHA1' }));
 const read = await s3.send(new GetObjectCommand({ Bucket: 'files', Key: 'a.csv' }));
 const body = await read.Body.transformToString();
 const refused = await s3.send(new GetObjectCommand({ Bucket: 'files', Key: 'secret.csv' })).catch((error) => ({
@@ -32,6 +36,8 @@ console.log(JSON.stringify({ body, refused }));
 `;
 
 const stored = new Map<string, Buffer>();
+/** The checksum header of each write, by key. */
+const checksums = new Map<string, string | undefined>();
 let server: Server;
 
 beforeAll(async () => {
@@ -42,6 +48,8 @@ beforeAll(async () => {
       const key = new URL(request.url ?? '/', 'http://s3').pathname;
       if (request.method === 'PUT') {
         stored.set(key, Buffer.concat(chunks));
+        const header = Object.keys(request.headers).find((name) => name.startsWith('x-amz-checksum-'));
+        checksums.set(key, header && `${header}: ${String(request.headers[header])}`);
         response.writeHead(200, { etag: '"one"' }).end();
       } else if (stored.has(key)) {
         response.writeHead(200, { 'content-type': 'text/csv' }).end(stored.get(key));
@@ -58,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-test('the bundled S3 client, without event streams, writes, reads and tells an error by its name', async () => {
+test('the bundled S3 client, without event streams or JavaScript hashes, writes, reads and tells an error by its name', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bundled-s3-'));
   const outfile = path.join(dir, 'probe.mjs');
   const runReport = everyFunction.find((definition) => definition.name === 'runReport')!;
@@ -69,9 +77,12 @@ test('the bundled S3 client, without event streams, writes, reads and tells an e
     outfile,
     sourcemap: false,
     logLevel: 'silent',
-    plugins: [sdkSchemaKeysPlugin],
+    plugins: [sdkRewritesPlugin],
   });
-  expect(readFileSync(outfile, 'utf8')).not.toContain('EventStreamCodec');
+  const code = readFileSync(outfile, 'utf8');
+  expect(code).not.toContain('EventStreamCodec');
+  // Sha1Js's and Sha256Js's round constants: the fallbacks are left out.
+  expect(code).not.toMatch(/1518500249|0x5a827999|1116352408|0x428a2f98/i);
   const { port } = server.address() as AddressInfo;
   const env = {
     ...process.env,
@@ -84,6 +95,10 @@ test('the bundled S3 client, without event streams, writes, reads and tells an e
     body: 'id,amount\n1,100\n',
     refused: { name: 'AccessDenied', status: 403, base: true },
   });
-  expect([...stored.keys()]).toEqual(['/files/a.csv']);
+  const digest = (algorithm: string) => createHash(algorithm).update('id,amount\n1,100\n').digest('base64');
+  expect(Object.fromEntries(checksums)).toEqual({
+    '/files/a.csv': `x-amz-checksum-sha256: ${digest('sha256')}`,
+    '/files/b.csv': `x-amz-checksum-sha1: ${digest('sha1')}`,
+  });
   rmSync(dir, { recursive: true });
 });

@@ -124,12 +124,11 @@ const KB = 1024;
  * docs/dependencies.md ("Bundle sizes") tells what each change added or took away.
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
-  runReport: 402,
-  settlePayment: 371,
-  receiveSandboxInboundPayment: 361,
-  createPayment: 356,
-  receiveNetworkCredit: 346,
-  applyMerchantDecision: 305,
+  settlePayment: 367,
+  receiveSandboxInboundPayment: 356,
+  createPayment: 352,
+  receiveNetworkCredit: 341,
+  applyMerchantDecision: 302,
 };
 
 test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {

@@ -1,7 +1,8 @@
 /**
- * infra/constructs/sdk-schema-keys.ts: the SDK's shapes with their computed trait keys written as the
- * strings they name, so esbuild can drop those no command reaches, and only the errors our code tells
- * apart by class registered (test/unit/dependencies.test.ts weighs the bundles that come of it).
+ * infra/constructs/sdk-rewrites.ts: the SDK's shapes with their computed trait keys written as the
+ * strings they name, so esbuild can drop those no command reaches; only the errors our code tells
+ * apart by class registered; the native hashes alone (test/unit/dependencies.test.ts weighs the
+ * bundles that come of it, test/unit/bundled-s3-client.test.ts runs them).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +13,10 @@ import { bundleOptions } from '../../infra/constructs/function-bundle';
 import {
   inlineSchemaKeys,
   keepRegisteredErrors,
+  nativeHashesOnly,
   SDK_ERRORS_KEPT,
-  sdkSchemaKeysPlugin,
-} from '../../infra/constructs/sdk-schema-keys';
+  sdkRewritesPlugin,
+} from '../../infra/constructs/sdk-rewrites';
 import { everyFunction } from '../../infra/function-bundles';
 import { REPO_ROOT } from '../../infra/paths';
 import { testDynamoDbEndpoint } from '../support/worker-dynamodb';
@@ -35,7 +37,7 @@ test('a computed key naming a string constant becomes that string; any other is 
 });
 
 test('with the plugin, a bundle keeps the shapes it uses and drops the others', async () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'sdk-schema-keys-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'sdk-rewrites-'));
   const schemas = path.join(root, 'node_modules', '@aws-sdk', 'client-x', 'dist-es', 'schemas', 'schemas_0.js');
   mkdirSync(path.dirname(schemas), { recursive: true });
   writeFileSync(schemas, SCHEMAS);
@@ -52,7 +54,7 @@ test('with the plugin, a bundle keeps the shapes it uses and drops the others', 
   };
   // Without it esbuild keeps every shape with a computed key: the reason for the plugin.
   expect(await bundled([])).toContain('"Unused"');
-  const withPlugin = await bundled([sdkSchemaKeysPlugin]);
+  const withPlugin = await bundled([sdkRewritesPlugin]);
   expect(withPlugin).toContain('"Used"');
   expect(withPlugin).not.toContain('"Unused"');
   rmSync(root, { recursive: true });
@@ -153,7 +155,7 @@ test("an error left unregistered reaches the code as the client's base exception
       seen: JSON.parse(execFileSync(process.execPath, [outfile], { env, encoding: 'utf8' })),
     };
   };
-  const asBuilt = await run([sdkSchemaKeysPlugin]);
+  const asBuilt = await run([sdkRewritesPlugin]);
   const missing = {
     name: 'ResourceNotFoundException',
     fault: 'client',
@@ -175,4 +177,20 @@ test("an error left unregistered reaches the code as the client's base exception
   expect(whole.seen.missing).toEqual({ ...missing, ownClass: true });
   expect(whole.text).toContain('BackupInUseException');
   rmSync(dir, { recursive: true });
+});
+
+test("the SDK's Node hash classes take the native class alone; a module of another shape is left as it is", () => {
+  const modules = [
+    'node_modules/@smithy/core/dist-es/submodules/checksum/sha256/Sha256Node.js',
+    'node_modules/@smithy/core/dist-es/submodules/checksum/md5/Md5Node.js',
+    'node_modules/@aws-sdk/checksums/dist-es/submodules/sha/sha1/Sha1Node.js',
+  ];
+  for (const module of modules) {
+    const source = readFileSync(path.join(REPO_ROOT, module), 'utf8');
+    const rewritten = nativeHashesOnly(source);
+    expect({ module, fallback: /\w+Js\b/.test(rewritten) }).toEqual({ module, fallback: false });
+    expect(rewritten).toMatch(/^export const \w+Node = buildNativeClass\(\);$/m);
+  }
+  const other = 'export const X = cond ? a() : b;';
+  expect(nativeHashesOnly(other)).toBe(other);
 });

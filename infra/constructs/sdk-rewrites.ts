@@ -1,13 +1,18 @@
 /**
- * Lets esbuild drop the AWS SDK shapes a function never sends. Each client's
- * dist-es/schemas/schemas_0.js declares every shape of its service (S3's: 538, ≈130 KB) as an array
- * whose trait objects have computed keys naming module constants, e.g. `{ [_hH]: _xaebo }` with
- * `const _hH = "httpHeader"`. esbuild cannot tell a computed key from a call to `toString`, so it keeps
- * every such statement: a function sending five S3 commands carried all 538 shapes (65 KB). Writing
- * each key as the string its constant holds (`{ "httpHeader": _xaebo }`) changes no value, and the
- * shapes no command reaches go. Each error shape registers itself at load, with its class: only those
- * of SDK_ERRORS_KEPT stay registered (keepRegisteredErrors), so the others' shapes and classes go too.
- * And each client's manifest is bundled as the one field its code reads (CLIENT_MANIFEST).
+ * The AWS SDK's modules as the bundles take them: rewritten, never changed in what a function sends
+ * or gets, so that esbuild can leave out what no function of ours runs.
+ *
+ * - **Shapes.** Each client's dist-es/schemas/schemas_0.js declares every shape of its service (S3's:
+ *   538, ≈130 KB) as an array whose trait objects have computed keys naming module constants, e.g.
+ *   `{ [_hH]: _xaebo }` with `const _hH = "httpHeader"`. esbuild cannot tell a computed key from a
+ *   call to `toString`, so it kept every such statement: a function sending five S3 commands carried
+ *   all 538 shapes (65 KB). Each key is written as the string its constant holds (inlineSchemaKeys),
+ *   and the shapes no command reaches go.
+ * - **Errors.** Each error shape registers itself at load, with its class: only those of
+ *   SDK_ERRORS_KEPT stay registered (keepRegisteredErrors), so the others' shapes and classes go too.
+ * - **Hashes.** The SHA-256, SHA-1 and MD5 classes fall back to pure-JavaScript ones where Node has
+ *   no native hash, which Lambda's Node always has: they take the native class (nativeHashesOnly).
+ * - **Manifests.** Each client's manifest is bundled as the one field its code reads (CLIENT_MANIFEST).
  *
  * esbuild runs plugins in its asynchronous API only, and CDK's local bundling is synchronous, so
  * function-bundle.ts runs this file as a Node process for each bundle (Node strips its types), which
@@ -36,7 +41,7 @@ export function inlineSchemaKeys(source: string): string {
  * other error is thrown as the client's base exception (DynamoDBServiceException, KMSServiceException,
  * ...) with the same `name`, `$fault`, `$metadata`, message and fields: the SDK's own path for an
  * error its registry does not know. Each client registered every error of its service, classes and
- * all (KMS's 49): 46 KB of createPayment's bundle. test/unit/sdk-schema-keys.test.ts holds the list
+ * all (KMS's 49): 46 KB of createPayment's bundle. test/unit/sdk-rewrites.test.ts holds the list
  * to the code's imports and to the SDK's retryable classes.
  */
 export const SDK_ERRORS_KEPT: readonly string[] = [
@@ -54,6 +59,22 @@ export function keepRegisteredErrors(source: string): string {
   );
 }
 
+/** The SDK's hash classes for Node, which take a pure-JavaScript class where Node's has no such hash. */
+const NODE_HASH_MODULE = /[\\/](Sha256Node|Sha1Node|Md5Node)\.js$/;
+
+/**
+ * A hash module with the native class alone: `X = hasNativeCrypto ? buildNativeClass() : XJs` becomes
+ * `X = buildNativeClass()`, and the fallback's import goes (3 to 7 KB a bundle). Where a runtime had
+ * no such hash, creating one would throw instead; a module of another shape is left as it is.
+ */
+export function nativeHashesOnly(source: string): string {
+  const fallback = /= hasNativeCrypto \? buildNativeClass\(\) : (\w+Js);/.exec(source)?.[1];
+  if (!fallback) return source;
+  return source
+    .replace(`= hasNativeCrypto ? buildNativeClass() : ${fallback};`, '= buildNativeClass();')
+    .replace(`import { ${fallback} } from "./${fallback}";\n`, '');
+}
+
 /**
  * The manifests of the SDK's clients, which each client's runtimeConfig.js imports whole (2.2 KB for
  * DynamoDB's, with its dependency list) to read one field: `version`, for the User-Agent.
@@ -64,11 +85,15 @@ const CLIENT_MANIFEST = /[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]package\.json$/;
 export const clientVersionOnly = (manifest: string): string =>
   JSON.stringify({ version: (JSON.parse(manifest) as { version: string }).version });
 
-export const sdkSchemaKeysPlugin: Plugin = {
-  name: 'sdk-schema-keys',
+export const sdkRewritesPlugin: Plugin = {
+  name: 'sdk-rewrites',
   setup(plugin) {
     plugin.onLoad({ filter: SCHEMA_MODULE }, (args) => ({
       contents: keepRegisteredErrors(inlineSchemaKeys(readFileSync(args.path, 'utf8'))),
+      loader: 'js',
+    }));
+    plugin.onLoad({ filter: NODE_HASH_MODULE }, (args) => ({
+      contents: nativeHashesOnly(readFileSync(args.path, 'utf8')),
       loader: 'js',
     }));
     plugin.onLoad({ filter: CLIENT_MANIFEST }, (args) => ({
@@ -81,7 +106,7 @@ export const sdkSchemaKeysPlugin: Plugin = {
 /** Run as a process: builds the options on stdin (JSON) with the plugin, and fails as esbuild does. */
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replaceAll('\\', '/'))) {
   const options = JSON.parse(readFileSync(0, 'utf8')) as BuildOptions;
-  build({ ...options, plugins: [sdkSchemaKeysPlugin] }).catch(() => {
+  build({ ...options, plugins: [sdkRewritesPlugin] }).catch(() => {
     process.exitCode = 1;
   });
 }
