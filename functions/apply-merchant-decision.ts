@@ -9,7 +9,7 @@ import { applyMerchantDecision } from '../shared/domain/onboarding';
 import { dynamoAccountWrites } from '../shared/data/accounts-repository';
 import { actingAs } from '../shared/data/audit-trail';
 import { dynamoCustomerWrites } from '../shared/data/customers-repository';
-import { dynamoKeyStore } from '../shared/data/keys-repository';
+import { dynamoKeyWalks } from '../shared/data/keys-repository';
 import { dynamoSponsorBank } from '../shared/data/sponsor-bank-repository';
 import { logger } from '../shared/http/logger';
 import { networkHandler } from '../shared/http/network-handler';
@@ -24,7 +24,7 @@ const depsFor = (requestId: string) => ({
   sponsorBank: dynamoSponsorBank,
   customers: dynamoCustomerWrites,
   followers: dynamoAccountWrites,
-  keys: dynamoKeyStore,
+  keys: dynamoKeyWalks,
   publisher: stagePublisher,
   ...systemNewRecords,
   onBehalfOf: <T>(platform: string, work: () => Promise<T>) =>

@@ -13,7 +13,7 @@ import type { KeyStatus } from '../schemas/keys';
 import { auditItems } from './audit-trail';
 import { tableName } from './client';
 import { itemKeys } from './item-keys';
-import { insertListed, listedStore, recordGetter, underCustomer } from './listed-records';
+import { insertListed, listedStore, recordGetter, underCustomer, walkedStore } from './listed-records';
 import { statusUpdate } from './status-changes';
 import { activeOr, writeUnless } from './transactions';
 
@@ -107,3 +107,6 @@ export const dynamoKeyWrites: Omit<KeyStore, 'list' | 'walk'> = {
 
 /** Every read and write of the keys, lists included. */
 export const dynamoKeyStore: KeyStore = /* @__PURE__ */ listedStore(KEYS, dynamoKeyWrites);
+
+/** The keys' get, writes and walk, without a list's pages (a customer's revocation walks its keys). */
+export const dynamoKeyWalks: Omit<KeyStore, 'list'> = /* @__PURE__ */ walkedStore(KEYS, dynamoKeyWrites);

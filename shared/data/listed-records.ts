@@ -85,6 +85,17 @@ export const listedReads = <T extends ListedRecord, F>(kind: ListedKind<T, F>): 
       join: kind.join,
       request,
     }),
+  ...recordWalker(kind),
+});
+
+/** A store of `kind` that walks (its `walk` beside `rest`) but does not list: called as listedStore is. */
+export const walkedStore = <T extends ListedRecord, F, Rest extends object>(
+  kind: ListedKind<T, F>,
+  rest: Rest,
+): Pick<RecordReader<T, F>, 'walk'> & Rest => ({ ...recordWalker(kind), ...rest });
+
+/** A kind's `walk` alone (a tenant's records in order, page after page), without a list's pages. */
+export const recordWalker = <T extends ListedRecord, F>(kind: ListedKind<T, F>): Pick<RecordReader<T, F>, 'walk'> => ({
   walk: (tenant: string, filters: F, request: PageRequest, after: ListCursor | undefined): Promise<WalkPage<T>> =>
     walkRecords<T>(
       { tenant, collection: kind.name, ...kind.where(filters), ...immutability(kind), join: kind.join, request },

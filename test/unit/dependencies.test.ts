@@ -128,7 +128,6 @@ const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   receiveSandboxInboundPayment: 356,
   createPayment: 352,
   receiveNetworkCredit: 341,
-  applyMerchantDecision: 302,
 };
 
 test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {
