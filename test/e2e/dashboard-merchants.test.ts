@@ -2,7 +2,8 @@
  * The merchants behind the dashboard's filters and forms (dashboard/src/components/merchants.ts), in
  * Debian's Chromium against the real local runtime: read once while the person is signed in, however
  * many pages ask for them; read again after the person links one; and a read that failed says it
- * failed, with Retry, where the new-QR form would otherwise say there is no merchant. A platform
+ * failed, with Retry, where the new-QR form would otherwise say there is no merchant (or, of a
+ * merchant's keys, no key). A platform
  * without merchants opens on its first steps, not on an empty chart; first steps whose reads failed
  * say so, with Retry, and mark none done.
  */
@@ -111,6 +112,29 @@ test('a failed read says so with Retry, never that there is no merchant; Retry b
   await page.getByRole('button', { name: en['app.retry'] }).click();
   await merchantChoice(page).waitFor({ state: 'attached' });
   expect(await page.getByRole('alert').filter({ hasText: en['problem.unavailable'] }).count()).toBe(0);
+  await context.close();
+});
+
+test("a failed read of a merchant's keys says so with Retry, never that it has no key; Retry brings them", async () => {
+  const context = await browser.newContext({ viewport: DESK, locale: 'en-US' });
+  const page = await context.newPage();
+  const failing = await failReads(
+    page,
+    (url) => url.pathname === '/v1/keys' && url.searchParams.get('customer_id') === merchant.customerId,
+  );
+  await signIn(page, api.url, 'merchant-admin-a');
+  await page.goto(`${api.url}/dashboard/#/qrcodes/new`);
+  await page.getByRole('heading', { level: 1, name: en['qrcodes.new'] }).waitFor();
+  await merchantChoice(page).waitFor({ state: 'attached' });
+  await page.getByLabel(en['newQr.merchant']).selectOption(merchant.customerId);
+  await page.getByRole('alert').filter({ hasText: en['problem.unavailable'] }).waitFor();
+  expect(await page.getByText(en['newQr.noKey']).count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
+
+  failing.stop();
+  await page.getByRole('button', { name: en['app.retry'] }).click();
+  await page.getByLabel(en['newQr.key']).locator(`option[value="${merchant.keyId}"]`).waitFor({ state: 'attached' });
+  expect(await page.getByRole('alert').count()).toBe(0);
   await context.close();
 });
 

@@ -116,22 +116,30 @@ function checked(fields: Fields): { request: CreateQrCodeRequest } | { problems:
   };
 }
 
-/** The merchant's keys that can print codes: ACTIVE ones. */
-function useActiveKeys(customerId: string): readonly BrebKey[] {
+/** The read of a merchant's keys: "no key" only when a read said so, never when it failed. */
+type KeysRead =
+  | { readonly step: 'none' | 'reading' }
+  | { readonly step: 'read'; readonly keys: readonly BrebKey[] }
+  | { readonly step: 'failed'; readonly error: unknown };
+
+/** The merchant's keys that can print codes (ACTIVE ones), and a way to read them again after a failure. */
+function useActiveKeys(customerId: string): { readonly read: KeysRead; readonly retry: () => void } {
   const { api } = useDashboard();
-  const [keys, setKeys] = useState<readonly BrebKey[]>([]);
+  const [read, setRead] = useState<KeysRead>({ step: 'none' });
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    if (!customerId) return setKeys([]);
+    if (!customerId) return setRead({ step: 'none' });
     let live = true;
+    setRead({ step: 'reading' });
     api.listKeys({ page_number: 1, page_size: 100, customer_id: customerId, status: 'ACTIVE' }).then(
-      (page) => live && setKeys(page.keys),
-      () => live && setKeys([]),
+      (page) => live && setRead({ step: 'read', keys: page.keys }),
+      (error: unknown) => live && setRead({ step: 'failed', error }),
     );
     return () => {
       live = false;
     };
-  }, [api, customerId]);
-  return keys;
+  }, [api, customerId, attempt]);
+  return { read, retry: () => setAttempt((n) => n + 1) };
 }
 
 export function NewQrCodePage() {
@@ -165,7 +173,8 @@ function NewQrCodeForm() {
     purpose: '00',
     terminal: '',
   });
-  const keys = useActiveKeys(fields.customer_id);
+  const { read: keysRead, retry: readKeysAgain } = useActiveKeys(fields.customer_id);
+  const keys = keysRead.step === 'read' ? keysRead.keys : [];
   const active = merchants.filter((m) => m.status === 'ACTIVE');
   const setValue = (name: keyof Fields) => (value: string) => {
     setFields((previous) => ({ ...previous, [name]: value, ...(name === 'customer_id' ? { key_id: '' } : {}) }));
@@ -238,8 +247,9 @@ function NewQrCodeForm() {
               </option>
             ))}
           </select>
+          {keysRead.step === 'failed' && <ProblemMessage error={keysRead.error} onRetry={readKeysAgain} />}
           <p id="new-key-hint" class="hint">
-            {fields.customer_id && keys.length === 0 ? (
+            {keysRead.step === 'read' && keys.length === 0 ? (
               <>
                 {t('newQr.noKey')} <a href={linkTo('merchants', fields.customer_id)}>{t('newQr.noKeyLink')}</a>.
               </>
