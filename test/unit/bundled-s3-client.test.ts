@@ -4,7 +4,7 @@
  * left unregistered by sdk-rewrites.ts) and run as Lambda runs a bundle, in a process of its own,
  * against a recording S3 endpoint on loopback (no S3 runs here). It is created, writes with the
  * checksums Node's own hashes compute (the pure-JavaScript ones are left out), reads back, and an S3
- * error reaches the code with its name and status.
+ * error reaches the code with its name and status; an operation that streams events fails, saying why.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -22,7 +22,7 @@ import { everyFunction } from '../../infra/function-bundles';
 import { REPO_ROOT } from '../../infra/paths';
 
 const PROBE = `
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException, SelectObjectContentCommand } from '@aws-sdk/client-s3';
 const s3 = new S3Client({ endpoint: process.env.PROBE_ENDPOINT, region: 'us-east-1', forcePathStyle: true });
 const Body = 'id,amount\\n1,100\\n';
 await s3.send(new PutObjectCommand({ Bucket: 'files', Key: 'a.csv', Body, ChecksumAlgorithm: 'SHA256' }));
@@ -32,7 +32,11 @@ const body = await read.Body.transformToString();
 const refused = await s3.send(new GetObjectCommand({ Bucket: 'files', Key: 'secret.csv' })).catch((error) => ({
   name: error.name, status: error.$metadata.httpStatusCode, base: error instanceof S3ServiceException,
 }));
-console.log(JSON.stringify({ body, refused }));
+const selecting = await s3.send(new SelectObjectContentCommand({
+  Bucket: 'files', Key: 'a.csv', Expression: 'select * from s3object', ExpressionType: 'SQL',
+  InputSerialization: { CSV: {} }, OutputSerialization: { CSV: {} },
+})).then(() => 'streamed', (error) => error.message);
+console.log(JSON.stringify({ body, refused, selecting }));
 `;
 
 const stored = new Map<string, Buffer>();
@@ -94,6 +98,10 @@ test('the bundled S3 client, without event streams or JavaScript hashes, writes,
   expect(JSON.parse(stdout)).toEqual({
     body: 'id,amount\n1,100\n',
     refused: { name: 'AccessDenied', status: 403, base: true },
+    // The one operation of S3 that streams events says why it cannot.
+    selecting: expect.stringMatching(
+      /^Event streams are left out of the bundles \(shared\/runtime\/no-event-streams\.ts\)/,
+    ),
   });
   const digest = (algorithm: string) => createHash(algorithm).update('id,amount\n1,100\n').digest('base64');
   expect(Object.fromEntries(checksums)).toEqual({
