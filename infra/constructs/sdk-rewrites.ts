@@ -36,18 +36,20 @@ export function inlineSchemaKeys(source: string): string {
 }
 
 /**
- * The service errors whose class the SDK still builds: those our code tells apart with `instanceof`
- * (shared/data/), and those whose class carries the `$retryable` trait the SDK's retry reads. Any
+ * The service errors whose class the SDK still builds: those our code (shared/data/) and the libraries
+ * we bundle (Powertools Parameters, for a missing secret) tell apart with `instanceof`, and those
+ * whose class carries the `$retryable` trait the SDK's retry reads. Any
  * other error is thrown as the client's base exception (DynamoDBServiceException, KMSServiceException,
  * ...) with the same `name`, `$fault`, `$metadata`, message and fields: the SDK's own path for an
  * error its registry does not know. Each client registered every error of its service, classes and
- * all (KMS's 49): 46 KB of createPayment's bundle. test/unit/sdk-rewrites.test.ts holds the list
+ * all (KMS's 49): 45 KB of createPayment's bundle. test/unit/sdk-rewrites.test.ts holds the list
  * to the code's imports and to the SDK's retryable classes.
  */
 export const SDK_ERRORS_KEPT: readonly string[] = [
   'ConditionalCheckFailedException',
   'TransactionCanceledException',
   'ReplicatedWriteConflictException',
+  'ResourceNotFoundException',
 ];
 
 /** A schemas module with the registrations of errors outside SDK_ERRORS_KEPT removed (the base exception's stays). */

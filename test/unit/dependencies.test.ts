@@ -124,10 +124,10 @@ const KB = 1024;
  * docs/dependencies.md ("Bundle sizes") tells what each change added or took away.
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
-  settlePayment: 367,
-  receiveSandboxInboundPayment: 356,
-  createPayment: 352,
-  receiveNetworkCredit: 341,
+  settlePayment: 368,
+  receiveSandboxInboundPayment: 357,
+  createPayment: 353,
+  receiveNetworkCredit: 342,
 };
 
 test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {

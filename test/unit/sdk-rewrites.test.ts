@@ -72,13 +72,13 @@ test('only the kept errors stay registered, beside the base exception', () => {
   expect(kept).not.toContain('BackupInUseException');
 });
 
-/** Every `.ts` file under `dir`. */
-const sourcesUnder = (dir: string): string[] =>
+/** Every file ending in `extension` under `dir`. */
+const sourcesUnder = (dir: string, extension = '.ts'): string[] =>
   readdirSync(path.join(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
+    .filter((file) => file.endsWith(extension))
     .map((file) => readFileSync(path.join(REPO_ROOT, dir, file), 'utf8'));
 
-test("the kept errors are those the bundled code imports to tell apart, and the SDK's retryable ones", () => {
+test("the kept errors are those the bundled code and libraries tell apart by class, and the SDK's retryable ones", () => {
   const imported = [...sourcesUnder('shared'), ...sourcesUnder('functions')].flatMap((source) =>
     [...source.matchAll(/import \{([^}]*)\} from '@aws-sdk\/client-[\w-]+'/g)].flatMap((match) =>
       match[1]!
@@ -97,9 +97,21 @@ test("the kept errors are those the bundled code imports to tell apart, and the 
     );
     return [...errors.matchAll(/export class (\w+) extends[^}]*?\$retryable/g)].map((match) => match[1]!);
   });
+  // The libraries we bundle that tell an SDK error apart by its class.
+  const libraries = ['@aws-lambda-powertools', '@aws-sdk'].flatMap((scope) =>
+    readdirSync(path.join(REPO_ROOT, 'node_modules', scope))
+      .filter((name) => scope === '@aws-lambda-powertools' || name.startsWith('lib-'))
+      .map((name) => path.join('node_modules', scope, name)),
+  );
+  const checkedByLibraries = libraries.flatMap((library) =>
+    sourcesUnder(library, '.js').flatMap((source) =>
+      [...source.matchAll(/instanceof ([A-Z]\w*Exception)\b/g)].map((match) => match[1]!),
+    ),
+  );
   expect(imported.length).toBeGreaterThan(0);
+  expect(checkedByLibraries).toContain('ResourceNotFoundException');
   expect(retryable).toEqual(['ReplicatedWriteConflictException']);
-  expect([...new Set([...imported, ...retryable])].sort()).toEqual([...SDK_ERRORS_KEPT].sort());
+  expect([...new Set([...imported, ...checkedByLibraries, ...retryable])].sort()).toEqual([...SDK_ERRORS_KEPT].sort());
 });
 
 /**
@@ -110,7 +122,7 @@ test("the kept errors are those the bundled code imports to tell apart, and the 
 const ERRORS_PROBE = `
 import {
   ConditionalCheckFailedException, CreateTableCommand, DynamoDBClient, DynamoDBServiceException,
-  GetItemCommand, PutItemCommand,
+  PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
 const client = new DynamoDBClient({ endpoint: process.env.PROBE_ENDPOINT, region: 'us-east-1' });
 const seen = (error) => ({
@@ -119,15 +131,16 @@ const seen = (error) => ({
   ownClass: error.constructor !== DynamoDBServiceException, message: error.message.length > 0,
 });
 const table = 'probe-' + Date.now();
-const missing = await client.send(new GetItemCommand({ TableName: table, Key: { id: { S: 'a' } } })).catch(seen);
-await client.send(new CreateTableCommand({
+const create = () => client.send(new CreateTableCommand({
   TableName: table, BillingMode: 'PAY_PER_REQUEST',
   KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
 }));
+await create();
+const inUse = await create().catch(seen);
 const put = () => client.send(new PutItemCommand({ TableName: table, Item: { id: { S: 'a' } }, ConditionExpression: 'attribute_not_exists(id)' }));
 await put();
 const conditional = await put().catch(seen);
-console.log(JSON.stringify({ missing, conditional }));
+console.log(JSON.stringify({ inUse, conditional }));
 `;
 
 test("an error left unregistered reaches the code as the client's base exception, with its name", async () => {
@@ -156,17 +169,17 @@ test("an error left unregistered reaches the code as the client's base exception
     };
   };
   const asBuilt = await run([sdkRewritesPlugin]);
-  const missing = {
-    name: 'ResourceNotFoundException',
+  const inUse = {
+    name: 'ResourceInUseException',
     fault: 'client',
     status: 400,
     base: true,
     conditional: false,
     message: true,
   };
-  expect(asBuilt.seen.missing).toEqual({ ...missing, ownClass: false });
+  expect(asBuilt.seen.inUse).toEqual({ ...inUse, ownClass: false });
   expect(asBuilt.seen.conditional).toEqual({
-    ...missing,
+    ...inUse,
     name: 'ConditionalCheckFailedException',
     conditional: true,
     ownClass: true,
@@ -174,7 +187,7 @@ test("an error left unregistered reaches the code as the client's base exception
   expect(asBuilt.text).not.toContain('BackupInUseException');
   // Without the plugin, every error has its class: the bytes the plugin saves.
   const whole = await run([]);
-  expect(whole.seen.missing).toEqual({ ...missing, ownClass: true });
+  expect(whole.seen.inUse).toEqual({ ...inUse, ownClass: true });
   expect(whole.text).toContain('BackupInUseException');
   rmSync(dir, { recursive: true });
 });
