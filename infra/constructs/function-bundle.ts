@@ -1,19 +1,20 @@
 /**
- * How every function's code is built: one esbuild call through esbuild's own API, as the asset's
- * local bundling (Docker is never needed), in a plain Node process so that esbuild's asynchronous
- * API can run the plugin of sdk-rewrites.ts. NodejsFunction ran the same build through
- * `npx --no-install esbuild`, an npm process per function: about half a second each, 47 of the
- * 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
+ * How every function's code is built: through esbuild's own API, as the asset's local bundling
+ * (Docker is never needed), in a plain Node process so that esbuild's asynchronous API can run the
+ * plugin of sdk-rewrites.ts, and for all the handlers in one call (bundlesBuiltWith). NodejsFunction
+ * ran the same build through `npx --no-install esbuild`, an npm process per function: about half a
+ * second each, 47 of the 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
 import type { FunctionDefinition } from '../../functions/routes';
 import { ENV } from '../../shared/runtime/env-names';
-import { handlerEntry, REPO_ROOT, TSCONFIG } from '../paths';
+import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT, TSCONFIG } from '../paths';
 
 /**
  * esbuild emits ESM, where `require` does not exist; a CommonJS dependency bundled into the output
@@ -81,7 +82,7 @@ export function bundleOptions(definition: FunctionDefinition, tracer: BundleTrac
 /** The build that runs sdk-rewrites.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
 const SDK_REWRITES_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'sdk-rewrites.ts');
 
-function buildWithSchemaKeysPlugin(options: BuildOptions): void {
+function buildWithSdkRewrites(options: BuildOptions): void {
   // Node 24 strips the file's types by default; the flag makes Node 22 do so too.
   execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', SDK_REWRITES_BUILDER], {
     input: JSON.stringify(options),
@@ -89,10 +90,63 @@ function buildWithSchemaKeysPlugin(options: BuildOptions): void {
   });
 }
 
+/** Every handler's entry: the modules of functions/ that export a `handler` (not the tables beside them). */
+const handlerEntries = (): string[] =>
+  readdirSync(FUNCTIONS_DIR)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(FUNCTIONS_DIR, file))
+    .filter((file) => /^export (const|async function|function) handler\b/m.test(readFileSync(file, 'utf8')));
+
+/** The folders where every handler was bundled, by the options they were bundled with (their entry aside). */
+const bundledTogether = new Map<string, string>();
+
+/**
+ * The folder that holds every handler's bundle built with `options` (its entry aside), as
+ * `<handler>.mjs` with its map: one esbuild call for all of them, made once per process and set of
+ * options. esbuild links each entry's bundle apart, so each is the one a call of its own would make;
+ * but it reads and parses the SDK once, where a call per function took about 0.4 s each (30 s of a
+ * stage's synthesis, in `cdk deploy` and in CI).
+ */
+function bundlesBuiltWith(options: BuildOptions): string {
+  const { entryPoints: _entry, ...shared } = options;
+  const key = JSON.stringify(shared);
+  const built = bundledTogether.get(key);
+  if (built) return built;
+  const dir = mkdtempSync(path.join(tmpdir(), 'breb-bundles-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  buildWithSdkRewrites({ ...shared, entryPoints: handlerEntries(), outdir: dir, outExtension: { '.js': '.mjs' } });
+  bundledTogether.set(key, dir);
+  return dir;
+}
+
+/**
+ * Copies `handler`'s bundle out of the folder where all were built into `outputDir` as Lambda loads
+ * it (index.mjs), its source map beside it with the sources' paths made relative to the new place.
+ */
+function copyBundle(builtDir: string, handler: string, outputDir: string): void {
+  const code = readFileSync(path.join(builtDir, `${handler}.mjs`), 'utf8');
+  const mapComment = `//# sourceMappingURL=${handler}.mjs.map`;
+  if (!code.trimEnd().endsWith(mapComment)) throw new Error(`The bundle of ${handler} names no source map`);
+  writeFileSync(
+    path.join(outputDir, BUNDLE_FILE),
+    code.replace(new RegExp(`${mapComment}\\s*$`), () => `//# sourceMappingURL=${BUNDLE_FILE}.map\n`),
+  );
+  // The map as esbuild writes it, its sources' line alone changed: the bytes (and the asset's hash)
+  // are those of a build of the function alone.
+  const map = readFileSync(path.join(builtDir, `${handler}.mjs.map`), 'utf8');
+  const sourcesLine = /^ {2}"sources": (\[.*\]),$/m.exec(map);
+  if (!sourcesLine) throw new Error(`The source map of ${handler} has no sources line`);
+  const moved = (JSON.parse(sourcesLine[1]!) as string[]).map((source) =>
+    JSON.stringify(path.relative(outputDir, path.resolve(builtDir, source))),
+  );
+  const relocated = map.replace(sourcesLine[0], () => `  "sources": [${moved.join(', ')}],`);
+  writeFileSync(path.join(outputDir, `${BUNDLE_FILE}.map`), relocated);
+}
+
 /**
  * The local bundling of one function. CDK keys its cache of bundles by the bundling settings as JSON,
  * so the build's options are fields of this object: each function gets its own bundle, and `synth:all`
- * builds each once for every stage.
+ * copies each once for every stage.
  */
 class EsbuildBundling implements ILocalBundling {
   constructor(
@@ -101,7 +155,8 @@ class EsbuildBundling implements ILocalBundling {
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildWithSchemaKeysPlugin({ ...this.build, outfile: path.join(outputDir, BUNDLE_FILE) });
+    const [entry] = this.build.entryPoints as string[];
+    copyBundle(bundlesBuiltWith(this.build), path.basename(entry!, '.ts'), outputDir);
     for (const { packageName, files } of this.besideBundle) {
       const to = path.join(outputDir, 'node_modules', packageName);
       mkdirSync(to, { recursive: true });
