@@ -13,10 +13,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { build } from 'esbuild';
 import { contractRoutes } from '../../functions/contract';
 import { networkRoutes, readScopes, routesFor } from '../../functions/routes';
 import { personClaimsTrigger } from '../../functions/triggers';
 import { workers } from '../../functions/workers';
+import { bundleOptions } from '../../infra/constructs/function-bundle';
+import { sdkRewritesPlugin } from '../../infra/constructs/sdk-rewrites';
+import { bundleTracerOf } from '../../infra/constructs/service-function';
 import { lambdaBundles } from '../../infra/local/bundles';
 import { ensureTable } from '../../infra/local/create-table';
 import { createDynamoDbClient } from '../../shared/data/client';
@@ -78,6 +82,31 @@ function bundledSources(name: string): string[] {
   expect({ [name]: sources.filter((source) => LEFT_OUT_OF_BUNDLES.test(source)) }).toEqual({ [name]: [] });
   return sources;
 }
+
+test("a function's asset is the bundle a build of it alone makes, its map's sources found from the asset", async () => {
+  const definition = deployed.find((route) => route.name === 'createPayment')!;
+  const assetDir = assetDirOf(definition.name);
+  const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'breb-alone-'));
+  const tracer = bundleTracerOf(stageSettings(STAGE).tracing);
+  await build({
+    ...bundleOptions(definition, tracer),
+    outfile: path.join(alone, 'index.mjs'),
+    plugins: [sdkRewritesPlugin],
+  });
+  // The code byte for byte; the map the same but for its sources' paths, relative to where each lies.
+  expect(fs.readFileSync(path.join(assetDir, 'index.mjs'), 'utf8')).toBe(
+    fs.readFileSync(path.join(alone, 'index.mjs'), 'utf8'),
+  );
+  const mapIn = (dir: string) =>
+    JSON.parse(fs.readFileSync(path.join(dir, 'index.mjs.map'), 'utf8')) as { sources: string[]; mappings: string };
+  const [asset, built] = [mapIn(assetDir), mapIn(alone)];
+  expect(asset.mappings).toBe(built.mappings);
+  expect(asset.sources.map((source) => path.resolve(assetDir, source))).toEqual(
+    built.sources.map((source) => path.resolve(alone, source)),
+  );
+  expect(asset.sources.filter((source) => !fs.existsSync(path.resolve(assetDir, source)))).toEqual([]);
+  fs.rmSync(alone, { recursive: true });
+});
 
 test('every function is bundled locally as source-mapped ESM, holding only what it runs', () => {
   for (const route of [...deployed, contractRoutes]) {
