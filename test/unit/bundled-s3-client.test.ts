@@ -6,20 +6,11 @@
  * checksums Node's own hashes compute (the pure-JavaScript ones are left out), reads back, and an S3
  * error reaches the code with its name and status; an operation that streams events fails, saying why.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { build } from 'esbuild';
-import { bundleOptions } from '../../infra/constructs/function-bundle';
-import { sdkRewritesPlugin } from '../../infra/constructs/sdk-rewrites';
-import { everyFunction } from '../../infra/function-bundles';
-import { REPO_ROOT } from '../../infra/paths';
+import { runBundledProbe } from '../support/bundled-probe';
 
 const PROBE = `
 import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException, SelectObjectContentCommand } from '@aws-sdk/client-s3';
@@ -71,31 +62,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 test('the bundled S3 client, without event streams or JavaScript hashes, writes, reads and tells an error by its name', async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'bundled-s3-'));
-  const outfile = path.join(dir, 'probe.mjs');
-  const runReport = everyFunction.find((definition) => definition.name === 'runReport')!;
-  await build({
-    ...bundleOptions(runReport),
-    entryPoints: [],
-    stdin: { contents: PROBE, resolveDir: REPO_ROOT, sourcefile: 'probe.mjs' },
-    outfile,
-    sourcemap: false,
-    logLevel: 'silent',
-    plugins: [sdkRewritesPlugin],
-  });
-  const code = readFileSync(outfile, 'utf8');
+  const { port } = server.address() as AddressInfo;
+  const { code, output } = await runBundledProbe(PROBE, { PROBE_ENDPOINT: `http://127.0.0.1:${port}` });
   expect(code).not.toContain('EventStreamCodec');
   // Sha1Js's and Sha256Js's round constants: the fallbacks are left out.
   expect(code).not.toMatch(/1518500249|0x5a827999|1116352408|0x428a2f98/i);
-  const { port } = server.address() as AddressInfo;
-  const env = {
-    ...process.env,
-    PROBE_ENDPOINT: `http://127.0.0.1:${port}`,
-    AWS_ACCESS_KEY_ID: 'probe',
-    AWS_SECRET_ACCESS_KEY: 'probe',
-  };
-  const { stdout } = await promisify(execFile)(process.execPath, [outfile], { env, encoding: 'utf8' });
-  expect(JSON.parse(stdout)).toEqual({
+  expect(output).toEqual({
     body: 'id,amount\n1,100\n',
     refused: { name: 'AccessDenied', status: 403, base: true },
     // The one operation of S3 that streams events says why it cannot.
@@ -108,5 +80,4 @@ test('the bundled S3 client, without event streams or JavaScript hashes, writes,
     '/files/a.csv': `x-amz-checksum-sha256: ${digest('sha256')}`,
     '/files/b.csv': `x-amz-checksum-sha1: ${digest('sha1')}`,
   });
-  rmSync(dir, { recursive: true });
 });

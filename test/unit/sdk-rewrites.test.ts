@@ -4,12 +4,10 @@
  * apart by class registered; the native hashes alone (test/unit/dependencies.test.ts weighs the
  * bundles that come of it, test/unit/bundled-s3-client.test.ts runs them).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { bundleOptions } from '../../infra/constructs/function-bundle';
 import {
   inlineSchemaKeys,
   keepRegisteredErrors,
@@ -17,8 +15,8 @@ import {
   SDK_ERRORS_KEPT,
   sdkRewritesPlugin,
 } from '../../infra/constructs/sdk-rewrites';
-import { everyFunction } from '../../infra/function-bundles';
 import { REPO_ROOT } from '../../infra/paths';
+import { runBundledProbe } from '../support/bundled-probe';
 import { testDynamoDbEndpoint } from '../support/worker-dynamodb';
 
 const SCHEMAS = [
@@ -144,30 +142,7 @@ console.log(JSON.stringify({ inUse, conditional }));
 `;
 
 test("an error left unregistered reaches the code as the client's base exception, with its name", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sdk-errors-'));
-  const run = async (plugins: Plugin[]) => {
-    const outfile = path.join(dir, `probe-${plugins.length}.mjs`);
-    const built = await build({
-      ...bundleOptions(everyFunction[0]!),
-      entryPoints: [],
-      stdin: { contents: ERRORS_PROBE, resolveDir: REPO_ROOT, sourcefile: 'probe.mjs' },
-      outfile,
-      sourcemap: false,
-      logLevel: 'silent',
-      plugins,
-    });
-    const env = {
-      ...process.env,
-      PROBE_ENDPOINT: testDynamoDbEndpoint(),
-      AWS_ACCESS_KEY_ID: 'probe',
-      AWS_SECRET_ACCESS_KEY: 'probe',
-    };
-    expect(built.errors).toEqual([]);
-    return {
-      text: readFileSync(outfile, 'utf8'),
-      seen: JSON.parse(execFileSync(process.execPath, [outfile], { env, encoding: 'utf8' })),
-    };
-  };
+  const run = (plugins: Plugin[]) => runBundledProbe(ERRORS_PROBE, { PROBE_ENDPOINT: testDynamoDbEndpoint() }, plugins);
   const asBuilt = await run([sdkRewritesPlugin]);
   const inUse = {
     name: 'ResourceInUseException',
@@ -177,19 +152,18 @@ test("an error left unregistered reaches the code as the client's base exception
     conditional: false,
     message: true,
   };
-  expect(asBuilt.seen.inUse).toEqual({ ...inUse, ownClass: false });
-  expect(asBuilt.seen.conditional).toEqual({
+  expect(asBuilt.output.inUse).toEqual({ ...inUse, ownClass: false });
+  expect(asBuilt.output.conditional).toEqual({
     ...inUse,
     name: 'ConditionalCheckFailedException',
     conditional: true,
     ownClass: true,
   });
-  expect(asBuilt.text).not.toContain('BackupInUseException');
+  expect(asBuilt.code).not.toContain('BackupInUseException');
   // Without the plugin, every error has its class: the bytes the plugin saves.
   const whole = await run([]);
-  expect(whole.seen.inUse).toEqual({ ...inUse, ownClass: true });
-  expect(whole.text).toContain('BackupInUseException');
-  rmSync(dir, { recursive: true });
+  expect(whole.output.inUse).toEqual({ ...inUse, ownClass: true });
+  expect(whole.code).toContain('BackupInUseException');
 });
 
 test("the SDK's Node hash classes take the native class alone; a module of another shape is left as it is", () => {
