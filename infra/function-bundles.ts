@@ -9,7 +9,7 @@ import { networkRoutes, routes, type FunctionDefinition } from '../functions/rou
 import { personClaimsTrigger } from '../functions/triggers';
 import { workers } from '../functions/workers';
 import { bundleOptions } from './constructs/function-bundle';
-import { sdkRewritesPlugin } from './constructs/sdk-rewrites';
+import { bundleRewritesPlugin } from './constructs/bundle-rewrites';
 import { handlerEntry } from './paths';
 
 /** Every function of every stage: the routes (sandbox ones included), the network's, workers, the trigger, the contract. */
@@ -64,7 +64,7 @@ export async function buildBundles(
     outExtension: { '.js': '.mjs' },
     sourcemap: false,
     logLevel: 'silent',
-    plugins: [sdkRewritesPlugin],
+    plugins: [bundleRewritesPlugin],
     ...overrides,
     metafile: true,
   });

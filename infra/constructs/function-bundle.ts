@@ -1,7 +1,7 @@
 /**
  * How every function's code is built: through esbuild's own API, as the asset's local bundling
  * (Docker is never needed), in a plain Node process so that esbuild's asynchronous API can run the
- * plugin of sdk-rewrites.ts, and for all the handlers in one call (bundlesBuiltWith). NodejsFunction
+ * plugin of bundle-rewrites.ts, and for all the handlers in one call (bundlesBuiltWith). NodejsFunction
  * ran the same build through `npx --no-install esbuild`, an npm process per function: about half a
  * second each, 47 of the 101 s `npm run synth:all` took (docs/testing.md, "CI's time").
  */
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
+import { isRequiredBuiltinSource } from './bundle-rewrites';
 import type { FunctionDefinition } from '../../functions/routes';
 import { ENV } from '../../shared/runtime/env-names';
 import { FUNCTIONS_DIR, handlerEntry, REPO_ROOT, TSCONFIG } from '../paths';
@@ -79,12 +80,12 @@ export function bundleOptions(definition: FunctionDefinition, tracer: BundleTrac
   };
 }
 
-/** The build that runs sdk-rewrites.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
-const SDK_REWRITES_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'sdk-rewrites.ts');
+/** The build that runs bundle-rewrites.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
+const BUNDLE_REWRITES_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'bundle-rewrites.ts');
 
 function buildWithSdkRewrites(options: BuildOptions): void {
   // Node 24 strips the file's types by default; the flag makes Node 22 do so too.
-  execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', SDK_REWRITES_BUILDER], {
+  execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', BUNDLE_REWRITES_BUILDER], {
     input: JSON.stringify(options),
     stdio: ['pipe', 'inherit', 'inherit'],
   });
@@ -121,7 +122,8 @@ function bundlesBuiltWith(options: BuildOptions): string {
 
 /**
  * Copies `handler`'s bundle out of the folder where all were built into `outputDir` as Lambda loads
- * it (index.mjs), its source map beside it with the sources' paths made relative to the new place.
+ * it (index.mjs), its source map beside it with the sources' paths made relative to the new place
+ * (the modules that require Node's own are no files: their names stay).
  */
 function copyBundle(builtDir: string, handler: string, outputDir: string): void {
   const code = readFileSync(path.join(builtDir, `${handler}.mjs`), 'utf8');
@@ -137,7 +139,7 @@ function copyBundle(builtDir: string, handler: string, outputDir: string): void 
   const sourcesLine = /^ {2}"sources": (\[.*\]),$/m.exec(map);
   if (!sourcesLine) throw new Error(`The source map of ${handler} has no sources line`);
   const moved = (JSON.parse(sourcesLine[1]!) as string[]).map((source) =>
-    JSON.stringify(path.relative(outputDir, path.resolve(builtDir, source))),
+    JSON.stringify(isRequiredBuiltinSource(source) ? source : path.relative(outputDir, path.resolve(builtDir, source))),
   );
   const relocated = map.replace(sourcesLine[0], () => `  "sources": [${moved.join(', ')}],`);
   writeFileSync(path.join(outputDir, `${BUNDLE_FILE}.map`), relocated);

@@ -1,7 +1,7 @@
 /**
  * A probe bundled as the functions are (their esbuild options and aliases, minified ESM), from its
  * source as text, and run as Lambda runs a bundle: in a Node process of its own, with only what the
- * bundle holds. test/unit/sdk-rewrites.test.ts and bundled-s3-client.test.ts run the SDK's clients so.
+ * bundle holds. test/unit/bundle-rewrites.test.ts and bundled-s3-client.test.ts run the SDK's clients so.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { bundleOptions } from '../../infra/constructs/function-bundle';
-import { sdkRewritesPlugin } from '../../infra/constructs/sdk-rewrites';
+import { bundleRewritesPlugin } from '../../infra/constructs/bundle-rewrites';
 import { everyFunction } from '../../infra/function-bundles';
 import { REPO_ROOT } from '../../infra/paths';
 
@@ -28,7 +28,7 @@ export interface ProbeRun {
 export async function runBundledProbe(
   source: string,
   env: Record<string, string>,
-  plugins: Plugin[] = [sdkRewritesPlugin],
+  plugins: Plugin[] = [bundleRewritesPlugin],
 ): Promise<ProbeRun> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bundled-probe-'));
   try {

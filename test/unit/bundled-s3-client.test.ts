@@ -1,7 +1,7 @@
 /**
  * S3's client as the functions that touch files carry it: built with their options (the event
  * streams replaced by shared/runtime/no-event-streams.ts, the errors our code does not tell apart
- * left unregistered by sdk-rewrites.ts) and run as Lambda runs a bundle, in a process of its own,
+ * left unregistered by bundle-rewrites.ts) and run as Lambda runs a bundle, in a process of its own,
  * against a recording S3 endpoint on loopback (no S3 runs here). It is created, writes with the
  * checksums Node's own hashes compute (the pure-JavaScript ones are left out), reads back, and an S3
  * error reaches the code with its name and status; an operation that streams events fails, saying why.

@@ -121,13 +121,15 @@ const KB = 1024;
 /**
  * The bundles over their limit, each at most the size it has now (KB): none may grow, and one that
  * falls under its limit leaves this list. docs/benchmarks/bundles.md names what weighs most in each;
- * docs/dependencies.md ("Bundle sizes") tells what each change added or took away.
+ * docs/dependencies.md ("Bundle sizes") tells what each change added or took away: the last, under
+ * 1 KB to require node:http (bundle-rewrites.ts), took 11 to 14 ms off the import of each function
+ * importing it.
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
-  settlePayment: 368,
-  receiveSandboxInboundPayment: 357,
+  settlePayment: 369,
+  receiveSandboxInboundPayment: 358,
   createPayment: 353,
-  receiveNetworkCredit: 342,
+  receiveNetworkCredit: 343,
 };
 
 test('no bundle is over 300 KB, 400 KB for the QR, report and S3 file functions, nor grows past its size when over', () => {

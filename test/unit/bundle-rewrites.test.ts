@@ -1,9 +1,10 @@
 /**
- * infra/constructs/sdk-rewrites.ts: the SDK's shapes with their computed trait keys written as the
+ * infra/constructs/bundle-rewrites.ts: the SDK's shapes with their computed trait keys written as the
  * strings they name, so esbuild can drop those no command reaches; only the errors our code tells
  * apart by class registered; the native hashes alone (test/unit/dependencies.test.ts weighs the
  * bundles that come of it, test/unit/bundled-s3-client.test.ts runs them).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,9 +13,10 @@ import {
   inlineSchemaKeys,
   keepRegisteredErrors,
   nativeHashesOnly,
+  REQUIRED_NODE_MODULES,
   SDK_ERRORS_KEPT,
-  sdkRewritesPlugin,
-} from '../../infra/constructs/sdk-rewrites';
+  bundleRewritesPlugin,
+} from '../../infra/constructs/bundle-rewrites';
 import { REPO_ROOT } from '../../infra/paths';
 import { runBundledProbe } from '../support/bundled-probe';
 import { testDynamoDbEndpoint } from '../support/worker-dynamodb';
@@ -35,7 +37,7 @@ test('a computed key naming a string constant becomes that string; any other is 
 });
 
 test('with the plugin, a bundle keeps the shapes it uses and drops the others', async () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'sdk-rewrites-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'bundle-rewrites-'));
   const schemas = path.join(root, 'node_modules', '@aws-sdk', 'client-x', 'dist-es', 'schemas', 'schemas_0.js');
   mkdirSync(path.dirname(schemas), { recursive: true });
   writeFileSync(schemas, SCHEMAS);
@@ -52,7 +54,7 @@ test('with the plugin, a bundle keeps the shapes it uses and drops the others', 
   };
   // Without it esbuild keeps every shape with a computed key: the reason for the plugin.
   expect(await bundled([])).toContain('"Unused"');
-  const withPlugin = await bundled([sdkRewritesPlugin]);
+  const withPlugin = await bundled([bundleRewritesPlugin]);
   expect(withPlugin).toContain('"Used"');
   expect(withPlugin).not.toContain('"Unused"');
   rmSync(root, { recursive: true });
@@ -143,7 +145,7 @@ console.log(JSON.stringify({ inUse, conditional }));
 
 test("an error left unregistered reaches the code as the client's base exception, with its name", async () => {
   const run = (plugins: Plugin[]) => runBundledProbe(ERRORS_PROBE, { PROBE_ENDPOINT: testDynamoDbEndpoint() }, plugins);
-  const asBuilt = await run([sdkRewritesPlugin]);
+  const asBuilt = await run([bundleRewritesPlugin]);
   const inUse = {
     name: 'ResourceInUseException',
     fault: 'client',
@@ -180,4 +182,51 @@ test("the SDK's Node hash classes take the native class alone; a module of anoth
   }
   const other = 'export const X = cond ? a() : b;';
   expect(nativeHashesOnly(other)).toBe(other);
+});
+
+/** Node's modules imported the ways our dependencies import them: named, default, bare name, namespace. */
+const NODE_MODULES_PROBE = `
+import { STATUS_CODES } from 'node:http';
+import { METHODS } from 'http';
+import https from 'node:https';
+import { createHash } from 'crypto';
+import * as fs from 'node:fs';
+import { env } from 'node:process';
+const lazilyLoaded = process.moduleLoadList.filter((module) => /undici|http2/.test(module));
+console.log(JSON.stringify({
+  notFound: STATUS_CODES[404],
+  get: METHODS.includes('GET'),
+  request: typeof https.request,
+  hash: createHash('sha256').update('a').digest('hex').slice(0, 8),
+  exists: fs.existsSync(process.execPath),
+  path: env.PATH === process.env.PATH,
+  lazilyLoaded,
+}));
+`;
+
+test('node:http is required, so what it loads lazily stays unloaded; each import reads the same', async () => {
+  const asBuilt = await runBundledProbe(NODE_MODULES_PROBE, {});
+  const read = { notFound: 'Not Found', get: true, request: 'function', hash: 'ca978112', exists: true, path: true };
+  expect(asBuilt.output).toEqual({ ...read, lazilyLoaded: [] });
+  // What stays imported: the banner's module, which defines `require`, and Node's other modules.
+  const imports = [...asBuilt.code.matchAll(/\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1]);
+  expect(imports.sort()).toEqual(['crypto', 'module', 'node:fs', 'node:https', 'node:process']);
+  // Imported, node:http's module loads undici and HTTP/2, for its WebSocket and kin.
+  const imported = await runBundledProbe(NODE_MODULES_PROBE, {}, []);
+  expect(imported.output).toEqual({ ...read, lazilyLoaded: expect.arrayContaining([expect.stringMatching(/undici/)]) });
+});
+
+test('each module required instead is one whose import loads more of Node than requiring it does', () => {
+  const loadedBy = (code: string): number =>
+    Number(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+  for (const name of REQUIRED_NODE_MODULES) {
+    const count = (load: string) =>
+      loadedBy(
+        `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);` +
+          `const before = process.moduleLoadList.length; ${load};` +
+          `process.stdout.write(String(process.moduleLoadList.length - before));`,
+      );
+    const [imported, required] = [count(`await import('node:${name}')`), count(`require('node:${name}')`)];
+    expect({ name, loadsMore: imported - required > 10 }).toEqual({ name, loadsMore: true });
+  }
 });
