@@ -8,6 +8,11 @@
  * token, one at a time; for each route, p50 and p99 without the delay and with it, and the DynamoDB
  * calls one request makes, in one run. Writes docs/benchmarks/latency.json.
  *
+ * DynamoDB Local's own time is most of a write's here (tens of milliseconds for a transaction), where
+ * DynamoDB answers in a few. So each request's time is also split: its own (no call of its function
+ * under way at the proxy) and its round trips (waves of calls one after another, told apart with the
+ * delay). Its own time and BENCH_DELAY_MS a round trip is the request where each call costs that.
+ *
  * The routes: a payment to a saved recipient with an Idempotency-Key (the longest write path: the
  * key's claim, the reads, the directory, the transaction, the key's answer), a payment of a resolved
  * key, a payment read back, and page 2 of the payments list on page 1's snapshot.
@@ -29,6 +34,23 @@ const { percentile, send } = await import('./functions/load');
 const { machineLine, median } = await import('./run-facts');
 
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 60);
+
+/**
+ * What `spans` (one request's DynamoDB calls, clipped to the request) cover: their milliseconds, and
+ * the waves of calls one after another (spans that overlap are one wave: calls made together).
+ */
+function covered(spans: readonly (readonly [number, number])[]): { ms: number; waves: number } {
+  let ms = 0;
+  let waves = 0;
+  let reached = -Infinity;
+  for (const [from, to] of [...spans].sort((x, y) => x[0] - y[0])) {
+    if (from > reached) waves += 1;
+    if (to <= reached) continue;
+    ms += to - Math.max(from, reached);
+    reached = to;
+  }
+  return { ms, waves };
+}
 const DELAY_MS = Number(process.env['BENCH_DELAY_MS'] ?? 4);
 
 const dynamoDbLocal = await startDynamoDbLocal();
@@ -116,52 +138,91 @@ try {
   interface Figures {
     readonly p50_ms: number;
     readonly p99_ms: number;
+    /** The request's time with no DynamoDB call under way: the API's own (p50). */
+    readonly p50_own_ms: number;
+    /**
+     * Waves of calls one after another, each a round trip (median). Told apart with the delay alone:
+     * on loopback a call can answer before the one sent beside it arrives.
+     */
+    readonly round_trips: number;
     readonly dynamodb_calls: number;
   }
-  /** One request of the case with each call held `delayMs`: its time, and the calls it made. */
-  async function once(test: Case, delayMs: number): Promise<{ ms: number; calls: number }> {
+  interface Run {
+    readonly ms: number;
+    readonly ownMs: number;
+    readonly roundTrips: number;
+    readonly calls: number;
+  }
+  /** One request of the case with each call held `delayMs`: its time, its own, and the calls it made. */
+  async function once(test: Case, delayMs: number): Promise<Run> {
     const request = await test.prepare();
     meter.delayMs = delayMs;
     meter.log.splice(0);
     const started = performance.now();
     await request();
-    const ms = performance.now() - started;
+    const ended = performance.now();
     meter.delayMs = 0;
-    return { ms, calls: meter.log.filter((call) => call.function === test.route).length };
+    // The route's own calls: the local runtime's stream consumers work beside it on earlier requests'
+    // events (calls that are theirs); what the function leaves for after its answer is clipped away.
+    const own = meter.log.filter((call) => call.function === test.route);
+    const waiting = covered(
+      own.flatMap(({ span: [from, to] }) =>
+        to > started && from < ended ? [[Math.max(from, started), Math.min(to, ended)] as const] : [],
+      ),
+    );
+    return { ms: ended - started, ownMs: ended - started - waiting.ms, roundTrips: waiting.waves, calls: own.length };
   }
-  const figures = (runs: readonly { ms: number; calls: number }[]): Figures => ({
-    p50_ms: Number(
-      percentile(
-        runs.map((r) => r.ms),
-        0.5,
-      ).toFixed(2),
+  const p = (values: number[], rank: number) => Number(percentile(values, rank).toFixed(2));
+  const figures = (runs: readonly Run[]): Figures => ({
+    p50_ms: p(
+      runs.map((r) => r.ms),
+      0.5,
     ),
-    p99_ms: Number(
-      percentile(
-        runs.map((r) => r.ms),
-        0.99,
-      ).toFixed(2),
+    p99_ms: p(
+      runs.map((r) => r.ms),
+      0.99,
     ),
+    p50_own_ms: p(
+      runs.map((r) => r.ownMs),
+      0.5,
+    ),
+    round_trips: median(runs.map((r) => r.roundTrips)),
     dynamodb_calls: Number((runs.reduce((sum, r) => sum + r.calls, 0) / runs.length).toFixed(2)),
   });
 
-  const results: Record<string, { readonly loopback: Figures; readonly delayed: Figures; readonly added_ms: number }> =
-    {};
+  const results: Record<
+    string,
+    {
+      readonly loopback: Figures;
+      readonly delayed: Figures;
+      readonly added_ms: number;
+      /** The API's own time on loopback and BENCH_DELAY_MS for each round trip: the request where a call costs that. */
+      readonly own_and_round_trips_ms: number;
+    }
+  > = {};
   for (const test of cases) {
     // Warm: the function's first requests load its code and open its connections.
     for (let i = 0; i < 5; i += 1) await once(test, 0);
     // Each way in turn, so that what the machine does meanwhile weighs on both alike.
-    const loopback: { ms: number; calls: number }[] = [];
-    const delayed: { ms: number; calls: number }[] = [];
+    const loopback: Run[] = [];
+    const delayed: Run[] = [];
     for (let i = 0; i < REQUESTS; i += 1) {
       loopback.push(await once(test, 0));
       delayed.push(await once(test, DELAY_MS));
     }
     const [plain, held] = [figures(loopback), figures(delayed)];
-    results[test.name] = { loopback: plain, delayed: held, added_ms: Number((held.p50_ms - plain.p50_ms).toFixed(2)) };
+    const ownAndRoundTrips = Number((plain.p50_own_ms + held.round_trips * DELAY_MS).toFixed(2));
+    results[test.name] = {
+      loopback: plain,
+      delayed: held,
+      added_ms: Number((held.p50_ms - plain.p50_ms).toFixed(2)),
+      own_and_round_trips_ms: ownAndRoundTrips,
+    };
     console.log(
       `${test.name}: p50 ${plain.p50_ms} ms -> ${held.p50_ms} ms with ${DELAY_MS} ms a call ` +
-        `(p99 ${plain.p99_ms} -> ${held.p99_ms}); ${held.dynamodb_calls} DynamoDB calls a request`,
+        `(p99 ${plain.p99_ms} -> ${held.p99_ms}); own ${plain.p50_own_ms} ms (${held.p50_own_ms} with the delay), ` +
+        `${held.round_trips} round trips: ${ownAndRoundTrips} ms at ${DELAY_MS} ms each; ` +
+        `${held.dynamodb_calls} DynamoDB calls a request`,
     );
   }
   const report = {

@@ -9,6 +9,7 @@
  */
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { FUNCTION_HEADER } from '../../infra/local/granted-actions';
 
 const CAPACITY_OPERATIONS = new Set([
@@ -50,6 +51,8 @@ export interface LoggedCall {
   readonly deleted?: Record<string, Record<string, unknown>>;
   /** The function whose invocation made the call, as the local runtime names it (FUNCTION_HEADER). */
   readonly function?: string;
+  /** When the call was at the proxy, from its arrival to its answer (performance.now() ms), its delay within. */
+  readonly span: readonly [from: number, to: number];
 }
 
 /** The keys a call deletes (a DeleteItem's, a transaction's Delete items'). */
@@ -104,6 +107,7 @@ export class DynamoDbMeter {
     });
     server.on('request', (incoming, outgoing) => {
       void (async () => {
+        const arrived = performance.now();
         const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? 'unknown';
         let body = await bodyOf(incoming);
         let input: Record<string, unknown> = {};
@@ -158,6 +162,7 @@ export class DynamoDbMeter {
             output,
             ...(Object.keys(deleted).length ? { deleted } : {}),
             ...(typeof by === 'string' ? { function: by } : {}),
+            span: [arrived, performance.now()],
           });
         }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
