@@ -34,6 +34,7 @@ const { percentile, send } = await import('./functions/load');
 const { machineLine, median } = await import('./run-facts');
 
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 60);
+const DELAY_MS = Number(process.env['BENCH_DELAY_MS'] ?? 4);
 
 /**
  * What `spans` (one request's DynamoDB calls, clipped to the request) cover: their milliseconds, and
@@ -51,7 +52,6 @@ function covered(spans: readonly (readonly [number, number])[]): { ms: number; w
   }
   return { ms, waves };
 }
-const DELAY_MS = Number(process.env['BENCH_DELAY_MS'] ?? 4);
 
 const dynamoDbLocal = await startDynamoDbLocal();
 // With `detail`, each call is logged with the function that made it: a request's own are counted.
@@ -138,7 +138,7 @@ try {
   interface Figures {
     readonly p50_ms: number;
     readonly p99_ms: number;
-    /** The request's time with no DynamoDB call under way: the API's own (p50). */
+    /** The request's time with no DynamoDB call of its function under way: the API's own (p50). */
     readonly p50_own_ms: number;
     /**
      * Waves of calls one after another, each a round trip (median). Told apart with the delay alone:

@@ -83,7 +83,7 @@ export function bundleOptions(definition: FunctionDefinition, tracer: BundleTrac
 /** The build that runs bundle-rewrites.ts's plugin, asynchronous, as a process (≈0.1 s) to wait for. */
 const BUNDLE_REWRITES_BUILDER = path.join(REPO_ROOT, 'infra', 'constructs', 'bundle-rewrites.ts');
 
-function buildWithSdkRewrites(options: BuildOptions): void {
+function buildWithRewrites(options: BuildOptions): void {
   // Node 24 strips the file's types by default; the flag makes Node 22 do so too.
   execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', BUNDLE_REWRITES_BUILDER], {
     input: JSON.stringify(options),
@@ -115,7 +115,7 @@ function bundlesBuiltWith(options: BuildOptions): string {
   if (built) return built;
   const dir = mkdtempSync(path.join(tmpdir(), 'breb-bundles-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  buildWithSdkRewrites({ ...shared, entryPoints: handlerEntries(), outdir: dir, outExtension: { '.js': '.mjs' } });
+  buildWithRewrites({ ...shared, entryPoints: handlerEntries(), outdir: dir, outExtension: { '.js': '.mjs' } });
   bundledTogether.set(key, dir);
   return dir;
 }
