@@ -140,11 +140,6 @@ try {
     readonly p99_ms: number;
     /** The request's time with no DynamoDB call of its function under way: the API's own (p50). */
     readonly p50_own_ms: number;
-    /**
-     * Waves of calls one after another, each a round trip (median). Told apart with the delay alone:
-     * on loopback a call can answer before the one sent beside it arrives.
-     */
-    readonly round_trips: number;
     readonly dynamodb_calls: number;
   }
   interface Run {
@@ -172,23 +167,15 @@ try {
     );
     return { ms: ended - started, ownMs: ended - started - waiting.ms, roundTrips: waiting.waves, calls: own.length };
   }
-  const p = (values: number[], rank: number) => Number(percentile(values, rank).toFixed(2));
-  const figures = (runs: readonly Run[]): Figures => ({
-    p50_ms: p(
-      runs.map((r) => r.ms),
-      0.5,
-    ),
-    p99_ms: p(
-      runs.map((r) => r.ms),
-      0.99,
-    ),
-    p50_own_ms: p(
-      runs.map((r) => r.ownMs),
-      0.5,
-    ),
-    round_trips: median(runs.map((r) => r.roundTrips)),
-    dynamodb_calls: Number((runs.reduce((sum, r) => sum + r.calls, 0) / runs.length).toFixed(2)),
-  });
+  const figures = (runs: readonly Run[]): Figures => {
+    const p = (of: (run: Run) => number, rank: number) => Number(percentile(runs.map(of), rank).toFixed(2));
+    return {
+      p50_ms: p((run) => run.ms, 0.5),
+      p99_ms: p((run) => run.ms, 0.99),
+      p50_own_ms: p((run) => run.ownMs, 0.5),
+      dynamodb_calls: Number((runs.reduce((sum, run) => sum + run.calls, 0) / runs.length).toFixed(2)),
+    };
+  };
 
   const results: Record<
     string,
@@ -196,6 +183,11 @@ try {
       readonly loopback: Figures;
       readonly delayed: Figures;
       readonly added_ms: number;
+      /**
+       * Waves of calls one after another, each a round trip (median), told apart in the delayed runs:
+       * on loopback a call can answer before the one sent beside it arrives.
+       */
+      readonly round_trips: number;
       /** The API's own time on loopback and BENCH_DELAY_MS for each round trip: the request where a call costs that. */
       readonly own_and_round_trips_ms: number;
     }
@@ -211,17 +203,19 @@ try {
       delayed.push(await once(test, DELAY_MS));
     }
     const [plain, held] = [figures(loopback), figures(delayed)];
-    const ownAndRoundTrips = Number((plain.p50_own_ms + held.round_trips * DELAY_MS).toFixed(2));
+    const roundTrips = median(delayed.map((run) => run.roundTrips));
+    const ownAndRoundTrips = Number((plain.p50_own_ms + roundTrips * DELAY_MS).toFixed(2));
     results[test.name] = {
       loopback: plain,
       delayed: held,
       added_ms: Number((held.p50_ms - plain.p50_ms).toFixed(2)),
+      round_trips: roundTrips,
       own_and_round_trips_ms: ownAndRoundTrips,
     };
     console.log(
       `${test.name}: p50 ${plain.p50_ms} ms -> ${held.p50_ms} ms with ${DELAY_MS} ms a call ` +
         `(p99 ${plain.p99_ms} -> ${held.p99_ms}); own ${plain.p50_own_ms} ms (${held.p50_own_ms} with the delay), ` +
-        `${held.round_trips} round trips: ${ownAndRoundTrips} ms at ${DELAY_MS} ms each; ` +
+        `${roundTrips} round trips: ${ownAndRoundTrips} ms at ${DELAY_MS} ms each; ` +
         `${held.dynamodb_calls} DynamoDB calls a request`,
     );
   }

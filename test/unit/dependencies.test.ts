@@ -121,9 +121,7 @@ const KB = 1024;
 /**
  * The bundles over their limit, each at most the size it has now (KB): none may grow, and one that
  * falls under its limit leaves this list. docs/benchmarks/bundles.md names what weighs most in each;
- * docs/dependencies.md ("Bundle sizes") tells what each change added or took away: the last, under
- * 1 KB to require node:http (bundle-rewrites.ts), took 11 to 14 ms off the import of each function
- * importing it.
+ * docs/dependencies.md ("Bundle sizes") tells what each change added or took away.
  */
 const OVER_LIMIT_WHEN_SET: Readonly<Record<string, number>> = {
   settlePayment: 369,
